@@ -1,0 +1,49 @@
+"""The registry of benchmark tool descriptions (one module per tool)."""
+from __future__ import annotations
+
+from claims.tools.base import OutputBlock, Refused, Sample, ToolDescription
+
+TOOLS: dict[str, ToolDescription] = {}
+
+
+def register(tool: ToolDescription) -> ToolDescription:
+    TOOLS[tool.name] = tool
+    return tool
+
+
+def tool_for_program(program: str) -> ToolDescription | None:
+    """The description whose programs include `program` (a path or a basename)."""
+    base = program.rsplit("/", 1)[-1]
+    _load_all()
+    for tool in TOOLS.values():
+        if base in tool.programs:
+            return tool
+    return None
+
+
+def all_tools() -> list[ToolDescription]:
+    _load_all()
+    return list(TOOLS.values())
+
+
+_LOADED = False
+
+
+def _load_all() -> None:
+    """Import every tool module once; each registers itself."""
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    import importlib
+    import pkgutil
+
+    import claims.tools as pkg
+
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if info.name != "base":
+            importlib.import_module(f"claims.tools.{info.name}")
+
+
+__all__ = ["TOOLS", "OutputBlock", "Refused", "Sample", "ToolDescription", "register",
+           "tool_for_program", "all_tools"]

@@ -1,0 +1,321 @@
+"""What a benchmark tool description is.
+
+Each tool (netperf, iperf3, perf stat, ...) is described once, in its own module:
+  * how its command line reads (`options`: which options exist, what values they take),
+    so a command from a mail can be validated argument by argument before anything runs;
+  * what its output means (`find_outputs`): the same parser reads numbers pasted in an
+    email and numbers a runner just measured, so both carry the same metric names;
+  * which metrics go up or down (`Sample.better`).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+Better = Literal["higher", "lower"] | None
+
+
+@dataclass
+class Sample:
+    """One number read from tool output, under the tool's canonical metric name."""
+
+    metric: str
+    value: float
+    unit: str | None = None
+    better: Better = None
+    spread_pct: float | None = None  # relative spread as printed (perf stat `+- x%`)
+    runs: int | None = None  # repetitions the number summarises (perf stat -r N)
+    line: int | None = None  # 0-based index into the lines that were parsed
+    label: str | None = None  # a qualifier such as "sender"/"receiver"
+
+
+@dataclass
+class OutputBlock:
+    """A contiguous piece of one tool's output: where it is and what it says."""
+
+    tool: str
+    start: int  # 0-based first line index (inclusive)
+    end: int  # 0-based last line index (inclusive)
+    samples: list[Sample] = field(default_factory=list)
+    command: str | None = None  # a command the output names (perf stat's header)
+    info: dict[str, str] = field(default_factory=dict)  # test name, protocol, ...
+
+
+class Refused(ValueError):
+    """A command or argument the description does not accept; the message says why."""
+
+
+# ---------------------------------------------------------------------------------------
+# Command-line grammar
+
+ValueCheck = Callable[[str], bool]
+
+_HOSTLIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.\-:_%\[\]]*$")
+_SAFE_WORD = re.compile(r"^[A-Za-z0-9_.,:/=+\-@%]*$")
+
+
+def is_int(v: str) -> bool:
+    return re.fullmatch(r"[+-]?\d+", v) is not None
+
+
+def is_number(v: str) -> bool:
+    return re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?", v) is not None
+
+
+def is_size(v: str) -> bool:
+    """A size or rate with an optional suffix: 64, 128K, 1M, 10G, 100m, 1.5g."""
+    return re.fullmatch(r"\d+(\.\d+)?[kKmMgGtT]?[bB]?", v) is not None
+
+
+def is_host(v: str) -> bool:
+    return _HOSTLIKE.match(v) is not None
+
+
+def is_word(v: str) -> bool:
+    """A harmless token: letters, digits and `_.,:/=+-@%`; no shell syntax, no spaces."""
+    return _SAFE_WORD.match(v) is not None and ".." not in v
+
+
+def is_csv_of(check: ValueCheck) -> ValueCheck:
+    return lambda v: all(check(p) for p in v.split(",") if p != "")
+
+
+def one_of(*choices: str, case: bool = False) -> ValueCheck:
+    allowed = set(choices) if case else {c.lower() for c in choices}
+    return lambda v: (v if case else v.lower()) in allowed
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a tool's command line.
+
+    `names` are the spellings (`-l`, `--time`); `value` checks its argument, or is None for
+    a flag.  `role` marks options whose value the runner rewrites: "host" (a peer address),
+    "duration" (seconds), "port", "device" (an interface), "cpu" (CPU pinning).
+    `max_value` bounds numeric arguments (durations, counts) so a mail cannot ask for days.
+    """
+
+    names: tuple[str, ...]
+    value: ValueCheck | None = None
+    role: str | None = None
+    max_value: float | None = None
+    optional_value: bool = False  # e.g. netperf -c [rate]
+    help: str = ""
+
+
+@dataclass
+class ParsedArgs:
+    """A validated command: options in order, and the positional arguments."""
+
+    program: str
+    options: list[tuple[Option, str, str | None]]  # (option, spelling used, value)
+    positionals: list[str]
+    extra: "ParsedArgs | None" = None  # arguments after `--` (netperf test-specific)
+
+    def get(self, role: str) -> str | None:
+        for opt, _, val in self.options:
+            if opt.role == role:
+                return val
+        return self.extra.get(role) if self.extra else None
+
+
+class OptionSet:
+    """A set of options and how they may be spelled: `-l 20`, `-l20`, `--time=20`, `-Cc`."""
+
+    def __init__(self, options: Sequence[Option], positionals: ValueCheck | None = None,
+                 max_positionals: int = 0):
+        self.options = list(options)
+        self.positionals = positionals
+        self.max_positionals = max_positionals
+        self._by_name: dict[str, Option] = {}
+        for opt in self.options:
+            for n in opt.names:
+                self._by_name[n] = opt
+
+    def lookup(self, name: str) -> Option | None:
+        return self._by_name.get(name)
+
+    def parse(self, program: str, args: Sequence[str]) -> ParsedArgs:
+        """Parse `args`; raise Refused naming the first argument that is not accepted."""
+        out = ParsedArgs(program=program, options=[], positionals=[])
+        i = 0
+        args = list(args)
+        while i < len(args):
+            a = args[i]
+            i += 1
+            if a.startswith("--") and len(a) > 2:
+                name, eq, val = a.partition("=")
+                opt = self.lookup(name)
+                if opt is None:
+                    raise Refused(f"{program}: unknown option {name!r}")
+                if opt.value is None:
+                    if eq:
+                        raise Refused(f"{program}: option {name} takes no value")
+                    out.options.append((opt, name, None))
+                    continue
+                if not eq:
+                    if i >= len(args) or (opt.optional_value and args[i].startswith("-")):
+                        if opt.optional_value:
+                            out.options.append((opt, name, None))
+                            continue
+                        raise Refused(f"{program}: option {name} needs a value")
+                    val = args[i]
+                    i += 1
+                self._check(program, opt, name, val)
+                out.options.append((opt, name, val))
+            elif a.startswith("-") and len(a) > 1 and not is_number(a):
+                self._parse_short(program, a, args, i, out)
+                i = out._next_index  # type: ignore[attr-defined]
+            else:
+                if self.positionals is None or len(out.positionals) >= self.max_positionals:
+                    raise Refused(f"{program}: unexpected argument {a!r}")
+                if not self.positionals(a):
+                    raise Refused(f"{program}: argument {a!r} is not accepted")
+                out.positionals.append(a)
+        return out
+
+    def _parse_short(self, program: str, a: str, args: list[str], i: int, out: ParsedArgs) -> None:
+        # Whole token first (`-Cc` may itself be nothing, `-n100000` a value glued on).
+        opt = self.lookup(a)
+        if opt is not None:
+            if opt.value is None:
+                out.options.append((opt, a, None))
+                out._next_index = i  # type: ignore[attr-defined]
+                return
+            if i < len(args) and not (opt.optional_value and args[i].startswith("-")):
+                val = args[i]
+                self._check(program, opt, a, val)
+                out.options.append((opt, a, val))
+                out._next_index = i + 1  # type: ignore[attr-defined]
+                return
+            if opt.optional_value:
+                out.options.append((opt, a, None))
+                out._next_index = i  # type: ignore[attr-defined]
+                return
+            raise Refused(f"{program}: option {a} needs a value")
+        # `-l20` / `-n100000000`: option letter with the value glued on.
+        head = a[:2]
+        opt = self.lookup(head)
+        if opt is not None and opt.value is not None:
+            val = a[2:]
+            if val.startswith("="):
+                val = val[1:]
+            self._check(program, opt, head, val)
+            out.options.append((opt, head, val))
+            out._next_index = i  # type: ignore[attr-defined]
+            return
+        # `-Cc`: a cluster of flags.
+        letters = a[1:]
+        if all(self.lookup("-" + ch) is not None and self.lookup("-" + ch).value is None
+               or (self.lookup("-" + ch) is not None and self.lookup("-" + ch).optional_value)
+               for ch in letters):
+            for ch in letters:
+                o = self.lookup("-" + ch)
+                assert o is not None
+                out.options.append((o, "-" + ch, None))
+            out._next_index = i  # type: ignore[attr-defined]
+            return
+        raise Refused(f"{program}: unknown option {a!r}")
+
+    @staticmethod
+    def _check(program: str, opt: Option, name: str, val: str) -> None:
+        assert opt.value is not None
+        if not opt.value(val):
+            raise Refused(f"{program}: value {val!r} of {name} is not accepted")
+        if opt.max_value is not None and is_number(val) and float(val) > opt.max_value:
+            raise Refused(f"{program}: {name} {val} is above the limit {opt.max_value:g}")
+
+
+# ---------------------------------------------------------------------------------------
+# The description itself
+
+
+class ToolDescription:
+    """Base class for one benchmark tool. Subclasses set the class attributes and override
+    `find_outputs`; the command-line methods work from `options` for most tools."""
+
+    name: str = ""
+    programs: tuple[str, ...] = ()  # argv[0] basenames that mean this tool
+    options: OptionSet = OptionSet([])
+    server_programs: tuple[str, ...] = ()  # what must run on the server role (netserver)
+
+    # -- output -----------------------------------------------------------------------
+    def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        """Find this tool's output in `lines` (a mail body or a run's stdout)."""
+        return []
+
+    def parse(self, text: str) -> list[Sample]:
+        """All samples in a run's output (the runner's entry point)."""
+        out: list[Sample] = []
+        for block in self.find_outputs(text.splitlines()):
+            out.extend(block.samples)
+        return out
+
+    # -- command line -----------------------------------------------------------------
+    def parse_args(self, argv: Sequence[str]) -> ParsedArgs:
+        """Validate a full argv (argv[0] is the program); raise Refused with the reason."""
+        if not argv:
+            raise Refused("empty command")
+        prog = argv[0].rsplit("/", 1)[-1]
+        if prog not in self.programs:
+            raise Refused(f"{prog!r} is not {self.name}")
+        return self.options.parse(prog, argv[1:])
+
+    def server_argv(self, parsed: ParsedArgs) -> list[str] | None:
+        """The server side this command needs (netserver, iperf3 -s), or None."""
+        return None
+
+    def duration(self, parsed: ParsedArgs) -> float | None:
+        v = parsed.get("duration")
+        return float(v) if v is not None and is_number(v) else None
+
+    def rewrite(self, argv: Sequence[str], *, host: str | None = None,
+                duration: float | None = None, port: int | None = None) -> list[str]:
+        """Return argv with the peer host, duration and port replaced by the runner's own.
+
+        Options with those roles are replaced in place; a missing duration or host option is
+        added with the first spelling the description lists.
+        """
+        parsed = self.parse_args(argv)
+        wanted = {"host": host, "duration": None if duration is None else _fmt_num(duration),
+                  "port": None if port is None else str(port)}
+        out = [argv[0]]
+        seen: set[str] = set()
+
+        def emit(p: ParsedArgs) -> None:
+            for opt, spelling, val in p.options:
+                if opt.role in wanted and wanted[opt.role] is not None:
+                    seen.add(opt.role)
+                    out.extend([spelling, wanted[opt.role]])  # type: ignore[list-item]
+                else:
+                    out.append(spelling)
+                    if val is not None:
+                        out.append(val)
+            out.extend(p.positionals)
+
+        emit(parsed)
+        for role, val in wanted.items():
+            if val is None or role in seen:
+                continue
+            opt = next((o for o in self.options.options if o.role == role), None)
+            if opt is not None:
+                out.extend([opt.names[0], val])
+        if parsed.extra is not None:
+            out.append("--")
+            emit(parsed.extra)
+        return out
+
+
+def _fmt_num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+_NUM = r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?"
+NUMBER_RE = re.compile(_NUM)
+
+
+def to_float(text: str) -> float:
+    """A number as printed, thousands separators removed: '160,975,944,159' -> 160975944159."""
+    return float(text.replace(",", ""))

@@ -1,0 +1,3 @@
+from verifier.cli import main
+
+raise SystemExit(main())
