@@ -8,10 +8,16 @@ values and direction, the run plan, and where the claim came from.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import json
+from dataclasses import asdict, dataclass, field, fields
+from functools import cache
+from pathlib import Path
 from typing import Any
 
+import yaml
+
 SPEC_VERSION = 1
+SCHEMA_PATH = Path(__file__).parent / "schemas" / "spec.schema.json"
 
 
 @dataclass
@@ -87,6 +93,7 @@ class Metric:
     spread_pct: float | None = None
     runs: int | None = None
     label: str | None = None  # the row/column it came from in the mail
+    variant: str = "candidate"  # the variant whose claimed value `candidate` is
 
 
 @dataclass
@@ -118,4 +125,148 @@ class Spec:
     version: int = SPEC_VERSION
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        return {k: d[k] for k in _ORDER} | {k: v for k, v in d.items() if k not in _ORDER}
+
+    def to_yaml(self) -> str:
+        """The spec as one YAML document, field order kept so a person can read it."""
+        return yaml.dump(self.to_dict(), Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                         width=100, default_flow_style=False)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], where: str = "spec") -> Spec:
+        """Build a spec from a mapping after checking it against the schema."""
+        errors = schema_errors(d)
+        if errors:
+            raise SpecError([f"{where}: {e}" for e in errors])
+        return _build(cls, d)
+
+    @classmethod
+    def from_yaml(cls, text: str, where: str = "spec") -> Spec:
+        specs = specs_from_yaml(text, where)
+        if len(specs) != 1:
+            raise SpecError([f"{where}: expected one spec, found {len(specs)}"])
+        return specs[0]
+
+
+# The order a reader wants: where it came from and what runs, before the numbers.
+_ORDER = ("version", "id", "source", "needs", "notes", "roles", "benchmark", "server", "variants",
+          "metrics", "run", "claimed_environment")
+
+
+class SpecError(ValueError):
+    """A spec that does not validate; `problems` holds one line per error (path: reason)."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+@cache
+def schema() -> dict[str, Any]:
+    return json.loads(SCHEMA_PATH.read_text())
+
+
+def schema_errors(d: Any) -> list[str]:
+    """Schema violations as 'path: reason' lines (empty when the document is valid)."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(schema())
+    out = []
+    for err in sorted(validator.iter_errors(d), key=lambda e: list(map(str, e.absolute_path))):
+        path = "/".join(str(p) for p in err.absolute_path) or "(top)"
+        out.append(f"{path}: {_short(err.message)}")
+    return out
+
+
+def specs_from_yaml(text: str, where: str = "spec") -> list[Spec]:
+    """Every spec in a (multi-document) YAML text; SpecError lists all problems at once."""
+    try:
+        docs = [d for d in yaml.safe_load_all(text) if d is not None]
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        at = f" line {mark.line + 1}" if mark is not None else ""
+        raise SpecError([f"{where}:{at} not YAML: {getattr(e, 'problem', None) or e}"]) from None
+    if not docs:
+        raise SpecError([f"{where}: no spec in the file"])
+    specs: list[Spec] = []
+    problems: list[str] = []
+    for i, doc in enumerate(docs):
+        label = f"{where}" if len(docs) == 1 else f"{where} document {i + 1}"
+        try:
+            specs.append(Spec.from_dict(doc, label))
+        except SpecError as e:
+            problems.extend(e.problems)
+    if problems:
+        raise SpecError(problems)
+    return specs
+
+
+def load_specs(path: str | Path) -> list[Spec]:
+    """Read the specs in a YAML file (`-` for stdin); raise SpecError with readable lines."""
+    import sys
+
+    if str(path) == "-":
+        return specs_from_yaml(sys.stdin.read(), "<stdin>")
+    p = Path(path)
+    try:
+        text = p.read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError([f"{path}: cannot read: {getattr(e, 'strerror', None) or e}"]) from None
+    return specs_from_yaml(text, str(path))
+
+
+def dump_specs(specs: list[Spec]) -> str:
+    """Several specs as one multi-document YAML text."""
+    return "---\n".join(s.to_yaml() for s in specs)
+
+
+def _short(msg: str, limit: int = 160) -> str:
+    msg = " ".join(msg.split())
+    return msg if len(msg) <= limit else msg[: limit - 3] + "..."
+
+
+_NESTED: dict[tuple[str, str], type] = {}
+
+
+def _build(cls: type, d: dict[str, Any]) -> Any:
+    """Dataclass from a schema-valid mapping, nested dataclasses included."""
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in d:
+            continue
+        v = d[f.name]
+        sub = _NESTED.get((cls.__name__, f.name))
+        if sub is not None and v is not None:
+            v = [_build(sub, x) for x in v] if isinstance(v, list) else _build(sub, v)
+        kwargs[f.name] = v
+    return cls(**kwargs)
+
+
+_NESTED.update({
+    ("Spec", "benchmark"): Command, ("Spec", "server"): Command,
+    ("Spec", "variants"): Variant, ("Spec", "metrics"): Metric,
+    ("Spec", "source"): Source, ("Spec", "run"): RunPlan,
+    ("Variant", "setup"): Action, ("Variant", "kernel"): Kernel,
+})
+
+
+class _Dumper(yaml.SafeDumper):
+    """Multi-line strings (quoted mail lines) as literal blocks, so the YAML reads like the mail."""
+
+
+def _str_rep(dumper: yaml.SafeDumper, s: str) -> yaml.Node:
+    if "\n" in s and not any(c in s for c in "\t\r") and not s.endswith(" "):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", s, style="|")
+    return dumper.represent_scalar("tag:yaml.org,2002:str", s)
+
+
+def _list_rep(dumper: yaml.SafeDumper, items: list[Any]) -> yaml.Node:
+    short = all(isinstance(x, str | int | float) and not isinstance(x, bool) for x in items)
+    flow = short and sum(len(str(x)) + 2 for x in items) < 80 and not any(
+        isinstance(x, str) and "\n" in x for x in items)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=flow)
+
+
+_Dumper.add_representer(str, _str_rep)
+_Dumper.add_representer(list, _list_rep)
