@@ -1,0 +1,388 @@
+"""Safety checks for specs: the commands and setup steps in them come from strangers.
+
+Nothing here runs anything.  A benchmark is accepted only as an argv whose every argument
+its tool description accepts; shell syntax is refused wherever it appears; setup steps are
+typed actions checked against an allow-list.  Actions that are not on the list but look
+harmless are kept with a reason and need a person's `--approve`; everything dangerous
+(path traversal, writes outside the allowed trees, shell syntax) is refused outright.
+
+`check_spec(spec, approve=False)` is what a runner calls before it touches anything.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass
+from typing import Literal
+
+from claims.spec import Action, Command, Spec
+from claims.tools import tool_for_program
+from claims.tools.base import Refused
+
+Level = Literal["refused", "needs-approval"]
+
+APPROVE_HINT = "needs approval (a person runs `verifier run --approve`)"
+
+# Hard limits for the run plan: a spec file may be edited, or written by someone hostile.
+MAX_REPETITIONS = 1000
+MAX_DURATION = 3600.0
+MAX_TIMEOUT = 4 * 3600.0
+MAX_OUTPUT = 64 << 20
+MAX_WARMUP = 100
+MAX_SETTING = 1 << 24  # ring sizes, channel counts, usecs
+
+SHELL_CHARS = {
+    ";": "';' (command separator)", "&": "'&' (background/and)", "|": "'|' (pipe)",
+    "`": "backtick (command substitution)", "$": "'$' (shell expansion)",
+    ">": "'>' (redirection)", "<": "'<' (redirection)", "(": "'(' (subshell)",
+    ")": "')' (subshell)", "{": "'{' (brace expansion)", "}": "'}' (brace expansion)",
+    "*": "'*' (glob)", "?": "'?' (glob)", "!": "'!' (history expansion)",
+    "~": "'~' (home expansion)", "\\": "backslash (escape)", "'": "quote", '"': "quote",
+    "\n": "newline", "\r": "carriage return", "\t": "tab", " ": "space", "\0": "NUL byte",
+}
+
+# Options that make a tool write files, run other programs or detach, refused whatever the
+# tool description says: those descriptions are written separately and may miss one.
+DENIED_OPTIONS: dict[str, set[str]] = {
+    "perf": {"--pre", "--post", "-o", "--output", "--append", "--log-fd", "--control"},
+    "iperf3": {"--logfile", "--pidfile", "-I", "-D", "--daemon", "-F", "--file",
+               "--rsa-private-key-path", "--authorized-users-path", "--username"},
+    "iperf": {"-o", "--output", "-F", "--fileinput", "-D", "--daemon", "-I", "--stdin"},
+    "netperf": {"-F", "-d", "--debug"},
+    "netserver": {"-d", "-f", "-Z"},
+    "sockperf": {"--full-log", "--tcp-avoid-nodelay-file", "-f", "--feedfile",
+                 "--daemonize", "--load-vma"},
+    "trafgen": {"--dev-dep", "-e", "--example", "-P", "--cpp"},
+}
+
+# /sys/class/net/<dev>/<attr> attributes that tune the data path (and nothing else).
+SYSFS_ATTRS = re.compile(
+    r"^(gro_flush_timeout|napi_defer_hard_irqs|tx_queue_len|mtu|threaded|gro_max_size|"
+    r"gso_max_size|gso_max_segs|queues/rx-\d+/(rps_cpus|rps_flow_cnt)|"
+    r"queues/tx-\d+/(xps_cpus|xps_rxqs|tx_maxrate|byte_queue_limits/limit_(min|max)))$")
+DEVICE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:@-]{0,14}$")
+SYSCTL_KEY = re.compile(r"^[a-z0-9_][a-z0-9_.\-/]*$")
+VALUE = re.compile(r"^[A-Za-z0-9 _.:,/+\-]{0,256}$")
+
+ETHTOOL_SUBS = {"-K": "features", "--features": "features", "--offload": "features",
+                "-C": "coalesce", "--coalesce": "coalesce", "-G": "ring", "--set-ring": "ring",
+                "-L": "channels", "--set-channels": "channels"}
+ETHTOOL_DANGEROUS = {"-E", "--change-eeprom", "-f", "--flash", "-W", "--set-dump",
+                     "-s", "--change", "--reset", "--set-priv-flags", "-X", "--set-rxfh-indir",
+                     "-N", "-U", "--config-ntuple", "--set-eee", "-A", "--pause"}
+ETHTOOL_KEYS = {
+    "features": re.compile(r"^[a-z][a-z0-9-]{0,63}$"),
+    "coalesce": re.compile(r"^(adaptive-(rx|tx)|(rx|tx)-(usecs|frames)(-irq|-low|-high)?|"
+                           r"stats-block-usecs|pkt-rate-(low|high)|sample-interval|"
+                           r"cqe-mode-(rx|tx)|(rx|tx)-aggr-(max-bytes|max-frames|time-usecs))$"),
+    "ring": re.compile(r"^(rx|rx-mini|rx-jumbo|tx|rx-buf-len|cqe-size|tx-push|rx-push|"
+                       r"tcp-data-split)$"),
+    "channels": re.compile(r"^(rx|tx|other|combined)$"),
+}
+SETTING_VALUE = re.compile(r"^(on|off|auto|\d{1,9})$")
+
+QDISCS = {"pfifo_fast", "pfifo", "bfifo", "fq", "fq_codel", "codel", "mq", "mqprio", "netem",
+          "tbf", "htb", "prio", "noqueue", "cake", "sfq", "red", "hfsc", "fq_pie", "pie",
+          "ingress", "clsact", "multiq", "skbprio", "taprio", "ets"}
+TC_VERBS = {"add", "replace", "del", "delete", "change"}
+
+
+@dataclass
+class Problem:
+    """Why (part of) a spec may not run: where in the spec, the reason, and how bad."""
+
+    where: str  # "benchmark.argv[3]", "variants[1].setup[0]"
+    reason: str
+    level: Level = "refused"
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.reason}"
+
+
+# ---------------------------------------------------------------------------------------
+# Commands
+
+
+def shell_syntax(token: str) -> str | None:
+    """The first shell metacharacter in `token`, described, or None."""
+    for ch in token:
+        if ch in SHELL_CHARS:
+            return SHELL_CHARS[ch]
+        if ord(ch) < 32 or ord(ch) == 127:
+            return f"control character {ord(ch):#04x}"
+    return None
+
+
+def raw_syntax(raw: str, bound: set[str] | frozenset[str] = frozenset()) -> str | None:
+    """Shell operators in the command as written in the mail: a reason, or None.
+
+    Variables listed in `bound` (`$peer`) were replaced from host roles and are allowed;
+    every other expansion, substitution, operator or redirection is a refusal.
+    """
+    text = raw
+    for b in sorted(bound, key=len, reverse=True):
+        text = text.replace(b, "BOUND")
+    if "$(" in text or "`" in text:
+        return "command substitution ($(...) or backticks)"
+    m = re.search(r"\$\{?[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]", text)
+    if m:
+        return f"shell variable {m.group(0)!r} that no host role binds"
+    try:
+        lex = shlex.shlex(text, posix=True, punctuation_chars=";&|<>()")
+        lex.whitespace_split = True
+        tokens = list(lex)
+    except ValueError as e:
+        return f"unbalanced quoting ({e})"
+    for tok in tokens:
+        if tok and set(tok) <= set(";&|<>()"):
+            return f"shell operator {tok!r}"
+    return None
+
+
+def check_command(cmd: Command, where: str = "benchmark") -> list[Problem]:
+    """Problems of one command: shell syntax, unknown tool, options its description refuses."""
+    probs: list[Problem] = []
+    if cmd.original:
+        why = raw_syntax(cmd.original, set(cmd.bindings))
+        if why:
+            probs.append(Problem(f"{where}.original", f"refused: {why}"))
+    if not cmd.argv:
+        return probs + [Problem(f"{where}.argv", "no command line (the mail gives none)")]
+    for i, tok in enumerate(cmd.argv):
+        why = shell_syntax(tok)
+        if why:
+            probs.append(Problem(f"{where}.argv[{i}]",
+                                 f"refused: {tok!r} contains {why}; commands run without a shell"))
+    if probs:
+        return probs
+    program = cmd.argv[0].rsplit("/", 1)[-1]
+    tool = tool_for_program(program)
+    if tool is None:
+        return [Problem(f"{where}.argv[0]", f"refused: unknown tool {program!r}")]
+    if cmd.tool != tool.name:
+        probs.append(Problem(f"{where}.tool",
+                             f"refused: tool {cmd.tool!r} does not match program {program!r}"))
+    denied = DENIED_OPTIONS.get(program, set()) | DENIED_OPTIONS.get(tool.name, set())
+    for i, tok in enumerate(cmd.argv[1:], 1):
+        name = tok.split("=", 1)[0]
+        if name in denied or (name[:2] in denied and not name.startswith("--")):
+            probs.append(Problem(f"{where}.argv[{i}]",
+                                 f"refused: {program} option {name} writes files or runs programs"))
+    try:
+        tool.parse_args(cmd.argv)
+    except Refused as e:
+        probs.append(Problem(f"{where}.argv", f"refused: {e}"))
+    except Exception as e:  # a description bug must not let a command through
+        probs.append(Problem(f"{where}.argv", f"refused: {tool.name} cannot read it ({e})"))
+    return probs
+
+
+# ---------------------------------------------------------------------------------------
+# Setup actions
+
+
+def check_action(a: Action) -> Problem | None:
+    """None when `a` is on the allow-list, else a refusal or a needs-approval problem.
+
+    The returned problem's `where` is empty; `check_spec` fills in the position.
+    """
+    for name, val in (("key", a.key), ("value", a.value), ("device", a.device)):
+        if val is None:
+            continue
+        why = shell_syntax(val.replace(" ", "") if name == "value" else val)  # "4096 87380"
+        if why:
+            return Problem("", f"refused: {name} {val!r} contains {why}")
+    for tok in [*a.args, *a.settings.keys(), *a.settings.values()]:
+        why = shell_syntax(tok)
+        if why:
+            return Problem("", f"refused: argument {tok!r} contains {why}")
+    if a.device is not None and not DEVICE.match(a.device):
+        return Problem("", f"refused: {a.device!r} is not an interface name")
+    check = _ACTION_CHECKS.get(a.kind)
+    if check is None:
+        return Problem("", f"{a.kind} step is not on the allow-list: {APPROVE_HINT}",
+                       "needs-approval")
+    return check(a)
+
+
+def _check_value(a: Action) -> Problem | None:
+    if a.value is None or not VALUE.match(a.value):
+        return Problem("", f"refused: value {a.value!r} is not a plain setting")
+    return None
+
+
+def _check_sysctl(a: Action) -> Problem | None:
+    key = (a.key or "").strip()
+    if not key or not SYSCTL_KEY.match(key) or ".." in key.replace(".", "/").split("/") \
+            or "/." in key or "//" in key or ".." in key:
+        return Problem("", f"refused: {key!r} is not a sysctl name")
+    key = key.replace("/", ".")
+    if not (key.startswith("net.") or key.startswith("vm.")):
+        return Problem("", f"sysctl {key} is outside net./vm.: {APPROVE_HINT}", "needs-approval")
+    path = "/proc/sys/" + key.replace(".", "/")
+    if not os.path.isfile(path):
+        return Problem("", f"refused: sysctl {key} does not exist on this machine")
+    return _check_value(a)
+
+
+def _check_procfs(a: Action) -> Problem | None:
+    path = a.key or ""
+    if ".." in path.split("/") or "//" in path:
+        return Problem("", f"refused: path traversal in {path!r}")
+    if not path.startswith("/proc/sys/net/"):
+        return Problem("", f"refused: {path!r} is outside /proc/sys/net/")
+    real = os.path.realpath(path)
+    if not real.startswith("/proc/sys/net/"):
+        return Problem("", f"refused: {path!r} leads outside /proc/sys/net/")
+    if not os.path.isfile(real):
+        return Problem("", f"refused: {path} does not exist on this machine")
+    return _check_value(a)
+
+
+_SYSFS = re.compile(r"^/sys/class/net/([^/]+)/(.+)$")
+
+
+def _check_sysfs(a: Action) -> Problem | None:
+    path = a.key or ""
+    parts = path.split("/")
+    if ".." in parts or "." in parts or "//" in path:
+        return Problem("", f"refused: path traversal in {path!r}")
+    m = _SYSFS.match(path)
+    if not m:
+        return Problem("", f"refused: {path!r} is not /sys/class/net/<dev>/<attr>")
+    dev, attr = m.groups()
+    if not DEVICE.match(dev):
+        return Problem("", f"refused: {dev!r} is not an interface name")
+    if a.device is not None and a.device != dev:
+        return Problem("", f"refused: device {a.device!r} does not match the path {path!r}")
+    if not SYSFS_ATTRS.match(attr):
+        return Problem("", f"sysfs attribute {attr} is not on the allow-list: {APPROVE_HINT}",
+                       "needs-approval")
+    if os.path.lexists(path):  # the mail's device exists here: the real file must stay inside
+        real = os.path.realpath(path)
+        if not (real.startswith("/sys/devices/") and real.endswith(f"/net/{dev}/{attr}")):
+            return Problem("", f"refused: {path!r} leads outside the device's directory")
+    return _check_value(a)
+
+
+def _check_ethtool(a: Action) -> Problem | None:
+    sub = ETHTOOL_SUBS.get(a.key or "", a.key)
+    if a.key in ETHTOOL_DANGEROUS or any(t in ETHTOOL_DANGEROUS for t in a.args):
+        return Problem("", f"refused: ethtool {a.key or ''} changes more than a data-path knob")
+    if sub not in ETHTOOL_KEYS:
+        return Problem("", f"ethtool {a.key} is not on the allow-list: {APPROVE_HINT}",
+                       "needs-approval")
+    if a.device is None:
+        return Problem("", "refused: ethtool step names no device")
+    if not a.settings:
+        return Problem("", "refused: ethtool step has no settings")
+    for k, v in a.settings.items():
+        if not ETHTOOL_KEYS[sub].match(k):
+            return Problem("", f"ethtool {sub} setting {k!r} is not on the allow-list: "
+                           f"{APPROVE_HINT}", "needs-approval")
+        if not SETTING_VALUE.match(v) or (v.isdigit() and int(v) > MAX_SETTING):
+            return Problem("", f"refused: ethtool {sub} {k} value {v!r} is not accepted")
+    return None
+
+
+def _check_tc(a: Action) -> Problem | None:
+    args = list(a.args)
+    if args[:1] == ["tc"]:
+        args = args[1:]
+    if len(args) < 2 or args[0] != "qdisc":
+        return Problem("", f"tc {' '.join(args[:1])} is not on the allow-list: {APPROVE_HINT}",
+                       "needs-approval")
+    if args[1] not in TC_VERBS:
+        return Problem("", f"refused: tc qdisc {args[1]!r} is not add/replace/change/del")
+    if "dev" not in args or args.index("dev") + 1 >= len(args):
+        return Problem("", "refused: tc qdisc step names no device")
+    dev = args[args.index("dev") + 1]
+    if not DEVICE.match(dev) or (a.device is not None and dev != a.device):
+        return Problem("", f"refused: tc device {dev!r} is not accepted")
+    if args[1] not in ("del", "delete") and not any(t in QDISCS for t in args[2:]):
+        return Problem("", f"tc qdisc kind is not on the allow-list: {APPROVE_HINT}",
+                       "needs-approval")
+    for tok in args:
+        if not re.match(r"^[A-Za-z0-9_.:%/+\-]{1,64}$", tok) or ".." in tok:
+            return Problem("", f"refused: tc argument {tok!r} is not accepted")
+    return None
+
+
+def _check_cpu_pin(a: Action) -> Problem | None:
+    if not a.value or not re.match(r"^\d{1,4}([-,]\d{1,4})*$", a.value):
+        return Problem("", f"refused: CPU list {a.value!r} is not accepted")
+    return None
+
+
+_ACTION_CHECKS = {"sysctl": _check_sysctl, "procfs": _check_procfs, "sysfs": _check_sysfs,
+                  "ethtool": _check_ethtool, "tc": _check_tc, "cpu-pin": _check_cpu_pin}
+
+
+def sysfs_target(a: Action, device: str) -> str:
+    """The file a sysfs action writes once the runner mapped the mail's device to `device`.
+
+    Raises Refused unless the resolved file is the device's own attribute (no symlink or
+    traversal out of its directory).  Runners call this right before writing.
+    """
+    p = check_action(a)
+    if p is not None and p.level == "refused":
+        raise Refused(p.reason)
+    m = _SYSFS.match(a.key or "")
+    if not m or not DEVICE.match(device):
+        raise Refused(f"not a sysfs attribute: {a.key!r} on {device!r}")
+    path = f"/sys/class/net/{device}/{m.group(2)}"
+    real = os.path.realpath(path)
+    if not (real.startswith("/sys/devices/") and real.endswith(f"/net/{device}/{m.group(2)}")):
+        raise Refused(f"{path} leads outside the device's directory")
+    return real
+
+
+# ---------------------------------------------------------------------------------------
+# The whole spec
+
+
+def check_run_plan(spec: Spec) -> list[Problem]:
+    r = spec.run
+    probs = []
+    limits = [("repetitions", r.repetitions, MAX_REPETITIONS),
+              ("max_repetitions", r.max_repetitions, MAX_REPETITIONS),
+              ("duration_cap", r.duration_cap, MAX_DURATION),
+              ("duration", r.duration or 0, r.duration_cap),
+              ("timeout", r.timeout, MAX_TIMEOUT), ("output_cap", r.output_cap, MAX_OUTPUT),
+              ("warmup", r.warmup, MAX_WARMUP)]
+    for name, val, cap in limits:
+        if val > cap:
+            probs.append(Problem(f"run.{name}", f"refused: {val:g} is above the limit {cap:g}"))
+    return probs
+
+
+def check_spec(spec: Spec, approve: bool = False) -> list[Problem]:
+    """Every reason this spec may not run here; empty means it may.
+
+    With `approve=True` (a person's `--approve`, never the bot's) actions that only need
+    approval pass; refusals never do.  The `approved` flag inside a spec file is not trusted.
+    """
+    probs = check_command(spec.benchmark, "benchmark")
+    if spec.server is not None:
+        probs += check_command(spec.server, "server")
+    for role in [spec.benchmark.role, spec.benchmark.peer_role]:
+        if role is not None and role not in spec.roles:
+            probs.append(Problem("benchmark", f"refused: role {role!r} is not in roles"))
+    for vi, var in enumerate(spec.variants):
+        for ai, act in enumerate(var.setup):
+            where = f"variants[{vi}].setup[{ai}]"
+            bad = [r for r in act.roles if r not in spec.roles]
+            if bad:
+                probs.append(Problem(where, f"refused: roles {bad} are not in roles"))
+            p = check_action(act)
+            if p is None or (approve and p.level == "needs-approval"):
+                continue
+            p.where = where
+            probs.append(p)
+    return probs + check_run_plan(spec)
+
+
+def blocking(problems: list[Problem], approve: bool = False) -> list[Problem]:
+    """The problems that stop a run (all of them, unless a person approved)."""
+    return [p for p in problems if p.level == "refused" or not approve]
