@@ -7,6 +7,7 @@ import sys
 
 # name -> module that defines `add_arguments(parser)` and `run(args) -> int`.
 COMMANDS: dict[str, str] = {
+    "run": "verifier.cmd_run",
     "extract": "verifier.cmd_extract",
 }
 

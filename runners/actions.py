@@ -1,0 +1,219 @@
+"""Typed setup actions applied on a runner's host and undone afterwards.
+
+Each action reads the old value first, writes the new one, and returns `Applied` records
+that know how to put the old value back; `Runner.undo()` replays them newest first on every
+path (normal end, failure, Ctrl-C, SIGTERM).  Everything goes through `runner.run(role,
+argv)` with argv lists (`cat`, `tee`, `ethtool`, `tc`), so the same code works on the local
+host, inside a namespace and over SSH.  The allow-list is checked here again even though
+the spec was checked on load: a device or key from a mail never reaches a path unchecked.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from claims.spec import Action
+
+if TYPE_CHECKING:
+    from runners.base import Runner
+
+_TIMEOUT = 15.0
+_SYSCTL_KEY = re.compile(r"^(net|vm)\.[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+)*$")
+_ATTR = re.compile(r"^[A-Za-z0-9_\-]+(/[A-Za-z0-9_\-]+)*$")
+_DEV = re.compile(r"^[A-Za-z0-9_.\-@]{1,15}$")
+_SETTING = re.compile(r"^[A-Za-z0-9_\-]+$")
+_TC_QDISCS = {"fq", "fq_codel", "pfifo_fast", "pfifo", "bfifo", "netem", "tbf", "htb", "mq",
+              "noqueue", "cake", "sfq", "prio", "codel", "red"}
+_TC_WORD = re.compile(r"^[A-Za-z0-9_.:%/\-]+$")
+# ethtool -K short names -> the names `ethtool -k` prints.
+_FEATURES = {"gro": "generic-receive-offload", "gso": "generic-segmentation-offload",
+             "tso": "tcp-segmentation-offload", "lro": "large-receive-offload",
+             "sg": "scatter-gather", "rx": "rx-checksumming", "tx": "tx-checksumming",
+             "rxhash": "receive-hashing", "ntuple": "ntuple-filters",
+             "rx-gro-hw": "rx-gro-hw", "rx-gro-list": "rx-gro-list",
+             "rx-udp-gro-forwarding": "rx-udp-gro-forwarding", "txvlan": "tx-vlan-offload",
+             "rxvlan": "rx-vlan-offload"}
+_ETHTOOL = {"features": ("-k", "-K"), "coalesce": ("-c", "-C"), "ring": ("-g", "-G"),
+            "channels": ("-l", "-L")}
+
+
+class ActionError(RuntimeError):
+    """An action that is refused or failed; the message says which and why."""
+
+
+@dataclass
+class Applied:
+    """One changed setting on one role and how to restore it."""
+
+    role: str
+    kind: str  # file | ethtool | tc | approved
+    target: str  # a path, `ethtool -K eth0`, `tc qdisc dev eth0 root`
+    old: Any = None
+    new: Any = None
+    argv: list[str] = field(default_factory=list)  # ethtool's sub-option
+
+    def describe(self) -> dict[str, Any]:
+        return {"role": self.role, "kind": self.kind, "target": self.target,
+                "old": self.old, "new": self.new}
+
+
+def _run_ok(runner: Runner, role: str, argv: list[str], what: str,
+            input: str | None = None) -> str:
+    res = runner.run(role, argv, timeout=_TIMEOUT, input=input)
+    if not res.ok:
+        raise ActionError(f"{what} on {role}: {res.reason()}")
+    return res.stdout
+
+
+def _map_device(runner: Runner, role: str, dev: str | None) -> str:
+    """The runner's own device for the one the mail names (eth0 -> veth, lo, ...)."""
+    if dev is not None and not _DEV.match(dev):
+        raise ActionError(f"bad device name {dev!r}")
+    return runner.device(role)
+
+
+def _file_path(runner: Runner, role: str, action: Action) -> str:
+    """Map a sysctl key, procfs path or sysfs path onto a checked path on this runner."""
+    key = action.key or ""
+    if ".." in key or "\x00" in key:
+        raise ActionError(f"path traversal in {key!r}")
+    if action.kind == "sysctl":
+        if not _SYSCTL_KEY.match(key):
+            raise ActionError(f"sysctl {key!r} is not under net. or vm.")
+        parts = key.split(".")
+        if action.device and action.device in parts:
+            parts[parts.index(action.device)] = runner.device(role)
+        return "/proc/sys/" + "/".join(parts)
+    if action.kind == "procfs":
+        m = re.fullmatch(r"/proc/sys/net/(.+)", key)
+        if not m or not _ATTR.match(m.group(1)):
+            raise ActionError(f"procfs path {key!r} is not under /proc/sys/net/")
+        parts = m.group(1).split("/")
+        if action.device and action.device in parts:
+            parts[parts.index(action.device)] = runner.device(role)
+        return "/proc/sys/net/" + "/".join(parts)
+    if action.kind == "sysfs":
+        m = re.fullmatch(r"/sys/class/net/([^/]+)/(.+)", key)
+        dev, attr = (m.group(1), m.group(2)) if m else (action.device, key)
+        if not attr or not _ATTR.match(attr) or (dev is not None and not _DEV.match(dev)):
+            raise ActionError(f"sysfs path {key!r} is not /sys/class/net/<dev>/<attr>")
+        return f"/sys/class/net/{_map_device(runner, role, dev)}/{attr}"
+    raise ActionError(f"not a file action: {action.kind}")
+
+
+def _check_value(value: str | None) -> str:
+    if value is None or not re.fullmatch(r"[A-Za-z0-9_.:,\- \t]{0,200}", value):
+        raise ActionError(f"value {value!r} is not accepted")
+    return value
+
+
+def _apply_file(runner: Runner, role: str, action: Action) -> list[Applied]:
+    path = _file_path(runner, role, action)
+    value = _check_value(action.value)
+    old = _run_ok(runner, role, ["cat", path], f"reading {path}").strip()
+    rec = Applied(role, "file", path, old, value)
+    _run_ok(runner, role, ["tee", path], f"writing {path}", input=value + "\n")
+    return [rec]
+
+
+def _parse_ethtool(sub: str, text: str) -> dict[str, str]:
+    """`name: value` pairs; for ring/channels only the "Current" section."""
+    if sub in ("ring", "channels") and "Current hardware settings" in text:
+        text = text.split("Current hardware settings", 1)[1]
+    out: dict[str, str] = {}
+    for ln in text.splitlines():
+        name, sep, val = ln.partition(":")
+        if sep and val.strip():
+            out[name.strip().lower()] = val.strip().split()[0]
+    return out
+
+
+def _apply_ethtool(runner: Runner, role: str, action: Action) -> list[Applied]:
+    sub = action.key or "features"
+    if sub not in _ETHTOOL:
+        raise ActionError(f"ethtool {sub!r} is not one of {', '.join(_ETHTOOL)}")
+    if not action.settings:
+        raise ActionError("ethtool action without settings")
+    show, change = _ETHTOOL[sub]
+    dev = _map_device(runner, role, action.device)
+    for k, v in action.settings.items():
+        if not _SETTING.match(k) or not _SETTING.match(str(v)):
+            raise ActionError(f"ethtool setting {k}={v!r} is not accepted")
+    current = _parse_ethtool(sub, _run_ok(runner, role, ["ethtool", show, dev], f"ethtool {show}"))
+    old: dict[str, str] = {}
+    for k in action.settings:
+        name = _FEATURES.get(k, k) if sub == "features" else k
+        val = current.get(name.lower())
+        if val is None:
+            raise ActionError(f"ethtool {show} {dev} shows no {k!r}")
+        old[k] = val
+    rec = Applied(role, "ethtool", f"ethtool {change} {dev}", old, dict(action.settings), [change])
+    args = [x for k, v in action.settings.items() for x in (k, str(v))]
+    _run_ok(runner, role, ["ethtool", change, dev, *args], f"ethtool {change}")
+    return [rec]
+
+
+def _apply_tc(runner: Runner, role: str, action: Action) -> list[Applied]:
+    args = list(action.args)
+    if args[:1] == ["tc"]:
+        args = args[1:]
+    if len(args) < 4 or args[0] != "qdisc" or args[1] not in ("add", "replace", "change"):
+        raise ActionError(f"tc {' '.join(args)!r}: only `tc qdisc add|replace ...` is allowed")
+    rest = args[2:]
+    if "dev" in rest:
+        i = rest.index("dev")
+        if i + 1 >= len(rest):
+            raise ActionError("tc: dev needs a device")
+        del rest[i:i + 2]
+    if rest[:1] != ["root"]:
+        raise ActionError("tc: only root qdiscs are allowed")
+    rest = rest[1:]
+    if not rest or rest[0] not in _TC_QDISCS:
+        raise ActionError(f"tc: qdisc {rest[:1]} is not on the allow-list")
+    if not all(_TC_WORD.match(w) for w in rest):
+        raise ActionError(f"tc: argument not accepted in {' '.join(rest)!r}")
+    dev = _map_device(runner, role, action.device)
+    old = _run_ok(runner, role, ["tc", "qdisc", "show", "dev", dev, "root"], "tc show").strip()
+    rec = Applied(role, "tc", f"tc qdisc dev {dev} root", old, " ".join(rest), [dev])
+    _run_ok(runner, role, ["tc", "qdisc", "replace", "dev", dev, "root", *rest], "tc qdisc")
+    return [rec]
+
+
+def apply_action(runner: Runner, role: str, action: Action) -> list[Applied]:
+    """Apply `action` on `role`; raise ActionError (nothing changed) when refused or failed."""
+    if action.reason and not action.approved:
+        raise ActionError(f"setup step needs approval ({action.reason}): {action.raw}")
+    if action.kind in ("sysctl", "procfs", "sysfs"):
+        return _apply_file(runner, role, action)
+    if action.kind == "ethtool":
+        return _apply_ethtool(runner, role, action)
+    if action.kind == "tc":
+        return _apply_tc(runner, role, action)
+    if action.kind == "cpu-pin":
+        return []  # pinning changes the benchmark argv, not the host
+    if action.approved and action.args:
+        _run_ok(runner, role, list(action.args), f"approved step {action.raw!r}")
+        return [Applied(role, "approved", " ".join(action.args), None, "ran (no undo)")]
+    raise ActionError(f"setup step kind {action.kind!r} is not on the allow-list: {action.raw}")
+
+
+def undo_applied(runner: Runner, rec: Applied) -> str | None:
+    """Restore one setting; return an error message instead of raising."""
+    try:
+        if rec.kind == "file":
+            _run_ok(runner, rec.role, ["tee", rec.target], f"restoring {rec.target}",
+                    input=str(rec.old) + "\n")
+        elif rec.kind == "ethtool":
+            dev = rec.target.split()[-1]
+            args = [x for k, v in rec.old.items() for x in (k, v)]
+            _run_ok(runner, rec.role, ["ethtool", rec.argv[0], dev, *args], "restoring ethtool")
+        elif rec.kind == "tc":
+            # Deleting the root qdisc gives the device its default one back.
+            res = runner.run(rec.role, ["tc", "qdisc", "del", "dev", rec.argv[0], "root"],
+                             timeout=_TIMEOUT)
+            if not res.ok and "No such file" not in res.stderr and "Cannot delete" not in res.stderr:
+                return f"restoring {rec.target} on {rec.role}: {res.reason()}"
+    except ActionError as e:
+        return str(e)
+    return None

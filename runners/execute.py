@@ -1,0 +1,292 @@
+"""Run a Spec on a Runner: validated argv, servers, interleaved variants, every run recorded.
+
+The benchmark argv goes through its tool description twice — once as the mail wrote it,
+once after the runner's host, duration and port are put in — and nothing else ever runs.
+Variants are interleaved in ABBA blocks shuffled from the spec's seed so drift (thermal,
+caches, neighbours) hits every variant alike; a warm-up run per variant is kept but marked
+and never counted.  Each run's stdout is parsed by the same tool description that read the
+mail, so claim and measurement share metric names.  A failed run is recorded with its
+reason, never dropped.  `run_batch` is the entry point for callers that want more runs of
+some variants (the statistics' sequential loop).
+"""
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from claims.spec import Spec, Variant
+from claims.tools import tool_for_program
+from claims.tools.base import Refused, Sample, ToolDescription
+from runners.actions import ActionError
+from runners.base import Runner, RunnerError
+from verifier.results import Results, RunRecord
+
+Progress = Callable[[dict[str, Any]], None]
+# Sample names a tool may use for the time it measured itself.
+_TOOL_TIME = ("elapsed_time", "elapsed_s", "elapsed", "duration_s", "duration", "time_s", "seconds")
+
+
+class NotRunnable(RuntimeError):
+    """The spec cannot run on this runner (refused command, missing capability)."""
+
+
+@dataclass
+class Prepared:
+    """A spec's commands after validation and rewriting for one runner."""
+
+    tool: ToolDescription
+    argv: list[str]  # the client command as it will run
+    role: str
+    server_argv: list[str] | None
+    server_role: str | None
+    port: int | None
+    duration: float | None
+    timeout: float
+
+
+def _bind(argv: Sequence[str], bindings: dict[str, str], runner: Runner) -> list[str]:
+    """Replace shell variables the spec bound to roles (`$peer` -> server's address)."""
+    out = []
+    for a in argv:
+        for var, role in bindings.items():
+            if var in a:
+                if role not in runner.roles:
+                    raise Refused(f"{var} is bound to unknown role {role!r}")
+                a = a.replace(var, runner.address(role))
+        out.append(a)
+    return out
+
+
+def _check_variants(spec: Spec, approve: bool) -> None:
+    for v in spec.variants:
+        for a in v.setup:
+            if a.reason and not (a.approved or approve):
+                raise NotRunnable(f"variant {v.name}: setup step needs approval "
+                                  f"({a.reason}): {a.raw or a.kind}")
+            if approve:
+                a.approved = True
+
+
+def prepare(spec: Spec, runner: Runner, duration: float | None = None,
+            approve: bool = False) -> Prepared:
+    """Validate and rewrite the spec's benchmark for `runner`; raise NotRunnable with why."""
+    cached = runner.cache.get(("prepared", spec.id))
+    if cached is not None:
+        return cached
+    missing = [n for n in spec.needs if n not in runner.offers]
+    kernels = [v.name for v in spec.variants if v.kernel is not None]
+    if "kernel" in missing or (kernels and "kernel" not in runner.offers):
+        raise NotRunnable("needs a kernel runner")
+    if missing:
+        raise NotRunnable(f"needs {', '.join(missing)}, which the {runner.kind} runner lacks")
+    _check_variants(spec, approve)
+    bench = spec.benchmark
+    if not bench.argv:
+        raise NotRunnable("refused: the benchmark has no command")
+    tool = tool_for_program(bench.argv[0])
+    if tool is None:
+        raise NotRunnable(f"refused: no tool description for {bench.argv[0]!r}")
+    if bench.role not in runner.roles:
+        raise NotRunnable(f"benchmark role {bench.role!r} is not one of {runner.roles}")
+    try:
+        argv = _bind(bench.argv, bench.bindings, runner)
+        parsed = tool.parse_args(argv)
+        dur = duration if duration is not None else spec.run.duration
+        if dur is None:
+            dur = tool.duration(parsed)
+        if dur is not None:
+            dur = min(dur, spec.run.duration_cap)
+        peer = bench.peer_role if bench.peer_role in runner.roles else None
+        server = tool.server_argv(parsed)
+        server_role = peer or ("server" if "server" in runner.roles else bench.role)
+        port = runner.free_port(server_role) if server is not None else None
+        argv = tool.rewrite(argv, host=runner.address(peer) if peer else None,
+                            duration=dur, port=port)
+        parsed = tool.parse_args(argv)  # what runs is what was validated
+        server = tool.server_argv(parsed)
+        if server is not None and port is not None:
+            server = _with_port(server, port)
+    except Refused as e:
+        raise NotRunnable(f"refused: {e}") from None
+    timeout = min(spec.run.timeout, (dur or spec.run.duration_cap) * 2 + 30)
+    prep = Prepared(tool, argv, bench.role, server, server_role if server else None, port,
+                    dur, timeout)
+    runner.cache[("prepared", spec.id)] = prep
+    return prep
+
+
+def _with_port(server: list[str], port: int) -> list[str]:
+    """Make sure the server listens on our port (never the system netserver's 12865)."""
+    if str(port) in server:
+        return server
+    stool = tool_for_program(server[0])
+    if stool is not None:
+        try:
+            return stool.rewrite(server, port=port)
+        except Refused:
+            pass
+    return [*server, "-p", str(port)]
+
+
+def abba_order(names: Sequence[str], n: int, rng: random.Random) -> list[str]:
+    """`n` runs of each variant in ABBA blocks: a shuffled order, then the same reversed."""
+    counts = dict.fromkeys(names, 0)
+    order: list[str] = []
+    while any(c < n for c in counts.values()):
+        perm = list(names)
+        rng.shuffle(perm)
+        for block in (perm, perm[::-1]):
+            for name in block:
+                if counts[name] < n:
+                    counts[name] += 1
+                    order.append(name)
+    return order
+
+
+def samples_dict(samples: list[Sample]) -> dict[str, float]:
+    """metric -> value; the first sample of a metric wins, labelled ones also as metric:label."""
+    out: dict[str, float] = {}
+    for s in samples:
+        out.setdefault(s.metric, s.value)
+        if s.label:
+            out.setdefault(f"{s.metric}:{s.label}", s.value)
+    return out
+
+
+def _switch(runner: Runner, variant: Variant) -> None:
+    """Put the host into `variant`'s state: restore everything, then apply its steps."""
+    if runner.cache.get("variant") == variant.name:
+        return
+    runner.cache["variant"] = None
+    errors = runner.undo()
+    if errors:
+        raise RunnerError("; ".join(errors))
+    for action in variant.setup:
+        runner.apply(action)
+    runner.cache["variant"] = variant.name
+
+
+def run_once(spec: Spec, runner: Runner, prep: Prepared, variant: Variant, index: int,
+             warmup: bool = False, batch: int = 0) -> RunRecord:
+    """One run of one variant; any failure becomes a failed record with its reason."""
+    rec = RunRecord(variant=variant.name, index=index, warmup=warmup, batch=batch,
+                    argv=list(prep.argv), host=prep.role, started=time.time())
+    try:
+        _switch(runner, variant)
+        if prep.server_argv is not None and prep.server_role is not None:
+            runner.server(prep.server_role, prep.server_argv, prep.port)
+        res = runner.run(prep.role, prep.argv, prep.timeout, spec.run.output_cap)
+    except (RunnerError, ActionError) as e:
+        rec.ok, rec.error, rec.ended = False, str(e), time.time()
+        return rec
+    rec.stdout, rec.stderr, rec.returncode = res.stdout, res.stderr, res.returncode
+    rec.started, rec.ended = res.started, res.ended
+    samples = prep.tool.parse(res.stdout)
+    rec.samples = samples_dict(samples)
+    rec.tool_seconds = next((rec.samples[k] for k in _TOOL_TIME if k in rec.samples), None)
+    if not res.ok:
+        rec.ok, rec.error = False, res.reason()
+    elif not rec.samples:
+        rec.ok, rec.error = False, f"no {prep.tool.name} results in the output"
+    if res.truncated:
+        rec.error = (rec.error + "; " if rec.error else "") + "output truncated at the cap"
+    return rec
+
+
+def run_batch(spec: Spec, runner: Runner, variant_names: Sequence[str], n: int,
+              results: Results | None = None, *, batch: int = 0, warmup: bool = False,
+              duration: float | None = None, approve: bool = False,
+              progress: Progress | None = None) -> list[RunRecord]:
+    """Run `n` more runs of each named variant in ABBA order seeded by (spec seed, batch).
+
+    The runner must be set up; the commands are prepared (and cached on the runner) on
+    first use.  Records are appended to `results.runs` as they finish, so an interrupted
+    batch keeps what it measured.  Raises NotRunnable before running anything refused.
+    """
+    prep = prepare(spec, runner, duration, approve)
+    by_name = {v.name: v for v in spec.variants}
+    unknown = [v for v in variant_names if v not in by_name]
+    if unknown:
+        raise NotRunnable(f"no variant named {', '.join(unknown)}")
+    rng = random.Random(f"{spec.run.seed}:{batch}:{int(warmup)}")
+    order = abba_order(list(variant_names), n, rng)
+    out: list[RunRecord] = []
+    t0 = time.monotonic()
+    for i, name in enumerate(order):
+        index = len(results.runs) if results is not None else i
+        rec = run_once(spec, runner, prep, by_name[name], index, warmup, batch)
+        out.append(rec)
+        if results is not None:
+            results.runs.append(rec)
+        if progress is not None:
+            progress({"variant": name, "i": i + 1, "n": len(order), "warmup": warmup,
+                      "elapsed": time.monotonic() - t0, "ok": rec.ok, "error": rec.error,
+                      "value": _headline(spec, rec)})
+    return out
+
+
+def _headline(spec: Spec, rec: RunRecord) -> float | None:
+    for m in spec.metrics:
+        if m.name in rec.samples:
+            return rec.samples[m.name]
+    return next(iter(rec.samples.values()), None)
+
+
+def _missing_tools(env: dict[str, Any], prep: Prepared) -> str | None:
+    """Which needed program a host lacks (probed by `environment()`), if any."""
+    hosts = env.get("hosts", {})
+    needs = [(prep.role, prep.argv[0])]
+    if prep.server_argv and prep.server_role:
+        needs.append((prep.server_role, prep.server_argv[0]))
+    for role, prog in needs:
+        h = hosts.get(role, {})
+        h = hosts.get(h.get("same_as"), h) if "same_as" in h else h
+        if h.get("tools", {}).get(prog, "") is None:
+            return f"{prog} is not installed on the {role} host"
+    return None
+
+
+def new_results(spec: Spec, runner: Runner) -> Results:
+    return Results(spec=spec.to_dict(), runner=runner.kind,
+                   created=datetime.now(UTC).isoformat(timespec="seconds"))
+
+
+def execute(spec: Spec, runner: Runner, *, runs: int | None = None,
+            duration: float | None = None, approve: bool = False,
+            progress: Progress | None = None, results: Results | None = None) -> Results:
+    """Run the whole spec: warm-up per variant, then `runs` (default: the spec's repetitions)
+    of each variant interleaved.  The caller owns the runner (`with runner:`); pass `results`
+    to keep partial results when interrupted."""
+    results = results if results is not None else new_results(spec, runner)
+    try:
+        runner.setup()
+        prep = prepare(spec, runner, duration, approve)
+    except NotRunnable as e:
+        results.status, results.reason = "not-runnable", str(e)
+        return results
+    except RunnerError as e:
+        results.status, results.reason = "failed", str(e)
+        return results
+    programs = [prep.argv[0]] + ([prep.server_argv[0]] if prep.server_argv else [])
+    results.environment = runner.environment(programs)
+    missing = _missing_tools(results.environment, prep)
+    if missing:
+        results.status, results.reason = "not-runnable", missing
+        return results
+    results.environment["duration"] = prep.duration
+    names = [v.name for v in spec.variants]
+    if spec.run.warmup > 0:
+        run_batch(spec, runner, names, spec.run.warmup, results, warmup=True,
+                  progress=progress)
+    run_batch(spec, runner, names, runs or spec.run.repetitions, results, progress=progress)
+    results.environment["touched"] = list(runner.touched)
+    counted = [r for r in results.runs if not r.warmup]
+    if counted and not any(r.ok for r in counted):
+        results.status, results.reason = "failed", f"every run failed: {counted[0].error}"
+    else:
+        results.status = "complete"
+    return results
