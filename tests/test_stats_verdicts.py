@@ -1,0 +1,168 @@
+"""Statistics on synthetic samples with a known truth (lognormal runs, see stats_sim)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from stats_sim import Simulator, fixed, make_results
+
+from verifier import stats, verdict
+from verifier.results import RunRecord
+from verifier.sequential import first_batch, run_sequential
+
+
+def seq(claimed, true, noise, seed, **kw):
+    res = make_results(claimed, **kw)
+    out = run_sequential(res, Simulator(res, true, noise, seed))
+    return res, out
+
+
+def test_true_plus_10_with_2pct_noise_is_confirmed():
+    for seed in range(5):
+        _, out = seq(10.0, 10.0, 2.0, seed)
+        assert out.verdicts[0]["verdict"] == verdict.CONFIRMED
+        assert out.stopped == "decided" and out.looks[-1] <= 10
+
+
+def test_true_zero_is_not_reproduced_no_change():
+    # with a 5% A/A noise band a true 0% lands inside the band
+    for seed in range(5):
+        res = fixed(10.0, 0.0, 2.0, 20, seed)
+        v = verdict.judge(res, calibration={"delta_pct": 3.0})[0]
+        assert v["verdict"] == verdict.NOT_REPRODUCED
+        assert v["detail"] == "no change"
+
+
+def test_true_minus_10_against_claimed_plus_10_is_contradicted():
+    for seed in range(5):
+        _, out = seq(10.0, -10.0, 2.0, seed)
+        assert out.verdicts[0]["verdict"] == verdict.CONTRADICTED
+
+
+def test_lower_is_better_claim_normalises_sign():
+    # latency claimed to drop 20%, and it does: confirmed, printed as a negative change
+    res = fixed(-20.0, -20.0, 2.0, 10, 3)
+    res.spec["metrics"][0]["better"] = "lower"
+    v = verdict.judge(res)[0]
+    assert v["verdict"] == verdict.CONFIRMED
+    assert v["effect"]["measured_pct"] < 0 and v["effect"]["x"] > 0
+
+
+def test_partly_and_larger_than_claimed():
+    assert verdict.judge(fixed(20.0, 5.0, 1.0, 20, 1))[0]["verdict"] == verdict.PARTLY
+    v = verdict.judge(fixed(5.0, 30.0, 1.0, 10, 1))[0]
+    assert (v["verdict"], v["detail"]) == (verdict.CONFIRMED, "larger than claimed")
+
+
+def test_inconclusive_names_what_is_ruled_out():
+    v = verdict.judge(fixed(3.0, 3.0, 15.0, 5, 2))[0]
+    assert v["verdict"] == verdict.INCONCLUSIVE
+    assert v["ruled_out_pct"] > 3.0
+    assert "ruled out" in v["sentence"]
+
+
+def test_format_matches_the_issue():
+    eff = stats.log_effect([100, 101, 99, 100.5, 99.5], [96, 95.5, 96.2, 95.8, 96.1],
+                           direction=-1)
+    text = stats.format_effect(eff)
+    assert text.startswith("-4.") and "(95%, n=5+5)" in text
+    lo, hi = eff.measured_ci_pct
+    assert lo < eff.measured_pct < hi < 0
+
+
+def test_welch_matches_scipy():
+    rng = np.random.default_rng(7)
+    a, b = rng.lognormal(0, 0.05, 8), rng.lognormal(0.1, 0.1, 12)
+    eff = stats.log_effect(a, b)
+    from scipy import stats as sps
+    t = sps.ttest_ind(np.log(b), np.log(a), equal_var=False)
+    assert math.isclose(eff.df, t.df, rel_tol=1e-6)
+    # same standard error as scipy's Welch test on the logs
+    se = (np.mean(np.log(b)) - np.mean(np.log(a))) / t.statistic
+    assert math.isclose(eff.se, se, rel_tol=1e-6)
+
+
+def test_bootstrap_cross_check_runs_at_10():
+    res = fixed(10.0, 10.0, 2.0, 10, 4)
+    v = verdict.judge(res)[0]
+    assert v["effect"]["boot_lo"] is not None
+    assert abs(v["effect"]["boot_lo"] - v["effect"]["lo"]) < 0.02
+
+
+def test_holm_alphas_step_down():
+    a = stats.holm_alphas([0.001, 0.04, 0.01, 0.5], 0.05)
+    assert a[0] == pytest.approx(0.0125) and a[2] == pytest.approx(0.05 / 3)
+    assert a[1] == pytest.approx(0.025) and a[3] == pytest.approx(0.025)
+    assert stats.holm_adjust([0.01, 0.04]) == [0.02, 0.04]
+
+
+def test_many_rows_get_holm_and_a_summary():
+    res = fixed(10.0, 10.0, 2.0, 10, 5)
+    res.spec["metrics"].append({"name": "latency", "better": "lower",
+                                "claimed_change_pct": -10.0})
+    rng = np.random.default_rng(1)
+    for r in res.runs:
+        f = 0.9 if r.variant == "candidate" else 1.0
+        r.samples["latency"] = 50 * f * float(rng.lognormal(0, 0.02))
+    vs = verdict.judge(res)
+    assert [v["verdict"] for v in vs] == [verdict.CONFIRMED] * 2
+    assert all(v["holm"] for v in vs)
+    assert sorted(v["alpha"] for v in vs) == pytest.approx([0.025, 0.05])
+    s = verdict.summarize(vs)
+    assert s["verdict"] == verdict.CONFIRMED and "2 rows" in s["sentence"]
+
+
+def test_invalid_on_failed_runs_and_drift_and_not_runnable():
+    res = fixed(10.0, 10.0, 2.0, 10, 6)
+    for i in range(4):
+        res.runs.append(RunRecord(variant="candidate", index=100 + i, ok=False,
+                                  error="netperf: timeout"))
+    v = verdict.judge(res)[0]
+    assert v["verdict"] == verdict.INVALID and "failed" in v["reason"]
+    res = fixed(10.0, 10.0, 0.5, 20, 6)
+    for i, r in enumerate(x for x in res.runs if x.variant == "baseline"):
+        r.samples["throughput"] *= 1 + 0.01 * i
+    v = verdict.judge(res)[0]
+    assert v["verdict"] == verdict.INVALID and "drift" in v["reason"]
+    res.status, res.reason = "not-runnable", "needs a kernel runner"
+    v = verdict.judge(res)[0]
+    assert v["verdict"] == verdict.NOT_RUNNABLE and "kernel" in v["sentence"]
+
+
+def test_first_batch_from_perf_stat_spread():
+    # 4% claim, +-0.7% over 10 runs -> per-run CV ~2.2%: five runs cannot tell
+    m = {"name": "x", "claimed_change_pct": 4.0, "spread_pct": 0.7, "runs": 10}
+    assert first_batch([m]) >= 10
+    m = {"name": "x", "claimed_change_pct": -47.0, "spread_pct": 0.33, "runs": 10}
+    assert first_batch([m]) == 5
+
+
+def _wrong(claimed, true, v):
+    """A verdict that says something false about the truth.
+
+    INCONCLUSIVE is never wrong; NOT REPRODUCED is right for a reversed or absent change
+    (the claimed size is excluded); an INVALID on clean simulated runs is wrong.
+    """
+    name = v["verdict"]
+    if name == verdict.INCONCLUSIVE:
+        return False
+    if true == claimed:
+        return name != verdict.CONFIRMED
+    if true == 0:
+        return name not in (verdict.NOT_REPRODUCED,)
+    return name not in (verdict.CONTRADICTED, verdict.NOT_REPRODUCED)
+
+
+def test_wrong_verdict_rate_under_5_percent():
+    """Seeded simulations over claims that are true, absent or reversed, 1-10% noise."""
+    rng = np.random.default_rng(2026)
+    wrong = total = 0
+    for i in range(300):
+        claimed = float(rng.choice([5, 10, 20, 40]))
+        true = float(rng.choice([claimed, 0.0, -claimed]))
+        noise = float(rng.uniform(1, 10))
+        _, out = seq(claimed, true, noise, 1000 + i)
+        wrong += _wrong(claimed, true, out.verdicts[0])
+        total += 1
+    assert wrong / total < 0.05, f"{wrong}/{total} wrong verdicts"

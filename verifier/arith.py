@@ -1,0 +1,100 @@
+"""Check a claim's own arithmetic without running anything.
+
+Three problems a reader can spot from the mail alone: a stated percentage that does not
+follow from the numbers printed next to it, a "+-" spread larger than the change it is
+meant to support, and a claim that rests on a single run.  The same checks serve the
+report (over a spec's metrics) and `verifier lint` (over extracted claims).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from claims.model import Claim, Value
+
+
+@dataclass
+class Problem:
+    kind: str  # percentage | spread | single-run
+    message: str
+    line: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message, "line": self.line}
+
+
+@dataclass
+class Numbers:
+    """The numbers of a claim as printed; spreads are in percent of their value."""
+
+    baseline: float | None = None
+    candidate: float | None = None
+    stated_pct: float | None = None
+    spreads_pct: tuple[float | None, float | None] = (None, None)
+    runs: tuple[int | None, int | None] = (None, None)
+    line: int | None = None
+
+
+def _pct_tolerance(stated: float) -> float:
+    """How far a stated % may be from the computed one: rounding plus 10% of its size."""
+    return max(0.6, 0.1 * abs(stated))
+
+
+def check_numbers(n: Numbers) -> list[Problem]:
+    """All arithmetic problems of one claim."""
+    out: list[Problem] = []
+    computed: float | None = None
+    if n.baseline is not None and n.candidate is not None and n.baseline != 0:
+        computed = (n.candidate / n.baseline - 1.0) * 100.0
+    if computed is not None and n.stated_pct is not None:
+        # Authors often print the magnitude only ("4% better" for a latency drop), so
+        # only the sizes are compared.
+        if abs(abs(computed) - abs(n.stated_pct)) > _pct_tolerance(n.stated_pct):
+            out.append(Problem("percentage", (
+                f"stated change {n.stated_pct:+.1f}% does not match its own numbers "
+                f"{n.baseline:g} -> {n.candidate:g}, which give {computed:+.1f}%"), n.line))
+    change = computed if computed is not None else n.stated_pct
+    spreads = [s for s in n.spreads_pct if s is not None]
+    if change is not None and spreads and max(spreads) >= abs(change) > 0:
+        out.append(Problem("spread", (
+            f"the printed spread +-{max(spreads):.2g}% is as large as the claimed "
+            f"change of {abs(change):.2g}%: the numbers cannot show a change"), n.line))
+    if any(r == 1 for r in n.runs):
+        out.append(Problem("single-run", (
+            "one run per side: run-to-run noise is unknown, so is the change"), n.line))
+    return out
+
+
+def _spread_pct(v: Value | None) -> float | None:
+    if v is None or v.spread is None:
+        return None
+    if v.spread_kind == "pct":
+        return abs(v.spread)
+    return abs(v.spread) / abs(v.value) * 100.0 if v.value else None
+
+
+def numbers_of_claim(c: Claim) -> Numbers:
+    return Numbers(
+        baseline=c.baseline.value if c.baseline else None,
+        candidate=c.candidate.value if c.candidate else None,
+        stated_pct=c.claimed_change_pct,
+        spreads_pct=(_spread_pct(c.baseline), _spread_pct(c.candidate)),
+        runs=(c.baseline.runs if c.baseline else None, c.candidate.runs if c.candidate else None),
+        line=c.lines[0] if c.lines and c.lines[0] else None,
+    )
+
+
+def numbers_of_metric(m: dict[str, Any]) -> Numbers:
+    """A spec metric (dict form): the spread and the run count are shared by both sides."""
+    stated = m.get("claimed_change_pct")
+    b, c = m.get("baseline"), m.get("candidate")
+    return Numbers(baseline=b, candidate=c, stated_pct=stated,
+                   spreads_pct=(m.get("spread_pct"), None), runs=(m.get("runs"), None))
+
+
+def check_claim(c: Claim) -> list[Problem]:
+    return check_numbers(numbers_of_claim(c))
+
+
+def check_metric(m: dict[str, Any]) -> list[Problem]:
+    return check_numbers(numbers_of_metric(m))
