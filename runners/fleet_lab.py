@@ -1,0 +1,153 @@
+"""A lab on one machine: a dask scheduler and fleet workers as real subprocesses on loopback.
+
+The tests and bench/fleet_dispatch.py need the real thing (separate processes that can be
+killed with SIGKILL), not an in-process cluster.  Every process lives in its own process
+group and `close()` kills the groups, so nothing outlives the lab.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from runners.fleet_host import FleetError
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class TLSFiles:
+    """A CA and certificates for the scheduler, the workers and the client."""
+
+    ca: str
+    cert: str  # one certificate for every party: the lab's own CA signs it
+    key: str
+
+
+def make_tls(directory: str | os.PathLike[str]) -> TLSFiles:
+    """Generate a throw-away CA and a certificate for 127.0.0.1 with the openssl CLI."""
+    d = Path(directory)
+
+    def ssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], check=True, capture_output=True, timeout=60)
+
+    ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=lab-ca",
+        "-keyout", str(d / "ca.key"), "-out", str(d / "ca.pem"))
+    ssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=lab", "-keyout", str(d / "lab.key"),
+        "-out", str(d / "lab.csr"))
+    (d / "ext.cnf").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    ssl("x509", "-req", "-in", str(d / "lab.csr"), "-CA", str(d / "ca.pem"), "-CAkey",
+        str(d / "ca.key"), "-CAcreateserial", "-days", "2", "-extfile", str(d / "ext.cnf"),
+        "-out", str(d / "lab.pem"))
+    return TLSFiles(str(d / "ca.pem"), str(d / "lab.pem"), str(d / "lab.key"))
+
+
+@dataclass
+class LocalLab:
+    """`with LocalLab() as lab: lab.add_worker("lab1", "nic=mlx5")` then FleetRunner(lab.address)."""
+
+    tls: TLSFiles | None = None
+    procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    address: str = ""
+    logdir: str = field(default_factory=lambda: tempfile.mkdtemp(prefix="fleet-lab-"))
+
+    def _spawn(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        if self.tls is not None:
+            env["DASK_DISTRIBUTED__COMM__REQUIRE_ENCRYPTION"] = "True"
+        log = open(os.path.join(self.logdir, f"{name}.log"), "ab")
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                start_new_session=True, stdin=subprocess.DEVNULL)
+        log.close()
+        self.procs[name] = proc
+        return proc
+
+    def log(self, name: str) -> str:
+        try:
+            return Path(self.logdir, f"{name}.log").read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def start_scheduler(self, timeout: float = 30.0) -> str:
+        port = free_port()
+        argv = [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                "--port", str(port), "--no-dashboard"]
+        scheme = "tcp"
+        if self.tls is not None:
+            scheme = "tls"
+            argv += ["--protocol", "tls", "--tls-ca-file", self.tls.ca, "--tls-cert",
+                     self.tls.cert, "--tls-key", self.tls.key]
+        proc = self._spawn("scheduler", argv)
+        self.address = f"{scheme}://127.0.0.1:{port}"
+        self._wait(lambda: _listening(port), proc, "scheduler", timeout)
+        return self.address
+
+    def add_worker(self, name: str, tags: str = "", probe: bool = False,
+                   wait: bool = True, timeout: float = 30.0) -> subprocess.Popen[bytes]:
+        argv = [sys.executable, "-m", "verifier.cmd_worker", "--scheduler", self.address,
+                "--host-name", name, "--tags", tags, "--listen", "127.0.0.1"]
+        if not probe:
+            argv.append("--no-probe")
+        if self.tls is not None:
+            argv += ["--tls-ca", self.tls.ca, "--tls-cert", self.tls.cert, "--tls-key",
+                     self.tls.key]
+        proc = self._spawn(name, argv)
+        if wait:
+            self._wait(lambda: "joined" in self.log(name), proc, name, timeout)
+        return proc
+
+    def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
+        """Kill one process's whole group (a crash, when sig is SIGKILL)."""
+        proc = self.procs.pop(name, None)
+        if proc is None:
+            return
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+
+    def close(self) -> None:
+        for name in [n for n in self.procs if n != "scheduler"] + ["scheduler"]:
+            self.kill(name)
+
+    def __enter__(self) -> LocalLab:
+        try:
+            self.start_scheduler()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _wait(self, ready, proc: subprocess.Popen[bytes], name: str, timeout: float) -> None:  # type: ignore[no-untyped-def]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if ready():
+                return
+            if proc.poll() is not None:
+                raise FleetError(f"{name} exited ({proc.returncode}): "
+                                 f"{self.log(name).strip()[-300:]}")
+            time.sleep(0.1)
+        raise FleetError(f"{name} not ready after {timeout:g} s")
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0

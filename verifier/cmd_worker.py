@@ -1,0 +1,101 @@
+"""Serve this test host to the fleet: a dask worker that runs one validated benchmark at a time.
+
+    verifier worker --scheduler tcp://ctl:8786 --host-name lab1 --tags nic=mlx5,cpu=icelake
+
+The worker advertises the operator's tags plus what it finds (kernel, CPU model, NIC
+drivers, benchmark tools on PATH) as dask resources, has one thread and one `bench`
+resource (never two benchmarks at once), and re-validates every spec it receives.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+
+from runners import fleet_host
+from runners.fleet_host import FleetError, parse_tags, probe_tags, worker_resources
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--scheduler", required=True, help="scheduler address, tcp:// or tls://")
+    p.add_argument("--host-name", default=None, help="this host's name in the lab (default: hostname)")
+    p.add_argument("--tags", default="", help="operator's tags: nic=mlx5,cpu=icelake,pair=lab1b")
+    p.add_argument("--no-probe", action="store_true", help="advertise only the given tags")
+    p.add_argument("--runner", choices=("local", "netns"), default="local",
+                   help="how this host runs a spec (default: local)")
+    p.add_argument("--listen", default=None,
+                   help="address the worker listens on (default: the one facing the scheduler)")
+    p.add_argument("--tls-ca", default=None, help="CA certificate (tls:// schedulers)")
+    p.add_argument("--tls-cert", default=None, help="this worker's certificate")
+    p.add_argument("--tls-key", default=None, help="this worker's private key")
+    p.add_argument("--print-tags", action="store_true", help="print the tags and exit")
+
+
+def security_from(ca: str | None, cert: str | None, key: str | None, role: str):  # type: ignore[no-untyped-def]
+    """A dask Security requiring encryption when TLS files are given, else None."""
+    if not (ca or cert or key):
+        return None
+    if not (ca and cert and key):
+        raise FleetError("TLS needs all of --tls-ca, --tls-cert and --tls-key")
+    for path in (ca, cert, key):
+        try:
+            open(path).close()
+        except OSError as e:
+            raise FleetError(f"cannot read {path}: {e.strerror}") from None
+    from distributed.security import Security
+
+    return Security(require_encryption=True, tls_ca_file=ca,
+                    **{f"tls_{role}_cert": cert, f"tls_{role}_key": key})
+
+
+async def _serve(args: argparse.Namespace, resources: dict[str, float], security) -> int:  # type: ignore[no-untyped-def]
+    from distributed import Worker
+
+    worker = Worker(args.scheduler, nthreads=1, name=fleet_host.CONFIG.name,
+                    resources=resources, security=security, host=args.listen,
+                    dashboard=False, memory_limit=0, death_timeout=60, validate=False)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(worker.close()))
+    try:
+        await worker
+    except (OSError, TimeoutError) as e:
+        await worker.close()
+        raise FleetError(f"cannot join the scheduler {args.scheduler}: {e}") from None
+    print(f"verifier worker: {fleet_host.CONFIG.name} joined {args.scheduler} as "
+          f"{worker.address}", file=sys.stderr, flush=True)
+    await worker.finished()
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        tags = parse_tags(args.tags)
+        if not args.no_probe:
+            tags += [t for t in probe_tags() if t not in tags]
+        if args.host_name:
+            fleet_host.CONFIG.name = args.host_name
+        fleet_host.CONFIG.runner = args.runner
+        resources = worker_resources(fleet_host.CONFIG.name, tags)
+        if args.print_tags:
+            print("\n".join(sorted(resources)))
+            return 0
+        security = security_from(args.tls_ca, args.tls_cert, args.tls_key, "worker")
+        logging.getLogger("distributed").setLevel(logging.WARNING)
+        return asyncio.run(_serve(args, resources, security))
+    except FleetError as e:
+        print(f"verifier worker: {e}", file=sys.stderr)
+        return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m verifier.cmd_worker ...`: the same command without loading the others."""
+    p = argparse.ArgumentParser(prog="verifier worker", description=__doc__)
+    add_arguments(p)
+    return run(p.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
