@@ -1,0 +1,599 @@
+"""Extracted claims -> executable specs: one spec per benchmark, context and set of variants.
+
+Why this is separate from the checks: building says what the mail claims (the command, the
+setup that differs between the blocks, the numbers); `claims.safety` says whether it may
+run.  A spec is always written, even when it cannot run, and then says why (`needs`, notes,
+actions with a reason), so a maintainer can read and fix it.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import shlex
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields
+
+from claims import safety
+from claims.model import Claim, Extraction, Line, Message, SetupStep, Value
+from claims.model import Command as MailCommand
+from claims.spec import Action, Command, Kernel, Metric, RunPlan, Source, Spec, Variant
+from claims.tools import tool_for_program
+from claims.tools.base import ToolDescription, is_number
+
+# A benchmark the mail shows only through its output (d007: iperf3 summaries, no command).
+DEFAULT_ARGV: dict[str, list[str]] = {
+    "iperf3": ["iperf3", "-c", "server"],
+    "iperf": ["iperf", "-c", "server"],
+    "netperf": ["netperf", "-H", "server"],
+    "sockperf": ["sockperf", "ping-pong", "-i", "server"],
+}
+# Ports given as shell arithmetic (`-p $((port+$i))`) become the tool's usual port.
+DEFAULT_PORT: dict[str, str] = {"netperf": "12865", "iperf3": "5201", "iperf": "5001",
+                                "sockperf": "11111"}
+PATCH_LABELS = re.compile(
+    r"\b(before|after|old|new|un-?patched|patched|with(out)?|base(line)?|orig(inal)?|"
+    r"net-next|vanilla|mainline|upstream|patch(es|set)?|series|v\d+|rc\d+|change|fix(ed)?)\b",
+    re.I)
+QUOTE_LINES = 80
+
+
+@dataclass
+class _Bench:
+    """The benchmark a claim belongs to, with the hosts the mail names for its roles."""
+
+    command: Command
+    tool: ToolDescription | None
+    line: int | None = None
+    client_host: str | None = None
+    server_host: str | None = None
+    notes: list[str] = field(default_factory=list)
+    duration: float | None = None
+    cpu_pin: list[Action] = field(default_factory=list)
+    server: Command | None = None
+
+
+@dataclass
+class _Group:
+    bench: _Bench
+    context: str | None
+    claims: list[tuple[Claim, int]] = field(default_factory=list)  # (claim, variant index)
+    variants: list[tuple[str | None, tuple]] = field(default_factory=list)  # (label, state)
+    metric_keys: set[tuple[str, str | None, int]] = field(default_factory=set)
+
+
+# ---------------------------------------------------------------------------------------
+# Entry points
+
+
+def build_specs(extractions: Iterable[Extraction]) -> list[Spec]:
+    """Specs for every claim of every message, ids unique across the whole list."""
+    out: list[Spec] = []
+    for ex in extractions:
+        out.extend(specs_for(ex))
+    seen: dict[str, int] = {}
+    for s in out:
+        n = seen.get(s.id, 0)
+        seen[s.id] = n + 1
+        if n:
+            s.id = f"{s.id}-{n + 1}"
+    return out
+
+
+def specs_for(ex: Extraction) -> list[Spec]:
+    """The specs of one message (none when it holds no claim)."""
+    groups: list[_Group] = []
+    benches: dict[object, _Bench] = {}
+    for claim in ex.claims:
+        idx = _pick_command(claim, ex.commands)
+        key: object = idx if idx is not None else ("synth", claim.tool)
+        if key not in benches:
+            benches[key] = (_bench_from_mail(ex.commands[idx]) if idx is not None
+                            else _bench_synthesised(claim, ex.message))
+        bench = benches[key]
+        ctx = None if idx is not None and _context_in_command(claim, ex.commands[idx]) \
+            else claim.context
+        base_state = _state_at(ex.setup, _value_line(claim.baseline, claim.lines[0]), bench)
+        cand_state = _state_at(ex.setup, _value_line(claim.candidate, claim.lines[1]), bench)
+        _add(groups, bench, ctx, claim, base_state, cand_state)
+    return [_spec(ex, g, i) for i, g in enumerate(groups)]
+
+
+def _add(groups: list[_Group], bench: _Bench, ctx: str | None, claim: Claim,
+         base_state: tuple, cand_state: tuple) -> None:
+    """Put a claim in the group with the same benchmark, context and baseline."""
+    base_label = claim.baseline.label if claim.baseline else None
+    for g in groups:
+        if g.bench is not bench or g.context != ctx or g.variants[0] != (base_label, base_state):
+            continue
+        vi = _variant_index(g, claim, cand_state)
+        if (claim.metric, claim.context, vi) in g.metric_keys:
+            continue  # the same metric again: another configuration the mail names
+        _attach(g, claim, vi)
+        return
+    g = _Group(bench, ctx, variants=[(base_label, base_state)])
+    groups.append(g)
+    _attach(g, claim, _variant_index(g, claim, cand_state))
+
+
+def _variant_index(g: _Group, claim: Claim, cand_state: tuple) -> int:
+    label = claim.candidate.label if claim.candidate else None
+    for i, v in enumerate(g.variants[1:], 1):
+        if v == (label, cand_state):
+            return i
+    g.variants.append((label, cand_state))
+    return len(g.variants) - 1
+
+
+def _attach(g: _Group, claim: Claim, vi: int) -> None:
+    g.metric_keys.add((claim.metric, claim.context, vi))
+    g.claims.append((claim, vi))
+
+
+# ---------------------------------------------------------------------------------------
+# The benchmark command
+
+
+def _pick_command(claim: Claim, cmds: Sequence[MailCommand]) -> int | None:
+    """The command whose output the claim's numbers are: same tool, named test, or nearest."""
+    cands = [i for i, c in enumerate(cmds) if c.tool or c.argv or c.raw]
+    if not cands:
+        return None
+    if claim.tool:
+        same = [i for i in cands if cmds[i].tool == claim.tool
+                or any(w.split()[:1] == [claim.tool] for w in cmds[i].wrappers)]
+        if same:
+            cands = same
+        elif tool_for_program(claim.tool) is not None and all(cmds[i].tool for i in cands):
+            return None  # the numbers come from a tool the mail never shows a command for
+    named = [i for i in cands if _context_in_command(claim, cmds[i], cmds=[cmds[j] for j in cands])]
+    if len(named) == 1:
+        return named[0]
+    first = _value_line(claim.baseline, claim.lines[0])
+    before = [i for i in cands if cmds[i].line <= first]
+    return before[-1] if before else cands[0]
+
+
+def _context_in_command(claim: Claim, cmd: MailCommand,
+                        cmds: Sequence[MailCommand] | None = None) -> bool:
+    """Does the claim's row/heading name a token of this command (TCP_RR in `-t TCP_RR`)?"""
+    text = " ".join(x for x in (claim.context, claim.metric) if x)
+    if not text:
+        return False
+    common = set.intersection(*(set(_argv(c)) for c in cmds)) if cmds and len(cmds) > 1 \
+        else set()
+    for tok in _argv(cmd)[1:]:
+        if len(tok) >= 3 and tok not in common and re.match(r"^[A-Za-z][\w.-]+$", tok) \
+                and re.search(rf"(?<![\w-]){re.escape(tok)}(?![\w-])", text, re.I):
+            return True
+    return False
+
+
+def _argv(cmd: MailCommand) -> list[str]:
+    if cmd.argv:
+        return list(cmd.argv)
+    try:
+        return shlex.split(cmd.raw)
+    except ValueError:
+        return cmd.raw.split()
+
+
+def _bench_from_mail(mc: MailCommand) -> _Bench:
+    argv = _argv(mc)
+    notes: list[str] = []
+    pins: list[Action] = []
+    for w in mc.wrappers:
+        wargv = w.split()
+        if wargv[:2] == ["perf", "stat"]:
+            argv = wargv + argv
+        elif wargv[:1] == ["taskset"] or wargv[:1] == ["numactl"]:
+            pins.append(_pin_action(wargv))
+        else:
+            notes.append(f"wrapper {w!r} dropped")
+    if argv and "/" in argv[0]:
+        argv[0] = argv[0].rsplit("/", 1)[-1]  # ./netperf: the runner's own program
+    tool = tool_for_program(argv[0]) if argv else None
+    name = tool.name if tool else (mc.tool or (argv[0] if argv else "unknown"))
+    cmd = Command(tool=name, argv=argv, original=mc.raw, role="client", peer_role=None)
+    bench = _Bench(cmd, tool, line=mc.line, client_host=mc.host, notes=notes, cpu_pin=pins)
+    if tool is not None:
+        _bind(bench)
+    return bench
+
+
+def _bench_synthesised(claim: Claim, msg: Message) -> _Bench:
+    """A command for numbers printed without one: from the output's own header or defaults."""
+    tool = tool_for_program(claim.tool) if claim.tool else None
+    if tool is None:
+        cmd = Command(tool=claim.tool or "unknown", argv=[], role="client", peer_role=None)
+        return _Bench(cmd, None, notes=["the mail gives no benchmark command for these numbers; "
+                                        "fill in benchmark.argv"])
+    argv = _command_from_output(tool, claim, msg)
+    note = "command read from the tool output's header" if argv else \
+        f"the mail shows {tool.name} output but no command; a default {tool.name} run is assumed"
+    if not argv:
+        argv = list(DEFAULT_ARGV.get(tool.name, [tool.programs[0]]))
+    inner = tool_for_program(argv[0])
+    bench = _Bench(Command(tool=inner.name if inner else tool.name, argv=argv, role="client",
+                           peer_role=None), inner or tool, notes=[note])
+    _bind(bench)
+    return bench
+
+
+def _command_from_output(tool: ToolDescription, claim: Claim, msg: Message) -> list[str]:
+    """perf stat prints the command it measured; use it when the mail shows no command."""
+    texts = [ln.text for ln in msg.lines]
+    numbers = [ln.number for ln in msg.lines]
+    at = _value_line(claim.baseline, claim.lines[0])
+    try:
+        blocks = tool.find_outputs(texts)
+    except Exception:
+        return []
+    best = None
+    for b in blocks:
+        if b.command and numbers and numbers[min(b.start, len(numbers) - 1)] <= at:
+            best = b
+    if best is None:
+        best = next((b for b in blocks if b.command), None)
+    if best is None or not best.command:
+        return []
+    try:
+        inner = shlex.split(best.command)
+    except ValueError:
+        return []
+    if tool.name == "perf":
+        runs = next((s.runs for s in best.samples if s.runs), None)
+        return ["perf", "stat"] + (["-r", str(runs)] if runs else []) + inner
+    return inner
+
+
+def _bind(bench: _Bench) -> None:
+    """Replace the mail's peer host and shell variables with roles; note the duration."""
+    tool, cmd = bench.tool, bench.command
+    assert tool is not None
+    argv = cmd.argv
+    for i in range(1, len(argv)):
+        opt = tool.options.lookup(argv[i - 1])
+        if opt is None or opt.value is None:
+            continue
+        tok = argv[i]
+        if opt.role == "host":
+            if "$" not in tok:
+                bench.server_host = tok
+            cmd.bindings[tok] = "server"
+            cmd.peer_role = "server"
+            argv[i] = "server"
+        elif opt.role == "duration" and is_number(tok):
+            bench.duration = float(tok)
+        elif opt.role == "port" and "$" in tok:
+            argv[i] = DEFAULT_PORT.get(tool.name, "12865")
+            cmd.bindings[tok] = "port"
+    if tool.name in DEFAULT_ARGV:
+        cmd.peer_role = "server"  # a network benchmark: there is always a peer
+    try:
+        parsed = tool.parse_args(argv)
+    except Exception:  # refused: the spec keeps it and safety says why
+        return
+    bench.duration = tool.duration(parsed) or bench.duration
+    srv = tool.server_argv(parsed)
+    if srv:
+        stool = tool_for_program(srv[0])
+        cmd.peer_role = "server"
+        bench.server = Command(tool=(stool or tool).name, argv=list(srv), role="server",
+                               peer_role=None)
+
+
+def _pin_action(wargv: list[str]) -> Action:
+    cpus = None
+    for flag in ("-c", "--cpu-list", "-C", "--physcpubind"):
+        if flag in wargv and wargv.index(flag) + 1 < len(wargv):
+            cpus = wargv[wargv.index(flag) + 1]
+    raw = " ".join(wargv)
+    if cpus is not None:
+        return Action(kind="cpu-pin", value=cpus, roles=["client"], raw=raw)
+    return Action(kind=wargv[0], args=wargv, roles=["client"], raw=raw)
+
+
+# ---------------------------------------------------------------------------------------
+# Setup steps -> typed actions, and the state the mail's hosts were in at a given line
+
+
+def action_from_step(step: SetupStep) -> Action:
+    """A typed Action for one setup step; unknown shapes become kind "other"."""
+    try:
+        argv = shlex.split(step.raw)
+    except ValueError:
+        argv = step.raw.split()
+    kind = step.kind
+    if kind == "sysfs" or kind == "procfs":
+        path, value = step.key, step.value
+        if path is None or value is None:
+            path, value = _echo_target(argv)
+        if path and path.startswith("/proc/sys/") and kind == "sysfs":
+            kind = "procfs"
+        dev = step.device
+        m = re.match(r"^/sys/class/net/([^/]+)/", path or "")
+        if dev is None and m:
+            dev = m.group(1)
+        return Action(kind=kind, key=path, value=value, device=dev, raw=step.raw)
+    if kind == "sysctl":
+        key, value = step.key, step.value
+        if key is None or value is None:
+            kv = next((a for a in argv[1:] if "=" in a), "")
+            key, _, value = kv.partition("=")
+        return Action(kind="sysctl", key=key.strip(), value=(value or "").strip(), raw=step.raw)
+    if kind == "ethtool":
+        return _ethtool_action(step, argv)
+    if kind == "tc":
+        args = list(step.args) or argv
+        if args[:1] == ["tc"]:
+            args = args[1:]
+        dev = args[args.index("dev") + 1] if "dev" in args[:-1] else step.device
+        return Action(kind="tc", device=dev, args=args, raw=step.raw)
+    if kind in ("taskset", "numactl"):
+        return _pin_action(argv)
+    known = kind if kind in ("ip",) else "other"
+    return Action(kind=known, key=step.key, value=step.value, device=step.device,
+                  args=list(step.args) or argv, raw=step.raw)
+
+
+def _echo_target(argv: list[str]) -> tuple[str | None, str | None]:
+    """`echo 2000 > /sys/...` or `echo 2000 | tee /sys/...` -> (path, value)."""
+    words = " ".join(argv)
+    m = re.match(r"^echo\s+(?:-n\s+)?(.*?)\s*(?:>|\|\s*(?:sudo\s+)?tee(?:\s+-a)?)\s*(\S+)$", words)
+    return (m.group(2), m.group(1).strip("'\"")) if m else (None, None)
+
+
+def _ethtool_action(step: SetupStep, argv: list[str]) -> Action:
+    args = list(step.args) or argv
+    if args[:1] == ["ethtool"]:
+        args = args[1:]
+    sub = step.key if step.key in safety.ETHTOOL_SUBS or step.key in safety.ETHTOOL_DANGEROUS \
+        else (args[0] if args else None)
+    rest = args[1:] if args and args[0] == sub else args
+    dev = step.device or (rest[0] if rest else None)
+    pairs = rest[1:] if rest and rest[0] == dev else rest
+    settings = {pairs[i]: pairs[i + 1] for i in range(0, len(pairs) - 1, 2)}
+    return Action(kind="ethtool", key=sub, device=dev, settings=settings, args=args,
+                  raw=step.raw)
+
+
+def _roles_of(host: str | None, bench: _Bench) -> tuple[str, ...]:
+    both = ("client", "server") if bench.command.peer_role else ("client",)
+    if host is None:
+        return both
+    if host == bench.client_host:
+        return ("client",)
+    if host == bench.server_host:
+        return ("server",)
+    return both
+
+
+def _state_at(steps: Sequence[SetupStep], line: int, bench: _Bench) -> tuple:
+    """The setup in force when the output at `line` was printed, as a hashable tuple.
+
+    Later steps override earlier ones on the same knob and role; steps on two hosts with
+    the same value collapse into one action applied on both roles.
+    """
+    state: dict[tuple, tuple[Action, str]] = {}
+    for step in sorted((s for s in steps if s.line < line), key=lambda s: s.line):
+        a = action_from_step(step)
+        for role in _roles_of(step.host, bench):
+            knob = (a.kind, a.key, a.device, tuple(sorted(a.settings)),
+                    tuple(a.args) if a.kind in ("other", "ip", "tc") else ())
+            state[knob + (role,)] = (a, role)
+    merged: dict[tuple, list[str]] = {}
+    acts: dict[tuple, Action] = {}
+    for a, role in state.values():
+        ident = (a.kind, a.key, a.value, a.device, tuple(sorted(a.settings.items())),
+                 tuple(a.args))
+        merged.setdefault(ident, []).append(role)
+        acts.setdefault(ident, a)
+    return tuple((ident, tuple(sorted(roles)), acts[ident]) for ident, roles in merged.items())
+
+
+def _actions(state: tuple) -> list[Action]:
+    out = []
+    for _ident, roles, a in state:
+        b = Action(**{f.name: getattr(a, f.name) for f in fields(Action)})
+        b.roles = list(roles)
+        b.settings = dict(a.settings)
+        b.args = list(a.args)
+        p = safety.check_action(b)
+        b.reason = p.reason if p else None
+        out.append(b)
+    return out
+
+
+def _value_line(v: Value | None, default: int) -> int:
+    return v.line if v is not None and v.line is not None else default
+
+
+# ---------------------------------------------------------------------------------------
+# Assembling one spec
+
+
+def _spec(ex: Extraction, g: _Group, index: int) -> Spec:
+    msg = ex.message
+    bench = g.bench
+    states = [s for _, s in g.variants]
+    by_setup = any(_knobs(s) != _knobs(states[0]) for s in states[1:])
+    variants: list[Variant] = []
+    notes = list(bench.notes)
+    needs: list[str] = []
+    for i, (label, state) in enumerate(g.variants):
+        name = "baseline" if i == 0 else ("candidate" if i == 1 else f"candidate-{i}")
+        v = Variant(name=name, label=label, setup=bench.cpu_pin + _actions(state))
+        if not by_setup:
+            v.kernel = _kernel(msg, i)
+        variants.append(v)
+    if len(variants) == 1:  # a change stated on its own: baseline is "without the patch"
+        variants.append(Variant(name="candidate", label=None, kernel=_kernel(msg, 1)))
+        variants[0].kernel = _kernel(msg, 0)
+        by_setup = False
+    if not by_setup:
+        needs.append("kernel")
+        labels = " vs ".join(repr(v.label) for v in variants if v.label)
+        if labels and all(PATCH_LABELS.search(v.label or "") for v in variants if v.label):
+            notes.append(f"the variants differ by the patch itself ({labels}): "
+                         "needs a kernel runner")
+        else:
+            notes.append(f"no setup step differs between the variants ({labels or 'unlabelled'}); "
+                         "assumed they differ by kernel: needs a kernel runner")
+    metrics = [_metric(c, variants[vi].name) for c, vi in g.claims]
+    spec = Spec(
+        id=_spec_id(msg, bench, index),
+        source=_source(msg, g),
+        roles=["client", "server"] if bench.command.peer_role else ["client"],
+        benchmark=bench.command,
+        server=bench.server,
+        variants=variants,
+        metrics=metrics,
+        run=_run_plan(msg, bench, notes),
+        claimed_environment=claimed_environment(msg),
+        needs=needs,
+        notes=notes,
+    )
+    if g.context:
+        spec.notes.insert(0, f"context in the mail: {g.context}")
+    for p in safety.check_spec(spec):
+        if p.where.startswith(("benchmark", "server")) and "command" not in spec.needs:
+            spec.needs.append("command")
+        if p.level == "needs-approval" and "approval" not in spec.needs:
+            spec.needs.append("approval")
+        spec.notes.append(str(p))
+    return spec
+
+
+def _knobs(state: tuple) -> set:
+    return {(ident, roles) for ident, roles, _ in state}
+
+
+def _kernel(msg: Message, i: int) -> Kernel:
+    subj = msg.subject or ""
+    m = re.search(r"\[[^\]]*\b(net-next|net|bpf-next|bpf|mm-unstable|tip)\b[^\]]*\]", subj)
+    base = m.group(1) if m else None
+    series = msg.message_id or (subj or None)
+    return Kernel(base=base, series=series if i > 0 else None)
+
+
+def _metric(c: Claim, variant: str) -> Metric:
+    b, k = c.baseline, c.candidate
+    spreads = [_spread_pct(v) for v in (b, k) if v is not None]
+    spreads = [s for s in spreads if s is not None]
+    runs = [v.runs for v in (b, k) if v is not None and v.runs]
+    change = c.claimed_change_pct if c.claimed_change_pct is not None else c.change_pct
+    return Metric(name=c.metric, unit=c.unit or (b.unit if b else None), better=c.better,
+                  baseline=b.value if b else None, candidate=k.value if k else None,
+                  claimed_change_pct=change, spread_pct=max(spreads) if spreads else None,
+                  runs=min(runs) if runs else None, label=c.context, variant=variant)
+
+
+def _spread_pct(v: Value) -> float | None:
+    if v.spread is None:
+        return None
+    if v.spread_kind == "abs":
+        return abs(v.spread / v.value * 100.0) if v.value else None
+    return abs(v.spread)
+
+
+def _run_plan(msg: Message, bench: _Bench, notes: list[str]) -> RunPlan:
+    plan = RunPlan(seed=int(hashlib.sha1(_ident(msg).encode()).hexdigest()[:8], 16))
+    d = bench.duration
+    if d is not None:
+        if d > plan.duration_cap:
+            notes.append(f"duration {d:g} s from the mail capped to {plan.duration_cap:g} s")
+            d = plan.duration_cap
+        plan.duration = d
+        plan.timeout = max(plan.timeout, 2 * d + 60)
+    return plan
+
+
+def _ident(msg: Message) -> str:
+    return msg.message_id or msg.source or msg.subject or msg.body[:500]
+
+
+def _spec_id(msg: Message, bench: _Bench, index: int) -> str:
+    h = hashlib.sha1(_ident(msg).encode()).hexdigest()[:8]
+    name = re.sub(r"[^a-z0-9]+", "-", bench.command.tool.lower()).strip("-") or "spec"
+    return f"{name}-{h}-{index + 1}"
+
+
+def _source(msg: Message, g: _Group) -> Source:
+    claims = [c for c, _ in g.claims]
+    nums = [n for c in claims for n in c.lines if n]
+    nums += [v.line for c in claims for v in (c.baseline, c.candidate) if v and v.line]
+    if g.bench.line:
+        nums.append(g.bench.line)
+    for _, state in g.variants:
+        nums += [a.raw and _line_of(msg.lines, a.raw) or 0 for _, _, a in state]
+    nums = [n for n in nums if n]
+    lo, hi = (min(nums), max(nums)) if nums else (0, 0)
+    quote = [("> " * ln.depth + ln.text).rstrip() for ln in msg.lines if lo <= ln.number <= hi]
+    if len(quote) > QUOTE_LINES:
+        quote = quote[:QUOTE_LINES] + [f"[... {len(quote) - QUOTE_LINES} more lines]"]
+    url = msg.source if msg.source and msg.source.startswith(("http://", "https://")) else None
+    return Source(message_id=msg.message_id, author=msg.from_, subject=msg.subject,
+                  date=msg.date, lines=[lo, hi], quote="\n".join(quote) + ("\n" if quote else ""),
+                  url=url)
+
+
+def _line_of(lines: Sequence[Line], raw: str) -> int:
+    for ln in lines:
+        if raw and raw in ln.text:
+            return ln.number
+    return 0
+
+
+_ENV_PATTERNS = {
+    "cpu": r"\b(?:Intel|AMD|Xeon|EPYC|Core\s?i\d|Opteron|Ampere|Graviton|Cortex-A\d+|"
+           r"POWER\d+|Skylake|Cascade ?Lake|Ice ?Lake|Sapphire ?Rapids|Milan|Rome|Genoa)"
+           r"[\w/.@ -]{0,40}",
+    "cpus": r"\b\d+\s?(?:v?cpus?|cores?|threads)\b",
+    "nic": r"\b(?:mlx[45]\w*|ConnectX-?\d\w*|Mellanox|ixgbe|i40e|E810|bnxt\w*|tg3|e1000e?|"
+           r"igb|igc|virtio[-_]net|nfp|cxgb\d|qede|be2net|hns3|stmmac|veth|"
+           r"\d+\s?[GM](?:bit|b|bE|igE)\b(?:\s?(?:NIC|Ethernet|link))?)",
+    "vm": r"\bVMs?\d*(?:\s?\(\s?\d+\s?v?cpus?\s?\))?",
+}
+
+
+def claimed_environment(msg: Message) -> dict[str, list[str]]:
+    """What the mail says the claim ran on (CPU, NIC, VMs), as printed, for the report."""
+    body = msg.body
+    env: dict[str, list[str]] = {}
+    for key, pat in _ENV_PATTERNS.items():
+        found: list[str] = []
+        for m in re.finditer(pat, body, re.I if key in ("cpus", "vm") else 0):
+            s = " ".join(m.group(0).split()).strip(" -/.")
+            if s and s not in found:
+                found.append(s)
+        if found:
+            env[key] = found[:8]
+    return env
+
+
+# ---------------------------------------------------------------------------------------
+# The JSON of `verifier extract --format json` back into an Extraction
+
+
+def extraction_from_dict(d: dict) -> Extraction:
+    """An Extraction from `Extraction.to_dict()` output (message lines are not in it)."""
+    msg = Message(message_id=d.get("message_id"), subject=d.get("subject"), from_=d.get("from"),
+                  date=d.get("date"), in_reply_to=d.get("in_reply_to"), source=d.get("source"),
+                  warnings=list(d.get("warnings") or []))
+    for ln in d.get("lines") or []:
+        msg.lines.append(_pick(Line, ln))
+    cmds = [_pick(MailCommand, c) for c in d.get("commands") or []]
+    steps = [_pick(SetupStep, s) for s in d.get("setup") or []]
+    claims = []
+    for c in d.get("claims") or []:
+        cl = _pick(Claim, c)
+        cl.baseline = _pick(Value, c["baseline"]) if c.get("baseline") else None
+        cl.candidate = _pick(Value, c["candidate"]) if c.get("candidate") else None
+        cl.lines = tuple(c.get("lines") or (0, 0))  # type: ignore[assignment]
+        claims.append(cl)
+    return Extraction(message=msg, commands=cmds, setup=steps, claims=claims)
+
+
+def _pick(cls: type, d: dict):
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in d.items() if k in names})
