@@ -6,6 +6,22 @@ Each tool (netperf, iperf3, perf stat, ...) is described once, in its own module
   * what its output means (`find_outputs`): the same parser reads numbers pasted in an
     email and numbers a runner just measured, so both carry the same metric names;
   * which metrics go up or down (`Sample.better`).
+
+Metric naming scheme (stable across a mail paste and a fresh run of the same command):
+  * lowercase snake_case names for what the tool itself computes, after the tool's own
+    column or key names: netperf `throughput`, `transaction_rate`, `cpu_local`,
+    `service_demand_remote`; omni selectors lowercased (`p99_latency`); iperf3/iperf
+    `sender_bitrate`, `receiver_transfer`, `sender_retransmits`; sockperf `avg_latency`,
+    `p99_latency`; neper keys as printed (`throughput`, `latency_p99`);
+  * perf stat event names exactly as the kernel prints them (`cycles:k`, `task-clock`),
+    derived `#` metrics snake_cased (`insns_per_cycle`), `time_elapsed` for the wall clock;
+  * `unit` is the unit printed beside the number (`10^6bits/s`, `trans/s`, `Mbits/sec`,
+    `%`, `us/Tr`, `msec`, `count`), and `value` is the number in that unit, so a claim's
+    numbers are kept as the mail printed them (`unit_factor` converts between rate units);
+  * `better` is "higher", "lower" or None when the direction is not a quality (a rate of
+    page faults per second);
+  * `config=True` marks numbers the tool prints that are settings, not results (socket
+    buffer sizes, message sizes, test length): an extractor must not report them as claims.
 """
 from __future__ import annotations
 
@@ -29,6 +45,7 @@ class Sample:
     runs: int | None = None  # repetitions the number summarises (perf stat -r N)
     line: int | None = None  # 0-based index into the lines that were parsed
     label: str | None = None  # a qualifier such as "sender"/"receiver"
+    config: bool = False  # a setting the tool echoes (socket size, test length): not a claim
 
 
 @dataclass
@@ -52,7 +69,7 @@ class Refused(ValueError):
 
 ValueCheck = Callable[[str], bool]
 
-_HOSTLIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.\-:_%\[\]]*$")
+_HOSTLIKE = re.compile(r"^[A-Za-z0-9:\[][A-Za-z0-9.\-:_%\[\]]*$")  # names, IPv4, IPv6
 _SAFE_WORD = re.compile(r"^[A-Za-z0-9_.,:/=+\-@%]*$")
 
 
@@ -103,6 +120,7 @@ class Option:
     max_value: float | None = None
     optional_value: bool = False  # e.g. netperf -c [rate]
     help: str = ""
+    refused: str | None = None  # a known option that is never accepted; the reason why
 
 
 @dataclass
@@ -112,7 +130,7 @@ class ParsedArgs:
     program: str
     options: list[tuple[Option, str, str | None]]  # (option, spelling used, value)
     positionals: list[str]
-    extra: "ParsedArgs | None" = None  # arguments after `--` (netperf test-specific)
+    extra: ParsedArgs | None = None  # arguments after `--` (netperf test-specific)
 
     def get(self, role: str) -> str | None:
         for opt, _, val in self.options:
@@ -150,6 +168,7 @@ class OptionSet:
                 opt = self.lookup(name)
                 if opt is None:
                     raise Refused(f"{program}: unknown option {name!r}")
+                _refuse_if_refused(program, opt, name)
                 if opt.value is None:
                     if eq:
                         raise Refused(f"{program}: option {name} takes no value")
@@ -180,6 +199,7 @@ class OptionSet:
         # Whole token first (`-Cc` may itself be nothing, `-n100000` a value glued on).
         opt = self.lookup(a)
         if opt is not None:
+            _refuse_if_refused(program, opt, a)
             if opt.value is None:
                 out.options.append((opt, a, None))
                 out._next_index = i  # type: ignore[attr-defined]
@@ -198,7 +218,10 @@ class OptionSet:
         # `-l20` / `-n100000000`: option letter with the value glued on.
         head = a[:2]
         opt = self.lookup(head)
-        if opt is not None and opt.value is not None:
+        glued_ok = opt is not None and opt.value is not None and not (
+            opt.optional_value and not opt.value(a[2:].lstrip("=")))  # `-Cc` is two flags
+        if opt is not None and opt.value is not None and glued_ok:
+            _refuse_if_refused(program, opt, head)
             val = a[2:]
             if val.startswith("="):
                 val = val[1:]
@@ -214,6 +237,7 @@ class OptionSet:
             for ch in letters:
                 o = self.lookup("-" + ch)
                 assert o is not None
+                _refuse_if_refused(program, o, "-" + ch)
                 out.options.append((o, "-" + ch, None))
             out._next_index = i  # type: ignore[attr-defined]
             return
@@ -226,6 +250,11 @@ class OptionSet:
             raise Refused(f"{program}: value {val!r} of {name} is not accepted")
         if opt.max_value is not None and is_number(val) and float(val) > opt.max_value:
             raise Refused(f"{program}: {name} {val} is above the limit {opt.max_value:g}")
+
+
+def _refuse_if_refused(program: str, opt: Option, name: str) -> None:
+    if opt.refused:
+        raise Refused(f"{program}: option {name} is refused: {opt.refused}")
 
 
 # ---------------------------------------------------------------------------------------
@@ -319,3 +348,26 @@ NUMBER_RE = re.compile(_NUM)
 def to_float(text: str) -> float:
     """A number as printed, thousands separators removed: '160,975,944,159' -> 160975944159."""
     return float(text.replace(",", ""))
+
+
+_RATE_PREFIX = {"": 1.0, "k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12}
+
+
+def unit_factor(unit: str | None) -> float | None:
+    """How many bits/s (or bytes, or packets/s) one `unit` is: 'Mbits/sec' -> 1e6,
+    '10^6bits/s' -> 1e6, 'GBytes' -> 8e9 bits; None for a unit it does not know.
+    Lets a comparison relate a mail's `Gbits/sec` to a run's `bits/sec`."""
+    if not unit:
+        return None
+    u = unit.strip()
+    m = re.fullmatch(r"(\d+)\^(\d+)(bits|Bytes)/s(?:ec)?", u)
+    if m:
+        return float(m.group(1)) ** int(m.group(2)) * (8.0 if m.group(3) == "Bytes" else 1.0)
+    m = re.fullmatch(r"([kKmMgGtT]?)(bits|Bytes|bps|b|B)(/s(?:ec)?)?", u)
+    if m:
+        scale = _RATE_PREFIX[m.group(1).lower()]
+        return scale * (8.0 if m.group(2) in ("Bytes", "B") else 1.0)
+    m = re.fullmatch(r"([kKmMgG]?)(pps|pkt/s)", u)
+    if m:
+        return _RATE_PREFIX[m.group(1).lower()]
+    return None

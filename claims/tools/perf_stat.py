@@ -1,0 +1,269 @@
+"""perf stat: counter blocks (with `-r N` spreads), derived `#` metrics, elapsed time, -x CSV.
+
+Event names stay exactly as printed (`cycles:k`, `task-clock`): they are the kernel's own
+names and a maintainer greps for them. Derived `#` comments become their own samples:
+`insns_per_cycle` (IPC), `<event>_pct` for "% of all ..." shares, `<event>/sec` for the
+rates perf prints per event (unit as printed: GHz, K/sec), else the comment snake_cased.
+The wall clock is `time_elapsed` (s); `time_user` and `time_sys` likewise.
+
+The command perf ran (`Performance counter stats for 'trafgen -i foo ...' (10 runs):`)
+is exposed as OutputBlock.command; a perf stat argv is validated by the options below and
+the wrapped command by its own tool's description.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from claims.tools import register, tool_for_program
+from claims.tools.base import (
+    Option,
+    OptionSet,
+    OutputBlock,
+    ParsedArgs,
+    Refused,
+    Sample,
+    ToolDescription,
+    is_csv_of,
+    is_int,
+    is_word,
+)
+from claims.tools.text import NUM, clean_all, num, sample, slug
+
+_HEADER = re.compile(r"Performance counter stats for\s+(?:'(.*?)'|(process id\s+'[^']*'|"
+                     r"thread id\s+'[^']*'|system wide|CPU\(s\)[^:]*))"
+                     r"(?:\s*\((\d+)\s+runs\))?\s*:?")
+_HEADER_OPEN = re.compile(r"Performance counter stats for\s+'([^']*)$")
+_EVENT = re.compile(
+    rf"^\s*({NUM}|<not supported>|<not counted>)\s+"
+    r"(?:(msec|usec|nsec|ns|Joules|joules|MiB|W|%)\s+)?"
+    r"([A-Za-z_][\w\-:/.,=@{}\[\]]*)"
+    rf"(?:\s+#\s+({NUM})\s*(%?)\s*(.*?))?"
+    rf"\s*(?:\(\s*\+-\s*({NUM})%\s*\))?\s*(?:\(\s*{NUM}%\s*\))?\s*$")
+_TIME = re.compile(
+    rf"^\s*({NUM})\s*(?:\+-\s*({NUM})\s*)?seconds\s+(time elapsed|user|sys)"
+    rf"\s*(?:\(\s*\+-\s*({NUM})%\s*\))?\s*$")
+_CSV = re.compile(rf"^({NUM}|<not supported>|<not counted>)([,;])([^,;]*)\2([^,;]+)\2(.*)$")
+
+_RATE_UNITS = {"GHz", "MHz", "K/sec", "M/sec", "G/sec", "/sec"}
+
+
+def _derived(event: str, value: float, pct: str, desc: str, line: int) -> Sample | None:
+    desc = desc.strip()
+    if not desc and not pct:
+        return None
+    low = desc.lower()
+    if pct or desc.startswith("%"):
+        better = None if "utilized" in low else "lower"
+        return sample(f"{event}_pct", value, "%", better, line, label=desc.lstrip("% ").strip())
+    if low.startswith("insn") and "per cycle" in low:
+        return sample("insns_per_cycle", value, "IPC", "higher", line)
+    if desc in _RATE_UNITS:
+        return sample(f"{event}/sec", value, desc, None, line)
+    better = "lower" if "stalled" in low or "per insn" in low else None
+    return sample(slug(desc), value, None, better, line)
+
+
+class PerfStat(ToolDescription):
+    name = "perf_stat"
+    programs = ("perf",)
+
+    options = OptionSet([
+        Option(("-e", "--event"), lambda v: re.fullmatch(r"[\w\-:/.,=@{}\[\]]+", v) is not None,
+               help="events"),
+        Option(("-r", "--repeat"), is_int, max_value=100, help="repetitions"),
+        Option(("-a", "--all-cpus"), None),
+        Option(("-C", "--cpu"), is_csv_of(lambda v: re.fullmatch(r"\d+(-\d+)?", v) is not None),
+               role="cpu"),
+        Option(("-A", "--no-aggr"), None),
+        Option(("-d", "--detailed"), None),
+        Option(("-x", "--field-separator"), lambda v: v in (",", ";", "|", " ")),
+        Option(("-v", "--verbose"), None),
+        Option(("-B", "--big-num"), None), Option(("--no-big-num",), None),
+        Option(("-n", "--null"), None),
+        Option(("-S", "--sync"), None),
+        Option(("-G", "--cgroup"), is_word),
+        Option(("-I", "--interval-print"), is_int),
+        Option(("--interval-count",), is_int, max_value=10000),
+        Option(("-T", "--transaction"), None),
+        Option(("--topdown",), None), Option(("--td-level",), is_int),
+        Option(("--per-core",), None), Option(("--per-socket",), None),
+        Option(("--per-thread",), None), Option(("--per-node",), None),
+        Option(("--per-die",), None),
+        Option(("-M", "--metrics"), is_csv_of(is_word)),
+        Option(("--metric-only",), None),
+        Option(("-i", "--no-inherit"), None),
+        Option(("-c", "--scale"), None),
+        Option(("-D", "--delay"), is_int, max_value=60000),
+        Option(("--timeout",), is_int, max_value=600000),
+        Option(("-q", "--quiet"), None),
+        Option(("-j", "--json"), None),
+        Option(("--smi-cost",), None),
+        Option(("-o", "--output"), is_word, refused="writes a file"),
+        Option(("--append",), None, refused="appends to a file"),
+        Option(("--log-fd",), is_int, refused="writes to an inherited descriptor"),
+        Option(("--pre",), is_word, refused="runs an arbitrary command"),
+        Option(("--post",), is_word, refused="runs an arbitrary command"),
+        Option(("-p", "--pid"), is_word, refused="attaches to processes it did not start"),
+        Option(("-t", "--tid"), is_word, refused="attaches to threads it did not start"),
+        Option(("--control",), is_word, refused="opens control files/fifos"),
+        Option(("-b", "--bpf-prog"), is_word, refused="attaches to BPF programs"),
+    ])
+
+    # -- command line -----------------------------------------------------------------
+    def _split(self, argv: Sequence[str]) -> tuple[list[str], list[str]]:
+        """perf stat's own options, and the command it runs."""
+        if len(argv) < 2 or argv[1] != "stat":
+            sub = argv[1] if len(argv) > 1 else ""
+            raise Refused(f"perf: only `perf stat` is accepted, not {sub!r}")
+        args = list(argv[2:])
+        i = 0
+        while i < len(args):
+            a = args[i]
+            if a == "--":
+                return args[:i], args[i + 1:]
+            if not a.startswith("-") or a == "-":
+                return args[:i], args[i:]
+            name = a.split("=", 1)[0] if a.startswith("--") else a
+            opt = self.options.lookup(name) or (self.options.lookup(a[:2])
+                                                 if not a.startswith("--") else None)
+            glued = "=" in a or (opt is not None and name != a) or (
+                opt is not None and not a.startswith("--") and len(a) > 2)
+            if opt is not None and opt.value is not None and not glued:
+                i += 1
+            i += 1
+        return args, []
+
+    def parse_args(self, argv: Sequence[str]) -> ParsedArgs:
+        if not argv:
+            raise Refused("empty command")
+        prog = argv[0].rsplit("/", 1)[-1]
+        if prog not in self.programs:
+            raise Refused(f"{prog!r} is not perf")
+        own, inner = self._split(argv)
+        parsed = self.options.parse("perf stat", own)
+        if not inner:
+            raise Refused("perf stat: no command to measure")
+        tool = tool_for_program(inner[0])
+        if tool is None or tool is self:
+            raise Refused(f"perf stat: {inner[0]!r} is not a described benchmark tool")
+        parsed.extra = tool.parse_args(inner)
+        parsed.positionals = list(inner)
+        return parsed
+
+    def inner_tool(self, parsed: ParsedArgs) -> ToolDescription | None:
+        return tool_for_program(parsed.positionals[0]) if parsed.positionals else None
+
+    def server_argv(self, parsed: ParsedArgs) -> list[str] | None:
+        tool = self.inner_tool(parsed)
+        return tool.server_argv(parsed.extra) if tool and parsed.extra else None
+
+    def rewrite(self, argv: Sequence[str], *, host: str | None = None,
+                duration: float | None = None, port: int | None = None) -> list[str]:
+        own, inner = self._split(argv)
+        self.parse_args(argv)
+        tool = tool_for_program(inner[0])
+        assert tool is not None
+        return [argv[0], "stat", *own, "--",
+                *tool.rewrite(inner, host=host, duration=duration, port=port)]
+
+    # -- output -----------------------------------------------------------------------
+    def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        text = clean_all(lines)
+        blocks: list[OutputBlock] = []
+        cur: OutputBlock | None = None
+        blanks = 0
+        i = 0
+        while i < len(text):
+            t = text[i]
+            hdr = _HEADER.search(t)
+            skip = 0
+            if hdr is None and _HEADER_OPEN.search(t) and i + 1 < len(text):
+                joined = t + " " + text[i + 1].strip()  # header wrapped by the mail client
+                hdr = _HEADER.search(joined)
+                skip = 1 if hdr else 0
+            if hdr:
+                if cur is not None and cur.samples:
+                    blocks.append(cur)
+                runs = int(hdr.group(3)) if hdr.group(3) else None
+                cur = OutputBlock(tool=self.name, start=i, end=i + skip,
+                                  command=hdr.group(1) or None,
+                                  info={"target": hdr.group(1) or hdr.group(2) or ""})
+                if runs:
+                    cur.info["runs"] = str(runs)
+                blanks = 0
+                i += 1 + skip
+                continue
+            got = self._line_samples(t, i)
+            if got is not None:
+                if cur is None:
+                    cur = OutputBlock(tool=self.name, start=i, end=i)
+                runs = int(cur.info["runs"]) if "runs" in cur.info else None
+                for s in got:
+                    s.runs = runs
+                cur.samples.extend(got)
+                cur.end = i
+                blanks = 0
+            elif not t.strip():
+                blanks += 1
+                if cur is not None and blanks > 3:
+                    cur = self._close(cur, blocks)
+            elif cur is not None:
+                cur = self._close(cur, blocks)
+            i += 1
+        if cur is not None:
+            self._close(cur, blocks)
+        return blocks
+
+    @staticmethod
+    def _close(cur: OutputBlock, blocks: list[OutputBlock]) -> None:
+        """Keep a block that read something; the caller starts afresh."""
+        if cur.samples:
+            blocks.append(cur)
+        return None
+
+    @staticmethod
+    def _line_samples(t: str, i: int) -> list[Sample] | None:
+        """Samples of one perf stat line; [] for a counter perf could not read; None if the
+        line is not perf stat output."""
+        m = _TIME.match(t)
+        if m:
+            metric = "time_" + m.group(3).split()[-1] if m.group(3) != "time elapsed" \
+                else "time_elapsed"
+            s = sample(metric, num(m.group(1)), "s", "lower", i,
+                       spread_pct=num(m.group(4)) if m.group(4) else None)
+            return [s]
+        m = _EVENT.match(t)
+        if m and not re.fullmatch(r"seconds|runs?|sec", m.group(3)):
+            if m.group(1).startswith("<"):
+                return []
+            event = m.group(3)
+            spread = num(m.group(7)) if m.group(7) else None
+            out = [sample(event, num(m.group(1)), m.group(2) or "count", "lower", i,
+                          spread_pct=spread)]
+            if m.group(4):
+                d = _derived(event, num(m.group(4)), m.group(5), m.group(6) or "", i)
+                if d is not None:
+                    out.append(d)
+            return out
+        m = _CSV.match(t)
+        if m:
+            if m.group(1).startswith("<"):
+                return []
+            event = m.group(4)
+            rest = m.group(5).split(m.group(2))
+            spread = None
+            if rest and rest[0].endswith("%"):
+                spread = num(rest[0][:-1]) if rest[0][:-1] else None
+                rest = rest[1:]
+            out = [sample(event, num(m.group(1)), m.group(3) or "count", "lower", i,
+                          spread_pct=spread)]
+            if len(rest) >= 4 and rest[2] and rest[3]:
+                d = _derived(event, num(rest[2]), "", rest[3], i)
+                if d is not None:
+                    out.append(d)
+            return out
+        return None
+
+
+PERF_STAT = register(PerfStat())

@@ -1,0 +1,57 @@
+"""Text helpers shared by the tool parsers: one way to clean a line and read numbers.
+
+Mail text reaches the parsers with quote markers, terminal colour codes (sockperf), tabs
+and collapsed whitespace; run stdout reaches them raw. Every parser cleans lines with
+`clean()` so the same regular expressions read both.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from claims.tools.base import Better, Sample
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|\[\d+(?:;\d+)*m")
+_QUOTE = re.compile(r"^\s*(?:>\s?)+")
+NUM = r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?"
+_NUM_FULL = re.compile(rf"^{NUM}$")
+
+
+def clean(line: str) -> str:
+    """The line without colour codes and mail quote markers, tabs as spaces."""
+    line = _ANSI.sub("", line)
+    line = _QUOTE.sub("", line)
+    return line.replace("\t", " ").replace("\xa0", " ").rstrip()
+
+
+def clean_all(lines: Sequence[str]) -> list[str]:
+    return [clean(ln) for ln in lines]
+
+
+def is_num(token: str) -> bool:
+    return _NUM_FULL.match(token) is not None
+
+
+def num(token: str) -> float:
+    """A number as printed, thousands separators removed."""
+    return float(token.replace(",", ""))
+
+
+def numeric_row(line: str) -> list[float] | None:
+    """The numbers of a line made only of numbers (a netperf data row), else None."""
+    toks = line.split()
+    if not toks or not all(is_num(t) for t in toks):
+        return None
+    return [num(t) for t in toks]
+
+
+def slug(text: str) -> str:
+    """'Mean Latency Microseconds' -> 'mean_latency_microseconds'."""
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+def sample(metric: str, value: float, unit: str | None, better: Better, line: int,
+           **kw: object) -> Sample:
+    """A Sample with keyword extras; keeps the many call sites short."""
+    return Sample(metric=metric, value=value, unit=unit, better=better, line=line,
+                  **kw)  # type: ignore[arg-type]
