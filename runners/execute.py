@@ -27,7 +27,7 @@ from verifier.results import Results, RunRecord
 
 Progress = Callable[[dict[str, Any]], None]
 # Sample names a tool may use for the time it measured itself.
-_TOOL_TIME = ("elapsed_time", "elapsed_s", "elapsed", "duration_s", "duration", "time_s", "seconds")
+_TOOL_TIME = ("elapsed_time", "sender_time", "elapsed_s", "elapsed", "duration_s", "duration", "time_s", "seconds")
 
 
 class NotRunnable(RuntimeError):
@@ -61,14 +61,16 @@ def _bind(argv: Sequence[str], bindings: dict[str, str], runner: Runner) -> list
     return out
 
 
-def _check_variants(spec: Spec, approve: bool) -> None:
+def _check_safety(spec: Spec, approve: bool) -> None:
+    """claims.safety's verdict; the spec file's own `approved` flags are never trusted."""
+    from claims.safety import blocking, check_spec
+
+    problems = blocking(check_spec(spec, approve=approve), approve)
+    if problems:
+        raise NotRunnable("refused: " + "; ".join(str(p) for p in problems))
     for v in spec.variants:
         for a in v.setup:
-            if a.reason and not (a.approved or approve):
-                raise NotRunnable(f"variant {v.name}: setup step needs approval "
-                                  f"({a.reason}): {a.raw or a.kind}")
-            if approve:
-                a.approved = True
+            a.approved = approve
 
 
 def prepare(spec: Spec, runner: Runner, duration: float | None = None,
@@ -83,7 +85,7 @@ def prepare(spec: Spec, runner: Runner, duration: float | None = None,
         raise NotRunnable("needs a kernel runner")
     if missing:
         raise NotRunnable(f"needs {', '.join(missing)}, which the {runner.kind} runner lacks")
-    _check_variants(spec, approve)
+    _check_safety(spec, approve)
     bench = spec.benchmark
     if not bench.argv:
         raise NotRunnable("refused: the benchmark has no command")
@@ -148,12 +150,10 @@ def abba_order(names: Sequence[str], n: int, rng: random.Random) -> list[str]:
 
 
 def samples_dict(samples: list[Sample]) -> dict[str, float]:
-    """metric -> value; the first sample of a metric wins, labelled ones also as metric:label."""
+    """metric -> value; the first sample of a metric wins (as when the mail was read)."""
     out: dict[str, float] = {}
     for s in samples:
         out.setdefault(s.metric, s.value)
-        if s.label:
-            out.setdefault(f"{s.metric}:{s.label}", s.value)
     return out
 
 

@@ -1,0 +1,57 @@
+"""Specs the runner tests share: seed 001 (netperf TCP_RR, gro_flush_timeout 0 vs 2000 on
+both hosts) and the corpus iperf3 claim d007, built directly as Spec objects."""
+from __future__ import annotations
+
+import subprocess
+
+from claims.spec import Action, Command, Metric, RunPlan, Spec, Variant
+
+SEED001_CMD = "./netperf -H lpaa6 -t TCP_RR -l 20 -C -c -- -r 40000,40000"
+
+
+def gro(value: str) -> list[Action]:
+    return [Action(kind="sysfs", key="/sys/class/net/eth0/gro_flush_timeout", value=value,
+                   device="eth0", raw=f"echo {value} >/sys/class/net/eth0/gro_flush_timeout")]
+
+
+def seed001(duration: float = 1, reps: int = 2, values: tuple[str, str] = ("0", "2000")) -> Spec:
+    argv = SEED001_CMD.split()
+    argv[0] = "netperf"
+    return Spec(
+        id="seed001-gro-flush", benchmark=Command(tool="netperf", argv=argv,
+                                                  original=SEED001_CMD),
+        variants=[Variant("baseline", f"gro_flush_timeout={values[0]}", gro(values[0])),
+                  Variant("candidate", f"gro_flush_timeout={values[1]}", gro(values[1]))],
+        metrics=[Metric("transaction_rate", unit="trans/s", better="higher",
+                        baseline=9023.86, candidate=8651.26)],
+        run=RunPlan(repetitions=reps, duration=duration, seed=7))
+
+
+def iperf3_d007(duration: float = 1, reps: int = 1) -> Spec:
+    return Spec(
+        id="d007-iperf3", benchmark=Command(tool="iperf3", argv=["iperf3", "-c", "192.168.1.2"]),
+        variants=[Variant("baseline"), Variant("candidate")],
+        metrics=[Metric("sender_bitrate", unit="Mbits/sec", better="higher",
+                        baseline=153, candidate=778)],
+        run=RunPlan(repetitions=reps, duration=duration, seed=3))
+
+
+def iperf2(duration: float = 1, reps: int = 1) -> Spec:
+    return Spec(
+        id="iperf2-p4", benchmark=Command(tool="iperf", argv=["iperf", "-c", "peer", "-P", "4"]),
+        variants=[Variant("baseline"), Variant("candidate")],
+        metrics=[Metric("bandwidth", better="higher")],
+        run=RunPlan(repetitions=reps, duration=duration, seed=5))
+
+
+def netns_names() -> set[str]:
+    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    return {ln.split()[0] for ln in out.splitlines() if ln.strip()}
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False

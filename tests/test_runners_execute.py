@@ -1,0 +1,116 @@
+"""Running specs for real on the netns runner with real netperf/netserver, iperf3 and iperf."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from runner_specs import iperf2, iperf3_d007, netns_names, pid_alive, seed001
+
+from claims.spec import Action, Kernel, Variant
+from claims.tools import tool_for_program
+from runners.execute import abba_order, execute, new_results, run_batch
+from runners.netns import NetnsRunner
+from verifier.results import Results
+
+pytestmark = pytest.mark.root
+
+
+def test_abba_order_is_balanced_and_seeded():
+    a = abba_order(["A", "B"], 6, random.Random(1))
+    assert Counter(a) == {"A": 6, "B": 6}
+    for i in range(0, 12, 4):  # each block of four is XYYX
+        assert a[i] == a[i + 3] and a[i + 1] == a[i + 2] and a[i] != a[i + 1]
+    assert a == abba_order(["A", "B"], 6, random.Random(1))
+    three = abba_order(["A", "B", "C"], 5, random.Random(2))
+    assert Counter(three) == {"A": 5, "B": 5, "C": 5}
+
+
+def test_seed001_netperf_gro_flush_timeout_on_netns(tmp_path):
+    spec = seed001(duration=1, reps=2)
+    with NetnsRunner(prefix="pcvt") as r:
+        res = execute(spec, r)
+        devs = [f"/sys/class/net/{r.device(role)}/gro_flush_timeout" for role in r.roles]
+        server = next(iter(r._servers.values()))
+    assert res.status == "complete", res.reason
+    warm = [x for x in res.runs if x.warmup]
+    counted = [x for x in res.runs if not x.warmup]
+    assert len(warm) == 2 and Counter(x.variant for x in counted) == {"baseline": 2,
+                                                                     "candidate": 2}
+    for run in res.runs:
+        assert run.ok, run.error
+        assert run.samples["transaction_rate"] > 0 and "Trans." in run.stdout
+        assert run.argv[:3] == ["netperf", "-H", r.address("server")]
+        assert "-l" in run.argv and run.argv[run.argv.index("-l") + 1] == "1"
+        assert run.tool_seconds == pytest.approx(1.0, abs=0.2)
+    assert res.samples("candidate", "transaction_rate")
+    env = res.environment
+    assert env["runner"] == "netns" and env["hosts"]["client"]["nic_driver"] == "veth"
+    assert env["hosts"]["server"]["tools"]["netserver"].startswith("Netperf version")
+    assert {t["target"] for t in env["touched"]} == set(devs)
+    assert {t["new"] for t in env["touched"]} == {"0", "2000"}
+    assert not pid_alive(server.proc.pid) and not set(r.ns.values()) & netns_names()
+    res.save(tmp_path / "r.json")
+    assert Results.load(tmp_path / "r.json").runs[0].samples == res.runs[0].samples
+
+
+def test_iperf3_claim_on_netns():
+    with NetnsRunner(prefix="pcvt") as r:
+        res = execute(iperf3_d007(), r)
+    assert res.status == "complete", res.reason
+    assert all(x.ok and x.samples["sender_bitrate"] > 0 for x in res.runs)
+    assert res.runs[0].argv[:3] == ["iperf3", "-c", r.address("server")]
+
+
+def test_iperf2_claim_on_netns():
+    if tool_for_program("iperf") is None:
+        pytest.skip("no iperf (2) tool description yet")
+    spec = iperf2()
+    spec.benchmark.bindings = {"peer": "server"}
+    with NetnsRunner(prefix="pcvt") as r:
+        res = execute(spec, r)
+    assert res.status == "complete", res.reason
+    assert all(x.ok and x.samples for x in res.runs)
+
+
+def test_run_batch_adds_runs_and_failed_runs_are_kept():
+    spec = seed001(duration=1, reps=1)
+    spec.variants.append(Variant("broken", setup=[Action(
+        kind="ethtool", key="coalesce", device="eth0", settings={"rx-usecs": "8"})]))
+    with NetnsRunner(prefix="pcvt") as r:
+        results = new_results(spec, r)
+        r.setup()
+        got = run_batch(spec, r, ["baseline", "broken"], 2, results, batch=1)
+    assert len(got) == 4 and results.runs == got
+    assert [x.index for x in got] == [0, 1, 2, 3]
+    broken = [x for x in got if x.variant == "broken"]
+    assert all(not x.ok and "ethtool" in x.error for x in broken)
+    assert all(x.ok for x in got if x.variant == "baseline")
+
+
+@pytest.mark.parametrize("argv", [
+    ["netperf", "-H", "lpaa6;touch /tmp/CANARY"],
+    ["netperf", "-H", "lpaa6", "-l", "99999"],
+    ["sh", "-c", "touch /tmp/CANARY"],
+    ["netperf", "-H", "$(touch /tmp/CANARY)"],
+    ["netperf", "--no-such-option"],
+])
+def test_refused_commands_never_run(argv):
+    spec = seed001()
+    spec.benchmark.argv = argv
+    with NetnsRunner(prefix="pcvt") as r:
+        res = execute(spec, r)
+    assert res.status == "not-runnable" and res.reason.startswith("refused")
+    assert res.runs == [] and r._servers == {}
+
+
+def test_kernel_variants_need_a_kernel_runner():
+    spec = seed001()
+    spec.variants[1].kernel = Kernel(base="net-next", series="<x@y>")
+    with NetnsRunner(prefix="pcvt") as r:
+        res = execute(spec, r)
+    assert (res.status, res.reason) == ("not-runnable", "needs a kernel runner")
+    spec = seed001()
+    spec.needs = ["kernel"]
+    with NetnsRunner(prefix="pcvt") as r:
+        assert execute(spec, r).reason == "needs a kernel runner"
