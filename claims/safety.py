@@ -65,6 +65,25 @@ DEVICE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:@-]{0,14}$")
 SYSCTL_KEY = re.compile(r"^[a-z0-9_][a-z0-9_.\-/]*$")
 VALUE = re.compile(r"^[A-Za-z0-9 _.:,/+\-]{0,256}$")
 
+# Programs no approval makes acceptable as a setup step: shells, interpreters, deleters,
+# downloaders, disk writers, power switches.
+NEVER_RUN = {"sh", "bash", "dash", "zsh", "ksh", "csh", "busybox", "env", "sudo", "su", "eval",
+             "exec", "python", "python3", "perl", "ruby", "node", "lua", "php", "awk", "gawk",
+             "sed", "rm", "dd", "mkfs", "shred", "truncate", "mv", "cp", "ln", "chmod", "chown",
+             "curl", "wget", "nc", "ncat", "socat", "ssh", "scp", "reboot", "shutdown",
+             "poweroff", "halt", "kexec", "insmod", "rmmod", "crontab", "at", "systemctl",
+             "tee", "touch", "xargs", "find", "git", "make"}
+
+# Counts that turn one run into hours whatever the duration cap says.
+COUNT_LIMITS: dict[str, dict[str, float]] = {
+    "perf": {"-r": 100, "--repeat": 100},
+    "trafgen": {"-n": 1e9, "--num": 1e9},
+    "iperf3": {"-P": 128, "--parallel": 128, "-n": 1e11, "--bytes": 1e11, "-k": 1e9,
+               "--blockcount": 1e9},
+    "iperf": {"-P": 128, "--parallel": 128},
+    "netperf": {"-i": 30},
+}
+
 ETHTOOL_SUBS = {"-K": "features", "--features": "features", "--offload": "features",
                 "-C": "coalesce", "--coalesce": "coalesce", "-G": "ring", "--set-ring": "ring",
                 "-L": "channels", "--set-channels": "channels"}
@@ -140,8 +159,13 @@ def raw_syntax(raw: str, bound: set[str] | frozenset[str] = frozenset()) -> str 
     return None
 
 
-def check_command(cmd: Command, where: str = "benchmark") -> list[Problem]:
-    """Problems of one command: shell syntax, unknown tool, options its description refuses."""
+def check_command(cmd: Command, where: str = "benchmark",
+                  server_of: Command | None = None) -> list[Problem]:
+    """Problems of one command: shell syntax, unknown tool, options its description refuses.
+
+    `server_of` is the benchmark when `cmd` is its server side (netserver): that program
+    need not have a description of its own, but must be one the benchmark's tool names.
+    """
     probs: list[Problem] = []
     if cmd.original:
         why = raw_syntax(cmd.original, set(cmd.bindings))
@@ -157,24 +181,58 @@ def check_command(cmd: Command, where: str = "benchmark") -> list[Problem]:
     if probs:
         return probs
     program = cmd.argv[0].rsplit("/", 1)[-1]
+    if server_of is not None:
+        return probs + _check_server(cmd, program, server_of, where)
     tool = tool_for_program(program)
     if tool is None:
         return [Problem(f"{where}.argv[0]", f"refused: unknown tool {program!r}")]
     if cmd.tool != tool.name:
         probs.append(Problem(f"{where}.tool",
                              f"refused: tool {cmd.tool!r} does not match program {program!r}"))
-    denied = DENIED_OPTIONS.get(program, set()) | DENIED_OPTIONS.get(tool.name, set())
-    for i, tok in enumerate(cmd.argv[1:], 1):
-        name = tok.split("=", 1)[0]
-        if name in denied or (name[:2] in denied and not name.startswith("--")):
-            probs.append(Problem(f"{where}.argv[{i}]",
-                                 f"refused: {program} option {name} writes files or runs programs"))
+    probs += _denied(cmd.argv, program, tool.name, where)
     try:
         tool.parse_args(cmd.argv)
     except Refused as e:
         probs.append(Problem(f"{where}.argv", f"refused: {e}"))
     except Exception as e:  # a description bug must not let a command through
         probs.append(Problem(f"{where}.argv", f"refused: {tool.name} cannot read it ({e})"))
+    return probs
+
+
+def _denied(argv: list[str], program: str, tool: str, where: str) -> list[Problem]:
+    """Options refused whatever the description says, and counts above COUNT_LIMITS."""
+    denied = DENIED_OPTIONS.get(program, set()) | DENIED_OPTIONS.get(tool, set())
+    limits = COUNT_LIMITS.get(program, {}) | COUNT_LIMITS.get(tool, {})
+    probs = []
+    for i, tok in enumerate(argv[1:], 1):
+        name = tok.split("=", 1)[0]
+        val = tok.split("=", 1)[1] if "=" in tok else (argv[i + 1] if i + 1 < len(argv) else "")
+        if name not in limits and name[:2] in limits and not name.startswith("--"):
+            name, val = name[:2], tok[2:] or val  # -n100000000
+        if name in limits and re.fullmatch(r"[+-]?\d+(\.\d+)?([eE]\d+)?", val) \
+                and abs(float(val)) > limits[name]:
+            probs.append(Problem(f"{where}.argv[{i}]", f"refused: {program} {name} {val} is "
+                                 f"above the limit {limits[name]:g}"))
+            continue
+        name = tok.split("=", 1)[0]
+        if name in denied or (name[:2] in denied and not name.startswith("--")):
+            probs.append(Problem(f"{where}.argv[{i}]",
+                                 f"refused: {program} option {name} writes files or runs programs"))
+    return probs
+
+
+def _check_server(cmd: Command, program: str, bench: Command, where: str) -> list[Problem]:
+    btool = tool_for_program(bench.argv[0]) if bench.argv else None
+    own = tool_for_program(program)
+    if btool is None or (program not in btool.server_programs and own is not btool):
+        return [Problem(f"{where}.argv[0]", f"refused: {program!r} is not the server of "
+                        f"{bench.tool}")]
+    probs = _denied(cmd.argv, program, program, where)
+    if own is not None and own is not btool:
+        try:
+            own.parse_args(cmd.argv)
+        except Refused as e:
+            probs.append(Problem(f"{where}.argv", f"refused: {e}"))
     return probs
 
 
@@ -201,9 +259,21 @@ def check_action(a: Action) -> Problem | None:
         return Problem("", f"refused: {a.device!r} is not an interface name")
     check = _ACTION_CHECKS.get(a.kind)
     if check is None:
-        return Problem("", f"{a.kind} step is not on the allow-list: {APPROVE_HINT}",
-                       "needs-approval")
+        return _check_unlisted(a)
     return check(a)
+
+
+def _check_unlisted(a: Action) -> Problem:
+    """A step off the allow-list: a person may approve it, unless it is plainly hostile."""
+    if a.raw:
+        why = raw_syntax(a.raw)
+        if why:
+            return Problem("", f"refused: {why} in {a.raw!r}")
+    prog = (a.args[0].rsplit("/", 1)[-1] if a.args else "")
+    if prog in NEVER_RUN:
+        return Problem("", f"refused: {prog} is never run")
+    return Problem("", f"{a.kind} step is not on the allow-list: {APPROVE_HINT}",
+                   "needs-approval")
 
 
 def _check_value(a: Action) -> Problem | None:
@@ -257,6 +327,8 @@ def _check_sysfs(a: Action) -> Problem | None:
     if a.device is not None and a.device != dev:
         return Problem("", f"refused: device {a.device!r} does not match the path {path!r}")
     if not SYSFS_ATTRS.match(attr):
+        if "/" in attr:  # device/, subsystem/, master/: symlinks out of the device's tree
+            return Problem("", f"refused: {attr!r} leaves /sys/class/net/<dev>/")
         return Problem("", f"sysfs attribute {attr} is not on the allow-list: {APPROVE_HINT}",
                        "needs-approval")
     if os.path.lexists(path):  # the mail's device exists here: the real file must stay inside
@@ -365,7 +437,7 @@ def check_spec(spec: Spec, approve: bool = False) -> list[Problem]:
     """
     probs = check_command(spec.benchmark, "benchmark")
     if spec.server is not None:
-        probs += check_command(spec.server, "server")
+        probs += check_command(spec.server, "server", server_of=spec.benchmark)
     for role in [spec.benchmark.role, spec.benchmark.peer_role]:
         if role is not None and role not in spec.roles:
             probs.append(Problem("benchmark", f"refused: role {role!r} is not in roles"))

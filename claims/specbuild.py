@@ -257,9 +257,10 @@ def _bind(bench: _Bench) -> None:
             continue
         tok = argv[i]
         if opt.role == "host":
-            if "$" not in tok:
-                bench.server_host = tok
-            cmd.bindings[tok] = "server"
+            if "$" in tok:
+                cmd.bindings[tok] = "server"
+            else:
+                bench.server_host = tok  # a name from the mail: the runner puts its own in
             cmd.peer_role = "server"
             argv[i] = "server"
         elif opt.role == "duration" and is_number(tok):
@@ -455,12 +456,12 @@ def _spec(ex: Extraction, g: _Group, index: int) -> Spec:
     )
     if g.context:
         spec.notes.insert(0, f"context in the mail: {g.context}")
+    hosts = {h: r for h, r in ((bench.client_host, "client"), (bench.server_host, "server")) if h}
+    if hosts:
+        spec.claimed_environment["hosts"] = hosts
+    # `needs` is for runner capabilities only; why it cannot run goes in the notes.
     for p in safety.check_spec(spec):
-        if p.where.startswith(("benchmark", "server")) and "command" not in spec.needs:
-            spec.needs.append("command")
-        if p.level == "needs-approval" and "approval" not in spec.needs:
-            spec.needs.append("approval")
-        spec.notes.append(str(p))
+        spec.notes.append(("cannot run: " if p.level == "refused" else "") + str(p))
     return spec
 
 
