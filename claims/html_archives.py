@@ -1,0 +1,151 @@
+"""Read a message from an HTML archive page (openwall, lore, spinics, marc, mail-archive).
+
+Each archive wraps the mail in its own markup, but they fall into few shapes:
+- the headers and the body in one `<pre>` (lists.openwall.net, marc.info, lore's
+  `<pre id=b>`): its text reads like a copied page, so `message_from_text` does the rest;
+- MHonArc pages (spinics.net, mail-archive.com): the body between `<!--X-Body-of-Message-->`
+  comments and the headers in `<!--X-Subject: ...-->` comments, `<li><em>From</em>: ...`
+  items or `msgHead` spans.
+Body lines are numbered by the HTML source line they sit on (exact inside a `<pre>`).
+"""
+from __future__ import annotations
+
+import html as html_lib
+import re
+
+from bs4 import BeautifulSoup, Comment, Tag
+
+from claims.message import fill_lines, message_from_text, set_header
+from claims.mime import Part
+from claims.model import Message
+
+_MHONARC_BODY = re.compile(r"<!--X-Body-of-Message-->(.*?)<!--X-Body-of-Message-End-->", re.S)
+_MHONARC_HEAD = re.compile(r"<!--X-(Subject|Date|Message-Id|Reference|In-Reply-To): (.*?) ?-->")
+_HEADERS_IN_TEXT = re.compile(r"^(?:Date|From|Subject|Message-I[dD]):", re.M)
+_BLOCKS = ["p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "pre", "ul", "ol"]
+_Q_OPEN, _Q_CLOSE = "\x01quote+\x01", "\x01quote-\x01"
+_MARC_NOISE = re.compile(r"^\s*\[(?:Download|prev in list|next in list|Download RAW)\b.*\]\s*$")
+
+
+def _soup(markup: str | bytes) -> BeautifulSoup:
+    return BeautifulSoup(markup, "html.parser")
+
+
+def message_from_html(data: bytes | str, source: str | None = None) -> Message:
+    """Read the message shown on an archive page; falls back to the page's visible text."""
+    soup = _soup(data)
+    text = data if isinstance(data, str) else str(soup)
+    if isinstance(data, bytes):
+        try:
+            text = data.decode(soup.original_encoding or "utf-8")
+        except (LookupError, UnicodeDecodeError):
+            text = data.decode("utf-8", "replace")
+    m = _MHONARC_BODY.search(text)
+    if m:
+        return _mhonarc(soup, text, m, source)
+    pre = _message_pre(soup)
+    if pre is not None:
+        msg = message_from_text(_pre_text(pre), source=source, first_line=pre.sourceline or 1)
+        msg.lines = [ln for ln in msg.lines if not (ln.depth == 0 and _MARC_NOISE.match(ln.text))]
+    else:
+        body = soup.body or soup
+        lines = render_text(body).split("\n")
+        msg = Message(source=source)
+        fill_lines(msg, lines, _spread_numbers(len(lines), text.count("\n") + 1))
+        msg.warnings.append("no message markup recognised; read the page's visible text")
+    if msg.subject is None and soup.title and soup.title.string:
+        msg.subject = soup.title.string.strip()
+    return msg
+
+
+def _message_pre(soup: BeautifulSoup) -> Tag | None:
+    """The `<pre>` that holds the message: lore's id=b, else one with header lines, else the largest."""
+    pre = soup.find("pre", id="b")
+    if isinstance(pre, Tag):
+        return pre
+    pres = [p for p in soup.find_all("pre") if isinstance(p, Tag)]
+    for p in pres:
+        if _HEADERS_IN_TEXT.search(p.get_text()[:3000]):
+            return p
+    if pres:
+        return max(pres, key=lambda p: len(p.get_text()))
+    return None
+
+
+def _pre_text(pre: Tag) -> str:
+    """Text of a `<pre>` with its line breaks kept where they are in the source."""
+    for br in pre.find_all("br"):
+        br.replace_with("\n")
+    text = pre.get_text()
+    # the text starts on the `<pre>` line; html.parser drops nothing before the first newline
+    return text
+
+
+def _mhonarc(soup: BeautifulSoup, text: str, m: re.Match[str], source: str | None) -> Message:
+    msg = Message(source=source)
+    for name, value in _MHONARC_HEAD.findall(text):
+        set_header(msg, "message-id" if name == "Message-Id" else name.lower(),
+                   html_lib.unescape(value))
+    head = re.search(r"<!--X-Head-of-Message-->(.*?)<!--X-Head-of-Message-End-->", text, re.S)
+    if head:
+        for li in _soup(head.group(1)).find_all("li"):
+            em = li.find("em")
+            if em is None:
+                continue
+            name = em.get_text().strip().lower()
+            value = li.get_text()[len(em.get_text()):].lstrip(":").strip()
+            set_header(msg, name, value)
+    for cls, name in (("subject", "subject"), ("sender", "from"), ("date", "date")):
+        span = soup.find("span", class_=cls)
+        if isinstance(span, Tag):
+            set_header(msg, name, span.get_text().strip())
+    first = text.count("\n", 0, m.start(1)) + 1
+    fragment = _soup(m.group(1))
+    for c in fragment.find_all(string=lambda s: isinstance(s, Comment)):
+        c.extract()
+    lines = render_text(fragment).split("\n")
+    fill_lines(msg, lines, range(first, first + len(lines)))
+    return msg
+
+
+def render_text(node: Tag | BeautifulSoup) -> str:
+    """Visible text of HTML with block elements on their own lines and blockquotes as '> '."""
+    for br in node.find_all("br"):
+        br.replace_with("\n")
+    for bq in node.find_all("blockquote"):
+        bq.insert_before(_Q_OPEN)
+        bq.insert_after(_Q_CLOSE)
+    for tag in node.find_all(_BLOCKS):
+        if tag.name != "pre":
+            tag.insert_after("\n")
+    out: list[str] = []
+    depth = 0
+    for line in node.get_text().split("\n"):
+        while _Q_OPEN in line or _Q_CLOSE in line:
+            o, c = line.find(_Q_OPEN), line.find(_Q_CLOSE)
+            if o >= 0 and (c < 0 or o < c):
+                before, line = line[:o], line[o + len(_Q_OPEN):]
+                if before.strip():
+                    out.append("> " * depth + before)
+                depth += 1
+            else:
+                before, line = line[:c], line[c + len(_Q_CLOSE):]
+                if before.strip():
+                    out.append("> " * depth + before)
+                depth = max(0, depth - 1)
+        out.append("> " * depth + line.replace("\xa0", " "))
+    return "\n".join(out)
+
+
+def _spread_numbers(count: int, span: int) -> list[int]:
+    return [1 + (i * span) // max(count, 1) for i in range(count)]
+
+
+def html_part_text(part: Part) -> Part:
+    """The text of an HTML mail part (sent with no text/plain alternative)."""
+    lines = render_text(_soup("\n".join(part.texts))).split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    first = part.numbers[0] if part.numbers else 1
+    span = (part.numbers[-1] - first + 1) if part.numbers else 1
+    return Part(lines, [first + (i * span) // max(len(lines), 1) for i in range(len(lines))])

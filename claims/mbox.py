@@ -1,0 +1,84 @@
+"""Split an mbox stream into messages without ever holding more than one message.
+
+An archive of a busy list is gigabytes; reading it in 1 MB blocks and cutting at
+separators keeps memory flat in the size of the mbox (one message plus one block), and
+searching blocks with `bytes.find` instead of looping over lines in Python keeps it fast.
+A message starts at a `From ` line that follows a blank line (or starts the file), or that
+looks like a real separator (`From addr Day Mon dd hh:mm...`), so an unescaped "From "
+sentence inside an mboxo body does not split a message. mboxrd quoting (`>From `,
+`>>From `) loses one `>`.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import BinaryIO
+
+BLOCK = 1 << 20
+_SEPARATOR = re.compile(rb"From \S+\s+\S.*\d{1,2}:\d\d")
+_MBOXRD = re.compile(rb"^>(>*From )", re.M)
+
+
+def _is_separator(buf: bytes, nl: int, eol: int) -> bool:
+    """Is the line buf[nl+1:eol] (which starts with 'From ') a message separator?"""
+    if nl <= 0 or buf[nl - 1:nl] == b"\n" or buf[nl - 2:nl] == b"\n\r":
+        return True
+    return bool(_SEPARATOR.match(buf, nl + 1, eol))
+
+
+def split_mbox(stream: BinaryIO, head: bytes = b"") -> Iterator[tuple[int, bytes]]:
+    """Yield (input line number of the message's first line, its bytes) for each message.
+
+    `head` is data already read from `stream` (to sniff the format); the input must start
+    with a `From ` line.
+    """
+    buf = head
+    line = 1  # input line number of buf[0]
+    # start of the current message: just after the first separator line
+    eol = buf.find(b"\n")
+    while eol < 0:
+        more = stream.read(BLOCK)
+        if not more:
+            return
+        buf += more
+        eol = buf.find(b"\n")
+    begin = eol + 1
+    line += 1
+    search = begin - 1
+    eof = False
+    while True:
+        nl = buf.find(b"\nFrom ", search)
+        if nl >= 0:
+            end_line = buf.find(b"\n", nl + 1)
+            if end_line >= 0 or eof:
+                if end_line < 0:
+                    end_line = len(buf)
+                if _is_separator(buf, nl, end_line):
+                    yield line, _message(buf, begin, nl)
+                    line += buf.count(b"\n", begin, end_line + 1)
+                    begin = end_line + 1
+                search = end_line
+                continue
+            resume = nl  # separator line incomplete: read more, then look here again
+        else:
+            resume = max(len(buf) - 6, search)
+        if eof:
+            break
+        more = stream.read(BLOCK)
+        if not more:
+            eof = True
+        search = max(resume - begin, 0)
+        buf = buf[begin:] + more
+        begin = 0
+    if begin < len(buf):
+        yield line, _message(buf, begin, len(buf))
+
+
+def _message(buf: bytes, begin: int, end: int) -> bytes:
+    """Message bytes without the blank line the format puts before a separator."""
+    if end > begin and buf[end - 1:end] == b"\n":
+        end -= 1  # the newline that ends the last line belongs to the line
+    data = buf[begin:end]
+    if b">From " in data:
+        data = _MBOXRD.sub(rb"\1", data)
+    return data

@@ -1,0 +1,314 @@
+"""A lean RFC 822 / MIME reader that keeps each body line's line number in the input.
+
+Why not `email.message_from_bytes`: with `policy.default` it parses every header into
+objects (slow over a 27k-message archive), and neither policy can say on which input line
+a decoded body line sits. This reader works on the raw byte lines of one message, parses
+headers as plain strings, walks multiparts by their boundaries and decodes only the text
+parts. Lines of 7bit/8bit parts keep their exact line number; quoted-printable lines point
+at the encoded line they start on; base64 and HTML parts are mapped proportionally
+(best effort).
+"""
+from __future__ import annotations
+
+import binascii
+import codecs
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from email.header import decode_header, make_header
+
+from claims.message import fill_lines, set_header
+from claims.model import Message
+
+_FOLD = re.compile(rb"\r?\n[ \t]+")
+_PARAM = re.compile(r';\s*([\w.*-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]*)')
+_MAX_NESTING = 20
+_TEXT_ATTACHMENTS = {"text/plain", "text/x-patch", "text/x-diff", "text/x-log", "text/csv"}
+
+
+@dataclass
+class Part:
+    """Decoded text of one body part and the input line number of each of its lines."""
+
+    texts: list[str]
+    numbers: list[int]
+    html: bool = False
+
+
+@dataclass
+class _Walk:
+    warnings: list[str] = field(default_factory=list)
+    plain: list[Part] = field(default_factory=list)
+    html: list[Part] = field(default_factory=list)
+
+
+def decode_header_value(raw: bytes) -> str:
+    """Header bytes to text: UTF-8 (or Latin-1 when not UTF-8), RFC 2047 words decoded."""
+    try:
+        value = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        value = raw.decode("latin-1")
+    if "=?" in value:
+        try:
+            value = str(make_header(decode_header(value)))
+        except Exception:  # malformed encoded words: keep the raw text (best effort)
+            pass
+    return value
+
+
+def parse_headers(lines: Sequence[bytes], start: int, end: int) -> tuple[list[tuple[str, str]], int]:
+    """Headers of the entity at lines[start:end] (no line endings) and its first body index."""
+    try:
+        blank = lines.index(b"", start, end)  # type: ignore[attr-defined]
+    except (ValueError, AttributeError):
+        blank = end
+    block = b"\n".join(lines[start:blank])
+    if b"\n" in block:
+        block = _FOLD.sub(b" ", block)
+    headers: list[tuple[str, str]] = []
+    for raw in block.split(b"\n"):
+        name, colon, value = raw.partition(b":")
+        if not colon or not name or b" " in name.strip() or name[:1] in (b" ", b"\t"):
+            if not raw.strip():
+                continue
+            return _parse_headers_slow(lines, start, end)
+        headers.append((name.strip().decode("latin-1").lower(), decode_header_value(value.strip())))
+    return headers, min(blank + 1, end) if blank < end else end
+
+
+def _parse_headers_slow(lines: Sequence[bytes], start: int, end: int) -> tuple[list[tuple[str, str]], int]:
+    """Line by line, for a header block that runs into the body without a blank line."""
+    headers: list[tuple[str, bytes]] = []
+    i = start
+    while i < end:
+        line = lines[i]
+        if not line.strip():
+            i += 1
+            break
+        if line[:1] in (b" ", b"\t"):
+            if headers:
+                name, value = headers[-1]
+                headers[-1] = (name, value + b" " + line.strip())
+            i += 1
+            continue
+        colon = line.find(b":")
+        if colon <= 0 or b" " in line[:colon].strip():
+            break  # not a header: the body starts here (broken, but it happens)
+        headers.append((line[:colon].strip().decode("latin-1").lower(), line[colon + 1:].strip()))
+        i += 1
+    return [(n, decode_header_value(v)) for n, v in headers], i
+
+
+def content_type(headers: Sequence[tuple[str, str]]) -> tuple[str, dict[str, str]]:
+    """('text/plain', {'charset': 'utf-8'}) from a Content-Type header (default text/plain)."""
+    value = next((v for n, v in headers if n == "content-type"), "")
+    mime = value.split(";", 1)[0].strip().lower() or "text/plain"
+    if "/" not in mime:
+        mime = "text/plain"
+    params = {k.lower(): v.strip('"') for k, v in _PARAM.findall(value)}
+    return mime, params
+
+
+def _header(headers: Sequence[tuple[str, str]], name: str) -> str:
+    return next((v for n, v in headers if n == name), "")
+
+
+def decode_text(data: bytes, charset: str | None, warnings: list[str]) -> str:
+    """Bytes to text in the part's charset; bad bytes replaced with a warning, never raised."""
+    cs = (charset or "utf-8").strip().strip('"').lower()
+    if cs in ("", "us-ascii", "ascii", "unknown-8bit", "x-unknown", "utf8", "default"):
+        cs = "utf-8"
+    try:
+        codecs.lookup(cs)
+    except LookupError:
+        warnings.append(f"unknown charset {cs!r}; read as UTF-8")
+        cs = "utf-8"
+    try:
+        return data.decode(cs)
+    except UnicodeDecodeError:
+        if charset is None or cs == "utf-8":
+            try:  # undeclared 8-bit text is most often Latin-1
+                text = data.decode("cp1252")
+                warnings.append("body is not valid UTF-8; read as Windows-1252")
+                return text
+            except UnicodeDecodeError:
+                pass
+        warnings.append(f"body is not valid {cs}; undecodable bytes replaced")
+        return data.decode(cs, "replace")
+    except Exception:  # codecs such as utf-16 may fail in other ways on garbage
+        warnings.append(f"body could not be decoded as {cs}; undecodable bytes replaced")
+        return data.decode("utf-8", "replace")
+
+
+def _spread(count: int, first: int, span: int) -> list[int]:
+    """Line numbers for `count` decoded lines that came from `span` encoded lines."""
+    if count <= 0:
+        return []
+    span = max(span, 1)
+    return [first + (i * span) // count for i in range(count)]
+
+
+def _split(text: str) -> list[str]:
+    parts = text.split("\n")
+    if parts and parts[-1] == "":
+        parts.pop()
+    return [p[:-1] if p.endswith("\r") else p for p in parts]
+
+
+def decode_leaf(lines: Sequence[bytes], start: int, end: int, first_no: int,
+                cte: str, charset: str | None, warnings: list[str]) -> tuple[list[str], list[int]]:
+    """Decode the body lines[start:end] of a text part; numbers are input line numbers."""
+    cte = cte.strip().lower()
+    if cte == "quoted-printable":
+        logical: list[bytes] = []
+        numbers: list[int] = []
+        buf: list[bytes] = []
+        begin = start
+        for k in range(start, end):
+            raw = lines[k].rstrip()
+            if not buf:
+                begin = k
+            if raw.endswith(b"="):
+                buf.append(raw[:-1])
+                continue
+            buf.append(raw)
+            logical.append(b"".join(buf))
+            numbers.append(first_no + begin)
+            buf = []
+        if buf:
+            logical.append(b"".join(buf))
+            numbers.append(first_no + begin)
+        try:
+            data = b"\n".join(binascii.a2b_qp(ln) for ln in logical)
+        except (binascii.Error, ValueError):
+            warnings.append("broken quoted-printable; read as is")
+            data = b"\n".join(logical)
+        texts = decode_text(data, charset, warnings).split("\n")
+        if len(texts) != len(numbers):
+            numbers = _spread(len(texts), first_no + start, end - start)
+        return texts, numbers
+    if cte == "base64":
+        raw = b"".join(ln.strip() for ln in lines[start:end])
+        raw = re.sub(rb"[^A-Za-z0-9+/=]", b"", raw).rstrip(b"=")
+        raw = raw[: len(raw) - (len(raw) % 4 == 1)]  # a lone trailing char cannot decode
+        try:
+            data = binascii.a2b_base64(raw + b"=" * (-len(raw) % 4))
+        except (binascii.Error, ValueError):
+            warnings.append("broken base64 part skipped")
+            return [], []
+        texts = _split(decode_text(data, charset, warnings))
+        return texts, _spread(len(texts), first_no + start, end - start)
+    if cte not in ("", "7bit", "8bit", "binary"):
+        warnings.append(f"unknown transfer encoding {cte!r}; read as 8bit")
+    data = b"\n".join(lines[start:end])
+    texts = decode_text(data, charset, warnings).split("\n")
+    if len(texts) == end - start:
+        return texts, list(range(first_no + start, first_no + end))
+    return texts, _spread(len(texts), first_no + start, end - start)
+
+
+def _walk(lines: Sequence[bytes], start: int, end: int, first_no: int,
+          headers: list[tuple[str, str]], body: int, walk: _Walk, nesting: int) -> None:
+    """Collect the text parts of one entity (headers already parsed, body at lines[body:end])."""
+    mime, params = content_type(headers)
+    if mime.startswith("multipart/"):
+        if nesting >= _MAX_NESTING:
+            walk.warnings.append("MIME nesting too deep; inner parts skipped")
+            return
+        boundary = params.get("boundary")
+        if not boundary:
+            walk.warnings.append("multipart without boundary; body read as text")
+            mime = "text/plain"
+        else:
+            parts = _split_parts(lines, body, end, boundary.encode("utf-8", "replace"))
+            if parts is None:
+                walk.warnings.append("MIME boundary not found; body read as text")
+                mime = "text/plain"
+            else:
+                target = _Walk(warnings=walk.warnings) if mime == "multipart/alternative" else walk
+                for ps, pe in parts:
+                    ph, pb = parse_headers(lines, ps, pe)
+                    _walk(lines, ps, pe, first_no, ph, pb, target, nesting + 1)
+                if target is not walk:  # alternative: the plain text if there is one
+                    walk.plain.extend(target.plain)
+                    if not target.plain:
+                        walk.html.extend(target.html)
+                return
+    if mime == "message/rfc822" and nesting < _MAX_NESTING:
+        ih, ib = parse_headers(lines, body, end)
+        _walk(lines, body, end, first_no, ih, ib, walk, nesting + 1)
+        return
+    disposition = _header(headers, "content-disposition").lower()
+    attached = disposition.startswith("attachment")
+    if mime == "text/html" and not attached:
+        texts, numbers = decode_leaf(lines, body, end, first_no,
+                                     _header(headers, "content-transfer-encoding"),
+                                     params.get("charset"), walk.warnings)
+        walk.html.append(Part(texts, numbers, html=True))
+        return
+    if mime in _TEXT_ATTACHMENTS or (mime.startswith("text/") and not attached):
+        texts, numbers = decode_leaf(lines, body, end, first_no,
+                                     _header(headers, "content-transfer-encoding"),
+                                     params.get("charset"), walk.warnings)
+        walk.plain.append(Part(texts, numbers))
+
+
+def _split_parts(lines: Sequence[bytes], start: int, end: int,
+                 boundary: bytes) -> list[tuple[int, int]] | None:
+    """[(first, end)] line ranges of the parts between `--boundary` lines."""
+    dash = b"--" + boundary
+    parts: list[tuple[int, int]] = []
+    begin: int | None = None
+    for k in range(start, end):
+        line = lines[k]
+        if line[:2] != b"--" or not line.startswith(dash):
+            continue
+        rest = line[len(dash):].rstrip()
+        if rest not in (b"", b"--"):
+            continue
+        if begin is not None:
+            parts.append((begin, k))
+        if rest == b"--":
+            return parts
+        begin = k + 1
+    if begin is None:
+        return None
+    parts.append((begin, end))
+    return parts
+
+
+def message_from_bytes(data: bytes, first_no: int = 1, source: str | None = None) -> Message:
+    """Read one RFC 822 message; its first line is line `first_no` of the input."""
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return message_from_lines(lines, first_no, source)
+
+
+def message_from_lines(lines: list[bytes], first_no: int = 1,
+                       source: str | None = None) -> Message:
+    """Read one RFC 822 message given as byte lines without their line endings."""
+    msg = Message(source=source)
+    headers, body = parse_headers(lines, 0, len(lines))
+    for name, value in headers:
+        set_header(msg, name, value)
+    walk = _Walk(warnings=msg.warnings)
+    _walk(lines, 0, len(lines), first_no, headers, body, walk, 0)
+    if walk.plain:
+        parts = walk.plain
+    elif walk.html:
+        from claims.html_archives import html_part_text
+
+        parts = [html_part_text(p) for p in walk.html]
+    else:
+        parts = []
+        if body < len(lines):
+            msg.warnings.append("no text part in the message")
+    texts: list[str] = []
+    numbers: list[int] = []
+    for p in parts:
+        texts.extend(p.texts)
+        numbers.extend(p.numbers)
+    return fill_lines(msg, texts, numbers)
