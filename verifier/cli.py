@@ -9,6 +9,7 @@ import sys
 COMMANDS: dict[str, str] = {
     "run": "verifier.cmd_run",
     "extract": "verifier.cmd_extract",
+    "fetch": "verifier.cmd_fetch",
     "spec": "verifier.cmd_spec",
     "worker": "verifier.cmd_worker",
 }
