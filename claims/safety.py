@@ -189,7 +189,7 @@ def check_command(cmd: Command, where: str = "benchmark",
     if cmd.tool != tool.name:
         probs.append(Problem(f"{where}.tool",
                              f"refused: tool {cmd.tool!r} does not match program {program!r}"))
-    probs += _denied(cmd.argv, program, tool.name, where)
+    probs += _denied_all(cmd.argv, where)
     try:
         tool.parse_args(cmd.argv)
     except Refused as e:
@@ -199,7 +199,22 @@ def check_command(cmd: Command, where: str = "benchmark",
     return probs
 
 
-def _denied(argv: list[str], program: str, tool: str, where: str) -> list[Problem]:
+def _denied_all(argv: list[str], where: str) -> list[Problem]:
+    """Deny-list checks on a command and, for `perf stat CMD`, on the command it wraps."""
+    program = argv[0].rsplit("/", 1)[-1]
+    if program != "perf":
+        return _denied(argv, program, program, where)
+    for i in range(2, len(argv)):
+        tok = argv[i]
+        inner = tool_for_program(tok) if not tok.startswith("-") else None
+        if inner is not None and inner.name != "perf":
+            return (_denied(argv[:i], "perf", "perf", where)
+                    + _denied(argv[i:], tok.rsplit("/", 1)[-1], inner.name, where, i))
+    return _denied(argv, "perf", "perf", where)
+
+
+def _denied(argv: list[str], program: str, tool: str, where: str,
+            offset: int = 0) -> list[Problem]:
     """Options refused whatever the description says, and counts above COUNT_LIMITS."""
     denied = DENIED_OPTIONS.get(program, set()) | DENIED_OPTIONS.get(tool, set())
     limits = COUNT_LIMITS.get(program, {}) | COUNT_LIMITS.get(tool, {})
@@ -211,12 +226,12 @@ def _denied(argv: list[str], program: str, tool: str, where: str) -> list[Proble
             name, val = name[:2], tok[2:] or val  # -n100000000
         if name in limits and re.fullmatch(r"[+-]?\d+(\.\d+)?([eE]\d+)?", val) \
                 and abs(float(val)) > limits[name]:
-            probs.append(Problem(f"{where}.argv[{i}]", f"refused: {program} {name} {val} is "
+            probs.append(Problem(f"{where}.argv[{i + offset}]", f"refused: {program} {name} {val} is "
                                  f"above the limit {limits[name]:g}"))
             continue
         name = tok.split("=", 1)[0]
         if name in denied or (name[:2] in denied and not name.startswith("--")):
-            probs.append(Problem(f"{where}.argv[{i}]",
+            probs.append(Problem(f"{where}.argv[{i + offset}]",
                                  f"refused: {program} option {name} writes files or runs programs"))
     return probs
 

@@ -23,12 +23,12 @@ from claims.tools.base import ToolDescription, is_number
 # A benchmark the mail shows only through its output (d007: iperf3 summaries, no command).
 DEFAULT_ARGV: dict[str, list[str]] = {
     "iperf3": ["iperf3", "-c", "server"],
-    "iperf": ["iperf", "-c", "server"],
+    "iperf2": ["iperf", "-c", "server"],
     "netperf": ["netperf", "-H", "server"],
     "sockperf": ["sockperf", "ping-pong", "-i", "server"],
 }
 # Ports given as shell arithmetic (`-p $((port+$i))`) become the tool's usual port.
-DEFAULT_PORT: dict[str, str] = {"netperf": "12865", "iperf3": "5201", "iperf": "5001",
+DEFAULT_PORT: dict[str, str] = {"netperf": "12865", "iperf3": "5201", "iperf2": "5001",
                                 "sockperf": "11111"}
 PATCH_LABELS = re.compile(
     r"\b(before|after|old|new|un-?patched|patched|with(out)?|base(line)?|orig(inal)?|"
@@ -168,27 +168,32 @@ def _context_in_command(claim: Claim, cmd: MailCommand,
     return False
 
 
+_ODD_SPACE = re.compile(r"[\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
+
+
 def _argv(cmd: MailCommand) -> list[str]:
+    """The command's argv; non-breaking spaces from web pages separate arguments too."""
     if cmd.argv:
-        return list(cmd.argv)
-    try:
-        return shlex.split(cmd.raw)
-    except ValueError:
-        return cmd.raw.split()
+        argv = list(cmd.argv)
+    else:
+        try:
+            argv = shlex.split(cmd.raw)
+        except ValueError:
+            argv = cmd.raw.split()
+    return [p for tok in argv for p in _ODD_SPACE.split(tok) if p]
 
 
 def _bench_from_mail(mc: MailCommand) -> _Bench:
     argv = _argv(mc)
     notes: list[str] = []
     pins: list[Action] = []
-    for w in mc.wrappers:
-        wargv = w.split()
+    for wargv in _wrapper_segments(mc, argv):
         if wargv[:2] == ["perf", "stat"]:
             argv = wargv + argv
-        elif wargv[:1] == ["taskset"] or wargv[:1] == ["numactl"]:
+        elif wargv[:1] in (["taskset"], ["numactl"]):
             pins.append(_pin_action(wargv))
         else:
-            notes.append(f"wrapper {w!r} dropped")
+            notes.append(f"wrapper {' '.join(wargv)!r} dropped")
     if argv and "/" in argv[0]:
         argv[0] = argv[0].rsplit("/", 1)[-1]  # ./netperf: the runner's own program
     tool = tool_for_program(argv[0]) if argv else None
@@ -198,6 +203,30 @@ def _bench_from_mail(mc: MailCommand) -> _Bench:
     if tool is not None:
         _bind(bench)
     return bench
+
+
+_WRAPPER_PROGRAMS = {"perf", "taskset", "numactl", "chrt", "nice", "sudo", "time", "env",
+                     "stdbuf", "ip"}
+
+
+def _wrapper_segments(mc: MailCommand, argv: list[str]) -> list[list[str]]:
+    """The wrappers in front of the benchmark with their own arguments, from the raw text
+    (`perf stat -r 10 trafgen ...` -> [["perf", "stat", "-r", "10"]])."""
+    if not mc.wrappers:
+        return []
+    full = _argv(MailCommand(raw=mc.raw, line=mc.line))
+    prefix = full[: len(full) - len(argv)] if full[len(full) - len(argv):] == argv else []
+    if not prefix:
+        return [w.split() for w in mc.wrappers]
+    segs: list[list[str]] = []
+    for tok in prefix:
+        base = tok.rsplit("/", 1)[-1]
+        if base in _WRAPPER_PROGRAMS and (not segs or segs[-1][:1] != ["ip"]
+                                          or len(segs[-1]) >= 4):
+            segs.append([base])
+        elif segs:
+            segs[-1].append(tok)
+    return segs
 
 
 def _bench_synthesised(claim: Claim, msg: Message) -> _Bench:
@@ -333,8 +362,9 @@ def action_from_step(step: SetupStep) -> Action:
     if kind in ("taskset", "numactl"):
         return _pin_action(argv)
     known = kind if kind in ("ip",) else "other"
+    # The whole argv, program included: an approved step runs exactly this.
     return Action(kind=known, key=step.key, value=step.value, device=step.device,
-                  args=list(step.args) or argv, raw=step.raw)
+                  args=argv, raw=step.raw)
 
 
 def _echo_target(argv: list[str]) -> tuple[str | None, str | None]:
@@ -354,8 +384,9 @@ def _ethtool_action(step: SetupStep, argv: list[str]) -> Action:
     dev = step.device or (rest[0] if rest else None)
     pairs = rest[1:] if rest and rest[0] == dev else rest
     settings = {pairs[i]: pairs[i + 1] for i in range(0, len(pairs) - 1, 2)}
-    return Action(kind="ethtool", key=sub, device=dev, settings=settings, args=args,
-                  raw=step.raw)
+    # key is the sub-command's name (features, coalesce, ...) as runners expect it
+    return Action(kind="ethtool", key=safety.ETHTOOL_SUBS.get(sub or "", sub), device=dev,
+                  settings=settings, args=args, raw=step.raw)
 
 
 def _roles_of(host: str | None, bench: _Bench) -> tuple[str, ...]:
