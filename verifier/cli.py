@@ -8,6 +8,8 @@ import sys
 # name -> module that defines `add_arguments(parser)` and `run(args) -> int`.
 COMMANDS: dict[str, str] = {
     "run": "verifier.cmd_run",
+    "report": "verifier.cmd_report",
+    "reply": "verifier.cmd_reply",
     "extract": "verifier.cmd_extract",
     "fetch": "verifier.cmd_fetch",
     "spec": "verifier.cmd_spec",

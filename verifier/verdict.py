@@ -234,8 +234,10 @@ def rows_of(results: Results) -> list[Row]:
             failed[r.variant] = failed.get(r.variant, 0) + 1
     rows = []
     for m in spec.get("metrics", []):
+        # a metric names the variant its claimed candidate value belongs to
+        own = m.get("variant")
         for var in names:
-            if var == base:
+            if var == base or (own in names and var != own):
                 continue
             rows.append(Row(metric=m, variant=var, baseline=base,
                             base=results.samples(base, m["name"]),
@@ -254,14 +256,14 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
     """
     spec = results.spec or {}
     if results.status == "not-runnable":
-        return [_whole(results, NOT_RUNNABLE, results.reason or "this runner cannot run it")]
+        return _whole(results, NOT_RUNNABLE, results.reason or "this runner cannot run it")
     if results.status == "failed":
-        return [_whole(results, INVALID, results.reason or "the run failed")]
+        return _whole(results, INVALID, results.reason or "the run failed")
     calib = calibration if calibration is not None else (results.calibration or None)
     delta = noise_band(calib)
     rows = rows_of(results)
     if not rows:
-        return [_whole(results, INVALID, "no metrics or no variants to compare")]
+        return _whole(results, INVALID, "no metrics or no variants to compare")
     run_plan = spec.get("run") or {}
     alpha = per_look_alpha(run_plan)
     paired = bool(run_plan.get("paired"))
@@ -282,17 +284,18 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
     return out
 
 
-def _whole(results: Results, verdict: str, reason: str) -> dict[str, Any]:
+def _whole(results: Results, verdict: str, reason: str) -> list[dict[str, Any]]:
+    """The same verdict for every metric, when nothing (comparable) was measured."""
     spec = results.spec or {}
-    metrics = spec.get("metrics") or [{}]
-    m = metrics[0]
-    v = {"metric": m.get("name"), "label": m.get("label"), "verdict": verdict,
-         "detail": None, "reason": reason, "decided": True, "measured": None,
-         "effect": None, "claimed_pct": claimed_of(m).pct if m else None,
-         "n_base": 0, "n_cand": 0, "problems": [p.to_dict() for p in arith.check_metric(m)],
-         "whole": True}
-    v["sentence"] = _sentence(v)
-    return v
+    out = []
+    for m in spec.get("metrics") or [{}]:
+        cl = claimed_of(m)
+        row = Row(metric=m, variant=m.get("variant") or "candidate", baseline="baseline")
+        v = _base_dict(row, cl, noise_band(None))
+        v.update(verdict=verdict, reason=reason, whole=True)
+        v["sentence"] = _sentence(v)
+        out.append(v)
+    return out
 
 
 def summarize(verdicts: list[dict[str, Any]]) -> dict[str, Any]:

@@ -1,0 +1,77 @@
+"""Reports rendered from results files: email etiquette, markdown, HTML with plots."""
+from __future__ import annotations
+
+import argparse
+import base64
+import re
+
+from stats_sim import fixed
+
+from verifier import cmd_report
+from verifier.report import render
+from verifier.results import Results
+
+
+def _results():
+    res = fixed(-4.1, -4.0, 1.0, 10, 3)
+    res.runner = "netns"
+    res.spec["metrics"][0].update(baseline=9023.86, candidate=8651.26, better="higher")
+    res.spec["claimed_environment"] = {"nic": "mlx4", "hosts": ["lpaa5", "lpaa6"]}
+    res.environment = {"runner": "netns", "hosts": {"client": {
+        "kernel": "6.1.0-28-amd64", "cpu_model": "Some CPU @ 2.0GHz", "cpus": 2,
+        "nic_driver": "veth", "tools": {"netperf": "Netperf version 2.7.0"}},
+        "server": {"same_as": "client"}}}
+    return res
+
+
+def test_email_layout():
+    text = render(_results(), "email")
+    lines = text.splitlines()
+    assert max(map(len, lines)) <= 72
+    assert lines[0].startswith("throughput: CONFIRMED")  # the verdict sentence first
+    assert "9023.86 -> 8651.26 tps, -4.1%" in text
+    assert re.search(r"measured +-4\.\d% \[-\d\.\d, -\d\.\d\] \(95%, n=10\+10\)", text)
+    assert "runs         10 baseline, 10 candidate" in text
+    assert "NIC/driver: veth" in text and "the mail says mlx4; here veth" in text
+    assert "verifier run spec-sim.yaml --runner netns" in text
+    assert "not comparable across machines" in text
+    assert lines[-1].startswith("verifier-result: sim throughput CONFIRMED -4.")
+
+
+def test_markdown_and_html():
+    md = render(_results(), "markdown")
+    assert "| metric | claimed | measured (CI) | runs | verdict |" in md
+    assert "**CONFIRMED**" in md
+    html = render(_results(), "html")
+    pngs = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
+    assert len(pngs) == 1
+    assert base64.b64decode(pngs[0]).startswith(b"\x89PNG")
+    assert "<script" not in html and "http" not in html.split("<body>")[0]
+
+
+def test_not_runnable_and_arithmetic_problems_show():
+    res = Results(spec={"id": "s2", "metrics": [{"name": "throughput", "baseline": 100.0,
+                                                 "candidate": 110.0,
+                                                 "claimed_change_pct": 25.0, "runs": 1}]},
+                  runner="netns", status="not-runnable",
+                  reason="a kernel runner is needed (the claim compares two kernels)")
+    text = render(res, "email")
+    assert "NOT RUNNABLE HERE" in text.splitlines()[0]
+    flat = " ".join(text.split())
+    assert "kernel runner is needed" in flat and "100 -> 110, +25.0%" in flat
+    assert "does not match its own numbers" in flat and "one run per side" in flat
+    assert max(map(len, text.splitlines())) <= 72
+
+
+def test_cli_renders_again_without_running(tmp_path, capsys):
+    res = _results()
+    path = tmp_path / "r.json"
+    res.save(path)
+    p = argparse.ArgumentParser()
+    cmd_report.add_arguments(p)
+    assert cmd_report.run(p.parse_args([str(path), "--format", "markdown",
+                                        "-o", str(tmp_path / "r.md")])) == 0
+    assert "CONFIRMED" in (tmp_path / "r.md").read_text()
+    (tmp_path / "bad.json").write_text("{not json")
+    assert cmd_report.run(p.parse_args([str(tmp_path / "bad.json")])) == 2
+    assert "not a results file" in capsys.readouterr().err
