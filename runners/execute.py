@@ -278,12 +278,12 @@ def execute(spec: Spec, runner: Runner, *, runs: int | None = None,
         results.status, results.reason = "not-runnable", missing
         return results
     results.environment["duration"] = prep.duration
+    results.environment["touched"] = runner.touched  # the live list: complete if interrupted
     names = [v.name for v in spec.variants]
     if spec.run.warmup > 0:
         run_batch(spec, runner, names, spec.run.warmup, results, warmup=True,
                   progress=progress)
     run_batch(spec, runner, names, runs or spec.run.repetitions, results, progress=progress)
-    results.environment["touched"] = list(runner.touched)
     counted = [r for r in results.runs if not r.warmup]
     if counted and not any(r.ok for r in counted):
         results.status, results.reason = "failed", f"every run failed: {counted[0].error}"

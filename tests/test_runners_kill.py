@@ -1,0 +1,113 @@
+"""Killing `verifier run` mid-run (SIGINT, SIGTERM) leaves no namespace, no process and no
+changed setting behind, and keeps the runs measured so far as "interrupted"."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from runner_specs import netns_names, pid_alive, seed001
+
+pytestmark = pytest.mark.root
+ROOT = Path(__file__).resolve().parent.parent
+LO_GRO = "/sys/class/net/lo/gro_flush_timeout"
+
+
+def children(ppid: int) -> list[int]:
+    """Direct children of `ppid` (the servers and clients `verifier run` spawned)."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == ppid:
+                out.append(int(d))
+    return out
+
+
+def wait_for(cond, timeout: float = 30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = cond()
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError("condition not reached")
+
+
+def start_run(tmp_path: Path, runner: str, values: tuple[str, str]) -> subprocess.Popen:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(seed001(duration=2, reps=20, values=values).to_yaml())
+    # `python -m verifier.cmd_run` is `verifier run` without the other sub-commands' imports.
+    return subprocess.Popen(
+        [sys.executable, "-m", "verifier.cmd_run", str(spec), "--runner", runner, "--quiet",
+         "-o", str(tmp_path / "results.json")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """A failed test must not leak: SIGTERM lets the run clean up; SIGKILL only after."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def finish(proc: subprocess.Popen, sig: int, tmp_path: Path) -> dict:
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err.decode()
+    assert b"Traceback" not in err
+    results = json.loads((tmp_path / "results.json").read_text())
+    assert results["status"] == "interrupted"
+    return results
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_kill_netns_run(tmp_path, sig):
+    before = netns_names()
+    proc = start_run(tmp_path, "netns", ("0", "2000"))
+    try:
+        ours = wait_for(lambda: {n for n in netns_names() - before if n.startswith("pcv-")}
+                        if len(netns_names() - before) >= 2 else None)
+        server_ns = next(n for n in ours if n.endswith("-s"))
+        inside = wait_for(lambda: subprocess.run(
+            ["ip", "netns", "pids", server_ns], capture_output=True, text=True).stdout.split())
+        time.sleep(1.5)  # a client run is in flight now
+        pids = [int(p) for p in inside] + children(proc.pid)
+        finish(proc, sig, tmp_path)
+    finally:
+        stop(proc)
+        for name in {n for n in netns_names() - before if n.startswith("pcv-")}:  # never leak
+            subprocess.run(["ip", "netns", "del", name], check=False)
+    assert not ours & netns_names()
+    assert not [p for p in pids if pid_alive(p)]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_kill_local_run_restores_sysfs(tmp_path, sig):
+    original = Path(LO_GRO).read_text().strip()
+    proc = start_run(tmp_path, "local", ("1000", "2000"))
+    try:
+        wait_for(lambda: Path(LO_GRO).read_text().strip() in ("1000", "2000"))
+        servers = wait_for(lambda: [p for p in children(proc.pid)
+                                    if Path(f"/proc/{p}/comm").read_text().strip() == "netserver"])
+        time.sleep(1.0)
+        pids = servers + children(proc.pid)
+        results = finish(proc, sig, tmp_path)
+    finally:
+        stop(proc)
+    assert Path(LO_GRO).read_text().strip() == original
+    assert not [p for p in pids if pid_alive(p)]
+    assert any(t["target"] == LO_GRO for t in results["environment"]["touched"])
