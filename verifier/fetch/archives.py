@@ -10,8 +10,7 @@ tests/test_fetch_archives.py):
   navigation links `[<thread-prev]` and `[thread-next>]`. No Message-ID is shown.
 - www.spinics.net and www.mail-archive.com (MHonArc): `<!--X-Message-Id: ..-->`,
   `<!--X-Reference: ..-->` comments, the body between `<!--X-Body-of-Message-->` markers;
-  spinics lists Follow-Ups/References and "by thread" links, mail-archive.com a
-  `tSliceList` of the thread.
+  spinics lists Follow-Ups/References, mail-archive.com a `tSliceList` of the thread.
 - marc.info: one `<pre>` with `List:`/`Subject:`/`From:`/`Date:`/`Message-ID:` lines
   (addresses as `user () host ! com`) and `prev in thread`/`next in thread` links.
 """
@@ -135,14 +134,13 @@ def parse_spinics(url: str, html: str) -> PageMessage:
             headers.setdefault(em.get_text(strip=True), value)
             if em.get_text(strip=True) == "From":
                 headers["From"] = value
+    # Follow-Ups and References stay inside the thread; "Next by thread" runs on into the
+    # next thread of the index, so it is not followed.
     links: list[str] = []
     for section in ("Follow-Ups", "References"):
         st = soup.find("strong", string=re.compile(section))
         if st and st.parent:
             links += [urljoin(url, a["href"]) for a in st.parent.find_all("a", href=True)]
-    for li in soup.find_all("li"):
-        if re.search(r"(Prev|Previous|Next) by thread", li.get_text(" ", strip=True)):
-            links += [urljoin(url, a["href"]) for a in li.find_all("a", href=True)]
     return PageMessage(url, headers, body, links)
 
 

@@ -61,7 +61,7 @@ def to_model(msg: EmailMessage, source: str | None = None) -> Message:
         cc=", ".join(a for _, a in getaddresses([str(msg.get("Cc", ""))]) if a) or None,
         in_reply_to=irt[0] if irt else None,
         references=_ids(msg.get("References")),
-        headers={k: str(v) for k, v in msg.items()},
+        headers=_headers(msg),
         source=source,
     )
     body = _body(msg)
@@ -70,6 +70,14 @@ def to_model(msg: EmailMessage, source: str | None = None) -> Message:
         return m
     texts = body.splitlines()
     return fill_lines(m, texts, list(range(1, len(texts) + 1)))
+
+
+def _headers(msg: EmailMessage) -> dict[str, str]:
+    """Lower-case names, first occurrence wins (as claims.message.set_header records them)."""
+    out: dict[str, str] = {}
+    for k, v in msg.items():
+        out.setdefault(k.lower(), str(v))
+    return out
 
 
 def _stdlib_messages(path: Path) -> list[Message]:
