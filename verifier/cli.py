@@ -10,6 +10,7 @@ COMMANDS: dict[str, str] = {
     "run": "verifier.cmd_run",
     "report": "verifier.cmd_report",
     "reply": "verifier.cmd_reply",
+    "lint": "verifier.cmd_lint",
     "extract": "verifier.cmd_extract",
     "fetch": "verifier.cmd_fetch",
     "spec": "verifier.cmd_spec",
