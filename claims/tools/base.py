@@ -269,6 +269,7 @@ class ToolDescription:
     programs: tuple[str, ...] = ()  # argv[0] basenames that mean this tool
     options: OptionSet = OptionSet([])
     server_programs: tuple[str, ...] = ()  # what must run on the server role (netserver)
+    subcommand: bool = False  # the first positional is a mode written before the options
 
     # -- output -----------------------------------------------------------------------
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
@@ -281,6 +282,11 @@ class ToolDescription:
         for block in self.find_outputs(text.splitlines()):
             out.extend(block.samples)
         return out
+
+    def parse_run(self, argv: Sequence[str], text: str) -> list[Sample]:
+        """Samples of a run of `argv` (for tools whose stdout alone does not say what it
+        measured, like super_netperf's bare total); most tools need only `parse`."""
+        return self.parse(text)
 
     # -- command line -----------------------------------------------------------------
     def parse_args(self, argv: Sequence[str]) -> ParsedArgs:
@@ -311,6 +317,8 @@ class ToolDescription:
         wanted = {"host": host, "duration": None if duration is None else _fmt_num(duration),
                   "port": None if port is None else str(port)}
         out = [argv[0]]
+        if self.subcommand and parsed.positionals:
+            out.append(parsed.positionals.pop(0))  # `sockperf ping-pong -i ...`
         seen: set[str] = set()
 
         def emit(p: ParsedArgs) -> None:

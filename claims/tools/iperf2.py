@@ -1,0 +1,190 @@
+"""iperf (2.x): client/server reports, -P [SUM] lines, -e enhanced columns, UDP server report.
+
+Metric names follow iperf2's own column titles: `bandwidth` (unit as printed), `transfer`,
+`retries` (-e, `Rtry`), and for UDP the server's report: `server_bandwidth`, `jitter`,
+`lost`, `lost_pct`. With -P N only the [SUM] line is read; without it, the final report of
+each stream (the interval that starts at 0 and ends last).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from claims.tools import register
+from claims.tools.base import (
+    Option,
+    OptionSet,
+    OutputBlock,
+    ParsedArgs,
+    Sample,
+    ToolDescription,
+    is_host,
+    is_int,
+    is_number,
+    is_size,
+    is_word,
+    one_of,
+)
+from claims.tools.iperf_common import UDP_TAIL, ReportLine, report_line
+from claims.tools.text import clean_all, num, sample
+
+_AUX = re.compile(r"^\s*(-{20,}\s*$|\[\s*ID\s*\]|Client connecting to|Server listening on|"
+                  r"TCP window size|UDP buffer size|Write buffer size|Read buffer size|"
+                  r"Sending \d+ byte datagrams|TOS set to|Receiving \d+ byte datagrams|"
+                  r"\[\s*(?:\d+|SUM)\s*\]\s*(?:local\s|Sent\s|Server Report))")
+_SERVER_REPORT = re.compile(r"Server Report", re.I)
+_ENHANCED = re.compile(r"^(\d+)/(\d+)\s+(\d+)\b")
+
+
+def _rate(v: str) -> bool:
+    return re.fullmatch(r"\d+(\.\d+)?[kKmMgG]?(pps)?(,\d+(\.\d+)?[kKmMgG]?)?", v) is not None
+
+
+class Iperf2(ToolDescription):
+    name = "iperf2"
+    programs = ("iperf",)
+    server_programs = ("iperf",)
+
+    options = OptionSet([
+        Option(("-c", "--client"), is_host, role="host"),
+        Option(("-s", "--server"), None),
+        Option(("-u", "--udp"), None),
+        Option(("-p", "--port"), is_int, role="port"),
+        Option(("-t", "--time"), is_number, role="duration", max_value=600),
+        Option(("-i", "--interval"), is_number, max_value=600),
+        Option(("-P", "--parallel"), is_int, max_value=128),
+        Option(("-l", "--len"), is_size),
+        Option(("-w", "--window"), is_size),
+        Option(("-b", "--bandwidth"), _rate),
+        Option(("-e", "--enhanced", "--enhancedreports"), None),
+        Option(("-f", "--format"), one_of(*"abkmgABKMG", case=True)),
+        Option(("-B", "--bind"), is_host),
+        Option(("-M", "--mss"), is_int),
+        Option(("-N", "--nodelay"), None),
+        Option(("-V", "--ipv6_domain"), None),
+        Option(("-x", "--reportexclude"), one_of("C", "D", "M", "S", "V", "CD", "CM", "DS")),
+        Option(("-y", "--reportstyle"), one_of("C", case=False)),
+        Option(("-d", "--dualtest"), None),
+        Option(("-r", "--tradeoff"), None),
+        Option(("-R", "--reverse"), None),
+        Option(("--full-duplex",), None),
+        Option(("-L", "--listenport"), is_int),
+        Option(("-n", "--num"), is_size),
+        Option(("-T", "--ttl"), is_int),
+        Option(("-S", "--tos"), is_word),
+        Option(("-Z", "--tcp-congestion", "--linux-congestion"), is_word),
+        Option(("-z", "--realtime"), None),
+        Option(("--trip-times",), None),
+        Option(("--histograms",), is_word, optional_value=True),
+        Option(("--isochronous",), is_word, optional_value=True),
+        Option(("-m", "--print_mss"), None),
+        Option(("-v", "--version"), None),
+        Option(("-1", "--singleclient"), None),
+        Option(("-F", "--fileinput"), is_word, refused="reads a file"),
+        Option(("-I", "--stdin"), None, refused="reads standard input"),
+        Option(("-o", "--output"), is_word, refused="writes a file"),
+        Option(("-D", "--daemon"), None, refused="daemonizes, so it could not be reaped"),
+    ])
+
+    def server_argv(self, parsed: ParsedArgs) -> list[str] | None:
+        out = ["iperf", "-s"]
+        if any(o.names[0] == "-u" for o, _, _ in parsed.options):
+            out.append("-u")
+        port = parsed.get("port")
+        if port:
+            out += ["-p", port]
+        return out
+
+    # -- output -----------------------------------------------------------------------
+    def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        text = clean_all(lines)
+        blocks: list[OutputBlock] = []
+        i = 0
+        while i < len(text):
+            if not self._is_ours(text[i]):
+                i += 1
+                continue
+            start, last, j = i, i, i
+            while j < len(text):
+                if self._is_ours(text[j]):
+                    last = j
+                elif text[j].strip() or j - last > 1:
+                    break
+                j += 1
+            block = self._block(text, start, last)
+            if block is not None:
+                blocks.append(block)
+            i = last + 1
+        return blocks
+
+    @staticmethod
+    def _is_ours(t: str) -> bool:
+        r = report_line(t)
+        if r is not None:
+            return r.decimals != 2
+        return _AUX.match(t) is not None
+
+    def _block(self, text: list[str], start: int, end: int) -> OutputBlock | None:
+        reports: list[tuple[int, ReportLine, bool]] = []
+        server_next = False
+        for k in range(start, end + 1):
+            if _SERVER_REPORT.search(text[k]):
+                server_next = True
+                continue
+            r = report_line(text[k])
+            if r is None or r.decimals == 2:
+                continue
+            reports.append((k, r, server_next))
+            server_next = False
+        if not reports:
+            return None
+        samples: list[Sample] = []
+        finals = self._finals([x for x in reports if not x[2]])
+        for k, r in finals:
+            samples.append(sample("bandwidth", r.rate, r.rate_unit, "higher", k))
+            samples.append(sample("transfer", r.transfer, r.transfer_unit, "higher", k))
+            samples.append(sample("time", r.end - r.start, "s", None, k, config=True))
+            e = _ENHANCED.match(r.rest)
+            if e:
+                samples.append(sample("retries", num(e.group(3)), "count", "lower", k))
+            u = UDP_TAIL.search(r.rest)
+            if u:
+                samples.extend(self._udp(u, k, ""))
+        for k, r in self._finals([x for x in reports if x[2]]):
+            samples.append(sample("server_bandwidth", r.rate, r.rate_unit, "higher", k,
+                                  label="server"))
+            u = UDP_TAIL.search(r.rest)
+            if u:
+                samples.extend(self._udp(u, k, "server"))
+        if not samples:
+            return None
+        streams = {r.stream for _, r, _ in reports}
+        return OutputBlock(tool=self.name, start=start, end=end, samples=samples,
+                           info={"streams": str(len(streams - {"SUM"}) or 1)})
+
+    @staticmethod
+    def _finals(reports: list[tuple[int, ReportLine, bool]]) -> list[tuple[int, ReportLine]]:
+        """The whole-test line of each stream, or only [SUM] when there is one."""
+        if not reports:
+            return []
+        pool = [x for x in reports if x[1].stream == "SUM"] or reports
+        best: dict[str, tuple[int, ReportLine]] = {}
+        for k, r, _ in pool:
+            cur = best.get(r.stream)
+            if r.start == 0 and (cur is None or r.end >= cur[1].end):
+                best[r.stream] = (k, r)
+        return sorted(best.values(), key=lambda x: x[0])
+
+    @staticmethod
+    def _udp(u: re.Match[str], k: int, label: str) -> list[Sample]:
+        out = [sample("jitter", num(u.group(1)), "ms", "lower", k, label=label or None),
+               sample("lost", num(u.group(2)), "count", "lower", k, label=label or None),
+               sample("datagrams", num(u.group(3)), "count", None, k, label=label or None,
+                      config=True)]
+        if u.group(4)[0].isdigit():
+            out.append(sample("lost_pct", num(u.group(4)), "%", "lower", k,
+                              label=label or None))
+        return out
+
+
+IPERF2 = register(Iperf2())

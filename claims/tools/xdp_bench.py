@@ -1,0 +1,115 @@
+"""XDP rates: xdp-bench (xdp-tools) `Summary` lines and the kernel's samples/bpf printouts.
+
+    Summary                      8,127,341 rx/s                  0 err/s
+    receive total               8,127,341 pkt/s                 0 drop/s       0 error/s
+    proto 17:   10124567 pkt/s                      (samples/bpf xdp1)
+    XDP-RX CPU      total   14,543,455   0          (xdp_rxq_info)
+
+Metrics: `rx_pps`, `tx_pps`, `redirect_pps` (pkt/s, higher), `errors_per_sec`,
+`drops_per_sec` (lower). These tools print one line per interval; each line is a sample
+(same metric, one per interval) and a runner averages them.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from claims.tools import register
+from claims.tools.base import (
+    Option,
+    OptionSet,
+    OutputBlock,
+    ParsedArgs,
+    Refused,
+    Sample,
+    ToolDescription,
+    is_int,
+    is_number,
+    one_of,
+)
+from claims.tools.text import NUM, clean_all, num, sample
+from claims.tools.trafgen import _device
+
+_SUMMARY = re.compile(r"^\s*(Summary|receive total|redirect total|transmit total|xmit total|"
+                      r"rx total|tx total)\b(.*)$", re.I)
+_PAIR = re.compile(rf"({NUM})\s+([a-z,]+/s)\b")
+_SAMPLE = re.compile(rf"^\s*(proto \d+|ifindex \d+):\s*({NUM})\s+pkt/s")
+_RXQ = re.compile(rf"^\s*XDP-RX CPU\s+total\s+({NUM})\s+({NUM})")
+
+_UNIT = {"rx/s": ("rx_pps", "higher"), "pkt/s": ("rx_pps", "higher"),
+         "tx/s": ("tx_pps", "higher"), "xmit/s": ("tx_pps", "higher"),
+         "redir/s": ("redirect_pps", "higher"), "err/s": ("errors_per_sec", "lower"),
+         "error/s": ("errors_per_sec", "lower"), "err,drop/s": ("errors_per_sec", "lower"),
+         "drop/s": ("drops_per_sec", "lower")}
+
+COMMANDS = ("drop", "pass", "tx", "redirect", "redirect-cpu", "redirect-map",
+            "redirect-multi")
+
+
+class XdpBench(ToolDescription):
+    name = "xdp_bench"
+    programs = ("xdp-bench",)
+    subcommand = True
+
+    options = OptionSet([
+        Option(("-i", "--interval"), is_number, max_value=60),
+        Option(("-e", "--extended"), None),
+        Option(("-m", "--mode"), one_of("native", "skb", "hw")),
+        Option(("-p", "--program-mode", "--packet-operation"),
+               one_of("no-touch", "read-data", "parse-ip", "swap-macs", "touch")),
+        Option(("-l", "--load-mode"), one_of("dpa", "load-bytes")),
+        Option(("-r", "--rxq-stats"), None),
+        Option(("-s", "--stats"), None),
+        Option(("-q", "--qsize"), is_int),
+        Option(("-c", "--cpu"), is_int, role="cpu"),
+        Option(("-v", "--verbose"), None),
+        Option(("-h", "--help"), None),
+    ], positionals=_device, max_positionals=2)
+
+    def parse_args(self, argv: Sequence[str]) -> ParsedArgs:
+        if len(argv) < 2 or argv[1] not in COMMANDS:
+            cmd = argv[1] if len(argv) > 1 else ""
+            raise Refused(f"xdp-bench: command {cmd!r} is not one of {', '.join(COMMANDS)}")
+        parsed = super().parse_args([argv[0], *argv[2:]])
+        parsed.positionals.insert(0, argv[1])
+        return parsed
+
+    def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        text = clean_all(lines)
+        blocks: list[OutputBlock] = []
+        cur: OutputBlock | None = None
+        for i, t in enumerate(text):
+            got = self._line(t, i)
+            if got:
+                if cur is None or i - cur.end > 2:
+                    if cur is not None:
+                        blocks.append(cur)
+                    cur = OutputBlock(tool=self.name, start=i, end=i)
+                cur.samples.extend(got)
+                cur.end = i
+        if cur is not None:
+            blocks.append(cur)
+        return blocks
+
+    @staticmethod
+    def _line(t: str, i: int) -> list[Sample]:
+        m = _SUMMARY.match(t)
+        if m:
+            out = []
+            for val, unit in _PAIR.findall(m.group(2)):
+                if unit in _UNIT:
+                    metric, better = _UNIT[unit]
+                    out.append(sample(metric, num(val), "pkt/s", better, i,
+                                      label=m.group(1).lower()))
+            return out
+        m = _SAMPLE.match(t)
+        if m:
+            return [sample("rx_pps", num(m.group(2)), "pkt/s", "higher", i, label=m.group(1))]
+        m = _RXQ.match(t)
+        if m:
+            return [sample("rx_pps", num(m.group(1)), "pkt/s", "higher", i),
+                    sample("errors_per_sec", num(m.group(2)), "pkt/s", "lower", i)]
+        return []
+
+
+XDP_BENCH = register(XdpBench())
