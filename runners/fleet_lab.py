@@ -107,14 +107,17 @@ class LocalLab:
         return proc
 
     def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
-        """Kill one process's whole group (a crash, when sig is SIGKILL)."""
+        """Kill one process's group (a crash, when sig is SIGKILL) and, with SIGKILL, the
+        benchmark processes it started in sessions of their own, which would outlive it."""
         proc = self.procs.pop(name, None)
         if proc is None:
             return
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            pass
+        orphans = descendants(proc.pid) if sig == signal.SIGKILL else []
+        for pid in [proc.pid, *orphans]:
+            try:
+                os.killpg(pid, sig) if pid == proc.pid else os.kill(pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -146,6 +149,25 @@ class LocalLab:
                                  f"{self.log(name).strip()[-300:]}")
             time.sleep(0.1)
         raise FleetError(f"{name} not ready after {timeout:g} s")
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below `pid`, found through /proc parent links."""
+    parent: dict[int, int] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+                parent[int(d.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        kids = [c for c, pp in parent.items() if pp == p]
+        out += kids
+        todo += kids
+    return out
 
 
 def _listening(port: int) -> bool:

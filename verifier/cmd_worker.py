@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import signal
 import sys
 
@@ -30,6 +29,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tls-ca", default=None, help="CA certificate (tls:// schedulers)")
     p.add_argument("--tls-cert", default=None, help="this worker's certificate")
     p.add_argument("--tls-key", default=None, help="this worker's private key")
+    p.add_argument("--connect-timeout", type=float, default=60.0,
+                   help="give up when the scheduler cannot be reached for this long (s)")
     p.add_argument("--print-tags", action="store_true", help="print the tags and exit")
 
 
@@ -55,7 +56,8 @@ async def _serve(args: argparse.Namespace, resources: dict[str, float], security
 
     worker = Worker(args.scheduler, nthreads=1, name=fleet_host.CONFIG.name,
                     resources=resources, security=security, host=args.listen,
-                    dashboard=False, memory_limit=0, death_timeout=60, validate=False)
+                    dashboard=False, memory_limit=0,
+                    death_timeout=args.connect_timeout, validate=False)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(worker.close()))
@@ -63,7 +65,8 @@ async def _serve(args: argparse.Namespace, resources: dict[str, float], security
         await worker
     except (OSError, TimeoutError) as e:
         await worker.close()
-        raise FleetError(f"cannot join the scheduler {args.scheduler}: {e}") from None
+        raise FleetError(f"cannot join the scheduler {args.scheduler}: "
+                         f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
     print(f"verifier worker: {fleet_host.CONFIG.name} joined {args.scheduler} as "
           f"{worker.address}", file=sys.stderr, flush=True)
     await worker.finished()
@@ -83,7 +86,6 @@ def run(args: argparse.Namespace) -> int:
             print("\n".join(sorted(resources)))
             return 0
         security = security_from(args.tls_ca, args.tls_cert, args.tls_key, "worker")
-        logging.getLogger("distributed").setLevel(logging.WARNING)
         return asyncio.run(_serve(args, resources, security))
     except FleetError as e:
         print(f"verifier worker: {e}", file=sys.stderr)
