@@ -425,7 +425,7 @@ class Netperf(ToolDescription):
             known = {"THROUGHPUT", "TRANSACTION_RATE", "MEAN_LATENCY", "P99_LATENCY",
                      "P50_LATENCY", "MIN_LATENCY", "MAX_LATENCY", "LOCAL_CPU_UTIL",
                      "RT_LATENCY", "THROUGHPUT_UNITS"}
-            if known & set(pairs):
+            if known & set(pairs) and len(pairs) >= 2:  # one KEY=1 in prose is not output
                 samples = self._selector_samples(pairs, i, lines)
                 if samples:
                     start = i - 1 if i > 0 and _BANNER.search(text[i - 1]) else i

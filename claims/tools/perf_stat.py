@@ -217,8 +217,16 @@ class PerfStat(ToolDescription):
 
     @staticmethod
     def _close(cur: OutputBlock, blocks: list[OutputBlock]) -> None:
-        """Keep a block that read something; the caller starts afresh."""
-        if cur.samples:
+        """Keep a block that reads like perf stat; the caller starts afresh.
+
+        Without the `Performance counter stats` header, a line such as `42 cycles` in prose
+        is not enough: ask for the elapsed time, a `+-` spread, or three counter lines."""
+        if not cur.samples:
+            return None
+        headed = "target" in cur.info
+        lines = {s.line for s in cur.samples}
+        if headed or len(lines) >= 3 or any(
+                s.metric == "time_elapsed" or s.spread_pct is not None for s in cur.samples):
             blocks.append(cur)
         return None
 
