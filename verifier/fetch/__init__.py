@@ -93,11 +93,13 @@ def classify(arg: str, inbox: str | None = None, archive: str | None = None) -> 
 
 def http_from_config(config: Config | None = None) -> Http:
     """An Http client with the [fetch] settings of the config file (delay, timeout, retries)."""
-    sec = (config if config is not None else _config()).section("fetch")
     try:
+        sec = (config if config is not None else _config()).section("fetch")
         return Http(delay=float(sec.get("delay", 1.0)),
                     timeout=(10.0, float(sec.get("timeout", 60.0))),
                     retries=int(sec.get("retries", 3)))
+    except ConfigError as e:
+        raise FetchError(str(e)) from None
     except (TypeError, ValueError):
         raise FetchError("bad [fetch] settings in config: delay/timeout/retries must be numbers") from None
 
