@@ -13,17 +13,20 @@ from __future__ import annotations
 import html as html_lib
 import re
 
-from bs4 import BeautifulSoup, Comment, Tag
+from bs4 import BeautifulSoup, Tag
 
-from claims.message import fill_lines, message_from_text, set_header
+from claims.message import fill_lines, message_from_page_lines, set_header, strip_id
 from claims.mime import Part
 from claims.model import Message
 
 _MHONARC_BODY = re.compile(r"<!--X-Body-of-Message-->(.*?)<!--X-Body-of-Message-End-->", re.S)
-_MHONARC_HEAD = re.compile(r"<!--X-(Subject|Date|Message-Id|Reference|In-Reply-To): (.*?) ?-->")
+_MHONARC_HEAD = re.compile(r"<!--X-(Subject|Date|Message-Id): (.*?) ?-->")
 _HEADERS_IN_TEXT = re.compile(r"^(?:Date|From|Subject|Message-I[dD]):", re.M)
 _BLOCKS = ["p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "pre", "ul", "ol"]
 _Q_OPEN, _Q_CLOSE = "\x01quote+\x01", "\x01quote-\x01"
+_TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][\w-]*)?[^>]*>", re.S)
+_PRE_END = re.compile(r"</pre\s*>", re.IGNORECASE)
+_THREAD_OVERVIEW = re.compile(r"\s*\[thread overview\]\s*$")
 _MARC_NOISE = re.compile(r"^\s*\[(?:Download|prev in list|next in list|Download RAW)\b.*\]\s*$")
 
 
@@ -34,32 +37,53 @@ def _soup(markup: str | bytes) -> BeautifulSoup:
 def message_from_html(data: bytes | str, source: str | None = None) -> Message:
     """Read the message shown on an archive page; falls back to the page's visible text."""
     soup = _soup(data)
-    text = data if isinstance(data, str) else str(soup)
     if isinstance(data, bytes):
         try:
-            text = data.decode(soup.original_encoding or "utf-8")
+            src = data.decode(soup.original_encoding or "utf-8")
         except (LookupError, UnicodeDecodeError):
-            text = data.decode("utf-8", "replace")
-    m = _MHONARC_BODY.search(text)
-    if m:
-        return _mhonarc(soup, text, m, source)
-    pre = _message_pre(soup)
-    if pre is not None:
-        msg = message_from_text(_pre_text(pre), source=source, first_line=pre.sourceline or 1)
-        msg.lines = [ln for ln in msg.lines if not (ln.depth == 0 and _MARC_NOISE.match(ln.text))]
+            src = data.decode("utf-8", "replace")
     else:
-        body = soup.body or soup
-        lines = render_text(body).split("\n")
-        msg = Message(source=source)
-        fill_lines(msg, lines, _spread_numbers(len(lines), text.count("\n") + 1))
-        msg.warnings.append("no message markup recognised; read the page's visible text")
+        src = data
+    m = _MHONARC_BODY.search(src)
+    if m:
+        msg = _mhonarc(soup, src, m, source)
+    else:
+        pre = _message_pre(soup)
+        if pre is not None and pre.sourceline is not None:
+            texts, numbers = _pre_lines(src, pre)
+            msg = message_from_page_lines(texts, numbers, source)
+            msg.lines = [ln for ln in msg.lines
+                         if not (ln.depth == 0 and _MARC_NOISE.match(ln.text))]
+            while msg.lines and not msg.lines[0].text.strip():
+                del msg.lines[0]
+        else:
+            body = soup.body or soup
+            lines = render_text(body).split("\n")
+            msg = Message(source=source)
+            fill_lines(msg, lines, _spread_numbers(len(lines), src.count("\n") + 1))
+            msg.warnings.append("no message markup recognised; read the page's visible text")
+    _tidy_headers(msg)
     if msg.subject is None and soup.title and soup.title.string:
         msg.subject = soup.title.string.strip()
     return msg
 
 
+def _tidy_headers(msg: Message) -> None:
+    """Undo archive decorations: lore's '[thread overview]', marc's 'a () b ! com'."""
+    if msg.date:
+        msg.date = _THREAD_OVERVIEW.sub("", msg.date).strip()
+    raw_id = msg.headers.get("message-id", "")
+    if " () " in raw_id:
+        msg.message_id = strip_id(raw_id.replace(" () ", "@").replace(" ! ", "."))
+    for name in ("from", "to", "cc"):
+        value = getattr(msg, name if name != "from" else "from_")
+        if value and " () " in value:
+            value = value.replace(" () ", "@").replace(" ! ", ".")
+            setattr(msg, name if name != "from" else "from_", value)
+
+
 def _message_pre(soup: BeautifulSoup) -> Tag | None:
-    """The `<pre>` that holds the message: lore's id=b, else one with header lines, else the largest."""
+    """The `<pre>` holding the message: lore's id=b, else one with header lines, else the largest."""
     pre = soup.find("pre", id="b")
     if isinstance(pre, Tag):
         return pre
@@ -72,13 +96,66 @@ def _message_pre(soup: BeautifulSoup) -> Tag | None:
     return None
 
 
-def _pre_text(pre: Tag) -> str:
-    """Text of a `<pre>` with its line breaks kept where they are in the source."""
-    for br in pre.find_all("br"):
-        br.replace_with("\n")
-    text = pre.get_text()
-    # the text starts on the `<pre>` line; html.parser drops nothing before the first newline
-    return text
+def _pre_lines(src: str, pre: Tag) -> tuple[list[str], list[int]]:
+    """Text lines of a `<pre>` and the source line each starts on (tags may span lines)."""
+    line_starts = [0]
+    pos = src.find("\n")
+    while pos >= 0:
+        line_starts.append(pos + 1)
+        pos = src.find("\n", pos + 1)
+    sourceline = pre.sourceline or 1
+    offset = line_starts[min(sourceline, len(line_starts)) - 1] + (pre.sourcepos or 0)
+    begin = src.find(">", offset) + 1
+    close = _PRE_END.search(src, begin)
+    end = close.start() if close else len(src)
+    first = sourceline + src.count("\n", offset, begin)
+    return region_lines(src, begin, end, first)
+
+
+def region_lines(src: str, begin: int, end: int, first_line: int) -> tuple[list[str], list[int]]:
+    """Visible text lines of src[begin:end] with their source line numbers.
+
+    Newlines inside tags (`<a\nhref=...>`) move the source line but not the text line;
+    `<br>` and closing block tags start a text line without a source newline.
+    """
+    texts: list[str] = []
+    numbers: list[int] = []
+    cur: list[str] = []
+    line = first_line
+    start_line = first_line
+
+    def text(seg: str) -> None:
+        nonlocal line, start_line, cur
+        parts = seg.split("\n")
+        for part in parts[:-1]:
+            cur.append(part)
+            texts.append(html_lib.unescape("".join(cur)))
+            numbers.append(start_line)
+            cur = []
+            line += 1
+            start_line = line
+        cur.append(parts[-1])
+
+    pos = begin
+    for m in _TAG.finditer(src, begin, end):
+        text(src[pos:m.start()])
+        name = (m.group(2) or "").lower()
+        if name == "br" or (m.group(1) and name in _BLOCKS and name != "pre"):
+            texts.append(html_lib.unescape("".join(cur)))
+            numbers.append(start_line)
+            cur = []
+            start_line = line
+        line += m.group(0).count("\n")
+        if not "".join(cur):
+            start_line = line
+        pos = m.end()
+    text(src[pos:end])
+    if "".join(cur).strip():
+        texts.append(html_lib.unescape("".join(cur)))
+        numbers.append(start_line)
+    if texts and not texts[0].strip():  # the newline right after <pre> is not content
+        texts, numbers = texts[1:], numbers[1:]
+    return texts, numbers
 
 
 def _mhonarc(soup: BeautifulSoup, text: str, m: re.Match[str], source: str | None) -> Message:
@@ -100,11 +177,10 @@ def _mhonarc(soup: BeautifulSoup, text: str, m: re.Match[str], source: str | Non
         if isinstance(span, Tag):
             set_header(msg, name, span.get_text().strip())
     first = text.count("\n", 0, m.start(1)) + 1
-    fragment = _soup(m.group(1))
-    for c in fragment.find_all(string=lambda s: isinstance(s, Comment)):
-        c.extract()
-    lines = render_text(fragment).split("\n")
-    fill_lines(msg, lines, range(first, first + len(lines)))
+    texts, numbers = region_lines(text, m.start(1), m.end(1), first)
+    while texts and not texts[0].strip():
+        texts, numbers = texts[1:], numbers[1:]
+    fill_lines(msg, texts, numbers)
     return msg
 
 

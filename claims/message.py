@@ -262,11 +262,17 @@ def _find_header_block(lines: Sequence[str]) -> tuple[int, int] | None:
 
 def message_from_text(text: str, source: str | None = None, first_line: int = 1) -> Message:
     """Read text as a person sees it: archive page copy (banner, headers, body) or a draft."""
-    msg = Message(source=source)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    return message_from_page_lines(lines, range(first_line, first_line + len(lines)), source)
+
+
+def message_from_page_lines(lines: Sequence[str], numbers: Sequence[int],
+                            source: str | None = None) -> Message:
+    """`message_from_text` for lines whose input line numbers are given (HTML pages)."""
+    msg = Message(source=source)
     block = _find_header_block(lines)
     body_start = 0
     if block is not None:
@@ -279,7 +285,9 @@ def message_from_text(text: str, source: str | None = None, first_line: int = 1)
             if name:
                 set_header(msg, name, value)
             hm = _TEXT_HEADER.match(line)
-            assert hm is not None
+            if hm is None:
+                name = ""
+                continue
             name, value = hm.group(1), hm.group(2)
         if name:
             set_header(msg, name, value)
@@ -290,5 +298,4 @@ def message_from_text(text: str, source: str | None = None, first_line: int = 1)
         body_start = end
         while body_start < len(lines) and not lines[body_start].strip():
             body_start += 1
-    body = lines[body_start:]
-    return fill_lines(msg, body, range(first_line + body_start, first_line + len(lines)))
+    return fill_lines(msg, lines[body_start:], numbers[body_start:])

@@ -132,7 +132,7 @@ def _looks_like_headers(sample: bytes) -> bool:
             if not names:
                 return False
             continue
-        if not _HEADER_LINE.match(line):
+        if not _HEADER_LINE.match(line) or len(line) > 998:  # RFC 5322 line limit
             return False
         names.add(line.split(b":", 1)[0].lower())
     return bool(names & _KNOWN)

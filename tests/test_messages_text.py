@@ -1,0 +1,137 @@
+"""Archive-page text (the seeds and corpus .txt files) and drafts with no headers."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from claims.message import attribution, message_from_text, quote_depth
+from claims.sources import iter_messages
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+CORPUS = SHARED / "corpus"
+SEEDS = SHARED / "seeds"
+CASES = sorted(CORPUS.glob("*.txt"))
+
+# headers as the page shows them (None: the case is a commit message with no header lines)
+EXPECTED = {
+    "s000": ("Daniel Borkmann <dborkman@...hat.com>", "Thu, 27 Mar 2014 10:48:36 +0100",
+             "Re: [PATCH net-next] net: dummy: make use of multi-queues", None),
+    "s001": ("Eric Dumazet <eric.dumazet@...il.com>", "Wed, 05 Nov 2014 18:39:36 -0800",
+             "Re: [PATCH net-next] net: gro: add a per device gro flush timer",
+             "1415241576.13896.62.camel@edumazet-glaptop2.roam.corp.google.com"),
+    "s002": ("Nikolay Aleksandrov <nikolay@...hat.com>", "Wed, 31 Jul 2013 17:39:36 +0200",
+             "Re: [PATCH net-next 0/5] bonding: groundwork and initial conversion to RCU", None),
+    "s003": ("Eddy Tao <taoyuan_eddy@...mail.com>", "Mon, 20 Feb 2023 11:04:01 +0800",
+             "Re: [PATCH net-next v1 1/1] net: openvswitch: ovs_packet_cmd_execute put sw_flow "
+             "mainbody in stack", None),
+    "s004": ("Bill Fink <billfink@...dspring.com>", "Mon, 1 Oct 2007 00:11:35 -0400",
+             "Re: [PATCH 2/3][NET_BATCH] net core use batching",
+             "20071001001135.75d2b984.billfink@mindspring.com"),
+    "d008": ("Alexander Lobakin", "Wed Jan 15 2025 - 10:19:55 EST",
+             "[PATCH net-next v3 0/8] bpf: cpumap: enable GRO for XDP_PASS frames", None),
+    "d020": ("Liam R. Howlett", "Mon Dec 04 2023 - 11:51:40 EST",
+             "Re: [linux-next:master] [fork] 6e553c6bcb: will-it-scale.per_process_ops 94.7% "
+             "improvement", None),
+}
+
+
+def read(path: Path):
+    msgs = list(iter_messages(str(path)))
+    assert len(msgs) == 1
+    return msgs[0]
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_corpus_case_reads_with_headers_and_true_line_numbers(path: Path) -> None:
+    msg = read(path)
+    original = path.read_text().split("\n")
+    want = EXPECTED.get(path.stem)
+    if want is not None:
+        assert (msg.from_, msg.date, msg.subject, msg.message_id) == want
+    else:  # a commit message: no header lines, the whole text is the body
+        assert msg.from_ is None and msg.lines[0].number == 1
+    assert msg.lines, "body must not be empty"
+    for line in msg.lines:  # each line points at its own text in the original
+        depth, text = quote_depth(original[line.number - 1])
+        assert (depth, text) == (line.depth, line.text)
+    bodies = "\n".join(ln.text for ln in msg.lines)
+    assert "To unsubscribe" not in bodies and "majordomo" not in bodies
+    assert "lists.openwall.net" not in bodies and "[<prev]" not in bodies
+
+
+def test_corpus_files_and_seeds_are_the_same_reading() -> None:
+    for seed in sorted(SEEDS.glob("*.txt")):
+        case = CORPUS / f"s{seed.name[:3]}.txt"
+        a, b = read(seed), read(case)
+        assert [(ln.text, ln.depth, ln.author) for ln in a.lines] == \
+               [(ln.text, ln.depth, ln.author) for ln in b.lines]
+
+
+def test_s000_claim_is_depth_two_and_credited_to_daniel_via_nested_attributions() -> None:
+    msg = read(CORPUS / "s000.txt")
+    perf = [ln for ln in msg.lines if "seconds time elapsed" in ln.text]
+    assert len(perf) == 2
+    assert all(ln.depth == 2 and ln.author == "Daniel Borkmann" for ln in perf)
+    eric = [ln for ln in msg.lines if "LLTX device" in ln.text]
+    assert eric[0].depth == 1 and eric[0].author == "Eric Dumazet"
+    own = [ln for ln in msg.lines if "fix this up differently" in ln.text]
+    assert own[0].depth == 0 and own[0].author == "Daniel Borkmann"
+
+
+def test_signature_and_quoted_footer_are_dropped() -> None:
+    text = ("Hi,\n\nnumbers below\n> On Mon, Jan 1, 2024, Ann Bee wrote:\n> 10 -> 20 Gbps\n"
+            "> -- \n> Ann, quoted sig\n> \nback to me\n-- \nMy Sig\n2.39.0\n")
+    msg = message_from_text(text)
+    texts = [ln.text for ln in msg.lines]
+    assert "Ann, quoted sig" not in texts and "My Sig" not in texts and "2.39.0" not in texts
+    assert "back to me" in texts and "10 -> 20 Gbps" in texts
+
+
+def test_mailman_footer_is_dropped() -> None:
+    text = ("result: 5 Mpps\n_______________________________________________\n"
+            "Virtualization mailing list\nVirtualization@lists.linux-foundation.org\n"
+            "https://lists.linuxfoundation.org/mailman/listinfo/virtualization\n")
+    msg = message_from_text(text)
+    assert [ln.text for ln in msg.lines] == ["result: 5 Mpps"]
+
+
+@pytest.mark.parametrize("line, who", [
+    ("On 03/27/2014 03:51 AM, Eric Dumazet wrote:", "Eric Dumazet"),
+    ("On Thu, 2014-03-27 at 01:37 +0100, Daniel Borkmann wrote:", "Daniel Borkmann"),
+    ("On Wed, Nov 05, 2014 at 06:14:00PM -0800, Eric Dumazet <e@x.com> wrote:", "Eric Dumazet"),
+    ("Eric W. Biederman <ebiederm@xmission.com> writes:", "Eric W. Biederman"),
+    ("* Peng Zhang <zhangpeng.00@xxxxxxxxxxxxx> [231204 02:15]:", "Peng Zhang"),
+    ("在 2023/11/28 21:55, kernel test robot 写道:", "kernel test robot"),
+    ("On Mon, 1 Oct 2007, jamal wrote:", "jamal"),
+    ("I tested with:", None),
+    ("Here is what I wrote:", None),
+])
+def test_attribution_names(line: str, who: str | None) -> None:
+    assert attribution(line) == who
+
+
+def test_attribution_wrapped_on_two_lines_credits_the_quote() -> None:
+    text = "On Tue, 3 Jan 2023 10:00:00 +0100\nJane Roe <jr@example.org> wrote:\n> 1.5 Mpps\n"
+    msg = message_from_text(text)
+    assert msg.lines[-1].depth == 1 and msg.lines[-1].author == "Jane Roe"
+
+
+def test_draft_without_headers_keeps_every_line() -> None:
+    text = "net: speed up foo\n\nThis makes foo 2x faster:\nbefore: 10 Gbps\nafter: 20 Gbps\n"
+    msg = message_from_text(text)
+    assert msg.subject is None and msg.from_ is None
+    assert [ln.number for ln in msg.lines] == [1, 2, 3, 4, 5]
+
+
+def test_stdin_dash_reads_a_draft() -> None:
+    code = ("from claims.sources import iter_messages\n"
+            "m = list(iter_messages('-'))\n"
+            "print(len(m), m[0].subject, [l.number for l in m[0].lines if 'after' in l.text])\n")
+    draft = b"Subject: [PATCH] foo\nFrom: A <a@b.c>\n\nbefore: 1 Gbps\nafter: 2 Gbps\n"
+    out = subprocess.run([sys.executable, "-c", code], input=draft, capture_output=True,
+                         timeout=60, cwd=Path(__file__).resolve().parents[1])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.decode().strip() == "1 [PATCH] foo [5]"
