@@ -18,7 +18,7 @@ def tool_for_program(program: str) -> ToolDescription | None:
     for tool in TOOLS.values():
         if base in tool.programs:
             return tool
-    return None
+    return TOOLS.get(base)  # a claim's `tool` field holds the description's name (iperf2)
 
 
 def all_tools() -> list[ToolDescription]:

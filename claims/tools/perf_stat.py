@@ -65,7 +65,7 @@ def _derived(event: str, value: float, pct: str, desc: str, line: int) -> Sample
 
 
 class PerfStat(ToolDescription):
-    name = "perf_stat"
+    name = "perf"  # the program; only its `stat` sub-command is described
     programs = ("perf",)
 
     options = OptionSet([

@@ -47,7 +47,7 @@ COMMANDS = ("drop", "pass", "tx", "redirect", "redirect-cpu", "redirect-map",
 
 
 class XdpBench(ToolDescription):
-    name = "xdp_bench"
+    name = "xdp-bench"
     programs = ("xdp-bench",)
     subcommand = True
 
