@@ -108,12 +108,24 @@ def _check_value(value: str | None) -> str:
     return value
 
 
-def _apply_file(runner: Runner, role: str, action: Action) -> list[Applied]:
+def _apply_file(runner: Runner, role: str, action: Action,
+                current: dict[tuple[str, str], Applied]) -> list[Applied]:
     path = _file_path(runner, role, action)
     value = _check_value(action.value)
-    old = _run_ok(runner, role, ["cat", path], f"reading {path}").strip()
-    rec = Applied(role, "file", path, old, value)
-    _run_ok(runner, role, ["tee", path], f"writing {path}", input=value + "\n")
+    prev = current.pop((role, path), None)  # set by the previous variant: original known
+    if prev is not None:
+        rec = Applied(role, "file", path, prev.old, value)
+        if prev.new == value:
+            return [rec]
+    else:
+        old = _run_ok(runner, role, ["cat", path], f"reading {path}").strip()
+        rec = Applied(role, "file", path, old, value)
+    try:
+        _run_ok(runner, role, ["tee", path], f"writing {path}", input=value + "\n")
+    except ActionError:
+        if prev is not None:
+            current[(role, path)] = prev  # still changed: the caller must restore it
+        raise
     return [rec]
 
 
@@ -180,12 +192,17 @@ def _apply_tc(runner: Runner, role: str, action: Action) -> list[Applied]:
     return [rec]
 
 
-def apply_action(runner: Runner, role: str, action: Action) -> list[Applied]:
-    """Apply `action` on `role`; raise ActionError (nothing changed) when refused or failed."""
+def apply_action(runner: Runner, role: str, action: Action,
+                 current: dict[tuple[str, str], Applied] | None = None) -> list[Applied]:
+    """Apply `action` on `role`; raise ActionError (nothing changed) when refused or failed.
+
+    `current` holds file settings a previous variant changed, by (role, path): one this
+    action sets again is taken out and its original value carried over, so switching
+    variants costs one write instead of restore + read + write."""
     if action.reason and not action.approved:
         raise ActionError(f"setup step needs approval ({action.reason}): {action.raw}")
     if action.kind in ("sysctl", "procfs", "sysfs"):
-        return _apply_file(runner, role, action)
+        return _apply_file(runner, role, action, {} if current is None else current)
     if action.kind == "ethtool":
         return _apply_ethtool(runner, role, action)
     if action.kind == "tc":

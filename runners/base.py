@@ -125,7 +125,7 @@ class Runner(ABC):
         raise RunnerError(f"no free port on {role}")
 
     # -- settings ----------------------------------------------------------------------
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action, current: dict[Any, Any] | None = None) -> None:
         """Apply a typed setup action on its roles, remembering the old values for `undo`."""
         from runners.actions import apply_action
 
@@ -134,10 +134,36 @@ class Runner(ABC):
             if role not in self.roles or self.host_key(role) in done:
                 continue
             done.add(self.host_key(role))
-            for rec in apply_action(self, role, action):
+            for rec in apply_action(self, role, action, current):
                 self._applied.append(rec)
                 if rec.describe() not in self.touched:
                     self.touched.append(rec.describe())
+
+    def switch(self, actions: Sequence[Action]) -> list[str]:
+        """Make `actions` the only applied settings (a variant change) with the fewest
+        writes: a file setting the new actions set again is not restored first.  Returns
+        the restore errors; raises ActionError when an action fails (close() still undoes
+        everything)."""
+        from runners.actions import undo_applied
+
+        old, self._applied = self._applied, []
+        current = {(r.role, r.target): r for r in old if r.kind == "file"}
+        errors = []
+        for rec in reversed([r for r in old if r.kind != "file"]):
+            err = undo_applied(self, rec)
+            if err:
+                errors.append(err)
+        try:
+            for action in actions:
+                self.apply(action, current)
+        finally:
+            left = [r for r in old if (r.role, r.target) in current and r.kind == "file"
+                    and current[(r.role, r.target)] is r]
+            for rec in reversed(left):
+                err = undo_applied(self, rec)
+                if err:
+                    errors.append(err)
+        return errors
 
     def undo(self) -> list[str]:
         """Restore every applied setting, newest first; returns the errors (never raises)."""

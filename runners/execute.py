@@ -48,19 +48,6 @@ class Prepared:
     timeout: float
 
 
-def _bind(argv: Sequence[str], bindings: dict[str, str], runner: Runner) -> list[str]:
-    """Replace shell variables the spec bound to roles (`$peer` -> server's address)."""
-    out = []
-    for a in argv:
-        for var, role in bindings.items():
-            if var in a:
-                if role not in runner.roles:
-                    raise Refused(f"{var} is bound to unknown role {role!r}")
-                a = a.replace(var, runner.address(role))
-        out.append(a)
-    return out
-
-
 def _check_safety(spec: Spec, approve: bool) -> None:
     """claims.safety's verdict; the spec file's own `approved` flags are never trusted."""
     from claims.safety import blocking, check_spec
@@ -95,7 +82,7 @@ def prepare(spec: Spec, runner: Runner, duration: float | None = None,
     if bench.role not in runner.roles:
         raise NotRunnable(f"benchmark role {bench.role!r} is not one of {runner.roles}")
     try:
-        argv = _bind(bench.argv, bench.bindings, runner)
+        argv = list(bench.argv)
         parsed = tool.parse_args(argv)
         dur = duration if duration is not None else spec.run.duration
         if dur is None:
@@ -162,11 +149,9 @@ def _switch(runner: Runner, variant: Variant) -> None:
     if runner.cache.get("variant") == variant.name:
         return
     runner.cache["variant"] = None
-    errors = runner.undo()
+    errors = runner.switch(variant.setup)
     if errors:
         raise RunnerError("; ".join(errors))
-    for action in variant.setup:
-        runner.apply(action)
     runner.cache["variant"] = variant.name
 
 

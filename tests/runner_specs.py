@@ -38,7 +38,9 @@ def iperf3_d007(duration: float = 1, reps: int = 1) -> Spec:
 
 def iperf2(duration: float = 1, reps: int = 1) -> Spec:
     return Spec(
-        id="iperf2-p4", benchmark=Command(tool="iperf", argv=["iperf", "-c", "peer", "-P", "4"]),
+        id="iperf2-p4", benchmark=Command(tool="iperf2", argv=["iperf", "-c", "server", "-P", "4"],
+                                          original="iperf -c $peer -P 4",
+                                          bindings={"$peer": "server"}),
         variants=[Variant("baseline"), Variant("candidate")],
         metrics=[Metric("bandwidth", better="higher")],
         run=RunPlan(repetitions=reps, duration=duration, seed=5))
