@@ -212,9 +212,12 @@ class FleetRunner:
         if not jobs:
             return results
         by_spec = self._dispatch([(s, items) for s, items, _ in jobs], 0, on_record)
+        known = self.hosts()
         for (_s, _, res), recs in zip(jobs, by_spec, strict=True):
             res.runs = sorted(recs, key=lambda r: (r.index, r.started))
             res.environment["hosts"] = sorted({r.host for r in recs if r.host})
+            res.environment["host_tags"] = {h: known.get(h, {}).get("tags")
+                                            for h in res.environment["hosts"]}
             if res.runs and not any(r.ok for r in res.runs):
                 res.status, res.reason = "failed", res.runs[-1].error
         return results

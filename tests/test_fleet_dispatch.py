@@ -249,3 +249,25 @@ def _alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_fleet_command_lists_hosts_and_writes_results(lab, tmp_path):
+    from verifier.results import Results
+
+    spec_file = tmp_path / "spec.yaml"
+    spec_file.write_text(netperf_spec("cli", reps=1).to_yaml())
+    base = [sys.executable, "-m", "verifier.cmd_fleet", "--scheduler", lab.address]
+    p = subprocess.run(base + ["--hosts"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert [ln.split("\t")[0] for ln in p.stdout.splitlines()] == ["lab1", "lab2", "lab3"]
+    out = tmp_path / "results.json"
+    p = subprocess.run(base + [str(spec_file), "--tags", "nic=mlx5", "-o", str(out)],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    res = Results.load(out)
+    assert res.runner == "fleet" and {r.host for r in res.runs} == {"lab1"}
+    assert "nic=mlx5" in res.environment["host_tags"]["lab1"]
+    assert len(res.samples("candidate", "throughput")) == 1
+    p = subprocess.run(base + [str(tmp_path / "missing.yaml")], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, p.stderr

@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "fetch": "verifier.cmd_fetch",
     "spec": "verifier.cmd_spec",
     "worker": "verifier.cmd_worker",
+    "fleet": "verifier.cmd_fleet",
 }
 
 
