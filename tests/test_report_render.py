@@ -8,7 +8,7 @@ import re
 from stats_sim import fixed
 
 from verifier import cmd_report
-from verifier.report import render
+from verifier.report import parse_footer, render
 from verifier.results import Results
 
 
@@ -36,6 +36,21 @@ def test_email_layout():
     assert "verifier run spec-sim.yaml --runner netns" in text
     assert "not comparable across machines" in text
     assert lines[-1].startswith("verifier-result: sim throughput CONFIRMED -4.")
+    [row] = parse_footer(text)
+    assert row["verdict"] == "CONFIRMED" and row["n"] == [10, 10]
+    assert row["ci_pct"][0] < row["change_pct"] < row["ci_pct"][1] < 0
+
+
+def test_long_footer_folds_and_parses_back():
+    res = _results()
+    res.spec["id"] = "netperf-0adfab3a-1"
+    res.spec["metrics"][0]["name"] = "service_demand_remote"
+    for r in res.runs:
+        r.samples["service_demand_remote"] = r.samples.pop("throughput")
+    text = render(res, "email")
+    assert max(map(len, text.splitlines())) <= 72
+    [row] = parse_footer(text)
+    assert row["metric"] == "service_demand_remote" and "ci_pct" in row
 
 
 def test_markdown_and_html():

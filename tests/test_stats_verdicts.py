@@ -110,7 +110,7 @@ def test_many_rows_get_holm_and_a_summary():
     assert all(v["holm"] for v in vs)
     assert sorted(v["alpha"] for v in vs) == pytest.approx([0.025, 0.05])
     s = verdict.summarize(vs)
-    assert s["verdict"] == verdict.CONFIRMED and "2 rows" in s["sentence"]
+    assert s["verdict"] == verdict.CONFIRMED and "over 2 comparisons" in s["sentence"]
 
 
 def test_invalid_on_failed_runs_and_drift_and_not_runnable():

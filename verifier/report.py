@@ -66,7 +66,7 @@ def machine(results: Results) -> list[tuple[str, str]]:
             rows.append((label, str(h[key])))
     tools = {k: v for k, v in (h.get("tools") or {}).items() if v}
     if tools:
-        rows.append(("tools", ", ".join(f"{v}" for v in tools.values())))
+        rows.append(("tools", ", ".join(dict.fromkeys(tools.values()))))
     if env.get("duration"):
         rows.append(("duration", f"{env['duration']:g} s per run"))
     return rows
@@ -85,7 +85,14 @@ def differences(results: Results) -> list[str]:
         here = {"nic": h.get("nic_driver"), "driver": h.get("nic_driver"),
                 "cpu": h.get("cpu_model"), "cpus": h.get("cpus"),
                 "kernel": h.get("kernel")}.get(str(key).lower())
-        shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+        if isinstance(value, dict):
+            shown = ", ".join(f"{k} ({v})" for k, v in value.items())
+        elif isinstance(value, list):
+            shown = ", ".join(map(str, value))
+        else:
+            shown = str(value)
+        if str(key).lower() == "hosts":
+            here = _RUNNER_NOTES.get(kind, kind)
         out.append(f"{key}: the mail says {shown}; here {here or 'not the same'}")
     if kind in ("netns", "local"):
         out.append(f"topology: this runner uses {_RUNNER_NOTES[kind]}; the mail's numbers "
@@ -102,11 +109,19 @@ def _claimed_text(v: dict[str, Any]) -> str:
     return change or "a change without numbers"
 
 
-def row_context(v: dict[str, Any]) -> dict[str, Any]:
+def _title(v: dict[str, Any], command: str | None) -> str:
+    """The metric, with the row/column label from the mail when it adds something."""
+    name = v.get("metric") or "claim"
+    label = (v.get("label") or "").strip()
+    if label and label != command and label != name and len(label) <= 40:
+        name = f"{label}: {name}"
+    return name + (f" ({v['better']} is better)" if v.get("better") else "")
+
+
+def row_context(v: dict[str, Any], command: str | None = None) -> dict[str, Any]:
     verdict = v["verdict"] + (f" ({v['detail']})" if v.get("detail") else "")
-    better = f", {v['better']} is better" if v.get("better") else ""
     return {
-        "title": (v.get("label") or v.get("metric") or "claim") + better,
+        "title": _title(v, command),
         "metric": v.get("metric"),
         "variant": v.get("variant"),
         "claimed": _claimed_text(v),
@@ -157,6 +172,33 @@ def footer(results: Results, verdicts: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def parse_footer(text: str) -> list[dict[str, Any]]:
+    """Read the machine-readable footer back from a report (folded lines unfolded)."""
+    logical: list[str] = []
+    for line in text.splitlines():
+        if line.startswith(FOOTER_PREFIX):
+            logical.append(line)
+        elif logical and line.startswith(" ") and line.strip():
+            logical[-1] += " " + line.strip()
+        elif logical and not line.startswith(FOOTER_PREFIX):
+            logical.append("")  # anything else ends a folded line
+    out = []
+    for line in filter(None, logical):
+        f = line[len(FOOTER_PREFIX):].split()
+        row: dict[str, Any] = {"spec": f[0], "metric": f[1], "verdict": f[2].replace("_", " ")}
+        for tok in f[3:]:
+            if tok.endswith("%"):
+                row["change_pct"] = float(tok[:-1])
+            elif tok.startswith("["):
+                lo, hi = tok.strip("[]").split(",")
+                row["ci_pct"] = [float(lo), float(hi)]
+            elif tok.startswith("n="):
+                a, b = tok[2:].split("+")
+                row["n"] = [int(a), int(b)]
+        out.append(row)
+    return out
+
+
 def spec_yaml(results: Results, width: int = 64, inline: bool = True) -> str:
     """The spec as YAML; inline in a mail it leaves out the quote (the reply quotes it)."""
     spec = dict(results.spec or {})
@@ -186,7 +228,8 @@ def context(results: Results, calibration: dict[str, Any] | None = None) -> dict
         "spec": spec,
         "source": src,
         "summary": summarize(verdicts),
-        "rows": [row_context(v) for v in verdicts],
+        "rows": [row_context(v, (spec.get("benchmark") or {}).get("original"))
+                 for v in verdicts],
         "verdicts": verdicts,
         "machine": machine(results),
         "differences": differences(results),
@@ -209,11 +252,12 @@ def _wrap(text: str, width: int = WIDTH, indent: str = "", first: str | None = N
 
 
 def fold(text: str, width: int = WIDTH) -> str:
-    """Fold every line longer than `width` at spaces, keeping its indent (+2) and leaving
-    the machine-readable footer alone; long unbreakable words are split as a last resort."""
+    """Fold every line longer than `width` at spaces, keeping its indent (+2); a folded
+    footer line continues on lines starting with spaces, as a mail header does (see
+    `parse_footer`).  Long unbreakable words are split as a last resort."""
     out = []
     for line in text.splitlines():
-        if len(line) <= width or line.startswith(FOOTER_PREFIX):
+        if len(line) <= width:
             out.append(line)
             continue
         ind = line[: len(line) - len(line.lstrip())]
@@ -224,12 +268,29 @@ def fold(text: str, width: int = WIDTH) -> str:
     return "\n".join(out) + ("\n" if text.endswith("\n") else "")
 
 
+def shell_wrap(cmd: str, width: int = WIDTH, indent: str = "   ") -> str:
+    """A command folded with ' \\' continuations, so it still pastes into a shell."""
+    if len(indent) + len(cmd) <= width:
+        return indent + cmd
+    lines: list[str] = []
+    cur = indent
+    for word in cmd.split(" "):
+        if cur.strip() and len(cur) + 1 + len(word) + 2 > width:
+            lines.append(cur + " \\")
+            cur = indent + "    " + word
+        else:
+            cur = cur + (" " if cur.strip() else "") + word
+    lines.append(cur)
+    return "\n".join(lines)
+
+
 def _env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              keep_trailing_newline=True,
                              trim_blocks=True, lstrip_blocks=True,
                              autoescape=jinja2.select_autoescape(["html.j2"]))
     env.filters["wrap"] = _wrap
+    env.filters["shell"] = shell_wrap
     env.filters["pct"] = lambda x: "" if x is None else f"{x:+.1f}%"
     return env
 

@@ -144,7 +144,7 @@ def _classify(eff: Effect, cl: Claimed, delta: float, alpha: float,
 
 
 def _sentence(v: dict[str, Any]) -> str:
-    name = v.get("label") or v["metric"]
+    name = v.get("metric") or v.get("label") or "the claim"
     verdict, detail = v["verdict"], v.get("detail")
     s = f"{name}: {verdict}"
     if detail:
@@ -154,7 +154,8 @@ def _sentence(v: dict[str, Any]) -> str:
     if v.get("claimed_pct") is not None:
         s += f" against a claimed {v['claimed_pct']:+.1f}%"
     if v.get("ruled_out_pct") is not None and verdict == INCONCLUSIVE:
-        s += f"; changes beyond {v['ruled_out_pct']:+.1f}% are ruled out"
+        s += (f"; a change of {v['ruled_out_pct']:+.1f}% or more in the claimed "
+              "direction is ruled out")
     if v.get("reason"):
         s += f": {v['reason']}"
     return s + "."
@@ -308,13 +309,14 @@ def summarize(verdicts: list[dict[str, Any]]) -> dict[str, Any]:
     if len(verdicts) == 1:
         return {"verdict": verdicts[0]["verdict"], "sentence": verdicts[0]["sentence"],
                 "counts": counts}
-    if len(counts) == 1:
-        overall = verdicts[0]["verdict"]
-    else:
-        overall = "MIXED"
-    parts = ", ".join(f"{n} {k}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1]))
-    sentence = (f"{overall} over {len(verdicts)} rows ({parts}; Holm-corrected "
-                f"for {len(verdicts)} comparisons).")
+    overall = verdicts[0]["verdict"] if len(counts) == 1 else "MIXED"
+    rest: dict[str, int] = {}
+    for v in verdicts[1:]:
+        rest[v["verdict"]] = rest.get(v["verdict"], 0) + 1
+    parts = ", ".join(f"{n} {k}" for k, n in sorted(rest.items(), key=lambda kv: -kv[1]))
+    # the first row is the claim's headline metric: say it first, then the others
+    sentence = (f"{verdicts[0]['sentence']} The other {len(verdicts) - 1} row(s): {parts} "
+                f"(Holm-corrected over {len(verdicts)} comparisons).")
     return {"verdict": overall, "sentence": sentence, "counts": counts}
 
 
