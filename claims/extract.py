@@ -1,0 +1,204 @@
+"""The claim extraction engine: one Message in, its commands, setup steps and claims out.
+
+Stages run in order, each skipping the lines an earlier stage explained, so one printed
+number becomes at most one claim:
+  patch diffs and diffstats are skipped; shell lines give commands and setup steps;
+  labelled blocks ("Before:"/"After:") and repeated command runs pair tool output;
+  tables, LKP comparison rows, "label: value" lines, "from X to Y" and "X -> Y" give pairs;
+  what is left may state a change alone ("improves by 12%").
+Tool descriptions (claims.tools) name the metrics of pasted tool output and flag numbers
+that are configuration rather than results.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+from claims.blocks import command_run_claims, labelled_block_claims
+from claims.commands import BENCH_PROGRAMS, find_commands
+from claims.lkp import lkp_claims
+from claims.model import Claim, Extraction, Line, Message
+from claims.prose import arrow_claims, from_to_claims, group_claims, relative_claims, variant_groups
+from claims.tables import all_table_claims
+
+_PROGRAM_ALT = "|".join(re.escape(p) for p in sorted(BENCH_PROGRAMS - {"bench", "perf", "ab", "ping"},
+                                                     key=len, reverse=True))
+_PRESCAN = re.compile(
+    r"\d\s?%|%\d|\d\s?(?:->|=>|→)\s?\d|\d\s(?:->|=>|→)\s|\bfrom\s+~?\d|\d\s?[x×]\s+(?:faster|speed|better|more)"
+    r"|times\s+(?:faster|better)|Performance counter|==>"
+    r"|(?im:^[\W_]{0,12}(?:before|after|old|new|without|with|base|baseline|patched|unpatched|original|"
+    r"orig|pre|post|vanilla|net-next|copy)\b)"
+    r"|(?i:\b(?:before|after|with|without)\s+(?:the\s+|this\s+|my\s+)?(?:patch|change|fix|series|commit)"
+    r"|\bold\s+\w+:|\bnew\s+\w+:)"
+    r"|(?m:^[\s>]{0,8}[\w@.:~\[\] -]{0,60}[#$]\s+\S)"
+    r"|\b(?:sysctl|ethtool)\s+-"
+    r"|(?:^|[\s/])(?:" + _PROGRAM_ALT + r")\s+-"
+)
+_DIFF_START = re.compile(r"^(?:diff --git |Index: |--- a/|\+\+\+ b/|@@ -\d+(?:,\d+)? \+\d+)")
+_DIFF_BODY = re.compile(r"^(?:[ +\-\\]|@@ |diff --git |index [0-9a-f]|new file mode|deleted file mode|"
+                        r"similarity index|rename (?:from|to)|old mode|new mode|Binary files)")
+_DIFFSTAT = re.compile(r"^\s*\S+\s+\|\s+(?:\d+\s*[+-]*|Bin .*)$|^\s*\d+ files? changed")
+
+
+def might_have_claims(text: str) -> bool:
+    """A cheap test that lets the many messages without any claim through in microseconds."""
+    return _PRESCAN.search(text) is not None
+
+
+def skipped_lines(lines: Sequence[Line]) -> set[int]:
+    """Indexes of patch hunks and diffstat lines: code and line counts are not claims."""
+    skip: set[int] = set()
+    in_diff = False
+    for i, ln in enumerate(lines):
+        t = ln.text
+        if in_diff:
+            if not t or _DIFF_BODY.match(t):
+                skip.add(i)
+                continue
+            in_diff = False
+        if _DIFF_START.match(t):
+            in_diff = True
+            skip.add(i)
+        elif _DIFFSTAT.match(t):
+            skip.add(i)
+    return skip
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def extract_message(msg: Message) -> Extraction:
+    """All commands, setup steps and claims in one message."""
+    ex = Extraction(message=msg)
+    lines = msg.lines
+    if not lines or not might_have_claims(msg.body):
+        return ex
+    skip = skipped_lines(lines)
+    found = find_commands(lines, skip)
+    ex.commands = _unique_commands(found.commands)
+    ex.setup = found.setup
+    claims: list[Claim] = []
+    used = set(skip) | found.used
+    got, covered = labelled_block_claims(lines, skip | {e.index for e in found.events if e.setup})
+    claims += got
+    used |= covered
+    got, covered = command_run_claims(lines, found.events, skip)
+    claims += got
+    used |= covered
+    got, covered = lkp_claims(lines, used)
+    claims += got
+    used |= covered
+    got, covered = all_table_claims(lines, used)
+    claims += got
+    used |= covered
+    for group in variant_groups(lines, used):
+        got = group_claims(group)
+        claims += got
+        if got:
+            used |= {i for i, ln in enumerate(lines) if any(s.first <= ln.number <= s.last for s in group)}
+    claim_lines = {n for c in claims for n in range(c.lines[0], c.lines[1] + 1)}
+    for i, ln in enumerate(lines):
+        if i in used or ln.number in claim_lines:
+            continue
+        nxt = lines[i + 1] if i + 1 < len(lines) and i + 1 not in used else None
+        if nxt is not None and (nxt.depth != ln.depth or not nxt.text.strip()):
+            nxt = None
+        claims += from_to_claims(ln, nxt) + arrow_claims(ln)
+    claims = _attach_relative(claims, lines, used)
+    _apply_tools(claims, lines)
+    claims = [c for c in claims if c.metric != "__config__"]
+    for c in claims:
+        if c.author is None:
+            c.author = msg.from_
+        if c.message_id is None:
+            c.message_id = msg.message_id
+    ex.claims = _unique_claims(claims)
+    return ex
+
+
+def _attach_relative(claims: list[Claim], lines: Sequence[Line], used: set[int]) -> list[Claim]:
+    """Changes stated alone become relative claims, unless they restate a pair's change
+    ("~20% improvements (from 2.50Mpps to 3.05Mpps)") — then they attach to that pair."""
+    stated = [c.claimed_change_pct for c in claims if c.claimed_change_pct is not None]
+    out = list(claims)
+    for i, ln in enumerate(lines):
+        if i in used:
+            continue
+        for rel in relative_claims(ln):
+            v = rel.claimed_change_pct
+            if v is None or any(abs(v - s) <= 0.05 for s in stated):
+                continue
+            near = [c for c in claims if c.baseline is not None and c.claimed_change_pct is None
+                    and c.lines[0] - 2 <= ln.number <= c.lines[1] + 2]
+            if len(near) == 1:
+                near[0].claimed_change_pct = v
+                continue
+            out.append(rel)
+    return out
+
+
+def _apply_tools(claims: list[Claim], lines: Sequence[Line]) -> None:
+    """Name pasted tool output the way its tool description does; drop configuration."""
+    pairs = [c for c in claims if c.baseline is not None and c.candidate is not None]
+    if not pairs:
+        return
+    try:
+        from claims.tools import all_tools
+
+        tools = all_tools()
+    except Exception:  # a broken tool module must not stop extraction
+        return
+    texts = [ln.text for ln in lines]
+    by_line: dict[int, list] = {}
+    for tool in tools:
+        try:
+            blocks = tool.find_outputs(texts)
+        except Exception:
+            continue
+        for block in blocks:
+            for s in block.samples:
+                if s.line is not None and 0 <= s.line < len(lines):
+                    by_line.setdefault(lines[s.line].number, []).append((tool.name, s))
+    if not by_line:
+        return
+    for c in pairs:
+        assert c.baseline is not None
+        for name, s in by_line.get(c.baseline.line or -1, []):
+            if not _close(float(s.value), c.baseline.value):
+                continue
+            if getattr(s, "config", False) or getattr(s, "kind", None) == "config" or \
+                    (s.label or "").lower() in ("config", "configuration", "setting"):
+                c.metric = "__config__"
+                break
+            c.metric, c.tool = s.metric, name
+            c.unit = s.unit or c.unit
+            c.better = s.better or c.better
+            c.baseline.unit = c.unit
+            if c.candidate is not None:
+                c.candidate.unit = c.unit
+            break
+
+
+def _unique_commands(cmds: list) -> list:
+    seen: set[tuple[str, str | None]] = set()
+    out = []
+    for c in cmds:
+        key = (" ".join(c.raw.split()), c.host)
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
+def _unique_claims(claims: list[Claim]) -> list[Claim]:
+    seen: set[tuple] = set()
+    out = []
+    for c in claims:
+        key = (c.baseline.value if c.baseline else None, c.candidate.value if c.candidate else None,
+               c.claimed_change_pct if c.baseline is None else None, c.lines)
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out

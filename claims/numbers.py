@@ -1,0 +1,171 @@
+"""Numbers as printed in mail text: tokens, units, spreads, and the shape of a line.
+
+Every extractor stage reads lines through `tokenize`, so a value, its unit and a `+- x%`
+spread are recognised the same way in tool output, tables and prose.  Tokens are cut at
+whitespace (linear time, no backtracking), and each token is classified with anchored
+regexes of bounded length.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_LINE = 4000  # longer lines are cut before any regex sees them
+
+# A number as printed: 1,055,201 / 52,1076 (a misplaced comma) / 0.55 / 12 / .5 / 1e6.
+_NUM = r"(?:\d{1,3}(?:,\d{3,4})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+"
+_VALUE_TOKEN = re.compile(
+    rf"(?P<pre>[%~≈#]?)(?P<sign>[+-]?)(?P<num>{_NUM})(?P<unit>[A-Za-zµ%/][A-Za-zµ%/.]{{0,15}})?"
+)
+_RANGE_TOKEN = re.compile(rf"[+-]?(?:{_NUM})(?:-|–|\.\.\.?)[+-]?(?:{_NUM})[A-Za-z%/]*")
+_FOOTNOTE = re.compile(r"\[\d{1,3}\][:,.;)]*$")
+_STRIP = "([{<\"'`,;:)]}>!?*"
+SPREAD_MARKS = ("+-", "±", "+/-")
+
+# Units a value may carry (lower-cased).  Used to tell "767,743 pps batch mode:" apart:
+# `pps` belongs to the number, `batch mode` is the next label.
+_UNIT_RE = re.compile(
+    r"(?:[kmgt]i?)?(?:pps|bps|b/s|bit/s|bits/s|bits/sec|bytes/s|bytes/sec|byte/s|b/sec|"
+    r"bytes|byte|b|iops|ops|ops/s|ops/sec|hz|flops)"
+    r"|[mµun]?s|[mµun]?secs?|seconds?|msecs?|usecs?|nsecs?|minutes?|mins?|hours?|"
+    r"cycles?|insns?|ipc|%|cpu|x|percent|calls/s|trans/s|tps|qps|rps|req/s|reqs/s|"
+    r"requests/s|transactions/s|tr/s|trans\.?/s|packets/s|pkts/s|pkt/s|msgs/s|msg/s|"
+    r"conn/s|connections/s|mpps|kpps|gbit|mbit|gbits|mbits|gb|mb|kb|tb|"
+    r"gbit/s|mbit/s|gbits/s|mbits/s|gbit/sec|mbit/sec|gbits/sec|mbits/sec|"
+    r"mbytes|gbytes|kbytes|mbytes/s|gbytes/s|mb/s|gb/s|kb/s|times|us/tr|usec/tr",
+    re.IGNORECASE,
+)
+
+_HIGHER = re.compile(
+    r"(?i)(pps|bps|b/s|bits?/s|bytes?/s|/s(ec)?$|/sec|iops|ops|throughput|bandwidth|rate|"
+    r"trans|tps|qps|rps|req|per[ _]sec|per second|speed|insns per cycle|ipc|burns|"
+    r"goodput|mpps|gbps|mbps|score|fork\(\) calls)"
+)
+_LOWER = re.compile(
+    r"(?i)(latency|\bus\b|\bms\b|\bns\b|usec|msec|nsec|seconds|\bsecs?\b|time|elapsed|"
+    r"cycles|miss|cpu|util|overhead|context-switch|migrations|retr|drops?|loss|"
+    r"instructions|s\.dem|us/tr|faults|jitter|\bs\b)"
+)
+
+
+@dataclass
+class Token:
+    """One whitespace-separated token of a line, classified."""
+
+    text: str
+    start: int
+    end: int
+    kind: str  # "value" | "spread" | "range" | "word" | "pvalue"
+    value: float | None = None
+    unit: str | None = None
+    percent: bool = False
+    signed: bool = False
+
+
+def is_unit(word: str) -> bool:
+    w = word.strip(_STRIP)
+    return bool(w) and len(w) <= 24 and _UNIT_RE.fullmatch(w) is not None
+
+
+def parse_number(text: str) -> float | None:
+    """'1,055,201' -> 1055201.0; None when `text` is not a plain number."""
+    t = text.strip().replace(",", "")
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def classify(word: str) -> tuple[str, float | None, str | None, bool, bool]:
+    """(kind, value, unit, percent, signed) for one token with punctuation stripped."""
+    if _FOOTNOTE.fullmatch(word):
+        return "word", None, None, False, False
+    w = _FOOTNOTE.sub("", word.rstrip(".,;:)")).strip(_STRIP)
+    if not w or len(w) > 40:
+        return "word", None, None, False, False
+    if w.startswith(("p=", "p<", "p-value=")):
+        v = parse_number(w.split("=", 1)[-1].lstrip("<"))
+        return ("pvalue", v, None, False, False) if v is not None else ("word", None, None, False, False)
+    if _RANGE_TOKEN.fullmatch(w):
+        return "range", None, None, False, False
+    m = _VALUE_TOKEN.fullmatch(w)
+    if not m:
+        return "word", None, None, False, False
+    unit = m.group("unit")
+    if unit and unit.endswith("."):
+        unit = unit[:-1]
+    if unit and not is_unit(unit) and len(unit) > 3:
+        return "word", None, None, False, False  # "2630v4", "64bit" style identifiers
+    value = parse_number(m.group("num"))
+    if value is None:
+        return "word", None, None, False, False
+    sign = m.group("sign")
+    if sign == "-":
+        value = -value
+    pct = m.group("pre") == "%" or (unit is not None and unit.startswith("%"))
+    if pct and unit == "%":
+        unit = "%"
+    return "value", value, unit, pct, bool(sign)
+
+
+def tokenize(line: str) -> list[Token]:
+    """Classify the tokens of `line`; `+- 0.09%` and `± 2%` become spread tokens."""
+    text = line[:MAX_LINE]
+    out: list[Token] = []
+    spread_next = False
+    for m in re.finditer(r"\S+", text):
+        word = m.group()
+        if word in SPREAD_MARKS or word in ("(+-", "(±"):
+            spread_next = True
+            out.append(Token(word, m.start(), m.end(), "word"))
+            continue
+        glued = next((s for s in SPREAD_MARKS if word.lstrip("(").startswith(s)), None)
+        if glued is not None:
+            spread_next = True
+            word = word.lstrip("(")[len(glued):]
+        kind, value, unit, pct, signed = classify(word)
+        if kind == "value" and spread_next:
+            kind, value = "spread", abs(value) if value is not None else None
+        spread_next = False
+        out.append(Token(m.group(), m.start(), m.end(), kind, value, unit, pct, signed))
+    # A bare unit word right after a value belongs to it: "182 MBytes", "16.1 gbps".
+    for i in range(1, len(out)):
+        prev, cur = out[i - 1], out[i]
+        if cur.kind == "word" and prev.kind == "value" and prev.unit is None and is_unit(cur.text):
+            prev.unit = cur.text.strip(_STRIP)
+            if prev.unit == "%":
+                prev.percent = True
+    return out
+
+
+def values(tokens: list[Token]) -> list[Token]:
+    return [t for t in tokens if t.kind == "value"]
+
+
+def skeleton(tokens: list[Token]) -> tuple[str, ...]:
+    """The shape of a line: words lower-cased, values as `#` (with a glued unit)."""
+    out = []
+    for t in tokens:
+        if t.kind == "value":
+            out.append("#%" if t.percent else "#")
+        elif t.kind == "spread":
+            out.append("±")
+        elif t.kind == "range":
+            out.append("R")
+        elif t.kind == "pvalue":
+            out.append("p")
+        else:
+            w = t.text.strip(_STRIP).lower()
+            if w:
+                out.append(w)
+    return tuple(out)
+
+
+def better_for(metric: str | None, unit: str | None) -> str | None:
+    """Which way is good, judged from the metric's name and unit."""
+    text = f"{metric or ''} {unit or ''}"
+    if _HIGHER.search(text):
+        return "higher"
+    if _LOWER.search(text):
+        return "lower"
+    return None

@@ -1,0 +1,172 @@
+"""Pairing two printed rows of numbers into claims.
+
+Every shape of comparison — two tool-output blocks, two table rows, two "label: value"
+lines — ends here: a baseline row and a candidate row whose numbers stand in the same
+places are paired position by position.  Spreads (`+- 0.33%`), run counts and stated
+changes ("(+37.4%)", "p=0.031") attach to the values; they never become claims of their own.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from claims.model import Claim, Value
+from claims.numbers import Token, better_for, skeleton, tokenize
+
+_ANNOTATION = re.compile(r"\((?P<body>[^()]{0,120})\)")
+_STATED = re.compile(r"(?<![\w.])(?P<sign>[+-])\s?(?P<num>\d+(?:\.\d+)?)\s?%")
+_PVAL = re.compile(r"(?i)\bp\s?(?:-value)?\s?[=<]\s?(?P<p>0?\.\d+|\d(?:\.\d+)?(?:e-?\d+)?)")
+_RUNS = re.compile(r"(?i)\b(?:n\s?=\s?(?P<n1>\d{1,4})|(?P<n2>\d{1,4})\s+runs?\b|-r\s?(?P<n3>\d{1,4}))")
+
+
+@dataclass
+class Row:
+    """A labelled sequence of printed numbers: one side of a comparison."""
+
+    label: str | None
+    tokens: list[Token]
+    first: int  # line number in the original text
+    last: int
+    depth: int = 0
+    author: str | None = None
+    message_id: str | None = None
+    stated_pct: float | None = None  # "(+37.4%)" written beside the row
+    p_value: float | None = None
+    runs: int | None = None
+    key: str | None = None  # what is measured (a row key such as "TCP_RR"), if known
+    columns: list[str | None] = field(default_factory=list)  # metric names by value position
+    unit: str | None = None  # a unit written once for the row ("... 4.7 Mpps")
+
+    @property
+    def values(self) -> list[Token]:
+        return [t for t in self.tokens if t.kind == "value"]
+
+
+def strip_annotations(text: str) -> tuple[str, float | None, float | None]:
+    """Remove "(+37.4%)" / "(-13.7%, p=0.031 vs net-next)" and return what they stated."""
+    stated: float | None = None
+    pval: float | None = None
+
+    def repl(m: re.Match[str]) -> str:
+        nonlocal stated, pval
+        body = m.group("body")
+        s = _STATED.search(body)
+        p = _PVAL.search(body)
+        if s is None and p is None:
+            return m.group(0)
+        if s is not None and stated is None:
+            stated = float(s.group("num")) * (-1 if s.group("sign") == "-" else 1)
+        if p is not None and pval is None:
+            try:
+                pval = float(p.group("p"))
+            except ValueError:
+                pval = None
+        return " "
+
+    return _ANNOTATION.sub(repl, text[:4000]), stated, pval
+
+
+def make_row(label: str | None, text: str, first: int, last: int | None = None, **kw) -> Row:
+    body, stated, pval = strip_annotations(text)
+    row = Row(label=label, tokens=tokenize(body), first=first, last=last if last is not None else first,
+              stated_pct=stated, p_value=pval, **kw)
+    return row
+
+
+def _spread_after(tokens: list[Token], i: int) -> Token | None:
+    for t in tokens[i + 1:i + 6]:
+        if t.kind == "spread":
+            return t
+        if t.kind == "value":
+            return None
+    return None
+
+
+def metric_name(tokens: list[Token], i: int) -> str:
+    """Words that name the value at `tokens[i]`: the words after it, else the words before."""
+    after: list[str] = []
+    for t in tokens[i + 1:i + 6]:
+        w = t.text.strip("()[],;:")
+        if t.kind != "word" or not w or w in ("#", "|", "+-", "±", "==>", "=>", "->"):
+            break
+        after.append(w)
+        if t.text.endswith((",", ";", ")", ":")) or len(after) >= 4:
+            break
+    before: list[str] = []
+    for t in reversed(tokens[max(0, i - 4):i]):
+        w = t.text.strip("()[],;:")
+        if t.kind != "word" or not w or w in ("#", "|", "+-", "±") or t.text.endswith((":", ",")):
+            break
+        before.insert(0, w)
+    unit = tokens[i].unit
+    if before and (not after or (unit and after[0] == unit and len(after) == 1)):
+        return " ".join(before + after)
+    return " ".join(after or before)
+
+
+def _value(tok: Token, row: Row, spread: Token | None, unit: str | None) -> Value:
+    v = Value(value=tok.value if tok.value is not None else 0.0, label=row.label, unit=unit,
+              line=row.first, runs=row.runs)
+    if spread is not None:
+        v.spread = spread.value
+        v.spread_kind = "pct" if spread.percent else "abs"
+    return v
+
+
+def label_end(tokens: list[Token]) -> int:
+    """Index just past a leading "label:" in a row (numbers inside it are not results)."""
+    for i, t in enumerate(tokens[:12]):
+        if t.text.endswith(":") and i + 1 < len(tokens):
+            return i + 1
+    return 0
+
+
+def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None,
+              better: str | None = None, stated: list[float | None] | None = None) -> list[Claim]:
+    """Claims from two rows whose numbers stand in the same places (same shape of line).
+
+    `tabular` rows (tool output, tables) keep unchanged cells when something else in the
+    row changed; prose rows drop them (a duration written on both sides is no claim).
+    """
+    if skeleton(base.tokens) != skeleton(cand.tokens):
+        bv, cv = base.values, cand.values
+        if not (tabular and bv and len(bv) == len(cv)):
+            return []
+    bidx = [i for i, t in enumerate(base.tokens) if t.kind == "value"]
+    cidx = [i for i, t in enumerate(cand.tokens) if t.kind == "value"]
+    skip_b = label_end(base.tokens)
+    out: list[Claim] = []
+    pairs = [(bi, ci) for bi, ci in zip(bidx, cidx, strict=False) if bi >= skip_b]
+    changed = any(base.tokens[bi].value != cand.tokens[ci].value for bi, ci in pairs)
+    if not changed:
+        return []
+    for k, (bi, ci) in enumerate(pairs):
+        bt, ct = base.tokens[bi], cand.tokens[ci]
+        if bt.value == ct.value and not tabular:
+            continue
+        if bt.percent != ct.percent:
+            continue
+        col = base.columns[k] if k < len(base.columns) else None
+        metric = col or metric_name(base.tokens, bi) or (base.key or "value")
+        if base.key and col:
+            metric = f"{base.key} {col}"
+        unit = bt.unit or ct.unit or base.unit or cand.unit
+        if unit and unit.startswith("%") and bt.percent:
+            unit = "%"
+        claim = Claim(metric=metric, unit=unit, better=better or better_for(metric, unit),
+                      baseline=_value(bt, base, _spread_after(base.tokens, bi), unit),
+                      candidate=_value(ct, cand, _spread_after(cand.tokens, ci), unit),
+                      lines=(min(base.first, cand.first), max(base.last, cand.last)),
+                      context=context, depth=cand.depth, author=cand.author,
+                      message_id=cand.message_id, p_value=cand.p_value)
+        st = stated[k] if stated and k < len(stated) else None
+        claim.claimed_change_pct = st if st is not None else cand.stated_pct
+        out.append(claim)
+    return out
+
+
+def runs_in(text: str) -> int | None:
+    m = _RUNS.search(text[:2000])
+    if not m:
+        return None
+    return int(m.group("n1") or m.group("n2") or m.group("n3"))

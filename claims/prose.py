@@ -1,0 +1,302 @@
+"""Claims written as prose.
+
+* variant lines: "- old bonding: 16.1 gbps" / "- new bonding: 17.5 gbps", "net-next: 8.017 Gbps",
+  "after #1: 7.785 Gbps (- 2.9%, p=0.385 vs net-next)", also several in one line when an
+  archive collapsed the whitespace ("copy mode: 767,743 pps batch mode: 1,055,201 pps (+37.4%)");
+* "from 2.50Mpps to 3.05Mpps" and "4.1 Mpps -> 5.0 Mpps";
+* changes stated alone: "improves ... by 12%", "a 5-10% boost", "2x faster", "+44.8%".
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from claims.model import Claim, Line, Value
+from claims.numbers import MAX_LINE, Token, better_for, is_unit, parse_number, tokenize
+from claims.pairs import Row, make_row, pair_rows
+from claims.tables import Table, TRow, table_claims
+from claims.variants import clean_label, pick_baseline, role
+
+_LINE_LABEL = re.compile(r"^\s*(?:[-*•]\s+|\d{1,2}(?:\.\d{1,2})*[.)]?\s+)?(?P<label>[^:\s][^:]{0,50}?):\s+(?P<rest>.*\d.*)$")
+_HEADERISH = re.compile(r"(?i)^(?:subject|date|from|to|cc|signed-off-by|link|fixes|reviewed-by|acked-by|"
+                        r"tested-by|reported-by|message-id|in-reply-to|references|commit|https?|"
+                        r"suggested-by|co-developed-by|closes|cc'd|note|notes|v\d+|changes.*)$")
+_FROM_TO = re.compile(
+    r"(?i)\bfrom\s+(?:~|about\s+|around\s+|approx\.?\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,14})?"
+    r"\s+to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-z%/][\w/%]{0,14})?"
+)
+_CHANGE_AFTER = re.compile(
+    r"(?i)^(?:improvement|improvements|improved|boost|increase|increased|gain|gains|faster|better|speed-?up|"
+    r"speedups|higher|more|uplift|jump|win|reduction|reduced|decrease|decreased|drop|lower|less|slower|"
+    r"regression|degradation|saving|savings|loss|cut|overhead|improve|throughput|performance|perf|"
+    r"bandwidth|iops|rate|pps)\b"
+)
+_NEGATIVE = re.compile(r"(?i)^(?:reduction|reduced|decrease|decreased|drop|lower|less|slower|regression|"
+                       r"degradation|loss|cut|overhead)")
+_CHANGE_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|speed\w*|gain\w*|reduc\w*|decreas\w*|"
+                          r"drop\w*|lower\w*|rais\w*|cut\w*|faster|slower|better|worse|regress\w*|"
+                          r"degrad\w*|sav\w*|win|wins|up)\b")
+_TIMES = re.compile(r"(?i)^(?:faster|speed-?up|improvement|better|higher|more|throughput|quicker)\b")
+_ARROWS = frozenset({"->", "=>", "→", "-->", "==>"})
+_RANGE_PCT = re.compile(r"^~?(?P<a>\d+(?:\.\d+)?)%?(?:-|–|to)(?P<b>\d+(?:\.\d+)?)%$")
+_SIZE_UNITS = re.compile(r"(?i)^(?:[kmg]i?b?|bytes?|b|threads?|cpus?|cores?|clients?|flows?|streams?|"
+                         r"queues?|rings?|entries|packets?|frames?|sockets?|vmas?|pages?|kernels?|times?)$")
+
+
+@dataclass
+class Segment:
+    label: str
+    text: str  # what follows the label
+    first: int  # line numbers
+    last: int
+    line: Line
+    clean: bool  # only numbers and units after the label
+
+
+def _line_segments(ln: Line) -> list[list[Segment]]:
+    """Groups of adjacent "label: value" segments inside one line."""
+    text = ln.text[:MAX_LINE]
+    toks = tokenize(text)
+    groups: list[list[Segment]] = []
+    prev_end = -1  # index of the last token of the previous segment's value run
+    for j, t in enumerate(toks[:-1]):
+        if not t.text.endswith(":") or toks[j + 1].kind != "value":
+            continue
+        k = j
+        while k - 1 > prev_end and j - (k - 1) < 5:
+            p = toks[k - 1]
+            if p.kind != "word" or p.text.endswith((".", ")", ":", ";")) or p.text in ("-", "*"):
+                break
+            if k - 2 >= 0 and toks[k - 2].kind == "value" and is_unit(p.text):
+                break
+            k -= 1
+        label = clean_label(" ".join(x.text for x in toks[k:j + 1]))
+        end = j + 1
+        depth = 0
+        while end < len(toks):
+            x = toks[end]
+            if depth or x.text.startswith("("):
+                depth += x.text.count("(") - x.text.count(")")
+                depth = max(depth, 0)
+            elif not (x.kind in ("value", "spread", "pvalue") or is_unit(x.text) or x.text in ("+-", "±")):
+                break
+            end += 1
+        seg = Segment(label=label, text=text[toks[j + 1].start:toks[end - 1].end], first=ln.number,
+                      last=ln.number, line=ln, clean=True)
+        if not label or _HEADERISH.match(label):
+            prev_end = end - 1
+            continue
+        if groups and k == prev_end + 1 and groups[-1]:
+            groups[-1].append(seg)
+        else:
+            groups.append([seg])
+        prev_end = end - 1
+    return groups
+
+
+def _line_row(lines: Sequence[Line], i: int, skip: set[int]) -> tuple[Segment, int] | None:
+    """A whole line "label: text with numbers" (with indented continuation lines)."""
+    ln = lines[i]
+    m = _LINE_LABEL.match(ln.text[:MAX_LINE])
+    if not m:
+        return None
+    label = clean_label(m.group("label"))
+    if not label or len(label.split()) > 6 or _HEADERISH.match(label) or "http" in label:
+        return None
+    text = m.group("rest")
+    indent = len(ln.text) - len(ln.text.lstrip())
+    j = i
+    while (j + 1 < len(lines) and j + 1 not in skip and lines[j + 1].text.strip()
+           and len(lines[j + 1].text) - len(lines[j + 1].text.lstrip()) > indent + 2
+           and not _LINE_LABEL.match(lines[j + 1].text) and j - i < 4):
+        j += 1
+        text += " " + lines[j].text.strip()
+    toks = tokenize(text)
+    clean = all(t.kind in ("value", "spread", "pvalue") or is_unit(t.text) for t in tokenize(_strip_ann(text)))
+    if not any(t.kind == "value" for t in toks):
+        return None
+    return Segment(label, text, ln.number, lines[j].number, ln, clean), j
+
+
+def _strip_ann(text: str) -> str:
+    return re.sub(r"\([^()]{0,120}\)", " ", text)
+
+
+def variant_groups(lines: Sequence[Line], skip: set[int]) -> list[list[Segment]]:
+    groups: list[list[Segment]] = []
+    cur: list[Segment] = []
+    last_i = -10
+    i = 0
+    while i < len(lines):
+        if i in skip:
+            i += 1
+            continue
+        ln = lines[i]
+        inline = _line_segments(ln) if ":" in ln.text else []
+        many = sum(len(g) for g in inline) > 1
+        got = None if many else _line_row(lines, i, skip)
+        if got is not None:
+            seg, j = got
+            blank_between = all(not lines[x].text.strip() for x in range(last_i + 1, i))
+            if cur and (i - last_i <= 2 and blank_between) and lines[i].depth == cur[-1].line.depth:
+                cur.append(seg)
+            else:
+                if len(cur) >= 2:
+                    groups.append(cur)
+                cur = [seg]
+            last_i = j
+            i = j + 1
+            continue
+        if ln.text.strip():
+            if len(cur) >= 2:
+                groups.append(cur)
+            cur = []
+        groups.extend(g for g in inline if len(g) >= 2)
+        i += 1
+    if len(cur) >= 2:
+        groups.append(cur)
+    return groups
+
+
+def _segment_row(seg: Segment) -> Row:
+    return make_row(seg.label, seg.text, seg.first, seg.last, depth=seg.line.depth,
+                    author=seg.line.author, message_id=seg.line.message_id)
+
+
+def group_claims(group: list[Segment]) -> list[Claim]:
+    labels = [s.label for s in group]
+    if not any(role(lab) for lab in labels):
+        return []
+    rows = [_segment_row(s) for s in group]
+    if all(s.clean for s in group) and max(len(r.values) for r in rows) >= 2:
+        return _as_table(group, rows)
+    bi = pick_baseline(labels)
+    base = rows[bi]
+    cands = [r for j, r in enumerate(rows) if j != bi]
+    if any(c.stated_pct is not None for c in cands):
+        cands = [c for c in cands if c.stated_pct is not None]
+    out: list[Claim] = []
+    for c in cands:
+        out.extend(pair_rows(base, c, tabular=False))
+    return out
+
+
+def _as_table(group: list[Segment], rows: list[Row]) -> list[Claim]:
+    """Collapsed tables: "Increment of VMAs: 0 100 ... next-2023: 111878 ... +2.37% ..."."""
+    table = Table(first=0, last=0)
+    for s, r in zip(group, rows, strict=False):
+        vals = r.values
+        half = len(vals) // 2
+        cells: list[Token | None] = list(vals)
+        change: list[Token | None] | None = None
+        if len(vals) >= 4 and len(vals) % 2 == 0 and all(v.percent and v.signed for v in vals[half:]) \
+                and not any(v.percent and v.signed for v in vals[:half]):
+            cells, change = list(vals[:half]), list(vals[half:])
+        table.rows.append(TRow(label=s.label, cells=cells, line=s.first, index=0, depth=s.line.depth,
+                               author=s.line.author, message_id=s.line.message_id))
+        if change is not None:
+            table.rows.append(TRow(label="%", cells=change, line=s.first, index=0, depth=s.line.depth))
+    return table_claims(table)
+
+
+def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
+    """"from 2.50Mpps to 3.05Mpps" (the sentence may go on in the next line)."""
+    out: list[Claim] = []
+    own = ln.text[:MAX_LINE]
+    text = own + (" " + nxt.text[:MAX_LINE] if nxt is not None else "")
+    for m in _FROM_TO.finditer(text):
+        if m.start() >= len(own):
+            break
+        last = ln.number if m.end() <= len(own) or nxt is None else nxt.number
+        a, b = parse_number(m.group("a")), parse_number(m.group("b"))
+        ua, ub = m.group("ua"), m.group("ub")
+        if a is None or b is None:
+            continue
+        pre = text[max(0, m.start() - 2):m.start()]
+        if ua and ub and ua.lower() != ub.lower() and not (ua.startswith("%") and ub.startswith("%")):
+            continue
+        unit = (ub or ua or "").rstrip(".,;)") or None
+        if unit is not None and not is_unit(unit):
+            continue
+        if unit is None and not _CHANGE_VERB.search(text):
+            continue
+        if unit is not None and _SIZE_UNITS.match(unit):
+            continue
+        if "+" in pre or "-" in pre:
+            continue
+        metric = _words_before(text, m.start()) or (unit or "value")
+        claim = Claim(metric=metric, unit=unit, better=better_for(metric, unit),
+                      baseline=Value(a, label="from", unit=unit, line=ln.number),
+                      candidate=Value(b, label="to", unit=unit, line=ln.number),
+                      lines=(ln.number, last), depth=ln.depth, author=ln.author,
+                      message_id=ln.message_id)
+        out.append(claim)
+    return out
+
+
+def arrow_claims(ln: Line) -> list[Claim]:
+    toks = tokenize(ln.text)
+    out: list[Claim] = []
+    for i, t in enumerate(toks):
+        if t.text not in _ARROWS:
+            continue
+        left = next((toks[j] for j in (i - 1, i - 2) if j >= 0 and toks[j].kind == "value"), None)
+        if left is None or (i - 2 >= 0 and left is toks[i - 2] and not is_unit(toks[i - 1].text)):
+            continue
+        right = toks[i + 1] if i + 1 < len(toks) and toks[i + 1].kind == "value" else None
+        if right is None:
+            continue
+        unit = right.unit or left.unit
+        if left.percent != right.percent or (unit and _SIZE_UNITS.match(unit)):
+            continue
+        metric = _words_before(ln.text, left.start) or unit or "value"
+        out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
+                         baseline=Value(left.value or 0.0, unit=unit, line=ln.number),
+                         candidate=Value(right.value or 0.0, unit=unit, line=ln.number),
+                         lines=(ln.number, ln.number), depth=ln.depth, author=ln.author,
+                         message_id=ln.message_id))
+    return out
+
+
+def _words_before(text: str, pos: int) -> str:
+    words = re.findall(r"[A-Za-z][\w./%-]*", text[max(0, pos - 80):pos])
+    return " ".join(words[-4:])
+
+
+def relative_claims(ln: Line) -> list[Claim]:
+    """Changes stated alone: "+44.8%", "improves by 12%", "a 5-10% boost", "2x faster"."""
+    text = ln.text[:MAX_LINE]
+    if "%" not in text and "x" not in text.lower():
+        return []
+    toks = tokenize(text)
+    out: list[Claim] = []
+    for i, t in enumerate(toks):
+        after = " ".join(x.text for x in toks[i + 1:i + 4])
+        before = toks[i - 1].text.lower() if i else ""
+        if before in ("+-", "±", "+/-"):
+            continue
+        vals: list[float] = []
+        if t.kind == "range":
+            m = _RANGE_PCT.match(t.text.strip("(),.;:~"))
+            if m and (_CHANGE_AFTER.match(after) or _CHANGE_VERB.search(text[:t.start])):
+                vals = [float(m.group("a")), float(m.group("b"))]
+        elif t.kind == "value" and t.percent and t.value is not None:
+            if t.signed:
+                vals = [t.value]
+            elif _CHANGE_AFTER.match(after) and not after.lower().startswith(("more", "less", "of")):
+                vals = [-t.value if _NEGATIVE.match(after) else t.value]
+            elif before in ("by", "to") and _CHANGE_VERB.search(text[max(0, t.start - 80):t.start]):
+                verb = _CHANGE_VERB.search(text[max(0, t.start - 80):t.start])
+                neg = verb is not None and _NEGATIVE.match(verb.group(0)) is not None
+                vals = [-t.value if neg else t.value]
+        elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and _TIMES.match(after):
+            vals = [round((t.value - 1.0) * 100.0, 4)]
+        elif t.kind == "value" and t.value and after.lower().startswith("times ") and _TIMES.match(after[6:]):
+            vals = [round((t.value - 1.0) * 100.0, 4)]
+        for v in vals:
+            metric = (after if not _CHANGE_AFTER.match(after) else _words_before(text, t.start)) or "change"
+            out.append(Claim(metric=metric.strip(" .,;:()"), unit="%", claimed_change_pct=v,
+                             lines=(ln.number, ln.number), depth=ln.depth, author=ln.author,
+                             message_id=ln.message_id))
+    return out

@@ -1,0 +1,375 @@
+"""Result tables: `+---+`/`|` bordered, markdown, whitespace- or tab-aligned, and tables whose
+whitespace a web archive collapsed.
+
+A table yields claims only when it compares: a row or column is named as a variant
+("Original", "pre"/"post", "baseline"/"patch 3", "before"/"after", rows marked
+"==> before the change"), or a change row ("diff", "percent", "+2.37% +13.09%") says what
+changed.  A table of one system's numbers (no baseline) yields nothing.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from claims.model import Claim, Line
+from claims.numbers import Token, is_unit, tokenize
+from claims.pairs import Row, pair_rows
+from claims.variants import clean_label, pick_baseline, role
+
+_SEPARATOR = re.compile(r"^\s*[-=+|:._~*\s]{3,}$")
+_MARKER = re.compile(r"\s(?:==+>|<==+|-->|<--|=>|<-)\s*(?P<mark>[^=<>]{2,60})$")
+_CHANGE_LABEL = re.compile(r"(?i)\b(?:diff|delta|change|%change|percent|gain|improvement|speed-?up|"
+                           r"ratio|increase|decrease|regression|%)\b|^[+-]?%$|^%")
+_SPREAD_COL = re.compile(r"(?i)^(?:variance|var|stddev|stdev|std|sd|dev|%stddev|cv|spread|err|error|"
+                         r"±|\+-|ci|confidence)$")
+_RUNS_COL = re.compile(r"(?i)^(?:iterations?|runs?|n|samples?|count|reps?)$")
+_NA = frozenset({"n/a", "na", "-", "--", "?", "x"})
+MAX_LABEL_WORDS = 8
+
+
+@dataclass
+class TRow:
+    label: str
+    cells: list[Token | None]
+    line: int  # line number in the original text
+    index: int  # index into the message lines
+    depth: int = 0
+    mark: str | None = None  # "before the change" from "==> before the change"
+    text: str = ""
+    unit: str | None = None
+    author: str | None = None
+    message_id: str | None = None
+
+
+@dataclass
+class Table:
+    rows: list[TRow] = field(default_factory=list)
+    header: list[str] = field(default_factory=list)  # column names for the value columns
+    header_text: str | None = None
+    first: int = 0  # first line index
+    last: int = 0
+
+
+def _cell(text: str) -> Token | None | bool:
+    """A cell's value token, None for an empty/N/A cell, False when it is not a number."""
+    t = text.strip()
+    if not t or t.lower() in _NA:
+        return None
+    toks = tokenize(t)
+    vals = [x for x in toks if x.kind == "value"]
+    if len(vals) == 1 and all(x.kind in ("value", "spread") or is_unit(x.text) or x.text in ("+-", "±")
+                              for x in toks):
+        return vals[0]
+    return False
+
+
+def parse_row(text: str) -> tuple[str, list[Token | None], str | None, str | None] | None:
+    """(label, value cells, trailing unit, marker) for a whitespace-aligned row, or None."""
+    mark = None
+    m = _MARKER.search(text[:1000])
+    if m:
+        mark = clean_label(m.group("mark"))
+        text = text[:m.start()]
+    if "|" in text:
+        parts = text.rstrip().split("|")
+        if parts and not parts[-1].strip():
+            parts = parts[:-1]
+        if parts and parts[0] == "":
+            parts = parts[1:]
+        if len(parts) < 2:
+            return None
+        label = parts[0].strip()
+        cells: list[Token | None] = []
+        for p in parts[1:]:
+            c = _cell(p)
+            if c is False:
+                return None
+            cells.append(c)  # type: ignore[arg-type]
+        return label, cells, None, mark
+    toks = tokenize(text[:1000])
+    unit = None
+    end = len(toks)
+    if end and toks[-1].kind == "word" and is_unit(toks[-1].text) and end > 1 and toks[-2].kind == "value":
+        unit = toks[-1].text
+        end -= 1
+    cells = []
+    i = end - 1
+    while i >= 0:
+        t = toks[i]
+        if t.kind == "value":
+            cells.insert(0, t)
+        elif t.kind == "spread" or t.text in ("+-", "±", "(", ")"):
+            pass
+        elif t.text.lower() in _NA:
+            cells.insert(0, None)
+        elif t.kind == "word" and i > 0 and toks[i - 1].kind == "value" and is_unit(t.text) and t.text != "x":
+            pass  # "182 MBytes" inside the row
+        else:
+            break
+        i -= 1
+    if not any(c is not None for c in cells):
+        return None
+    label = text[:toks[i].end].strip() if i >= 0 else ""
+    if len(label.split()) > MAX_LABEL_WORDS:
+        return None
+    return clean_label(label), cells, unit, mark
+
+
+def find_tables(lines: Sequence[Line], skip: set[int]) -> list[Table]:
+    tables: list[Table] = []
+    cur: Table | None = None
+    pending_label: tuple[str, int] | None = None
+    gap = 0
+    n = len(lines)
+    for i in range(n):
+        ln = lines[i]
+        text = ln.text
+        if i in skip:
+            cur, pending_label, gap = _close(cur, tables), None, 0
+            continue
+        if not text.strip() or _SEPARATOR.match(text):
+            gap += 1 if not text.strip() else 0
+            if gap > 1:
+                cur, pending_label = _close(cur, tables), None
+            continue
+        got = parse_row(text)
+        if got is not None:
+            label, cells, unit, mark = got
+            if not label and pending_label is not None and pending_label[1] == i - 1:
+                label = pending_label[0]
+            pending_label = None
+            if cur is None or (cur.rows and cur.rows[-1].depth != ln.depth):
+                cur = _close(cur, tables)
+                cur = Table(first=i)
+                cur.header_text = _header_above(lines, i, skip)
+            cur.rows.append(TRow(label=label, cells=cells, line=ln.number, index=i, depth=ln.depth,
+                                 mark=mark, unit=unit, author=ln.author, message_id=ln.message_id,
+                                 text=text))
+            cur.last = i
+            gap = 0
+            continue
+        words = text.split()
+        if 1 <= len(words) <= 4 and not any(t.kind == "value" for t in tokenize(text)) and len(text) < 60:
+            pending_label = (clean_label(text), i)
+            if cur is not None and cur.rows and cur.rows[-1].index >= i - 2:
+                continue
+        cur = _close(cur, tables)
+        gap = 0
+    _close(cur, tables)
+    return tables
+
+
+def _close(cur: Table | None, tables: list[Table]) -> None:
+    if cur is not None and len(cur.rows) >= 2:
+        tables.append(cur)
+    return None
+
+
+def _header_above(lines: Sequence[Line], i: int, skip: set[int]) -> str | None:
+    for j in range(i - 1, max(-1, i - 4), -1):
+        t = lines[j].text
+        if not t.strip() or _SEPARATOR.match(t):
+            continue
+        if j in skip or any(x.kind == "value" for x in tokenize(t)):
+            return None
+        return t if len(t) < 300 else None
+    return None
+
+
+def _split_header(text: str, k: int) -> list[str]:
+    """Column names for k value columns from a header line."""
+    if "|" in text:
+        parts = [p.strip() for p in text.strip().strip("|").split("|")]
+        return parts[-k:] if len(parts) >= k else []
+    parts = [p for p in re.split(r"\t+|\s{2,}", text.strip()) if p]
+    if len(parts) == k:
+        return parts
+    if len(parts) == k + 1:
+        return parts[1:]
+    words = text.split()
+    if len(words) == k + 1:
+        return words[1:]
+    if len(words) % k == 0:
+        step = len(words) // k
+        return [" ".join(words[j:j + step]) for j in range(0, len(words), step)]
+    return []
+
+
+def _header_by_position(header: str, rows: list[TRow]) -> list[str]:
+    """Column names of an aligned table: the header words standing above each cell."""
+    if "|" in header or "\t" in header:
+        return []
+    row = next((r for r in rows if r.text and "|" not in r.text and "\t" not in r.text
+                and all(c is not None for c in r.cells)), None)
+    if row is None:
+        return []
+    words = [(m.start(), m.end(), m.group()) for m in re.finditer(r"\S+", header)]
+    names: list[str] = []
+    taken: set[int] = set()
+    for c in row.cells:
+        assert c is not None
+        hit = [k for k, (s, e, _) in enumerate(words) if s <= c.end + 1 and e >= c.start - 1]
+        if len(hit) != 1 or hit[0] in taken:
+            return []
+        taken.add(hit[0])
+        names.append(words[hit[0]][2])
+    return names
+
+
+def _is_change_row(r: TRow) -> bool:
+    vals = [c for c in r.cells if c is not None]
+    if r.label and _CHANGE_LABEL.search(r.label):
+        return True
+    return bool(vals) and all(c.percent and (c.signed or not r.label) for c in vals) and not role(r.label)
+
+
+def _is_param_row(r: TRow) -> bool:
+    vals = [c.value for c in r.cells if c is not None]
+    return (len(vals) >= 3 and len(vals) == len(r.cells) and all(v is not None and float(v).is_integer() for v in vals)
+            and all(a < b for a, b in zip(vals, vals[1:], strict=False)))  # type: ignore[operator]
+
+
+def table_claims(table: Table, better: str | None = None) -> list[Claim]:
+    rows = table.rows
+    k = min(len(r.cells) for r in rows)
+    if k == 0:
+        return []
+    for r in rows:  # extra leading numbers belong to the label ("patch 3  2.3  4")
+        if len(r.cells) > k:
+            extra = r.cells[:len(r.cells) - k]
+            if any(c is None for c in extra):
+                return []
+            r.label = (r.label + " " + " ".join(c.text for c in extra if c is not None)).strip()
+            r.cells = r.cells[len(r.cells) - k:]
+    header: list[str] = []
+    if rows and not role(rows[0].label) and not rows[0].mark and _is_param_row(rows[0]) and len(rows) >= 3:
+        head = rows.pop(0)
+        header = [f"{head.label} {c.text}".strip() for c in head.cells if c is not None]
+    elif table.header_text:
+        header = _header_by_position(table.header_text, rows) or _split_header(table.header_text, k)
+    change_rows = [r for r in rows if _is_change_row(r)]
+    rows = [r for r in rows if r not in change_rows]
+    if len(rows) < 2 and not change_rows:
+        return []
+    skip_cols = {j for j, h in enumerate(header) if _SPREAD_COL.match(h.strip()) or _RUNS_COL.match(h.strip())}
+    spread_cols = [j for j in skip_cols if _SPREAD_COL.match(header[j].strip())]
+    runs_cols = [j for j in skip_cols if _RUNS_COL.match(header[j].strip())]
+    if any(r.mark for r in rows):
+        return _marked(rows, header, skip_cols, spread_cols, runs_cols, better)
+    col_roles = [role(h) for h in header] if header else []
+    if len(rows) >= 1 and sum(1 for x in col_roles if x) >= 2:
+        return _by_columns(rows, header, better)
+    if not any(role(r.label) for r in rows) and not change_rows:
+        return []
+    if len(rows) < 2:
+        return []
+    bi = pick_baseline([r.label for r in rows])
+    base = rows[bi]
+    cands = [r for j, r in enumerate(rows) if j != bi]
+    out: list[Claim] = []
+    for n, cand in enumerate(cands):
+        stated: list[float | None] = [None] * k
+        if change_rows:
+            ch = change_rows[n] if len(change_rows) == len(cands) else (change_rows[0] if len(cands) == 1 else None)
+            if ch is not None:
+                stated = [c.value if c is not None else None for c in ch.cells]
+        out.extend(_pair(base, cand, header, skip_cols, spread_cols, runs_cols, stated, better))
+    return out
+
+
+def _as_row(r: TRow, cols: list[int], spread_cols: list[int], runs_cols: list[int]) -> Row:
+    toks = [r.cells[j] for j in cols]
+    row = Row(label=r.mark or r.label or None, tokens=[t for t in toks if t is not None], first=r.line,
+              last=r.line, depth=r.depth, author=r.author, message_id=r.message_id, unit=r.unit)
+    if runs_cols and r.cells[runs_cols[0]] is not None:
+        row.runs = int(r.cells[runs_cols[0]].value or 0) or None  # type: ignore[union-attr]
+    return row
+
+
+def _pair(base: TRow, cand: TRow, header: list[str], skip_cols: set[int], spread_cols: list[int],
+          runs_cols: list[int], stated: list[float | None], better: str | None,
+          key: str | None = None) -> list[Claim]:
+    k = min(len(base.cells), len(cand.cells))
+    cols = []
+    for j in range(k):
+        if j in skip_cols or cand.cells[j] is None:
+            continue
+        if base.cells[j] is None:
+            fill = _baseline_from_stated(base, cand.cells[j], stated[j] if j < len(stated) else None)
+            if fill is None:
+                continue
+            base.cells[j] = fill
+        cols.append(j)
+    if not cols:
+        return []
+    b, c = _as_row(base, cols, spread_cols, runs_cols), _as_row(cand, cols, spread_cols, runs_cols)
+    b.columns = [header[j] if j < len(header) else None for j in cols]
+    if key:
+        b.key = key
+    claims = pair_rows(b, c, tabular=True, better=better, context=key,
+                       stated=[stated[j] if j < len(stated) else None for j in cols])
+    if spread_cols:
+        for cl in claims:
+            for side, row in ((cl.baseline, base), (cl.candidate, cand)):
+                sp = row.cells[spread_cols[0]]
+                if side is not None and sp is not None:
+                    side.spread, side.spread_kind = sp.value, "pct" if sp.percent else "abs"
+    return claims
+
+
+def _baseline_from_stated(base: TRow, cand: Token | None, stated: float | None) -> Token | None:
+    """A missing baseline cell ("N/A") that a stated change shows was compared with another
+    of the baseline's numbers: "+48%" for 4 means the baseline was 2.7."""
+    if cand is None or stated is None or cand.value is None:
+        return None
+    for c in base.cells:
+        if c is not None and c.value and abs((cand.value / c.value - 1) * 100 - stated) <= 2.5:
+            return c
+    return None
+
+
+def _marked(rows: list[TRow], header: list[str], skip_cols: set[int], spread_cols: list[int],
+            runs_cols: list[int], better: str | None) -> list[Claim]:
+    groups: dict[str, list[TRow]] = {}
+    for r in rows:
+        groups.setdefault(r.label, []).append(r)
+    out: list[Claim] = []
+    for key, grp in groups.items():
+        if len(grp) < 2:
+            continue
+        bi = pick_baseline([r.mark for r in grp])
+        for j, cand in enumerate(grp):
+            if j != bi:
+                out.extend(_pair(grp[bi], cand, header, skip_cols, spread_cols, runs_cols,
+                                 [None] * len(cand.cells), better, key=key or None))
+    return out
+
+
+def _by_columns(rows: list[TRow], header: list[str], better: str | None) -> list[Claim]:
+    """Variants in columns ("Test | Before | After"): each row pairs its own cells."""
+    bi = pick_baseline(header)
+    out: list[Claim] = []
+    for r in rows:
+        if bi >= len(r.cells) or r.cells[bi] is None:
+            continue
+        for j, c in enumerate(r.cells):
+            if j == bi or c is None or j >= len(header) or role(header[j]) is None:
+                continue
+            b = Row(label=header[bi], tokens=[r.cells[bi]], first=r.line, last=r.line, depth=r.depth,
+                    author=r.author, message_id=r.message_id, unit=r.unit, columns=[r.label or None])
+            cand = Row(label=header[j], tokens=[c], first=r.line, last=r.line, depth=r.depth,
+                       author=r.author, message_id=r.message_id, unit=r.unit)
+            out.extend(pair_rows(b, cand, tabular=True, better=better, context=r.label or None))
+    return out
+
+
+def all_table_claims(lines: Sequence[Line], skip: set[int]) -> tuple[list[Claim], set[int]]:
+    claims: list[Claim] = []
+    covered: set[int] = set()
+    for t in find_tables(lines, skip):
+        got = table_claims(t)
+        if got:
+            claims.extend(got)
+            covered.update(range(t.first, t.last + 1))
+    return claims, covered
