@@ -175,12 +175,15 @@ def aa_delta(samples: Sequence[float], level: float = 0.95) -> float:
     return max(abs(eff.lo), abs(eff.hi))
 
 
-def noise_band(calibration: dict[str, Any] | None = None) -> float:
+def noise_band(calibration: dict[str, Any] | None = None, metric: str | None = None) -> float:
     """delta = max(1%, A/A calibration), as a log-ratio.
 
     `calibration` is what the runner cached: {"delta": log-ratio} or {"delta_pct": %} or
-    {"samples": [...]} (baseline-with-itself runs, split alternately).
+    {"samples": [...]} (baseline-with-itself runs, split alternately), or such an entry
+    per metric under "metrics" (verifier.calibration writes that form).
     """
+    if calibration and "metrics" in calibration:
+        calibration = (calibration.get("metrics") or {}).get(metric or "")
     if not calibration:
         return MIN_BAND
     if calibration.get("delta") is not None:

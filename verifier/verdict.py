@@ -5,7 +5,8 @@ the claimed direction; delta is the noise band.  Rules, in order:
   H < -delta                         CONTRADICTED
   L > delta, c/2 <= x <= 2c          CONFIRMED      (L > 2c: "larger than claimed")
   L > delta, H < c/2                 PARTLY CONFIRMED
-  H < c/2, |CI| not beyond delta     NOT REPRODUCED ("no change" when the 90% CI is inside +-delta)
+  90% CI inside +-delta              NOT REPRODUCED ("no change")
+  H < c/2, |CI| not beyond delta     NOT REPRODUCED
   anything else                      undecided: more runs, or INCONCLUSIVE at the maximum
 A claim of no change (c <= delta) is CONFIRMED when the 90% CI is inside +-delta and
 CONTRADICTED when the CI leaves the band.  NOT RUNNABLE HERE and INVALID come first.
@@ -132,6 +133,8 @@ def _classify(eff: Effect, cl: Claimed, delta: float, alpha: float,
             return CONFIRMED, "at least the claimed size"
     if lo > delta and hi < c / 2:
         return PARTLY, "right direction, less than half the claimed size"
+    if inside:  # no change beyond the runner's noise, and the claim is larger than that
+        return NOT_REPRODUCED, "no change"
     if hi < c / 2 and lo <= delta and hi >= -delta:
         if x < -delta and not final:
             return UNDECIDED, None  # leaning the other way: more runs may contradict it
@@ -261,15 +264,15 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
     if results.status == "failed":
         return _whole(results, INVALID, results.reason or "the run failed")
     calib = calibration if calibration is not None else (results.calibration or None)
-    delta = noise_band(calib)
     rows = rows_of(results)
     if not rows:
         return _whole(results, INVALID, "no metrics or no variants to compare")
     run_plan = spec.get("run") or {}
     alpha = per_look_alpha(run_plan)
     paired = bool(run_plan.get("paired"))
+    deltas = [noise_band(calib, row.metric.get("name")) for row in rows]
     if len(rows) == 1:
-        return [judge_row(rows[0], delta, alpha, final, paired)]
+        return [judge_row(rows[0], deltas[0], alpha, final, paired)]
     pvals = []
     for row in rows:
         try:
@@ -278,7 +281,7 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
         except ValueError:
             pvals.append(1.0)
     out = []
-    for row, a in zip(rows, holm_alphas(pvals, alpha), strict=True):
+    for row, a, delta in zip(rows, holm_alphas(pvals, alpha), deltas, strict=True):
         v = judge_row(row, delta, a, final, paired)
         v["holm"] = True
         out.append(v)

@@ -1,0 +1,87 @@
+"""A/A calibration of the noise band, cached per runner and benchmark.
+
+Comparing the baseline with itself shows how big a change this runner's noise alone can
+produce; the noise band is max(1%, that).  Measuring it costs runs, so it is done once per
+(runner, host, benchmark command, duration) and kept in a small JSON file.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from verifier.stats import aa_delta, pct
+
+RunBaseline = Callable[[int], dict[str, list[float]]]  # n runs -> samples per metric
+DEFAULT_RUNS = 10
+
+
+def default_path() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "verifier" / "calibration.json"
+
+
+def calibration_key(spec: dict[str, Any], environment: dict[str, Any],
+                    runner: str) -> str:
+    """What the noise depends on: the runner and its host, the command and its duration."""
+    hosts = environment.get("hosts") or {}
+    host = next((h for h in hosts.values() if isinstance(h, dict) and "same_as" not in h), {})
+    bench = spec.get("benchmark") or {}
+    raw = json.dumps([runner, host.get("kernel"), host.get("cpu_model"), host.get("cpus"),
+                      host.get("nic_driver"), bench.get("tool"), bench.get("argv"),
+                      environment.get("duration")], sort_keys=True, default=str)
+    return hashlib.sha256(raw.encode()).hexdigest()[:20]
+
+
+class CalibrationCache:
+    """key -> {"metrics": {name: {"delta": log-ratio, "n": runs}}, "created": time}."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+
+    def _load(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text())
+            return data if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            return {}  # a missing or broken cache only costs a new calibration
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        return self._load().get(key)
+
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        data = self._load()
+        data[key] = value
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=1)
+        os.replace(tmp, self.path)
+
+
+def calibrate(key: str, run_baseline: RunBaseline, cache: CalibrationCache | None = None,
+              runs: int = DEFAULT_RUNS, max_age: float = 30 * 86400) -> dict[str, Any]:
+    """The cached calibration for `key`, or a new one from `runs` baseline runs.
+
+    The result is what `verdict.judge(results, calibration=...)` takes: a noise band per
+    metric.  Metrics with fewer than 4 usable samples are left out (they get the 1% floor).
+    """
+    cache = cache or CalibrationCache()
+    hit = cache.get(key)
+    if hit and time.time() - float(hit.get("created", 0)) < max_age:
+        return hit
+    samples = run_baseline(runs)
+    metrics: dict[str, Any] = {}
+    for name, xs in samples.items():
+        xs = [x for x in xs if x > 0]
+        if len(xs) >= 4:
+            d = aa_delta(xs)
+            metrics[name] = {"delta": d, "delta_pct": pct(d), "n": len(xs)}
+    value = {"metrics": metrics, "created": time.time(), "runs": runs}
+    cache.put(key, value)
+    return value
