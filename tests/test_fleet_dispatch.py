@@ -91,6 +91,11 @@ def test_runs_go_to_matching_hosts_in_parallel_and_one_at_a_time_per_host(lab):
         assert starts == sorted(starts)
         assert sorted(r.variant for r in x.runs) == ["baseline"] * 2 + ["candidate"] * 2
         assert len(x.samples("baseline", "throughput")) == 2
+    # fleet results feed the statistics like local ones
+    from verifier.verdict import judge
+
+    verdicts = judge(res[0])
+    assert verdicts and all("verdict" in v for v in verdicts)
 
 
 def test_spread_placement_uses_only_tagged_host(lab):
@@ -271,3 +276,38 @@ def test_fleet_command_lists_hosts_and_writes_results(lab, tmp_path):
     p = subprocess.run(base + [str(tmp_path / "missing.yaml")], capture_output=True,
                        text=True, timeout=60)
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+def test_plan_keeps_the_local_runners_abba_order():
+    from random import Random
+
+    from runners.execute import abba_order
+    from runners.fleet import plan_items
+
+    spec = netperf_spec("o", reps=3)
+    spec.run.warmup = 1
+    items = plan_items(spec)
+    assert [i.index for i in items] == list(range(8))
+    assert [i.warmup for i in items] == [True, True] + [False] * 6
+    want = abba_order(["baseline", "candidate"], 3, Random(f"{spec.run.seed}:0:0"))
+    assert [i.variant for i in items[2:]] == want
+    more = plan_items(spec, ["candidate"], 2, batch=1, start=8)
+    assert [(i.variant, i.index, i.warmup) for i in more] == [("candidate", 8, False),
+                                                               ("candidate", 9, False)]
+
+
+@pytest.mark.root
+def test_netns_worker_runs_between_its_own_namespaces():
+    """A worker started with --runner netns runs each repetition across a veth pair it
+    builds and removes; the netperf argv names the namespace's address, not loopback."""
+    with LocalLab() as lab:
+        lab.add_worker("n1", "pool=n", probe=True, extra=["--runner", "netns"])
+        with FleetRunner(lab.address, ["pool=n"]) as fr:
+            res = fr.run(netperf_spec("n", reps=1, variants=1))
+        assert res.status == "complete", res.reason
+        rec = res.runs[0]
+        assert rec.ok and rec.host == "n1", rec.error
+        host = rec.argv[rec.argv.index("-H") + 1]
+        assert host != "127.0.0.1" and not host.startswith("127."), rec.argv
+    left = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    assert "flt-" not in left
