@@ -3,9 +3,8 @@
 An archive of a busy list is gigabytes; reading it in 1 MB blocks and cutting at
 separators keeps memory flat in the size of the mbox (one message plus one block), and
 searching blocks with `bytes.find` instead of looping over lines in Python keeps it fast.
-A message starts at a `From ` line that follows a blank line (or starts the file), or that
-looks like a real separator (`From addr Day Mon dd hh:mm...`), so an unescaped "From "
-sentence inside an mboxo body does not split a message. mboxrd quoting (`>From `,
+A message starts at a `From ` line that looks like a real separator (`From addr Day Mon dd
+hh:mm...`), so an unescaped "From " sentence inside an mboxo body does not split it. mboxrd quoting (`>From `,
 `>>From `) loses one `>`.
 """
 from __future__ import annotations
@@ -20,10 +19,18 @@ _MBOXRD = re.compile(rb"^>(>*From )", re.M)
 
 
 def _is_separator(buf: bytes, nl: int, eol: int) -> bool:
-    """Is the line buf[nl+1:eol] (which starts with 'From ') a message separator?"""
-    if nl <= 0 or buf[nl - 1:nl] == b"\n" or buf[nl - 2:nl] == b"\n\r":
+    """Is the line buf[nl+1:eol] (which starts with 'From ') a message separator?
+
+    `From <sender> <date with hh:mm>` always is; after a blank line `From <addr@host>` with
+    no date is accepted too (some tools write that); a sentence never is.
+    """
+    if _SEPARATOR.match(buf, nl + 1, eol):
         return True
-    return bool(_SEPARATOR.match(buf, nl + 1, eol))
+    after_blank = nl <= 0 or buf[nl - 1:nl] == b"\n" or buf[nl - 2:nl] == b"\n\r"
+    if not after_blank:
+        return False
+    sender = buf[nl + 6:eol].split(None, 1)
+    return bool(sender) and b"@" in sender[0]
 
 
 def split_mbox(stream: BinaryIO, head: bytes = b"") -> Iterator[tuple[int, bytes]]:
