@@ -200,3 +200,19 @@ def test_no_output_found_in_prose():
              "The socket was 16384 bytes."]
     for tool in all_tools():
         assert tool.find_outputs(prose) == [], tool.name
+
+
+def test_netperf_wrapped_data_row_and_banner_off_run():
+    text = "\n".join(corpus("s001.txt")).replace("107.513  90.561", "107.513\n90.561")
+    first = NETPERF.find_outputs(text.splitlines())[0]
+    assert claims_of(first)["service_demand_remote"] == 90.561
+    bare = (FIX / "netperf_P0.txt").read_text()
+    assert NETPERF.parse(bare) == []  # a lone row of numbers means nothing on its own...
+    got = {s.metric: s.value for s in NETPERF.parse_run(["netperf", "-P", "0", "-H", "h"], bare)}
+    assert got["throughput"] == 7622.54  # ...but the command says it is TCP_STREAM
+
+
+def test_iperf3_bidir_directions():
+    got = claims_of(IPERF3.find_outputs(fixture("iperf3_bidir.txt"))[0])
+    assert got["tx_sender_bitrate"] == 2.33 and got["rx_receiver_bitrate"] == 2.08
+    assert got["tx_sender_retransmits"] == 1 and "sender_bitrate" not in got

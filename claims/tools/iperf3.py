@@ -166,6 +166,8 @@ class Iperf3(ToolDescription):
         samples: list[Sample] = []
         udp = False
         for k, r, role in summaries:
+            if r.tag:  # --bidir: `[TX-C]`/`[RX-C]` name the direction of each summary
+                role = f"{r.tag.split('-')[0].lower()}_{role}"
             samples.append(sample(f"{role}_bitrate", r.rate, r.rate_unit, "higher", k,
                                   label=role))
             samples.append(sample(f"{role}_transfer", r.transfer, r.transfer_unit, "higher", k,
@@ -173,7 +175,7 @@ class Iperf3(ToolDescription):
             u = UDP_TAIL.search(r.rest)
             if u:
                 udp = True
-            if u and role == "receiver":  # the sender's jitter and loss are not measured
+            if u and role.endswith("receiver"):  # the sender's jitter and loss are not measured
                 samples.append(sample(f"{role}_jitter", num(u.group(1)), "ms", "lower", k,
                                       label=role))
                 samples.append(sample(f"{role}_lost", num(u.group(2)), "count", "lower", k,
@@ -183,10 +185,10 @@ class Iperf3(ToolDescription):
                 if u.group(4)[0].isdigit():
                     samples.append(sample(f"{role}_lost_pct", num(u.group(4)), "%", "lower",
                                           k, label=role))
-            elif role == "sender" and not u:
+            elif role.endswith("sender") and not u:
                 m = re.match(rf"({NUM})\b", r.rest)
                 if m:
-                    samples.append(sample("sender_retransmits", num(m.group(1)), "count",
+                    samples.append(sample(f"{role}_retransmits", num(m.group(1)), "count",
                                           "lower", k, label=role))
             samples.append(sample(f"{role}_time", r.end - r.start, "s", None, k, label=role,
                                   config=True))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from claims.tools.text import NUM, num
 
 _REPORT = re.compile(
-    r"^\s*\[\s*(\d+|SUM|\s*\*?\d+)\s*\]\s*(?:\[\s*\w+\s*\]\s*)?"
+    r"^\s*\[\s*(\d+|SUM|\s*\*?\d+)\s*\]\s*(?:\[\s*([\w-]+)\s*\]\s*)?"
     r"(\d+\.(\d+))\s*-\s*(\d+\.\d+)\s+sec\s+"
     rf"({NUM})\s+([KMGT]?Bytes)\s+({NUM})\s+([KMGT]?bits/sec)(.*)$")
 
@@ -22,6 +22,7 @@ class ReportLine:
     """One parsed interval/summary line."""
 
     stream: str  # "5", "SUM"
+    tag: str  # iperf3 --bidir direction: "TX-C", "RX-C" ("" without --bidir)
     start: float
     end: float
     decimals: int
@@ -36,10 +37,10 @@ def report_line(line: str) -> ReportLine | None:
     m = _REPORT.match(line)
     if not m:
         return None
-    return ReportLine(stream=m.group(1).strip(), start=float(m.group(2)),
-                      end=float(m.group(4)), decimals=len(m.group(3)),
-                      transfer=num(m.group(5)), transfer_unit=m.group(6),
-                      rate=num(m.group(7)), rate_unit=m.group(8), rest=m.group(9).strip())
+    return ReportLine(stream=m.group(1).strip(), tag=m.group(2) or "",
+                      start=float(m.group(3)), end=float(m.group(5)), decimals=len(m.group(4)),
+                      transfer=num(m.group(6)), transfer_unit=m.group(7),
+                      rate=num(m.group(8)), rate_unit=m.group(9), rest=m.group(10).strip())
 
 
 UDP_TAIL = re.compile(rf"({NUM})\s*ms\s+({NUM})\s*/\s*({NUM})\s*\(\s*({NUM}|-?nan)%\s*\)")
