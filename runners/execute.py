@@ -240,12 +240,34 @@ def new_results(spec: Spec, runner: Runner) -> Results:
                    created=datetime.now(UTC).isoformat(timespec="seconds"))
 
 
+def batch_adder(spec: Spec, runner: Runner, results: Results, *,
+                duration: float | None = None, approve: bool = False,
+                progress: Progress | None = None) -> Callable[[dict[str, int]], None]:
+    """`more({variant: runs})` for verifier.sequential: each call is one new batch, variants
+    asking for the same number of runs interleaved together."""
+    state = {"batch": max((r.batch for r in results.runs), default=0)}
+
+    def more(want: dict[str, int]) -> None:
+        state["batch"] += 1
+        groups: dict[int, list[str]] = {}
+        for name, n in want.items():
+            if n > 0:
+                groups.setdefault(n, []).append(name)
+        for n, names in sorted(groups.items()):
+            run_batch(spec, runner, names, n, results, batch=state["batch"],
+                      duration=duration, approve=approve, progress=progress)
+
+    return more
+
+
 def execute(spec: Spec, runner: Runner, *, runs: int | None = None,
             duration: float | None = None, approve: bool = False,
-            progress: Progress | None = None, results: Results | None = None) -> Results:
+            progress: Progress | None = None, results: Results | None = None,
+            sequential: bool = False) -> Results:
     """Run the whole spec: warm-up per variant, then `runs` (default: the spec's repetitions)
-    of each variant interleaved.  The caller owns the runner (`with runner:`); pass `results`
-    to keep partial results when interrupted."""
+    of each variant interleaved — or, with `sequential`, batches until the statistics'
+    verdicts hold (verifier.sequential).  The caller owns the runner (`with runner:`);
+    pass `results` to keep partial results when interrupted."""
     results = results if results is not None else new_results(spec, runner)
     try:
         runner.setup()
@@ -268,7 +290,14 @@ def execute(spec: Spec, runner: Runner, *, runs: int | None = None,
     if spec.run.warmup > 0:
         run_batch(spec, runner, names, spec.run.warmup, results, warmup=True,
                   progress=progress)
-    run_batch(spec, runner, names, runs or spec.run.repetitions, results, progress=progress)
+    if sequential:
+        from verifier.sequential import run_sequential
+
+        run_sequential(results, batch_adder(spec, runner, results, duration=duration,
+                                            approve=approve, progress=progress))
+    else:
+        run_batch(spec, runner, names, runs or spec.run.repetitions, results,
+                  progress=progress)
     counted = [r for r in results.runs if not r.warmup]
     if counted and not any(r.ok for r in counted):
         results.status, results.reason = "failed", f"every run failed: {counted[0].error}"

@@ -36,6 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--runs", type=int, default=None, help="runs per variant (default: spec)")
     p.add_argument("--duration", type=float, default=None,
                    help="seconds per run, replacing the command's own (capped by the spec)")
+    p.add_argument("--sequential", action="store_true",
+                   help="run batches until the verdicts hold (5, 10, 20, 30 runs per variant)"
+                        " instead of a fixed --runs, and judge them")
     p.add_argument("--spec-id", default=None, help="which spec of a multi-spec file to run")
     p.add_argument("--quiet", action="store_true", help="no progress display")
 
@@ -157,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with _Display(args.quiet) as display:
             execute(spec, runner, runs=args.runs, duration=args.duration, approve=args.approve,
-                    progress=display, results=results)
+                    progress=display, results=results, sequential=args.sequential)
     except KeyboardInterrupt:
         results.status, results.reason, code = "interrupted", "interrupted by a signal", 130
     except RunnerError as e:
