@@ -90,3 +90,16 @@ def test_cli_renders_again_without_running(tmp_path, capsys):
     (tmp_path / "bad.json").write_text("{not json")
     assert cmd_report.run(p.parse_args([str(tmp_path / "bad.json")])) == 2
     assert "not a results file" in capsys.readouterr().err
+
+
+def test_cli_refuses_malformed_results_in_one_line(tmp_path, capsys):
+    import json
+    res = _results()
+    d = res.to_dict()
+    d["runs"][0]["samples"]["throughput"] = "fast"
+    (tmp_path / "r.json").write_text(json.dumps(d))
+    p = argparse.ArgumentParser()
+    cmd_report.add_arguments(p)
+    assert cmd_report.run(p.parse_args([str(tmp_path / "r.json")])) == 2
+    err = capsys.readouterr().err
+    assert "non-numeric samples" in err and err.count("\n") == 1

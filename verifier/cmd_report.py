@@ -16,10 +16,33 @@ from verifier.report import FORMATS, render
 from verifier.results import Results
 
 
+def shape_problem(res: Results) -> str | None:
+    """What makes a loaded results file unusable for judging, or None."""
+    spec = res.spec
+    if not isinstance(spec, dict):
+        return "spec is not a mapping"
+    metrics = spec.get("metrics", [])
+    if not isinstance(metrics, list) or not all(
+            isinstance(m, dict) and isinstance(m.get("name"), str) for m in metrics):
+        return "spec.metrics must be a list of metrics with names"
+    for r in res.runs:
+        if not isinstance(r.samples, dict) or not all(
+                isinstance(v, int | float) and not isinstance(v, bool)
+                for v in r.samples.values()):
+            return f"run {r.index} of {r.variant} has non-numeric samples"
+    if not isinstance(res.verdicts, list):
+        return "verdicts is not a list"
+    return None
+
+
 def load_results(path: str) -> Results:
     """A results file, or ValueError with a one-line reason."""
     try:
-        return Results.load(path)
+        res = Results.load(path)
+        problem = shape_problem(res)
+        if problem:
+            raise ValueError(f"{path}: not a usable results file ({problem})")
+        return res
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
     except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
@@ -40,6 +63,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"verifier report: {e}", file=sys.stderr)
         return 2
+    except Exception as e:  # a bug must still end in one line, not a traceback
+        print(f"verifier report: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 3
     if args.output:
         try:
             Path(args.output).write_text(text)
