@@ -114,3 +114,17 @@ def test_kernel_variants_need_a_kernel_runner():
     spec.needs = ["kernel"]
     with NetnsRunner(prefix="pcvt") as r:
         assert execute(spec, r).reason == "needs a kernel runner"
+
+
+def test_batch_adder_for_the_sequential_loop():
+    from runners.execute import batch_adder
+
+    spec = iperf3_d007(duration=1)
+    with NetnsRunner(prefix="pcvt") as r:
+        results = new_results(spec, r)
+        more = batch_adder(spec, r, results)
+        more({"baseline": 1, "candidate": 2})
+        more({"candidate": 1})
+    assert Counter(x.variant for x in results.runs) == {"baseline": 1, "candidate": 3}
+    assert [x.batch for x in results.runs] == [1, 1, 1, 2]
+    assert all(x.ok for x in results.runs)
