@@ -93,19 +93,25 @@ def extract_message(msg: Message) -> Extraction:
     got, covered = all_table_claims(lines, used)
     claims += got
     used |= covered
+    blocks_used = set(used)
     for group in variant_groups(lines, used):
         got = group_claims(group)
         claims += got
         if got:
             used |= {i for i, ln in enumerate(lines) if any(s.first <= ln.number <= s.last for s in group)}
-    claim_lines = {n for c in claims for n in range(c.lines[0], c.lines[1] + 1)}
+    hard = set(skip) | found.used | blocks_used
+    known = {(c.baseline.value, c.candidate.value) for c in claims if c.baseline and c.candidate}
     for i, ln in enumerate(lines):
-        if i in used or ln.number in claim_lines:
+        if i in hard:
             continue
-        nxt = lines[i + 1] if i + 1 < len(lines) and i + 1 not in used else None
+        nxt = lines[i + 1] if i + 1 < len(lines) and i + 1 not in hard else None
         if nxt is not None and (nxt.depth != ln.depth or not nxt.text.strip()):
             nxt = None
-        claims += from_to_claims(ln, nxt) + arrow_claims(ln)
+        for c in from_to_claims(ln, nxt) + arrow_claims(ln):
+            assert c.baseline is not None and c.candidate is not None
+            if (c.baseline.value, c.candidate.value) not in known:
+                known.add((c.baseline.value, c.candidate.value))
+                claims.append(c)
     claims = _attach_relative(claims, lines, used)
     _apply_tools(claims, lines)
     claims = [c for c in claims if c.metric != "__config__"]

@@ -81,6 +81,8 @@ def classify(word: str) -> tuple[str, float | None, str | None, bool, bool]:
     if _FOOTNOTE.fullmatch(word):
         return "word", None, None, False, False
     w = _FOOTNOTE.sub("", word.rstrip(".,;:)")).strip(_STRIP)
+    if len(w) > 1 and w[0] == "/" and w[1] in "+-.0123456789":
+        w = w[1:]
     if not w or len(w) > 40:
         return "word", None, None, False, False
     if w.startswith(("p=", "p<", "p-value=")):

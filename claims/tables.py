@@ -90,7 +90,8 @@ def parse_row(text: str) -> tuple[str, list[Token | None], str | None, str | Non
     toks = tokenize(text[:1000])
     unit = None
     end = len(toks)
-    if end and toks[-1].kind == "word" and is_unit(toks[-1].text) and end > 1 and toks[-2].kind == "value":
+    if end > 1 and toks[-1].kind == "word" and is_unit(toks[-1].text) and (
+            toks[-2].kind == "value" or toks[-2].text.lower() in _NA):
         unit = toks[-1].text
         end -= 1
     cells = []
