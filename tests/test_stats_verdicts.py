@@ -166,3 +166,36 @@ def test_wrong_verdict_rate_under_5_percent():
         wrong += _wrong(claimed, true, out.verdicts[0])
         total += 1
     assert wrong / total < 0.05, f"{wrong}/{total} wrong verdicts"
+
+
+def test_time_budget_stops_before_the_next_batch():
+    res = make_results(4.0)  # small claim, 10% noise: would want 30 runs
+    res.spec["run"]["time_budget"] = 100.0
+    sim = Simulator(res, 4.0, 10.0, 5)
+    now = [0.0]
+
+    def more(want):
+        sim(want)
+        for r in res.runs[-sum(want.values()):]:
+            r.started, r.ended = now[0], now[0] + 6.0
+            now[0] += 6.0
+
+    out = run_sequential(res, more, clock=lambda: now[0])
+    # 5+5 runs take 60 s; 5 more each would pass 100 s
+    assert out.stopped == "time budget" and out.looks == [5]
+    assert out.verdicts[0]["verdict"] != verdict.UNDECIDED and out.verdicts[0]["decided"]
+
+
+def test_every_look_asks_only_for_missing_runs():
+    res = make_results(2.0)
+    asked = []
+    sim = Simulator(res, 0.5, 5.0, 8)
+
+    def more(want):
+        asked.append(dict(want))
+        sim(want)
+
+    out = run_sequential(res, more)
+    steps = [b - a for a, b in zip([0, *out.looks], out.looks, strict=False)]
+    assert asked == [{"baseline": n, "candidate": n} for n in steps]
+    assert out.looks[0] == 5 and out.looks[-1] <= 30
