@@ -218,7 +218,10 @@ class FleetRunner:
             res.environment["hosts"] = sorted({r.host for r in recs if r.host})
             res.environment["host_tags"] = {h: known.get(h, {}).get("tags")
                                             for h in res.environment["hosts"]}
-            if res.runs and not any(r.ok for r in res.runs):
+            cut = [r for r in recs if (r.error or "").startswith("FutureCancelledError")]
+            if cut:
+                res.status, res.reason = "interrupted", cut[0].error
+            elif res.runs and not any(r.ok for r in res.runs):
                 res.status, res.reason = "failed", res.runs[-1].error
         return results
 
@@ -281,33 +284,42 @@ class FleetRunner:
                     self._pinned[h] -= 1
 
     def _collect(self, fut: Any, it: RunItem, key: str, batch: int) -> list[RunRecord]:
-        """The finished attempt's record, preceded by one failed record per lost attempt."""
+        """The finished attempt's record, preceded by one failed record per lost attempt.
+
+        A task dask gave up on (KilledWorker) is all losses; a task that never finished for
+        another reason (the controller lost the scheduler) is one failed record, its
+        starts not counted as lost hosts."""
         final: RunRecord | None = None
         done_at: tuple[str, float] | None = None
+        killed = False
+        reason = ""
         try:
             payload = fut.result()
             final = _record(payload["record"])
             done_at = (payload["address"], payload["started"])
-        except Exception as e:  # KilledWorker after dask's allowed failures, or a task error
-            err = LOST if type(e).__name__ == "KilledWorker" else f"{type(e).__name__}: {e}"
-            final = None
-            fail_reason = err
+        except Exception as e:  # KilledWorker, FutureCancelledError, a task error
+            killed = type(e).__name__ == "KilledWorker"
+            reason = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
         with self._lock:
-            starts = list(self._starts.pop(key, []))
-        lost = [s for s in starts if done_at is None or (s.address, s.started) != done_at]
+            starts = sorted(self._starts.pop(key, []), key=lambda s: s.started)
+        if final is None and not killed:
+            last = starts[-1] if starts else None
+            rec = RunRecord(variant=it.variant, index=it.index, warmup=it.warmup, ok=False,
+                            error=reason, host=last.host if last else None,
+                            started=last.started if last else 0.0, ended=time.time(),
+                            batch=batch)
+            return [rec]
+        lost = [s for s in starts if (s.address, s.started) != done_at]
         recs: list[RunRecord] = []
-        for attempt, s in enumerate(sorted(lost, key=lambda s: s.started)):
+        for attempt, s in enumerate(lost):
             rec = RunRecord(variant=it.variant, index=it.index, warmup=it.warmup, ok=False,
                             error=f"{LOST}: {s.host} went away during the run", host=s.host,
                             started=s.started, ended=time.time(), batch=batch)
             _set_attempt(rec, attempt)
             recs.append(rec)
-        if final is None:
-            final = RunRecord(variant=it.variant, index=it.index, warmup=it.warmup, ok=False,
-                              error=fail_reason, ended=time.time(), batch=batch)
-            if recs:
-                return recs  # the losses say it all
+        if final is None:  # dask gave up after its allowed failures
+            return recs or [RunRecord(variant=it.variant, index=it.index, warmup=it.warmup,
+                                      ok=False, error=LOST, ended=time.time(), batch=batch)]
         _set_attempt(final, len(recs))
         recs.append(final)
         return recs
-

@@ -311,3 +311,18 @@ def test_netns_worker_runs_between_its_own_namespaces():
         assert host != "127.0.0.1" and not host.startswith("127."), rec.argv
     left = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
     assert "flt-" not in left
+
+
+def test_scheduler_lost_mid_run_is_interrupted_not_a_hang():
+    """The controller keeps what it has and says "interrupted" (dask gives up reconnecting
+    after its 10 s); no record pretends a host was lost."""
+    with LocalLab() as lab:
+        lab.add_worker("s1", "pool=s", probe=True)
+        with FleetRunner(lab.address, ["pool=s"], timeout=120) as fr:
+            killer = threading.Timer(1.5, lambda: lab.kill("scheduler"))
+            killer.start()
+            res = fr.run(netperf_spec("s", seconds=1, reps=6, variants=1))
+            killer.join()
+    assert res.status == "interrupted" and "scheduler-connection-lost" in res.reason
+    assert all(not (r.error or "").startswith(LOST) for r in res.runs)
+    assert len({r.index for r in res.runs}) == len(res.runs) == 6
