@@ -79,7 +79,9 @@ def _load(args: argparse.Namespace) -> Spec:
         if not specs:
             raise ValueError(f"no spec with id {args.spec_id!r} in {args.spec}")
     if len(specs) > 1:
-        raise ValueError(f"{args.spec} holds {len(specs)} specs; choose one with --spec-id")
+        ids = ", ".join(s.id for s in specs)
+        raise ValueError(f"{args.spec} holds {len(specs)} specs; choose one with --spec-id "
+                         f"({ids})")
     return specs[0]
 
 
