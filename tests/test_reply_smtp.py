@@ -150,3 +150,43 @@ def test_cli_send_twice(smtp, results, tmp_path, monkeypatch, capsys):
     assert "already sent" in capsys.readouterr().out
     assert len(sink.got) == 1
     assert run(p.parse_args([str(tmp_path / "missing.json")])) == 2
+
+
+def test_starttls_and_login(results, tmp_path):
+    """STARTTLS with a certificate from a CA made here, then AUTH LOGIN over the TLS link."""
+    import ssl
+    import subprocess
+
+    from aiosmtpd.smtp import AuthResult
+
+    key, crt = tmp_path / "k.pem", tmp_path / "c.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(crt)], check=True, capture_output=True)
+    ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ctx.load_cert_chain(crt, key)
+    seen = []
+
+    def auth(server, session, envelope, mechanism, data):
+        seen.append((data.login, data.password))
+        return AuthResult(success=data.login == b"bot" and data.password == b"s3cret")
+
+    sink = Sink()
+    ctl = Controller(sink, hostname="127.0.0.1", port=_free_port(), tls_context=ctx,
+                     require_starttls=True, authenticator=auth, auth_require_tls=True)
+    ctl.start()
+    try:
+        s = smtp_settings({"host": "127.0.0.1", "port": ctl.port, "starttls": True,
+                           "cafile": str(crt)},
+                          {"VERIFIER_SMTP_USER": "bot", "VERIFIER_SMTP_PASSWORD": "s3cret"})
+        out = reply(results, tmp_path / "ob", send=True, thread=_thread(tmp_path), settings=s)
+    finally:
+        ctl.stop()
+    assert out.sent and len(sink.got) == 1
+    assert seen == [(b"bot", b"s3cret")]
+
+
+def test_no_credentials_without_starttls(results, tmp_path):
+    s = SmtpSettings(host="127.0.0.1", port=_free_port(), user="bot", password="pw")
+    with pytest.raises(ReplyError, match="without STARTTLS"):
+        reply(results, tmp_path / "ob", send=True, thread=_thread(tmp_path), settings=s)

@@ -12,6 +12,7 @@ import hashlib
 import os
 import smtplib
 import sqlite3
+import ssl
 import textwrap
 import time
 from collections.abc import Iterable
@@ -43,12 +44,13 @@ class SmtpSettings:
     sender: str = DEFAULT_SENDER
     rate_per_hour: int = 10
     timeout: float = 30.0
+    cafile: str | None = None  # a private CA for the server's certificate
 
 
 _ENV = {"host": "VERIFIER_SMTP_HOST", "port": "VERIFIER_SMTP_PORT",
         "starttls": "VERIFIER_SMTP_STARTTLS", "user": "VERIFIER_SMTP_USER",
         "password": "VERIFIER_SMTP_PASSWORD", "sender": "VERIFIER_SMTP_FROM",
-        "rate_per_hour": "VERIFIER_SMTP_RATE_PER_HOUR"}
+        "rate_per_hour": "VERIFIER_SMTP_RATE_PER_HOUR", "cafile": "VERIFIER_SMTP_CAFILE"}
 
 
 def smtp_settings(section: dict[str, Any] | None = None,
@@ -67,7 +69,7 @@ def smtp_settings(section: dict[str, Any] | None = None,
             merged[key] = env[var]
     s = SmtpSettings()
     try:
-        for key in ("host", "user", "password", "sender"):
+        for key in ("host", "user", "password", "sender", "cafile"):
             if merged.get(key) is not None:
                 setattr(s, key, str(merged[key]))
         if merged.get("port") is not None:
@@ -233,10 +235,13 @@ class Outbox:
 
 def deliver(msg: EmailMessage, s: SmtpSettings) -> None:
     """Hand the message to the configured SMTP server (STARTTLS and login when configured)."""
+    if s.user and not s.starttls:
+        raise ReplyError(f"SMTP {s.host}:{s.port}: refusing to send credentials "
+                         "without STARTTLS")
     try:
         with smtplib.SMTP(s.host, s.port, timeout=s.timeout) as smtp:
             if s.starttls:
-                smtp.starttls()
+                smtp.starttls(context=ssl.create_default_context(cafile=s.cafile))
             if s.user:
                 smtp.login(s.user, s.password or "")
             smtp.send_message(msg)
