@@ -180,7 +180,9 @@ class Runner(ABC):
     def tool_version(self, role: str, program: str) -> str | None:
         """The first line a tool prints for its version flag, or None when it is absent."""
         res = self.run(role, [program, *VERSION_FLAGS.get(program, ["--version"])], timeout=10)
-        if res.error or res.returncode in (126, 127):
+        absent = res.returncode in (126, 127) or (  # `ip netns exec` says so with 255
+            res.returncode != 0 and not res.stdout.strip() and "No such file" in res.stderr)
+        if res.error or absent:
             return None
         text = (res.stdout.strip() or res.stderr.strip())
         return text.splitlines()[0].strip() if text else ""

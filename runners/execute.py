@@ -260,6 +260,32 @@ def batch_adder(spec: Spec, runner: Runner, results: Results, *,
     return more
 
 
+def _run_all(spec: Spec, runner: Runner, prep: Prepared, results: Results,
+             runs: int | None, duration: float | None, approve: bool,
+             progress: Progress | None, sequential: bool) -> None:
+    """Probe the environment, then the warm-up and the counted runs."""
+    programs = [prep.argv[0]] + ([prep.server_argv[0]] if prep.server_argv else [])
+    results.environment = runner.environment(programs)
+    missing = _missing_tools(results.environment, prep)
+    if missing:
+        results.status, results.reason = "not-runnable", missing
+        return
+    results.environment["duration"] = prep.duration
+    results.environment["touched"] = runner.touched  # the live list: complete if interrupted
+    names = [v.name for v in spec.variants]
+    if spec.run.warmup > 0:
+        run_batch(spec, runner, names, spec.run.warmup, results, warmup=True,
+                  progress=progress)
+    if sequential:
+        from verifier.sequential import run_sequential
+
+        run_sequential(results, batch_adder(spec, runner, results, duration=duration,
+                                            approve=approve, progress=progress))
+    else:
+        run_batch(spec, runner, names, runs or spec.run.repetitions, results,
+                  progress=progress)
+
+
 def execute(spec: Spec, runner: Runner, *, runs: int | None = None,
             duration: float | None = None, approve: bool = False,
             progress: Progress | None = None, results: Results | None = None,
@@ -278,26 +304,13 @@ def execute(spec: Spec, runner: Runner, *, runs: int | None = None,
     except RunnerError as e:
         results.status, results.reason = "failed", str(e)
         return results
-    programs = [prep.argv[0]] + ([prep.server_argv[0]] if prep.server_argv else [])
-    results.environment = runner.environment(programs)
-    missing = _missing_tools(results.environment, prep)
-    if missing:
-        results.status, results.reason = "not-runnable", missing
+    try:
+        _run_all(spec, runner, prep, results, runs, duration, approve, progress, sequential)
+    except (RunnerError, NotRunnable) as e:
+        results.status, results.reason = "failed", str(e)
         return results
-    results.environment["duration"] = prep.duration
-    results.environment["touched"] = runner.touched  # the live list: complete if interrupted
-    names = [v.name for v in spec.variants]
-    if spec.run.warmup > 0:
-        run_batch(spec, runner, names, spec.run.warmup, results, warmup=True,
-                  progress=progress)
-    if sequential:
-        from verifier.sequential import run_sequential
-
-        run_sequential(results, batch_adder(spec, runner, results, duration=duration,
-                                            approve=approve, progress=progress))
-    else:
-        run_batch(spec, runner, names, runs or spec.run.repetitions, results,
-                  progress=progress)
+    if results.status == "not-runnable":
+        return results
     counted = [r for r in results.runs if not r.warmup]
     if counted and not any(r.ok for r in counted):
         results.status, results.reason = "failed", f"every run failed: {counted[0].error}"

@@ -99,11 +99,14 @@ class SshRunner(Runner):
             return
         self._set_up = True
         for dest in sorted(set(self.hosts.values())):
-            res = subprocess.run(
-                [*self._ssh(dest, "-o", "ControlMaster=yes", "-o", "ControlPersist=120",
-                            "-N", "-f"), dest],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                timeout=_TIMEOUT, check=False)
+            try:  # -f: the master goes to the background once authenticated
+                res = subprocess.run(
+                    [*self._ssh(dest, "-o", "ControlMaster=yes", "-o", "ControlPersist=120",
+                                "-o", f"ConnectTimeout={int(_TIMEOUT)}", "-N", "-f"), dest],
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE, timeout=_TIMEOUT * 2, check=False)
+            except subprocess.TimeoutExpired:
+                raise RunnerError(f"ssh {dest}: no connection after {_TIMEOUT * 2:g} s") from None
             if res.returncode != 0:
                 err = res.stderr.decode(errors="replace").strip().splitlines()
                 raise RunnerError(f"ssh {dest}: {err[-1] if err else 'connection failed'}")

@@ -128,3 +128,16 @@ def test_batch_adder_for_the_sequential_loop():
     assert Counter(x.variant for x in results.runs) == {"baseline": 1, "candidate": 3}
     assert [x.batch for x in results.runs] == [1, 1, 1, 2]
     assert all(x.ok for x in results.runs)
+
+
+def test_missing_tool_is_probed_before_running():
+    """neper (tcp_rr) has a description but is not packaged in Debian 12: not installed."""
+    spec = seed001()
+    spec.benchmark.tool, spec.benchmark.argv = "neper", ["tcp_rr", "-H", "server", "-l", "1"]
+    spec.variants = spec.variants[:1]
+    spec.variants[0].setup = []
+    with NetnsRunner(prefix="pcvt") as r:
+        res = execute(spec, r)
+    assert res.status == "not-runnable", res.reason
+    assert res.reason == "tcp_rr is not installed on the client host"
+    assert res.runs == []
