@@ -26,7 +26,7 @@ from claims.tools.base import (
     one_of,
 )
 from claims.tools.iperf_common import UDP_TAIL, ReportLine, report_line
-from claims.tools.text import clean_all, num, sample
+from claims.tools.text import clean_all, mentions, num, sample
 
 _AUX = re.compile(r"^\s*(-{20,}\s*$|\[\s*ID\s*\]|Client connecting to|Server listening on|"
                   r"TCP window size|UDP buffer size|Write buffer size|Read buffer size|"
@@ -97,6 +97,8 @@ class Iperf2(ToolDescription):
 
     # -- output -----------------------------------------------------------------------
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        if not mentions(lines, ("bits/sec",)):
+            return []
         text = clean_all(lines)
         blocks: list[OutputBlock] = []
         i = 0

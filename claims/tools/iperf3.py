@@ -31,7 +31,7 @@ from claims.tools.base import (
     one_of,
 )
 from claims.tools.iperf_common import UDP_TAIL, report_line
-from claims.tools.text import NUM, clean_all, num, sample
+from claims.tools.text import NUM, clean_all, mentions, num, sample
 
 _AUX = re.compile(r"^\s*(\[\s*ID\s*\]|\[\s*\d+\]\s+local\s|Connecting to host|iperf Done|"
                   r"Server listening|Reverse mode|Accepted connection|(?:- )+-?\s*$|-{20,}\s*$|"
@@ -115,6 +115,8 @@ class Iperf3(ToolDescription):
 
     # -- output -----------------------------------------------------------------------
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        if not mentions(lines, ("bits/sec", "bits_per_second")):
+            return []
         text = clean_all(lines)
         blocks = self._json_blocks(text)
         taken = {i for b in blocks for i in range(b.start, b.end + 1)}
@@ -201,16 +203,18 @@ class Iperf3(ToolDescription):
         out: list[OutputBlock] = []
         i = 0
         while i < len(text):
-            if text[i].strip() != "{":
+            # iperf3 -J opens with `{` then `"start":`; a C block in a patch does not
+            if text[i].strip() != "{" or i + 1 >= len(text) or \
+                    not text[i + 1].lstrip().startswith('"start"'):
                 i += 1
                 continue
             found = None
             for j in range(i + 1, min(len(text), i + 200000)):
-                if text[j].startswith("}"):
+                if text[j].rstrip() == "}":  # the top-level close: iperf3 prints it bare
                     try:
                         doc = json.loads("\n".join(text[i:j + 1]))
                     except ValueError:
-                        continue
+                        break
                     found = (j, doc)
                     break
             if found is None:

@@ -23,7 +23,7 @@ from claims.tools.base import (
     is_number,
     is_size,
 )
-from claims.tools.text import clean_all, is_num, num, sample
+from claims.tools.text import clean_all, is_num, mentions, num, sample
 
 _KV = re.compile(r"^\s*([a-z][a-z0-9_.]*)=(\S+)\s*$")
 _RESULT_KEYS = re.compile(r"^(throughput|num_transactions|latency_\w+|local_throughput|"
@@ -72,6 +72,8 @@ class Neper(ToolDescription):
         return out
 
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        if not mentions(lines, ("latency_", "throughput", "num_transactions")):
+            return []
         text = clean_all(lines)
         blocks: list[OutputBlock] = []
         i = 0

@@ -33,7 +33,7 @@ from claims.tools.base import (
     is_word,
     one_of,
 )
-from claims.tools.text import clean_all, is_num, num, numeric_row, sample, slug
+from claims.tools.text import clean_all, is_num, mentions, num, numeric_row, sample, slug
 
 TESTS = ("TCP_STREAM", "TCP_MAERTS", "TCP_SENDFILE", "TCP_RR", "TCP_CRR", "TCP_CC",
          "UDP_STREAM", "UDP_RR", "SCTP_STREAM", "SCTP_RR", "SCTP_STREAM_MANY", "SCTP_RR_MANY",
@@ -44,6 +44,8 @@ _BANNER = re.compile(
     r"|Connect)|OMNI\s+(\w+))\s+TEST\b", re.I)
 _THR_UNIT = re.compile(r"(\d+\^\d+(?:bits|Bytes)/s(?:ec)?|[KMG]?Bytes/s(?:ec)?)")
 _SD_UNIT = re.compile(r"\b(us/KB|us/Tr)\b")
+_MARKERS = ("TEST", "Socket", "Remote", "Recv", "Throughput", "THROUGHPUT", "_LATENCY",
+            "TRANSACTION_RATE")
 _KEYVAL = re.compile(r"^\s*([A-Z][A-Z0-9_]+)=(\S.*?)\s*$")
 
 
@@ -220,6 +222,8 @@ class Netperf(ToolDescription):
 
     # -- output -----------------------------------------------------------------------
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        if not mentions(lines, _MARKERS):
+            return []
         text = clean_all(lines)
         blocks: list[OutputBlock] = []
         used: set[int] = set()

@@ -28,7 +28,7 @@ from claims.tools.base import (
     is_int,
     is_word,
 )
-from claims.tools.text import NUM, clean_all, num, sample, slug
+from claims.tools.text import NUM, clean_all, mentions, num, sample, slug
 
 _HEADER = re.compile(r"Performance counter stats for\s+(?:'(.*?)'|(process id\s+'[^']*'|"
                      r"thread id\s+'[^']*'|system wide|CPU\(s\)[^:]*))"
@@ -45,6 +45,8 @@ _TIME = re.compile(
     rf"\s*(?:\(\s*\+-\s*({NUM})%\s*\))?\s*$")
 _CSV = re.compile(rf"^({NUM}|<not supported>|<not counted>)([,;])([^,;]*)\2([^,;]+)\2(.*)$")
 
+_MARKERS = re.compile(r"counter stats|seconds\s+(?:time elapsed|user|sys)|\+-\s*\d[\d.]*\s*%"
+                      r"|,,|,msec,")
 _RATE_UNITS = {"GHz", "MHz", "K/sec", "M/sec", "G/sec", "/sec"}
 
 
@@ -169,6 +171,8 @@ class PerfStat(ToolDescription):
 
     # -- output -----------------------------------------------------------------------
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        if not mentions(lines, _MARKERS):
+            return []
         text = clean_all(lines)
         blocks: list[OutputBlock] = []
         cur: OutputBlock | None = None

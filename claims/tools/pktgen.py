@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from claims.tools import register
 from claims.tools.base import OutputBlock, ParsedArgs, Refused, ToolDescription
-from claims.tools.text import NUM, clean_all, num, sample
+from claims.tools.text import NUM, clean_all, mentions, num, sample
 
 _RESULT = re.compile(rf"Result:\s*OK:\s*({NUM})\s*\(c({NUM})\+d({NUM})\)\s*usec,\s*({NUM})\s*"
                      rf"\(\s*({NUM})byte,\s*({NUM})frags\)")
@@ -30,6 +30,8 @@ class Pktgen(ToolDescription):
         raise Refused("pktgen is configured through /proc/net/pktgen, not run from a mail")
 
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        if not mentions(lines, ("Result:",)):
+            return []
         text = clean_all(lines)
         blocks: list[OutputBlock] = []
         for i, t in enumerate(text):

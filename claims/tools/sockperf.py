@@ -27,7 +27,7 @@ from claims.tools.base import (
     is_word,
     one_of,
 )
-from claims.tools.text import NUM, clean_all, num, sample
+from claims.tools.text import NUM, clean_all, mentions, num, sample
 
 _PREFIX = re.compile(r"^\s*sockperf\s*(?:\[[A-Z]+\])?\s*:?", re.I)
 _AVG = re.compile(rf"avg-(lat(?:ency)?|rtt)\s*=\s*({NUM})\s*\(\s*std-dev\s*=\s*({NUM})")
@@ -111,6 +111,8 @@ class Sockperf(ToolDescription):
 
     # -- output -----------------------------------------------------------------------
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        if not mentions(lines, ("sockperf",)):
+            return []
         text = clean_all(lines)
         blocks: list[OutputBlock] = []
         cur: OutputBlock | None = None

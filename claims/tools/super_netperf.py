@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from claims.tools import register
 from claims.tools.base import OutputBlock, ParsedArgs, Refused, Sample, ToolDescription
 from claims.tools.netperf import NETPERF
-from claims.tools.text import NUM, clean_all, num, sample
+from claims.tools.text import NUM, clean_all, mentions, num, sample
 
 _CMD = re.compile(r"super_netperf\s+(\d+)\s+(.*)$")
 _TOTAL = re.compile(rf"^\s*({NUM})\s*$")
@@ -58,6 +58,8 @@ class SuperNetperf(ToolDescription):
         return int(parsed.positionals[0])
 
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        if not mentions(lines, ("super_netperf",)):
+            return []
         text = clean_all(lines)
         blocks: list[OutputBlock] = []
         for i, t in enumerate(text):

@@ -19,6 +19,8 @@ _NUM_FULL = re.compile(rf"^{NUM}$")
 
 def clean(line: str) -> str:
     """The line without colour codes and mail quote markers, tabs as spaces."""
+    if "[" not in line and ">" not in line and "\t" not in line and "\xa0" not in line:
+        return line.rstrip()  # the common case, without running the regexes
     line = _ANSI.sub("", line)
     line = _QUOTE.sub("", line)
     return line.replace("\t", " ").replace("\xa0", " ").rstrip()
@@ -26,6 +28,28 @@ def clean(line: str) -> str:
 
 def clean_all(lines: Sequence[str]) -> list[str]:
     return [clean(ln) for ln in lines]
+
+
+_LAST: tuple = (None, 0, "")  # the last text joined: every tool is asked about the same lines
+
+
+def _blob(lines: Sequence[str]) -> str:
+    global _LAST
+    last = _LAST  # one read: another thread may replace it, never half of it
+    if last[0] is lines and last[1] == len(lines):
+        return last[2]
+    blob = "\n".join(lines)
+    _LAST = (lines, len(lines), blob)
+    return blob
+
+
+def mentions(lines: Sequence[str], markers: Sequence[str] | re.Pattern[str]) -> bool:
+    """Whether any marker (substrings, or one pattern) occurs in the text: one scan lets a
+    parser skip the many messages (patches, prose) that hold none of its output."""
+    blob = _blob(lines)
+    if isinstance(markers, re.Pattern):
+        return markers.search(blob) is not None
+    return any(m in blob for m in markers)
 
 
 def is_num(token: str) -> bool:

@@ -20,7 +20,7 @@ from claims.tools.base import (
     is_int,
     is_word,
 )
-from claims.tools.text import NUM, clean_all, num, sample
+from claims.tools.text import NUM, clean_all, mentions, num, sample
 
 _OUT = re.compile(rf"^\s*({NUM})\s+(packets|bytes)\s+outgoing\s*$")
 _CPU = re.compile(rf"^\s*({NUM})\s+sec,\s*({NUM})\s+usec\s+on\s+CPU(\d+)\s*\(\s*({NUM})\s+packets\)")
@@ -71,6 +71,8 @@ class Trafgen(ToolDescription):
     ])
 
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        if not mentions(lines, ("outgoing",)):
+            return []
         text = clean_all(lines)
         blocks: list[OutputBlock] = []
         cur: OutputBlock | None = None

@@ -27,7 +27,7 @@ from claims.tools.base import (
     is_number,
     one_of,
 )
-from claims.tools.text import NUM, clean_all, num, sample
+from claims.tools.text import NUM, clean_all, mentions, num, sample
 from claims.tools.trafgen import _device
 
 _SUMMARY = re.compile(r"^\s*(Summary|receive total|redirect total|transmit total|xmit total|"
@@ -75,6 +75,8 @@ class XdpBench(ToolDescription):
         return parsed
 
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        if not mentions(lines, ("rx/s", "pkt/s", "tx/s", "XDP-RX", "err/s", "drop/s")):
+            return []
         text = clean_all(lines)
         blocks: list[OutputBlock] = []
         cur: OutputBlock | None = None

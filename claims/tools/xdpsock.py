@@ -23,7 +23,7 @@ from claims.tools.base import (
     is_int,
     is_word,
 )
-from claims.tools.text import NUM, clean_all, num, sample
+from claims.tools.text import NUM, clean_all, mentions, num, sample
 from claims.tools.trafgen import _device
 
 _HEAD = re.compile(rf"^\s*pps\s+pkts\s+({NUM})\s*$")
@@ -77,6 +77,8 @@ class Xdpsock(ToolDescription):
     ])
 
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        if not mentions(lines, ("pps",)):
+            return []
         text = clean_all(lines)
         blocks: list[OutputBlock] = []
         for i, t in enumerate(text):
