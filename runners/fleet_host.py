@@ -121,7 +121,16 @@ class HostConfig:
     """How this worker runs things, set once by `verifier worker`."""
 
     name: str = field(default_factory=socket.gethostname)
-    runner: str = "local"  # local | netns
+    runner: str = "local"  # local | netns | ssh
+    ssh_hosts: dict[str, str] = field(default_factory=dict)  # role -> ssh destination
+    ssh_config: str | None = None
+
+    def pair_tags(self) -> list[str]:
+        """A two-machine pair is this one worker: say which server host it holds."""
+        server = self.ssh_hosts.get("server")
+        if self.runner == "ssh" and server and server != self.ssh_hosts.get("client"):
+            return [f"pair={server}"]
+        return []
 
 
 CONFIG = HostConfig()
@@ -133,6 +142,10 @@ def _record_fields(rec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _make_runner() -> Any:
+    if CONFIG.runner == "ssh":
+        from runners.ssh import SshRunner
+
+        return SshRunner(CONFIG.ssh_hosts, config=CONFIG.ssh_config)
     if CONFIG.runner == "netns":
         from runners.netns import NetnsRunner
 

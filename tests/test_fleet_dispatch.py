@@ -326,3 +326,26 @@ def test_scheduler_lost_mid_run_is_interrupted_not_a_hang():
     assert res.status == "interrupted" and "scheduler-connection-lost" in res.reason
     assert all(not (r.error or "").startswith(LOST) for r in res.runs)
     assert len({r.index for r in res.runs}) == len(res.runs) == 6
+
+
+@pytest.mark.root
+def test_ssh_pair_worker_holds_both_machines(tmp_path_factory):
+    """A two-machine pair is one worker reaching client and server over ssh (a real sshd on
+    127.0.0.1 plays both "machines", as in tests/test_runners_ssh.py); it advertises
+    pair=<server> so a spec can ask for the pair."""
+    from test_runners_ssh import sshd as sshd_fixture
+
+    gen = sshd_fixture.__wrapped__(tmp_path_factory)
+    sshd = next(gen)
+    try:
+        with LocalLab() as lab:
+            lab.add_worker("pairA", "", probe=True,
+                           extra=["--runner", "ssh", "--pair", "client=lab1,server=lab2",
+                                  "--ssh-config", str(sshd["config"])])
+            with FleetRunner(lab.address, ["pair=lab2"]) as fr:
+                assert "pair=lab2" in fr.hosts()["pairA"]["tags"]
+                res = fr.run(netperf_spec("ssh", reps=1, variants=1))
+        assert res.status == "complete", res.reason
+        assert res.runs[0].ok and res.runs[0].host == "pairA", res.runs[0].error
+    finally:
+        next(gen, None)

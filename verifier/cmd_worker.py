@@ -22,8 +22,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host-name", default=None, help="this host's name in the lab (default: hostname)")
     p.add_argument("--tags", default="", help="operator's tags: nic=mlx5,cpu=icelake,pair=lab1b")
     p.add_argument("--no-probe", action="store_true", help="advertise only the given tags")
-    p.add_argument("--runner", choices=("local", "netns"), default="local",
+    p.add_argument("--runner", choices=("local", "netns", "ssh"), default="local",
                    help="how this host runs a spec (default: local)")
+    p.add_argument("--pair", default=None,
+                   help="ssh: the machine pair this worker holds, client=lab1,server=lab1b")
+    p.add_argument("--ssh-config", default=None, help="ssh: an ssh_config file (ssh -F)")
     p.add_argument("--listen", default=None,
                    help="address the worker listens on (default: the one facing the scheduler)")
     p.add_argument("--tls-ca", default=None, help="CA certificate (tls:// schedulers)")
@@ -81,6 +84,17 @@ def run(args: argparse.Namespace) -> int:
         if args.host_name:
             fleet_host.CONFIG.name = args.host_name
         fleet_host.CONFIG.runner = args.runner
+        if args.runner == "ssh":
+            from verifier.cmd_run import _parse_hosts
+
+            try:
+                fleet_host.CONFIG.ssh_hosts = _parse_hosts(args.pair)
+            except ValueError as e:
+                raise FleetError(str(e).replace("--hosts", "--pair")) from None
+            if not fleet_host.CONFIG.ssh_hosts:
+                raise FleetError("--runner ssh needs --pair client=HOST,server=HOST")
+            fleet_host.CONFIG.ssh_config = args.ssh_config
+            tags += [t for t in fleet_host.CONFIG.pair_tags() if t not in tags]
         resources = worker_resources(fleet_host.CONFIG.name, tags)
         if args.print_tags:
             print("\n".join(sorted(resources)))
