@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -62,7 +62,10 @@ def _check_safety(spec: Spec, approve: bool) -> None:
 
 def prepare(spec: Spec, runner: Runner, duration: float | None = None,
             approve: bool = False) -> Prepared:
-    """Validate and rewrite the spec's benchmark for `runner`; raise NotRunnable with why."""
+    """Validate and rewrite the spec's benchmark for `runner`; raise NotRunnable with why.
+
+    The result is cached on the runner per spec id: later batches reuse the same argv,
+    port and server (the first preparation's duration wins)."""
     cached = runner.cache.get(("prepared", spec.id))
     if cached is not None:
         return cached
@@ -101,11 +104,26 @@ def prepare(spec: Spec, runner: Runner, duration: float | None = None,
             server = _with_port(server, port)
     except Refused as e:
         raise NotRunnable(f"refused: {e}") from None
+    _check_rewritten(spec, argv, server)
     timeout = min(spec.run.timeout, (dur or spec.run.duration_cap) * 2 + 30)
     prep = Prepared(tool, argv, bench.role, server, server_role if server else None, port,
                     dur, timeout)
     runner.cache[("prepared", spec.id)] = prep
     return prep
+
+
+def _check_rewritten(spec: Spec, argv: list[str], server: list[str] | None) -> None:
+    """The commands as they will run go through the safety checks once more."""
+    from claims.safety import check_command
+
+    bench = replace(spec.benchmark, argv=argv, original="")
+    problems = check_command(bench, "benchmark")
+    if server is not None:
+        problems += check_command(replace(bench, argv=server, role="server"), "server",
+                                  server_of=bench)
+    refused = [p for p in problems if p.level == "refused"]
+    if refused:
+        raise NotRunnable("refused: " + "; ".join(str(p) for p in refused))
 
 
 def _with_port(server: list[str], port: int) -> list[str]:
