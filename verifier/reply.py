@@ -133,8 +133,8 @@ def recipients(original: Message, thread: list[Message] | None,
             seen.add(addr.lower())
     if not to:
         who = original.from_ or "unknown"
-        raise ReplyError(f"no deliverable address for the claim's author ({who}); "
-                         "give the thread with --thread")
+        raise ReplyError(f"no deliverable address for the claim's author ({who}): "
+                         "archives hide domains; give the thread as mbox with --thread")
     return to, cc
 
 

@@ -100,12 +100,17 @@ def differences(results: Results) -> list[str]:
     return out
 
 
+def _num(x: float) -> str:
+    """A claimed number as a person printed it: no exponents for big counters."""
+    return f"{x:,.0f}" if abs(x) >= 1e6 else f"{x:g}"
+
+
 def _claimed_text(v: dict[str, Any]) -> str:
     unit = f" {v['unit']}" if v.get("unit") else ""
     b, c = v.get("claimed_baseline"), v.get("claimed_candidate")
     change = f"{v['claimed_pct']:+.1f}%" if v.get("claimed_pct") is not None else ""
     if b is not None and c is not None:
-        return f"{b:g} -> {c:g}{unit}" + (f", {change}" if change else "")
+        return f"{_num(b)} -> {_num(c)}{unit}" + (f", {change}" if change else "")
     return change or "a change without numbers"
 
 

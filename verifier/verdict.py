@@ -313,13 +313,21 @@ def summarize(verdicts: list[dict[str, Any]]) -> dict[str, Any]:
         return {"verdict": verdicts[0]["verdict"], "sentence": verdicts[0]["sentence"],
                 "counts": counts}
     overall = verdicts[0]["verdict"] if len(counts) == 1 else "MIXED"
+    if all(v.get("whole") for v in verdicts):  # nothing measured: one reason for all
+        names = ", ".join(str(v.get("metric")) for v in verdicts[:4])
+        more = f" and {len(verdicts) - 4} more" if len(verdicts) > 4 else ""
+        sentence = (f"{overall}: {verdicts[0].get('reason')} ({len(verdicts)} claimed "
+                    f"metrics: {names}{more}).")
+        return {"verdict": overall, "sentence": sentence, "counts": counts}
+    holm = (f" (Holm-corrected over {len(verdicts)} comparisons)"
+            if any(v.get("holm") for v in verdicts) else "")
     rest: dict[str, int] = {}
     for v in verdicts[1:]:
         rest[v["verdict"]] = rest.get(v["verdict"], 0) + 1
     parts = ", ".join(f"{n} {k}" for k, n in sorted(rest.items(), key=lambda kv: -kv[1]))
     # the first row is the claim's headline metric: say it first, then the others
-    sentence = (f"{verdicts[0]['sentence']} The other {len(verdicts) - 1} row(s): {parts} "
-                f"(Holm-corrected over {len(verdicts)} comparisons).")
+    sentence = (f"{verdicts[0]['sentence']} The other {len(verdicts) - 1} row(s): "
+                f"{parts}{holm}.")
     return {"verdict": overall, "sentence": sentence, "counts": counts}
 
 
