@@ -81,6 +81,24 @@ def worker_resources(host_name: str, tags: list[str]) -> dict[str, float]:
     return res
 
 
+def security_from(ca: str | None, cert: str | None, key: str | None, role: str) -> Any:
+    """A dask Security requiring encryption when TLS files are given, else None;
+    `role` is "worker" or "client" (the parts of Security that hold the certificate)."""
+    if not (ca or cert or key):
+        return None
+    if not (ca and cert and key):
+        raise FleetError("TLS needs all of --tls-ca, --tls-cert and --tls-key")
+    for path in (ca, cert, key):
+        try:
+            open(path).close()
+        except OSError as e:
+            raise FleetError(f"cannot read {path}: {e.strerror}") from None
+    from distributed.security import Security
+
+    return Security(require_encryption=True, tls_ca_file=ca,
+                    **{f"tls_{role}_cert": cert, f"tls_{role}_key": key})
+
+
 # ---------------------------------------------------------------------------------------
 # Specs travel as dicts; the host rebuilds and re-checks them.
 

@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from runners.fleet_host import FleetError, parse_tags
+from runners.fleet_host import FleetError, parse_tags, security_from
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -55,7 +55,6 @@ def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def run(args: argparse.Namespace) -> int:
     from runners.fleet import FleetRunner
-    from verifier.cmd_worker import security_from
 
     try:
         tags = parse_tags(args.tags)

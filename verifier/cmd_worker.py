@@ -14,7 +14,13 @@ import signal
 import sys
 
 from runners import fleet_host
-from runners.fleet_host import FleetError, parse_tags, probe_tags, worker_resources
+from runners.fleet_host import (
+    FleetError,
+    parse_tags,
+    probe_tags,
+    security_from,
+    worker_resources,
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -35,23 +41,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--connect-timeout", type=float, default=60.0,
                    help="give up when the scheduler cannot be reached for this long (s)")
     p.add_argument("--print-tags", action="store_true", help="print the tags and exit")
-
-
-def security_from(ca: str | None, cert: str | None, key: str | None, role: str):  # type: ignore[no-untyped-def]
-    """A dask Security requiring encryption when TLS files are given, else None."""
-    if not (ca or cert or key):
-        return None
-    if not (ca and cert and key):
-        raise FleetError("TLS needs all of --tls-ca, --tls-cert and --tls-key")
-    for path in (ca, cert, key):
-        try:
-            open(path).close()
-        except OSError as e:
-            raise FleetError(f"cannot read {path}: {e.strerror}") from None
-    from distributed.security import Security
-
-    return Security(require_encryption=True, tls_ca_file=ca,
-                    **{f"tls_{role}_cert": cert, f"tls_{role}_key": key})
 
 
 async def _serve(args: argparse.Namespace, resources: dict[str, float], security) -> int:  # type: ignore[no-untyped-def]
