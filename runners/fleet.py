@@ -41,6 +41,7 @@ from verifier.results import Results, RunRecord
 
 START_TOPIC = "verifier-fleet-start"
 LOST = "worker lost"
+INTERRUPTED = "interrupted"
 
 
 @dataclass(frozen=True)
@@ -218,7 +219,8 @@ class FleetRunner:
             res.environment["hosts"] = sorted({r.host for r in recs if r.host})
             res.environment["host_tags"] = {h: known.get(h, {}).get("tags")
                                             for h in res.environment["hosts"]}
-            cut = [r for r in recs if (r.error or "").startswith("FutureCancelledError")]
+            cut = [r for r in recs
+                   if (r.error or "").startswith(("FutureCancelledError", INTERRUPTED))]
             if cut:
                 res.status, res.reason = "interrupted", cut[0].error
             elif res.runs and not any(r.ok for r in res.runs):
@@ -264,17 +266,27 @@ class FleetRunner:
                                         pure=False, retries=0)
                     futures[fut] = (n, it, key)
             out: list[list[RunRecord]] = [[] for _ in jobs]
-            for fut in as_completed(list(futures), timeout=self.timeout, loop=client.loop):
-                n, it, key = futures[fut]
-                recs = self._collect(fut, it, key, batch)
-                fut.release()
+
+            def emit(n: int, recs: list[RunRecord]) -> None:
                 for rec in recs:
                     out[n].append(rec)
                     if on_record is not None:
                         on_record(rec)
+
+            try:
+                for fut in as_completed(list(futures), timeout=self.timeout, loop=client.loop):
+                    n, it, key = futures[fut]
+                    emit(n, self._collect(fut, it, key, batch))
+                    fut.release()
+            except TimeoutError:
+                for fut, (n, it, _key) in futures.items():
+                    if not fut.done():
+                        fut.cancel()
+                        emit(n, [RunRecord(variant=it.variant, index=it.index, warmup=it.warmup,
+                                           ok=False, batch=batch, ended=time.time(),
+                                           error=f"{INTERRUPTED}: no result within "
+                                                 f"{self.timeout:g} s")])
             return out
-        except TimeoutError:
-            raise FleetError(f"fleet runs did not finish within {self.timeout:g} s") from None
         finally:
             for fut in futures:
                 if not fut.done():

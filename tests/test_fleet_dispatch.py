@@ -349,3 +349,14 @@ def test_ssh_pair_worker_holds_both_machines(tmp_path_factory):
         assert res.runs[0].ok and res.runs[0].host == "pairA", res.runs[0].error
     finally:
         next(gen, None)
+
+
+def test_timeout_keeps_what_finished_and_marks_the_rest(lab):
+    """A 1 s spec with a 3 s budget on one host: some runs finish, the rest are recorded
+    as interrupted, nothing is dropped."""
+    with FleetRunner(lab.address, ["nic=mlx5"], timeout=3.5) as fr:
+        res = fr.run(netperf_spec("to", reps=4, variants=1))
+    assert res.status == "interrupted"
+    assert sorted(r.index for r in res.runs) == [0, 1, 2, 3]
+    assert any(r.ok for r in res.runs)
+    assert any((r.error or "").startswith("interrupted: no result within") for r in res.runs)
