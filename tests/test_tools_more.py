@@ -198,3 +198,10 @@ def test_parsers_survive_garbage():
             for blk in tool.find_outputs(lines):
                 assert 0 <= blk.start <= blk.end < len(lines)
                 assert all(s.metric and s.value == s.value for s in blk.samples)
+
+
+def test_iperf2_csv_report_sums_streams():
+    (blk,) = tool_for_program("iperf").find_outputs(fixture("iperf2_csv_p2.txt"))
+    got = {s.metric: s.value for s in blk.samples}
+    assert got["bandwidth"] == 766883231 + 766523238
+    assert got["transfer"] == 100007996 + 99876924 and blk.info["streams"] == "2"

@@ -34,6 +34,8 @@ _AUX = re.compile(r"^\s*(-{20,}\s*$|\[\s*ID\s*\]|Client connecting to|Server lis
                   r"\[\s*(?:\d+|SUM)\s*\]\s*(?:local\s|Sent\s|Server Report))")
 _SERVER_REPORT = re.compile(r"Server Report", re.I)
 _ENHANCED = re.compile(r"^(\d+)/(\d+)\s+(\d+)\b")
+_CSV = re.compile(r"^\s*\d{14}(?:\.\d+)?,[^,]*,\d+,[^,]*,\d+,(-?\d+),(\d+\.\d+)-(\d+\.\d+),"
+                  r"(\d+),(\d+)(?:,.*)?$")
 
 
 def _rate(v: str) -> bool:
@@ -97,10 +99,10 @@ class Iperf2(ToolDescription):
 
     # -- output -----------------------------------------------------------------------
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
-        if not mentions(lines, ("bits/sec",)):
-            return []
         text = clean_all(lines)
-        blocks: list[OutputBlock] = []
+        blocks: list[OutputBlock] = self._csv_blocks(text)
+        if not mentions(lines, ("bits/sec",)):
+            return blocks
         i = 0
         while i < len(text):
             if not self._is_ours(text[i]):
@@ -117,6 +119,36 @@ class Iperf2(ToolDescription):
             if block is not None:
                 blocks.append(block)
             i = last + 1
+        return sorted(blocks, key=lambda b: b.start)
+
+    @staticmethod
+    def _csv_blocks(text: list[str]) -> list[OutputBlock]:
+        """`-y C` reports: one line per stream (id -1 is the sum), bytes and bits/s."""
+        blocks: list[OutputBlock] = []
+        run: list[tuple[int, re.Match[str]]] = []
+        for i, t in enumerate([*text, ""]):
+            m = _CSV.match(t) if "," in t else None
+            if m:
+                run.append((i, m))
+                continue
+            if not run:
+                continue
+            finals = {}
+            for k, mm in run:  # the whole-test line of each stream
+                if float(mm.group(2)) == 0:
+                    finals[mm.group(1)] = (k, mm)
+            chosen = [finals["-1"]] if "-1" in finals else list(finals.values())
+            if chosen:
+                k = chosen[-1][0]
+                bps = sum(float(mm.group(5)) for _, mm in chosen)
+                nbytes = sum(float(mm.group(4)) for _, mm in chosen)
+                label = "sum" if len(chosen) > 1 or "-1" in finals else None
+                blocks.append(OutputBlock(
+                    tool="iperf2", start=run[0][0], end=run[-1][0],
+                    samples=[sample("bandwidth", bps, "bits/sec", "higher", k, label=label),
+                             sample("transfer", nbytes, "Bytes", "higher", k, label=label)],
+                    info={"format": "csv", "streams": str(len(finals) - ("-1" in finals))}))
+            run = []
         return blocks
 
     @staticmethod

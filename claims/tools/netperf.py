@@ -46,6 +46,7 @@ _THR_UNIT = re.compile(r"(\d+\^\d+(?:bits|Bytes)/s(?:ec)?|[KMG]?Bytes/s(?:ec)?)"
 _SD_UNIT = re.compile(r"\b(us/KB|us/Tr)\b")
 _MARKERS = ("TEST", "Socket", "Remote", "Recv", "Throughput", "THROUGHPUT", "_LATENCY",
             "TRANSACTION_RATE")
+_TITLE = re.compile(r"^[A-Za-z][\w %/().^#-]*$")  # an omni column title
 _KEYVAL = re.compile(r"^\s*([A-Z][A-Z0-9_]+)=(\S.*?)\s*$")
 
 
@@ -379,7 +380,7 @@ class Netperf(ToolDescription):
         if "," in text[j] and j + 1 < len(text) and "," in text[j + 1]:
             titles = [t.strip() for t in text[j].split(",")]
             values = [v.strip() for v in text[j + 1].split(",")]
-            if len(titles) == len(values):
+            if len(titles) == len(values) and all(_TITLE.match(t) for t in titles):
                 return self._omni_block(i, j + 1, titles, values, selectors=False)
         # -O: stacked titles, then one value row; slice the titles at the value columns.
         hdr: list[str] = []
@@ -407,7 +408,8 @@ class Netperf(ToolDescription):
 
     def _omni_block(self, start: int, end: int, titles: list[str], values: list[str],
                     selectors: bool) -> OutputBlock | None:
-        pairs = {(t if selectors else _human_to_selector(t)): v for t, v in zip(titles, values, strict=True)}
+        pairs = {(t if selectors else _human_to_selector(t)): v
+                 for t, v in zip(titles, values, strict=True) if t}
         samples = self._selector_samples(pairs, end)
         if not samples:
             return None
