@@ -199,3 +199,14 @@ def test_every_look_asks_only_for_missing_runs():
     steps = [b - a for a, b in zip([0, *out.looks], out.looks, strict=False)]
     assert asked == [{"baseline": n, "candidate": n} for n in steps]
     assert out.looks[0] == 5 and out.looks[-1] <= 30
+
+
+def test_outliers_are_named_not_dropped():
+    assert stats.outliers([100, 101, 99, 100, 102, 98, 100, 300]) == 1
+    assert stats.outliers([100, 101, 99, 100, 102]) == 0
+    res = fixed(10.0, 10.0, 2.0, 10, 4)
+    base = [r for r in res.runs if r.variant == "baseline"]
+    base[3].samples["throughput"] *= 3
+    v = verdict.judge(res)[0]
+    assert any("1 of 10 baseline runs are far" in n for n in v["notes"])
+    assert v["n_base"] == 10

@@ -229,6 +229,22 @@ def drift(samples: Sequence[float], delta: float, alpha: float = 1e-4) -> str | 
     return None
 
 
+def outliers(samples: Sequence[float], z: float = 3.5) -> int:
+    """Runs far from the rest (modified z-score of the logs above `z`, Iglewicz-Hoaglin).
+
+    They stay in the analysis (dropping runs is how a claim gets made to fit); the report
+    names them, because a few stragglers are what usually widens an interval.
+    """
+    y = np.log(np.asarray(samples, dtype=float))
+    if y.size < 5:
+        return 0
+    med = np.median(y)
+    mad = np.median(np.abs(y - med))
+    if mad == 0:
+        return 0
+    return int(np.sum(0.6745 * np.abs(y - med) / mad > z))
+
+
 def holm_alphas(pvalues: Sequence[float], alpha: float) -> list[float]:
     """Holm step-down: the significance level each row is judged at (same order as given).
 

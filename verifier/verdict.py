@@ -27,6 +27,7 @@ from verifier.stats import (
     log_effect,
     log_ratio,
     noise_band,
+    outliers,
     pct,
 )
 
@@ -213,8 +214,14 @@ def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
              effect=eff.to_dict(), measured=eff.format(), p_value=eff.p_value())
     if verdict == INCONCLUSIVE:
         v["ruled_out_pct"] = pct(cl.direction * eff.hi)
-    if eff.notes:
-        v["notes"] = list(eff.notes)
+    notes = list(eff.notes)
+    for name, xs in ((row.baseline, row.base), (row.variant, row.cand)):
+        k = outliers(xs)
+        if k:
+            notes.append(f"{k} of {len(xs)} {name} runs are far from the rest "
+                         "(kept in the analysis)")
+    if notes:
+        v["notes"] = notes
     v["sentence"] = _sentence(v)
     return v
 
