@@ -119,6 +119,7 @@ class FleetRunner:
         self.tags = parse_tags(",".join(self.tags)) if self.tags else []
         self._client: Any = None
         self._starts: dict[str, list[_Started]] = {}
+        self._inflight: set[str] = set()
         self._lock = threading.Lock()
         self._pinned: dict[str, int] = {}
 
@@ -150,8 +151,11 @@ class FleetRunner:
         self.close()
 
     def _on_start(self, event: tuple[float, dict[str, Any]]) -> None:
+        """Every host's starts reach every controller: keep only our runs in flight."""
         msg = event[1]
         with self._lock:
+            if msg.get("key") not in self._inflight:
+                return
             self._starts.setdefault(msg["key"], []).append(
                 _Started(msg["host"], msg["address"], float(msg["started"])))
 
@@ -260,6 +264,8 @@ class FleetRunner:
                 data = spec.to_dict()
                 for it in items:
                     key = f"fleet-{spec.id}-{token}-b{batch}-{it.variant}-{it.index}"
+                    with self._lock:
+                        self._inflight.add(key)
                     fut = client.submit(fleet_task, data, (it.variant, it.index, it.warmup),
                                         batch, key, self.approve, key=key,
                                         resources=resources, priority=-it.index,
@@ -294,6 +300,9 @@ class FleetRunner:
             with self._lock:
                 for h in pinned:
                     self._pinned[h] -= 1
+                for _n, _it, key in futures.values():
+                    self._inflight.discard(key)
+                    self._starts.pop(key, None)
 
     def _collect(self, fut: Any, it: RunItem, key: str, batch: int) -> list[RunRecord]:
         """The finished attempt's record, preceded by one failed record per lost attempt.

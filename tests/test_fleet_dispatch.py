@@ -360,3 +360,13 @@ def test_timeout_keeps_what_finished_and_marks_the_rest(lab):
     assert sorted(r.index for r in res.runs) == [0, 1, 2, 3]
     assert any(r.ok for r in res.runs)
     assert any((r.error or "").startswith("interrupted: no result within") for r in res.runs)
+
+
+def test_a_second_worker_with_a_taken_host_name_is_refused(lab):
+    p = subprocess.run([sys.executable, "-m", "verifier.cmd_worker", "--scheduler", lab.address,
+                        "--host-name", "lab1", "--no-probe", "--listen", "127.0.0.1",
+                        "--connect-timeout", "10"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2
+    assert p.stderr.strip().splitlines()[-1] == (
+        f"verifier worker: cannot join the scheduler {lab.address}: the host name 'lab1' is "
+        "taken by a connected worker")

@@ -55,10 +55,15 @@ async def _serve(args: argparse.Namespace, resources: dict[str, float], security
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(worker.close()))
     try:
         await worker
-    except (OSError, TimeoutError) as e:
+    except (OSError, TimeoutError, RuntimeError, ValueError) as e:
         await worker.close()
-        raise FleetError(f"cannot join the scheduler {args.scheduler}: "
-                         f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+        cause = e.__cause__ or e  # dask wraps the reason ("name taken, lab1") in RuntimeError
+        text = str(cause).strip()
+        if "name taken" in text:
+            msg = f"the host name {fleet_host.CONFIG.name!r} is taken by a connected worker"
+        else:
+            msg = text.splitlines()[0] if text else type(cause).__name__
+        raise FleetError(f"cannot join the scheduler {args.scheduler}: {msg}") from None
     print(f"verifier worker: {fleet_host.CONFIG.name} joined {args.scheduler} as "
           f"{worker.address}", file=sys.stderr, flush=True)
     await worker.finished()
