@@ -235,3 +235,13 @@ def test_extract_takes_a_msgid_and_inbox(corpus_inbox: LocalInbox, fetch_env: Pa
     assert 9023.86 in values  # the gro_flush_timeout TCP_RR pair of the seed
     bad = cli("extract", "--inbox", corpus_inbox.url, "nosuch@corpus.example")
     assert_one_line_failure(bad, "no message <nosuch@corpus.example>")
+
+
+def test_b4_keeps_body_from_lines_inside_their_message(local_inbox: LocalInbox, fetch_env: Path) -> None:
+    """b4 0.16 `mbox -o -` leaves body 'From ' lines unquoted; the wrapper must not."""
+    body = "Numbers below.\n\nFrom the header file:\n  #define X 1\n"
+    local_inbox.deliver(rfc822("[PATCH] from", "A <a@live.example>", BASE_DATE, "from@live.example", body))
+    for via in ("b4", "http"):
+        path = fetch_thread("from@live.example", inbox=local_inbox.url, via=via)
+        assert ids(path) == ["from@live.example"]  # the stdlib mbox reader sees one message
+        assert "From the header file:" in read_messages(path)[0].body

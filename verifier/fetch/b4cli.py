@@ -1,6 +1,8 @@
 """The one place that talks to b4. b4 has no stable library API (fetching moved from
 in-tree requests code to liblore in 0.16), so we use its command line:
-`b4 -q [-c b4.midmask=<inbox>/%s] mbox -C -o - <msgid|url>`.
+`b4 -q -n [-c b4.midmask=<inbox>/%s] mbox -C -o <tmpdir> -n thread.mbx <msgid|url>`.
+Not `-o -`: b4 0.16 writes that mbox without quoting body lines that start with "From ",
+so a reader splits one message in two (seen on a real virtualization-list thread).
 
 With no inbox given, b4 uses its own configuration, so a user's `b4.midmask` holds.
 """
@@ -8,6 +10,8 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 from verifier.fetch.errors import FetchError
 from verifier.fetch.lore import check_mbox
@@ -41,13 +45,17 @@ def b4_thread(target: str, inbox: str | None = None, msgid: str | None = None) -
     argv = [exe, "-q", "-n", "--no-stdin"]
     if inbox:
         argv += ["-c", f"b4.midmask={inbox.rstrip('/')}/%s"]
-    argv += ["mbox", "-C", "-o", "-", target]
-    try:
-        r = subprocess.run(argv, capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        raise FetchError(f"b4 took longer than {TIMEOUT}s for {target}") from None
+    with tempfile.TemporaryDirectory(prefix="verifier-b4-") as tmp:
+        argv += ["mbox", "-C", "-o", tmp, "-n", "thread.mbx", target]
+        try:
+            r = subprocess.run(argv, capture_output=True, timeout=TIMEOUT,
+                               stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise FetchError(f"b4 took longer than {TIMEOUT}s for {target}") from None
+        out = Path(tmp) / "thread.mbx"
+        data = out.read_bytes() if out.exists() else b""
     err = r.stderr.decode(errors="replace").strip().splitlines()
-    if r.returncode != 0 or not r.stdout:
+    if r.returncode != 0 or not data:
         why = err[-1] if err else f"exit status {r.returncode}"
         raise FetchError(f"b4 could not fetch {target}: {why}", not_found="404" in why)
-    return check_mbox(r.stdout, f"b4 for {target}", msgid)
+    return check_mbox(data, f"b4 for {target}", msgid)

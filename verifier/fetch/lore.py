@@ -22,7 +22,7 @@ _MSGID = re.compile(r"^[^\s<>]+$")
 # lore's short forms: /r/<msgid> and /all/<msgid> are the all-lists index.
 _ALIASES = {"r": "all"}
 # trailing path parts of a message URL that are views, not part of the Message-ID.
-_VIEWS = {"", "T", "t", "raw", "t.mbox.gz", "t.atom", "#R", "f", "d", "s"}
+_VIEWS = {"", "T", "t", "raw", "t.mbox.gz", "t.atom"}
 
 
 def normalize_msgid(text: str) -> str:
@@ -54,7 +54,7 @@ def parse_inbox_url(url: str) -> tuple[str, str] | None:
     # find the first path part that is an (escaped) Message-ID
     for i, part in enumerate(parts):
         mid = unquote(part)
-        if "@" in mid and i >= 0 and all(p in _VIEWS for p in parts[i + 1:]):
+        if "@" in mid and all(p in _VIEWS for p in parts[i + 1:]):
             prefix = parts[:i]
             if prefix:
                 prefix[-1] = _ALIASES.get(prefix[-1], prefix[-1])
