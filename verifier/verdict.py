@@ -158,8 +158,9 @@ def _sentence(v: dict[str, Any]) -> str:
     if v.get("claimed_pct") is not None:
         s += f" against a claimed {v['claimed_pct']:+.1f}%"
     if v.get("ruled_out_pct") is not None and verdict == INCONCLUSIVE:
-        s += (f"; a change of {v['ruled_out_pct']:+.1f}% or more in the claimed "
-              "direction is ruled out")
+        r = v["ruled_out_pct"]
+        word = "an increase" if r >= 0 else "a decrease"
+        s += f"; {word} of more than {abs(r):.1f}% is ruled out"
     if v.get("reason"):
         s += f": {v['reason']}"
     return s + "."
