@@ -2,7 +2,9 @@
 both hosts) and the corpus iperf3 claim d007, built directly as Spec objects."""
 from __future__ import annotations
 
+import os
 import subprocess
+import time
 
 from claims.spec import Action, Command, Metric, RunPlan, Spec, Variant
 
@@ -57,3 +59,57 @@ def pid_alive(pid: int) -> bool:
             return f.read().split()[2] != "Z"
     except FileNotFoundError:
         return False
+
+
+def children(ppid: int) -> list[int]:
+    """Direct children of `ppid` (the servers and clients `verifier run` spawned)."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == ppid:
+                out.append(int(d))
+    return out
+
+
+def wait_for(cond, timeout: float = 30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = cond()
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError("condition not reached")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """A failed test must not leak: SIGTERM lets the run clean up; SIGKILL only after."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def descendants(root: int) -> list[int]:
+    """Every live process below `root` (sshd's sessions and what they started)."""
+    out, todo = [], [root]
+    while todo:
+        kids = children(todo.pop())
+        out += kids
+        todo += kids
+    return out
+
+
+def comm(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return ""

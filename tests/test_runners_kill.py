@@ -3,7 +3,6 @@ changed setting behind, and keeps the runs measured so far as "interrupted"."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -11,36 +10,11 @@ import time
 from pathlib import Path
 
 import pytest
-from runner_specs import netns_names, pid_alive, seed001
+from runner_specs import children, netns_names, pid_alive, seed001, stop, wait_for
 
 pytestmark = pytest.mark.root
 ROOT = Path(__file__).resolve().parent.parent
 LO_GRO = "/sys/class/net/lo/gro_flush_timeout"
-
-
-def children(ppid: int) -> list[int]:
-    """Direct children of `ppid` (the servers and clients `verifier run` spawned)."""
-    out = []
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == ppid:
-                out.append(int(d))
-    return out
-
-
-def wait_for(cond, timeout: float = 30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = cond()
-        if got:
-            return got
-        time.sleep(0.05)
-    raise AssertionError("condition not reached")
 
 
 def start_run(tmp_path: Path, runner: str, values: tuple[str, str]) -> subprocess.Popen:
@@ -51,17 +25,6 @@ def start_run(tmp_path: Path, runner: str, values: tuple[str, str]) -> subproces
         [sys.executable, "-m", "verifier.cmd_run", str(spec), "--runner", runner, "--quiet",
          "-o", str(tmp_path / "results.json")],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
-
-def stop(proc: subprocess.Popen) -> None:
-    """A failed test must not leak: SIGTERM lets the run clean up; SIGKILL only after."""
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def finish(proc: subprocess.Popen, sig: int, tmp_path: Path) -> dict:

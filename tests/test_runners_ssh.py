@@ -3,14 +3,17 @@ a generated host key and user key; host key checking is on via the test's known_
 The "remote" host is this machine."""
 from __future__ import annotations
 
+import json
 import os
+import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
-from runner_specs import iperf3_d007, pid_alive, seed001
+from runner_specs import comm, descendants, iperf3_d007, pid_alive, seed001, stop, wait_for
 
 from runners.base import RunnerError
 from runners.execute import execute
@@ -59,8 +62,9 @@ StrictModes no
 PidFile {d / 'sshd.pid'}
 """)
     os.makedirs("/run/sshd", mode=0o755, exist_ok=True)  # sshd's privilege-separation dir
+    log = open(d / "sshd.log", "wb")  # a file, so sshd never blocks on a full pipe
     proc = subprocess.Popen(["/usr/sbin/sshd", "-D", "-e", "-f", str(d / "sshd_config")],
-                            stderr=subprocess.PIPE, start_new_session=True)
+                            stderr=log, start_new_session=True)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         try:
@@ -70,9 +74,10 @@ PidFile {d / 'sshd.pid'}
             time.sleep(0.05)
     known = d / "known_hosts"
     known.write_text(f"[127.0.0.1]:{port} {host_pub}\n")
-    yield {"dir": d, "port": port, "config": write_config(d, port, known)}
+    yield {"dir": d, "port": port, "config": write_config(d, port, known), "pid": proc.pid}
     proc.terminate()
     proc.wait(timeout=10)
+    log.close()
 
 
 def test_runs_commands_with_host_key_checked(sshd):
@@ -124,4 +129,31 @@ def test_seed001_over_ssh_restores_the_setting(sshd):
     assert res.status == "complete", res.reason
     assert all(x.ok for x in res.runs)
     assert {t["target"] for t in res.environment["touched"]} == {LO_GRO}
+    assert Path(LO_GRO).read_text().strip() == original
+
+
+def test_sigterm_mid_run_stops_the_remote_server(sshd, tmp_path):
+    """`verifier run --runner ssh` killed mid-run: the server it started on the "remote"
+    host (a process under this sshd) is gone and the setting restored."""
+    original = Path(LO_GRO).read_text().strip()
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(seed001(duration=2, reps=20, values=("1000", "2000")).to_yaml())
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "verifier.cmd_run", str(spec), "--runner", "ssh", "--hosts",
+         "client=lab1,server=lab2", "--ssh-config", str(sshd["config"]), "--quiet",
+         "-o", str(tmp_path / "r.json")], cwd=root, stderr=subprocess.PIPE)
+    try:
+        servers = wait_for(lambda: [p for p in descendants(sshd["pid"])
+                                    if comm(p) == "netserver"], timeout=60)
+        wait_for(lambda: Path(LO_GRO).read_text().strip() in ("1000", "2000"))
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        stop(proc)
+    assert proc.returncode == 130 and b"Traceback" not in err
+    assert json.loads((tmp_path / "r.json").read_text())["status"] == "interrupted"
+    assert not [p for p in servers if pid_alive(p)]
+    assert not [p for p in descendants(sshd["pid"]) if comm(p) in ("netserver", "netperf")]
     assert Path(LO_GRO).read_text().strip() == original
