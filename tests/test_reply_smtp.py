@@ -190,3 +190,14 @@ def test_no_credentials_without_starttls(results, tmp_path):
     s = SmtpSettings(host="127.0.0.1", port=_free_port(), user="bot", password="pw")
     with pytest.raises(ReplyError, match="without STARTTLS"):
         reply(results, tmp_path / "ob", send=True, thread=_thread(tmp_path), settings=s)
+
+
+def test_dry_run_keeps_hidden_addresses_send_refuses(smtp, results, tmp_path):
+    sink, port = smtp
+    results.spec["source"]["author"] = "Eric Dumazet <eric.dumazet@...il.com>"
+    out = reply(results, tmp_path / "ob", send=False)
+    assert out.path.exists() and "undeliverable" in out.message
+    s = SmtpSettings(host="127.0.0.1", port=port)
+    with pytest.raises(ReplyError, match="no deliverable address"):
+        reply(results, tmp_path / "ob", send=True, settings=s)
+    assert sink.got == []

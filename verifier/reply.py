@@ -115,22 +115,24 @@ def thread_addresses(original: Message, thread: list[Message] | None) -> set[str
     return {a.lower() for m in msgs for _, a in _addresses([m.from_, m.to, m.cc])}
 
 
-def recipients(original: Message, thread: list[Message] | None,
-               sender: str) -> tuple[list[str], list[str]]:
-    """To: the claim's author; Cc: the original's To and Cc (the list), all from the thread."""
+def recipients(original: Message, thread: list[Message] | None, sender: str,
+               deliverable: bool = True) -> tuple[list[str], list[str]]:
+    """To: the claim's author; Cc: the original's To and Cc (the list), all from the thread.
+
+    With `deliverable` False (a dry run) addresses an archive hid ('x@...il.com') are kept,
+    so the draft shows who it is for; sending always drops them.
+    """
     allowed = thread_addresses(original, thread)
     me = parseaddr(sender)[1].lower()
     seen = {me}
     to: list[str] = []
     cc: list[str] = []
-    for name, addr in _addresses([original.from_]):
-        if addr.lower() in allowed and _valid(addr) and addr.lower() not in seen:
-            to.append(f"{name} <{addr}>" if name else addr)
-            seen.add(addr.lower())
-    for name, addr in _addresses([original.to, original.cc]):
-        if addr.lower() in allowed and _valid(addr) and addr.lower() not in seen:
-            cc.append(f"{name} <{addr}>" if name else addr)
-            seen.add(addr.lower())
+    for field_values, out in (([original.from_], to), ([original.to, original.cc], cc)):
+        for name, addr in _addresses(field_values):
+            ok = _valid(addr) or (not deliverable and "@" in addr)
+            if addr.lower() in allowed and ok and addr.lower() not in seen:
+                out.append(f"{name} <{addr}>" if name else addr)
+                seen.add(addr.lower())
     if not to:
         who = original.from_ or "unknown"
         raise ReplyError(f"no deliverable address for the claim's author ({who}): "
@@ -169,9 +171,9 @@ def reply_key(results: Results) -> str:
 
 
 def build_reply(results: Results, thread: list[Message] | None = None,
-                sender: str = DEFAULT_SENDER) -> EmailMessage:
+                sender: str = DEFAULT_SENDER, deliverable: bool = True) -> EmailMessage:
     original = original_message(results, thread)
-    to, cc = recipients(original, thread, sender)
+    to, cc = recipients(original, thread, sender, deliverable)
     # long Message-IDs stay on their header line: a folded In-Reply-To threads badly
     msg = EmailMessage(policy=policy.SMTP.clone(max_line_length=998))
     msg["From"] = sender
@@ -270,10 +272,15 @@ def reply(results: Results, outbox: str | os.PathLike[str], send: bool = False,
                            f"already sent as {done[0]} at "
                            f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime(done[1]))} UTC; "
                            "not sending again")
+        if not send:
+            msg = build_reply(results, thread, s.sender, deliverable=False)
+            path = box.write(key, msg)
+            hidden = [a for _, a in _addresses([msg["To"], msg["Cc"]]) if not _valid(a)]
+            note = (f" (undeliverable, --send will leave out: {', '.join(hidden)})"
+                    if hidden else "")
+            return Outcome(path, False, f"dry run: reply written to {path}{note}")
         msg = build_reply(results, thread, s.sender)
         path = box.write(key, msg)
-        if not send:
-            return Outcome(path, False, f"dry run: reply written to {path}")
         if box.sent_since(time.time() - 3600) >= s.rate_per_hour:
             raise ReplyError(f"rate limit: {s.rate_per_hour} replies in the last hour; "
                              f"kept {path} unsent")
