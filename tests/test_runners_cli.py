@@ -78,3 +78,24 @@ def test_kernel_spec_is_not_runnable(tmp_path, capsys):
     res = json.loads(out.read_text())
     assert (res["status"], res["reason"], res["runs"]) == ("not-runnable",
                                                            "needs a kernel runner", [])
+
+
+def test_needs_approval_runs_only_with_approve(tmp_path, capsys):
+    from claims.spec import Action
+
+    spec = seed001(duration=1, reps=1)
+    spec.run.warmup = 0
+    spec.variants[1].setup.append(Action(
+        kind="sysfs", key="/sys/class/net/eth0/ifalias", value="pcv-approved", device="eth0",
+        raw="echo pcv-approved > /sys/class/net/eth0/ifalias"))
+    path = tmp_path / "s.yaml"
+    path.write_text(spec.to_yaml())
+    out = tmp_path / "r.json"
+    args = ["run", str(path), "--runner", "netns", "--quiet", "-o", str(out)]
+    assert main(args) == 3
+    assert "needs approval" in one_line_error(capsys) and not out.exists()
+    assert main([*args, "--approve"]) == 0
+    res = json.loads(out.read_text())
+    assert res["status"] == "complete" and all(r["ok"] for r in res["runs"])
+    assert any(t["target"].endswith("/ifalias") and t["new"] == "pcv-approved"
+               for t in res["environment"]["touched"])
