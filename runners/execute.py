@@ -12,6 +12,7 @@ some variants (the statistics' sequential loop).
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -173,16 +174,27 @@ def _switch(runner: Runner, variant: Variant) -> None:
     runner.cache["variant"] = variant.name
 
 
+def _pinned(variant: Variant, prep: Prepared) -> list[str]:
+    """The benchmark argv under `taskset -c CPUS` when the variant pins the client."""
+    for a in variant.setup:
+        if a.kind == "cpu-pin" and prep.role in a.roles:
+            if not a.value or not re.fullmatch(r"\d{1,4}([-,]\d{1,4})*", a.value):
+                raise NotRunnable(f"refused: CPU list {a.value!r}")
+            return ["taskset", "-c", a.value, *prep.argv]
+    return list(prep.argv)
+
+
 def run_once(spec: Spec, runner: Runner, prep: Prepared, variant: Variant, index: int,
              warmup: bool = False, batch: int = 0) -> RunRecord:
     """One run of one variant; any failure becomes a failed record with its reason."""
+    argv = _pinned(variant, prep)
     rec = RunRecord(variant=variant.name, index=index, warmup=warmup, batch=batch,
-                    argv=list(prep.argv), host=prep.role, started=time.time())
+                    argv=argv, host=prep.role, started=time.time())
     try:
         _switch(runner, variant)
         if prep.server_argv is not None and prep.server_role is not None:
             runner.server(prep.server_role, prep.server_argv, prep.port)
-        res = runner.run(prep.role, prep.argv, prep.timeout, spec.run.output_cap)
+        res = runner.run(prep.role, argv, prep.timeout, spec.run.output_cap)
     except (RunnerError, ActionError) as e:
         rec.ok, rec.error, rec.ended = False, str(e), time.time()
         return rec

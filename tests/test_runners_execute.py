@@ -141,3 +141,17 @@ def test_missing_tool_is_probed_before_running():
     assert res.status == "not-runnable", res.reason
     assert res.reason == "tcp_rr is not installed on the client host"
     assert res.runs == []
+
+
+def test_cpu_pin_wraps_the_client_in_taskset():
+    spec = iperf3_d007(duration=1)
+    spec.run.warmup = 0
+    spec.variants[0].setup = [Action(kind="cpu-pin", value="0", roles=["client"])]
+    spec.variants[1].setup = [Action(kind="cpu-pin", value="999", roles=["client"])]
+    with NetnsRunner(prefix="pcvt") as r:
+        res = execute(spec, r)
+    pinned = next(x for x in res.runs if x.variant == "baseline")
+    assert pinned.ok and pinned.argv[:3] == ["taskset", "-c", "0"]
+    assert pinned.samples["sender_bitrate"] > 0
+    bad = next(x for x in res.runs if x.variant == "candidate")
+    assert not bad.ok and "taskset" in (bad.error or "") + bad.stderr
