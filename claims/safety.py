@@ -87,9 +87,10 @@ COUNT_LIMITS: dict[str, dict[str, float]] = {
 ETHTOOL_SUBS = {"-K": "features", "--features": "features", "--offload": "features",
                 "-C": "coalesce", "--coalesce": "coalesce", "-G": "ring", "--set-ring": "ring",
                 "-L": "channels", "--set-channels": "channels"}
-ETHTOOL_DANGEROUS = {"-E", "--change-eeprom", "-f", "--flash", "-W", "--set-dump",
-                     "-s", "--change", "--reset", "--set-priv-flags", "-X", "--set-rxfh-indir",
-                     "-N", "-U", "--config-ntuple", "--set-eee", "-A", "--pause"}
+# Writes firmware/EEPROM, dumps to files or resets the device: no approval makes it a benchmark
+# setting.  Other ethtool changes (speed, pause, flow rules) need a person's approval.
+ETHTOOL_DANGEROUS = {"-E", "--change-eeprom", "-f", "--flash", "-W", "--set-dump", "-w",
+                     "--get-dump", "--reset", "--set-phy-tunable", "--set-module"}
 ETHTOOL_KEYS = {
     "features": re.compile(r"^[a-z][a-z0-9-]{0,63}$"),
     "coalesce": re.compile(r"^(adaptive-(rx|tx)|(rx|tx)-(usecs|frames)(-irq|-low|-high)?|"
@@ -144,6 +145,9 @@ def raw_syntax(raw: str, bound: set[str] | frozenset[str] = frozenset()) -> str 
         text = text.replace(b, "BOUND")
     if "$(" in text or "`" in text:
         return "command substitution ($(...) or backticks)"
+    for ch in ";&|<>":  # quoted or not: nothing from a mail needs them in an argument
+        if ch in text:
+            return f"shell syntax {SHELL_CHARS[ch]}"
     m = re.search(r"\$\{?[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]", text)
     if m:
         return f"shell variable {m.group(0)!r} that no host role binds"

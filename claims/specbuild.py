@@ -18,7 +18,7 @@ from claims.model import Claim, Extraction, Line, Message, SetupStep, Value
 from claims.model import Command as MailCommand
 from claims.spec import Action, Command, Kernel, Metric, RunPlan, Source, Spec, Variant
 from claims.tools import tool_for_program
-from claims.tools.base import ToolDescription, is_number
+from claims.tools.base import ToolDescription, is_host, is_number
 
 # A benchmark the mail shows only through its output (d007: iperf3 summaries, no command).
 DEFAULT_ARGV: dict[str, list[str]] = {
@@ -286,15 +286,17 @@ def _bind(bench: _Bench) -> None:
             continue
         tok = argv[i]
         if opt.role == "host":
-            if "$" in tok:
-                cmd.bindings[tok] = "server"
-            else:
-                bench.server_host = tok  # a name from the mail: the runner puts its own in
             cmd.peer_role = "server"
+            if re.fullmatch(r"\$\{?[A-Za-z_]\w*\}?", tok):
+                cmd.bindings[tok] = "server"
+            elif is_host(tok):
+                bench.server_host = tok  # a name from the mail: the runner puts its own in
+            else:
+                continue  # not a host: left as written, for the checks to refuse
             argv[i] = "server"
         elif opt.role == "duration" and is_number(tok):
             bench.duration = float(tok)
-        elif opt.role == "port" and "$" in tok:
+        elif opt.role == "port" and re.fullmatch(r"\$\(\([\w$+\- ]+\)\)|\$\{?\w+\}?", tok):
             argv[i] = DEFAULT_PORT.get(tool.name, "12865")
             cmd.bindings[tok] = "port"
     if tool.name in DEFAULT_ARGV:
