@@ -95,3 +95,12 @@ def test_hostile_commands_are_refused_with_reason(cmd, why):
     with pytest.raises(Refused) as e:
         tool.parse_args(argv)
     assert why in str(e.value)
+
+
+@pytest.mark.parametrize("argv", [
+    ["netperf", "-H", "h\n"], ["netperf", "-H", "h\nid"], ["iperf3", "-c", "h", "-T", "x\n"],
+    ["netperf", "-H", "-lpaa6"], ["iperf3", "-c", "h", "--time=5;id"],
+])
+def test_values_with_newlines_or_option_lookalikes_are_refused(argv):
+    with pytest.raises(Refused):
+        tool_for_program(argv[0]).parse_args(argv)

@@ -87,12 +87,12 @@ def is_size(v: str) -> bool:
 
 
 def is_host(v: str) -> bool:
-    return _HOSTLIKE.match(v) is not None
+    return _HOSTLIKE.fullmatch(v) is not None  # fullmatch: `$` would let "h\n" through
 
 
 def is_word(v: str) -> bool:
     """A harmless token: letters, digits and `_.,:/=+-@%`; no shell syntax, no spaces."""
-    return _SAFE_WORD.match(v) is not None and ".." not in v
+    return _SAFE_WORD.fullmatch(v) is not None and ".." not in v
 
 
 def is_csv_of(check: ValueCheck) -> ValueCheck:

@@ -29,7 +29,7 @@ _DEV = re.compile(r"^[A-Za-z0-9_.:@-]{1,15}$")
 
 def _device(v: str) -> bool:
     """An interface name; not a pcap file (trafgen -o would write it)."""
-    return _DEV.match(v) is not None and not v.endswith((".pcap", ".cap", ".pcapng"))
+    return _DEV.fullmatch(v) is not None and not v.endswith((".pcap", ".cap", ".pcapng"))
 
 
 def _conf(v: str) -> bool:
