@@ -48,6 +48,8 @@ _FOOTER_START = re.compile(
 _UNDERSCORES = re.compile(r"^_{20,}\s*$")
 _SPECIAL_FIRST = {"-", "_", "T", "t", "P", "p", "n", "N"}
 _COLONS = {":", "："}
+_FOOTER_FIRST = {"_", "T", "t", "P", "p", "n", "N"}
+_ORIGINAL_MESSAGE = re.compile(r"^-{3,}\s*Original Message\s*-{3,}$", re.IGNORECASE)
 _SPECIAL_LAST = {":", "：", " ", "\t"}
 _ON = ("On ", "Am ", "Le ", "在")
 _SEPARATORS = {"-", "--", "-- ", "---- "}
@@ -131,6 +133,7 @@ def fill_lines(msg: Message, texts: Sequence[str], numbers: Sequence[int]) -> Me
     append = out.append
     cut_depth = -1
     prev_depth, prev_text = -1, ""  # the previous line, for attributions split in two
+    shift = 0  # 1 after an Outlook "-----Original Message-----" line
     for i, (raw, number) in enumerate(zip(texts, numbers, strict=False)):
         c = raw[:1]
         if c == ">" or ((c == " " or c == "\t") and ">" in raw[:8]):
@@ -141,15 +144,20 @@ def fill_lines(msg: Message, texts: Sequence[str], numbers: Sequence[int]) -> Me
             if depth >= cut_depth:
                 continue
             cut_depth = -1
-        if text[:1] in _SPECIAL_FIRST or text[-1:] in _SPECIAL_LAST:
+        first = text[:1]
+        if first in _SPECIAL_FIRST or text[-1:] in _SPECIAL_LAST:
             stripped = text.strip()
-            if stripped == "--" and text[:2] == "--":
-                cut_depth = depth  # "-- " signature (archives often drop the space)
-                _drop_trailing_blank(out, depth)
-                continue
-            if _FOOTER_START.match(stripped) or (
-                _UNDERSCORES.match(stripped) and _next_is_footer(texts, i + 1)
-            ):
+            if first == "-":  # diff lines are many: only the signature marker matters here
+                if stripped == "--" and text[:2] == "--":
+                    cut_depth = depth  # "-- " signature (archives often drop the space)
+                    _drop_trailing_blank(out, depth)
+                    continue
+                if depth == 0 and _ORIGINAL_MESSAGE.match(stripped):
+                    shift = 1  # Outlook-style reply: what follows is the quoted message
+                    authors[1] = None
+            elif first in _FOOTER_FIRST and (_FOOTER_START.match(stripped) or (
+                    first == "_" and _UNDERSCORES.match(stripped)
+                    and _next_is_footer(texts, i + 1))):
                 cut_depth = depth
                 _drop_footer_lead(out, depth)
                 continue
@@ -161,6 +169,10 @@ def fill_lines(msg: Message, texts: Sequence[str], numbers: Sequence[int]) -> Me
                     authors[depth + 1] = who
                     for k in [k for k in authors if k > depth + 1]:
                         del authors[k]
+        if shift:
+            if depth == 0 and text[:5] == "From:" and authors.get(1) is None:
+                authors[1] = person(text[5:])
+            depth += shift
         if depth == 0:
             append(Line(text, number, 0, author0, own_id))
         else:
@@ -255,7 +267,7 @@ def _find_header_block(lines: Sequence[str]) -> tuple[int, int] | None:
             elif not (line[:1] in (" ", "\t") and line.strip() and end > start):
                 break
             end += 1
-        if names & _KEY_HEADERS:
+        if len(names) >= 2 and names & _KEY_HEADERS:  # one "From:" line alone is prose
             return start, end
     return None
 

@@ -21,6 +21,8 @@ from claims.message import fill_lines, set_header
 from claims.model import Message
 
 _FOLD = re.compile(rb"\r?\n[ \t]+")
+_TRACE = {"received", "dkim-signature", "authentication-results", "received-spf",
+          "delivered-to", "return-path", "thread-index", "accept-language", "content-language"}
 _PARAM = re.compile(r';\s*([\w.*-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]*)')
 _MAX_NESTING = 20
 _TEXT_ATTACHMENTS = {"text/plain", "text/x-patch", "text/x-diff", "text/x-log", "text/csv"}
@@ -72,7 +74,10 @@ def parse_headers(lines: Sequence[bytes], start: int, end: int) -> tuple[list[tu
             if not raw.strip():
                 continue
             return _parse_headers_slow(lines, start, end)
-        headers.append((name.strip().decode("latin-1").lower(), decode_header_value(value.strip())))
+        key = name.strip().decode("latin-1").lower()
+        if key in _TRACE or key[:2] == "x-" or key[:4] == "arc-":
+            continue  # transport and filter headers: never read, costly in bulk
+        headers.append((key, decode_header_value(value.strip())))
     return headers, min(blank + 1, end) if blank < end else end
 
 

@@ -135,3 +135,14 @@ def test_stdin_dash_reads_a_draft() -> None:
                          timeout=60, cwd=Path(__file__).resolve().parents[1])
     assert out.returncode == 0, out.stderr
     assert out.stdout.decode().strip() == "1 [PATCH] foo [5]"
+
+
+def test_outlook_original_message_is_quoted_and_credited() -> None:
+    text = ("Looks good to me.\n\n-----Original Message-----\n"
+            "From: Winkler, Tomas <tomas.winkler@intel.com>\nSent: Saturday, April 20, 2019\n"
+            "Subject: RE: numbers\n\nbefore: 1 Gbps\n> older: 3 Gbps\n")
+    msg = message_from_text(text)
+    assert msg.from_ is None  # the inner From: line is not this message's header
+    before = next(ln for ln in msg.lines if ln.text == "before: 1 Gbps")
+    assert (before.depth, before.author) == (1, "Winkler, Tomas")
+    assert next(ln for ln in msg.lines if "older" in ln.text).depth == 2
