@@ -275,7 +275,8 @@ def reply(results: Results, outbox: str | os.PathLike[str], send: bool = False,
         if not send:
             msg = build_reply(results, thread, s.sender, deliverable=False)
             path = box.write(key, msg)
-            hidden = [a for _, a in _addresses([msg["To"], msg["Cc"]]) if not _valid(a)]
+            to, cc = recipients(original_message(results, thread), thread, s.sender, False)
+            hidden = [parseaddr(a)[1] or a for a in to + cc if not _valid(a)]
             note = (f" (undeliverable, --send will leave out: {', '.join(hidden)})"
                     if hidden else "")
             return Outcome(path, False, f"dry run: reply written to {path}{note}")
