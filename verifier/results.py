@@ -33,6 +33,7 @@ class RunRecord:
     ended: float = 0.0
     tool_seconds: float | None = None  # duration the tool itself reports
     batch: int = 0
+    attempt: int = 0  # re-runs of the same (variant, index) after a lost host
 
 
 @dataclass
