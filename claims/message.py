@@ -218,8 +218,8 @@ def set_header(msg: Message, name: str, value: str) -> None:
         msg.subject = value
     elif key == "from":
         msg.from_ = value
-    elif key == "date":
-        msg.date = value
+    elif key == "date":  # lore shows "Date: ...  [thread overview]"
+        msg.date = value.replace("[thread overview]", "").strip() if "[" in value else value
     elif key == "to":
         msg.to = value
     elif key == "cc":

@@ -146,3 +146,20 @@ def test_outlook_original_message_is_quoted_and_credited() -> None:
     before = next(ln for ln in msg.lines if ln.text == "before: 1 Gbps")
     assert (before.depth, before.author) == (1, "Winkler, Tomas")
     assert next(ln for ln in msg.lines if "older" in ln.text).depth == 2
+
+
+def test_lore_page_copied_as_text() -> None:
+    """What a browser copies from a lore.kernel.org message page (public-inbox layout)."""
+    text = ("public inbox for netdev@vger.kernel.org\n help / color / mirror / Atom feed\n"
+            "From: Eric Dumazet <edumazet@google.com>\nTo: David Miller <davem@davemloft.net>\n"
+            "Subject: [PATCH net-next] tcp: faster\n"
+            "Date: Mon, 6 Feb 2023 10:00:00 +0000\t[thread overview]\n"
+            "Message-ID: <20230206100000.1-1-edumazet@google.com> (raw)\n\n"
+            "Before: 10 Gbps\nAfter: 12 Gbps\n-- \n2.39.1\n\n\n"
+            "next prev parent reply\tother threads:[~2023-02-06 10:00 UTC|newest]\n\n"
+            "Thread overview: 3+ messages\n")
+    msg = message_from_text(text)
+    assert msg.message_id == "20230206100000.1-1-edumazet@google.com"
+    assert msg.date == "Mon, 6 Feb 2023 10:00:00 +0000"
+    assert [(ln.text, ln.number) for ln in msg.lines] == [("Before: 10 Gbps", 9),
+                                                          ("After: 12 Gbps", 10)]
