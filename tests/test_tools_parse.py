@@ -216,3 +216,28 @@ def test_iperf3_bidir_directions():
     got = claims_of(IPERF3.find_outputs(fixture("iperf3_bidir.txt"))[0])
     assert got["tx_sender_bitrate"] == 2.33 and got["rx_receiver_bitrate"] == 2.08
     assert got["tx_sender_retransmits"] == 1 and "sender_bitrate" not in got
+
+
+# -- pastes found in the real list archive (../shared/data, virtualization list) ---------
+
+def test_archive_netperf_quoted_with_wrapped_banner():
+    blocks = NETPERF.find_outputs(fixture("archive_netperf_quoted.txt"))
+    assert [b.info["test"] for b in blocks] == ["TCP_STREAM", "UDP_STREAM"]
+    assert claims_of(blocks[0]) == {"throughput": 4742.36}
+    udp = claims_of(blocks[1])
+    assert udp["throughput"] == 482.83 and udp["send_messages"] == 9214
+
+
+def test_archive_perf_stat_four_runs():
+    blocks = PERF_STAT.find_outputs(fixture("archive_perf_stat_virtio.txt"))
+    assert len(blocks) == 4 and {b.command for b in blocks} == {"./virtio_test --batch=64"}
+    first = claims_of(blocks[0])
+    assert first["task-clock"] == 2791.70 and first["cycles"] == 7249926989
+    assert first["insns_per_cycle"] == 1.06 and first["time_elapsed"] == 2.8024
+    assert all(s.runs == 10 for s in blocks[0].samples)
+
+
+def test_archive_iperf3_summary_without_retr_column():
+    (blk,) = IPERF3.find_outputs(fixture("archive_iperf3_quoted.txt"))
+    assert claims_of(blk) == {"sender_bitrate": 11.0, "sender_transfer": 12.8,
+                              "receiver_bitrate": 11.0, "receiver_transfer": 12.8}
