@@ -10,6 +10,7 @@ import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from claims.model import Command, Line, SetupStep
 from claims.setup_steps import SETUP_PROGRAMS, parse_setup, wrapper_step
@@ -154,10 +155,18 @@ def _looks_like_args(args: list[str]) -> bool:
     return all(_ARG.match(a) or a.startswith(("-", "$", "'", '"')) for a in args[:40])
 
 
-def _known_program(prog: str) -> bool:
-    from claims.tools import tool_for_program
+@lru_cache(maxsize=1)
+def _tool_programs() -> frozenset[str]:
+    from claims.tools import all_tools
 
-    return _is_bench(prog) or tool_for_program(prog) is not None
+    try:
+        return frozenset(p for t in all_tools() for p in t.programs)
+    except Exception:  # a broken tool module must not stop command recognition
+        return frozenset()
+
+
+def _known_program(prog: str) -> bool:
+    return _is_bench(prog) or prog in _tool_programs()
 
 
 def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
@@ -180,7 +189,7 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
             last += 1
             rest = rest[:-1].rstrip() + " " + lines[last].text.replace("\xa0", " ").strip()
         rest = rest.strip()
-        event = _line_event(rest, prompted, host, ln, i, last)
+        event = _line_event(rest, prompted, host, ln, i, last) if _worth_parsing(rest, prompted) else None
         if event is not None:
             found.events.append(event)
             found.used.update(range(i, last + 1))
@@ -194,6 +203,21 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
         if ev.setup is not None:
             found.setup.append(ev.setup)
     return found
+
+
+_FIRST_WORD = re.compile(r"^\S+")
+_ALWAYS = frozenset(BENCH_PROGRAMS | set(SETUP_PROGRAMS) | set(_WRAPPER_ARGS) | {"ip", "taskset", "numactl"})
+
+
+def _worth_parsing(rest: str, prompted: bool) -> bool:
+    """A cheap look at the first word before the costly argv parse."""
+    m = _FIRST_WORD.match(rest)
+    if not m:
+        return False
+    if prompted:
+        return True
+    first = m.group().rsplit("/", 1)[-1]
+    return first in _ALWAYS or _known_program(first)
 
 
 def _line_event(rest: str, prompted: bool, host: str | None, ln: Line, i: int,

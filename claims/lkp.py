@@ -7,10 +7,13 @@ candidate, optional stddev, metric name.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from claims.model import Claim, Line, Value
 from claims.numbers import Token, better_for, tokenize
+
+_SIGNED = re.compile(r"\s[+-]\d")
 
 
 def _shape(toks: list[Token]) -> tuple[Token, Token | None, Token, Token, Token | None, str] | None:
@@ -47,7 +50,7 @@ def lkp_claims(lines: Sequence[Line], skip: set[int]) -> tuple[list[Claim], set[
     out: list[Claim] = []
     covered: set[int] = set()
     for i, ln in enumerate(lines):
-        if i in skip or len(ln.text) > 300 or not any(c.isdigit() for c in ln.text):
+        if i in skip or len(ln.text) > 300 or _SIGNED.search(ln.text) is None:
             continue
         got = _shape(tokenize(ln.text))
         if got is None:

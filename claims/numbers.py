@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 MAX_LINE = 4000  # longer lines are cut before any regex sees them
 
@@ -111,8 +112,16 @@ def classify(word: str) -> tuple[str, float | None, str | None, bool, bool]:
 
 
 def tokenize(line: str) -> list[Token]:
-    """Classify the tokens of `line`; `+- 0.09%` and `± 2%` become spread tokens."""
-    text = line[:MAX_LINE]
+    """Classify the tokens of `line`; `+- 0.09%` and `± 2%` become spread tokens.
+
+    Several stages read the same line, so results are cached; callers must not change the
+    tokens they get.
+    """
+    return list(_tokenize(line[:MAX_LINE]))
+
+
+@lru_cache(maxsize=8192)
+def _tokenize(text: str) -> tuple[Token, ...]:
     out: list[Token] = []
     spread_next = False
     for m in re.finditer(r"\S+", text):
@@ -126,6 +135,8 @@ def tokenize(line: str) -> list[Token]:
             spread_next = True
             word = word.lstrip("(")[len(glued):]
         kind, value, unit, pct, signed = classify(word)
+        if kind == "value" and word.endswith("]") and out and out[-1].text == "[":
+            kind = "word"  # an id such as iperf's "[  5]"
         if kind == "value" and spread_next:
             kind, value = "spread", abs(value) if value is not None else None
         spread_next = False
@@ -137,7 +148,7 @@ def tokenize(line: str) -> list[Token]:
             prev.unit = cur.text.strip(_STRIP)
             if prev.unit == "%":
                 prev.percent = True
-    return out
+    return tuple(out)
 
 
 def values(tokens: list[Token]) -> list[Token]:

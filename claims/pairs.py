@@ -73,13 +73,22 @@ def make_row(label: str | None, text: str, first: int, last: int | None = None, 
     return row
 
 
-def _spread_after(tokens: list[Token], i: int) -> Token | None:
-    for t in tokens[i + 1:i + 6]:
-        if t.kind == "spread":
-            return t
-        if t.kind == "value":
-            return None
-    return None
+def spreads_of(tokens: list[Token]) -> dict[int, Token]:
+    """Which value each spread qualifies: a bare "± x" the value just before it; a spread in
+    parentheses ("( +- 0.09% )", perf stat) the first value of the line."""
+    out: dict[int, Token] = {}
+    first = next((i for i, t in enumerate(tokens) if t.kind == "value"), None)
+    for s, t in enumerate(tokens):
+        if t.kind != "spread":
+            continue
+        opened = any(x.text.startswith("(") for x in tokens[max(0, s - 2):s])
+        if opened and first is not None:
+            out.setdefault(first, t)
+            continue
+        prev = next((i for i in range(s - 1, -1, -1) if tokens[i].kind == "value"), None)
+        if prev is not None:
+            out.setdefault(prev, t)
+    return out
 
 
 def metric_name(tokens: list[Token], i: int) -> str:
@@ -136,11 +145,12 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
     cidx = [i for i, t in enumerate(cand.tokens) if t.kind == "value"]
     skip_b = label_end(base.tokens)
     out: list[Claim] = []
-    pairs = [(bi, ci) for bi, ci in zip(bidx, cidx, strict=False) if bi >= skip_b]
-    changed = any(base.tokens[bi].value != cand.tokens[ci].value for bi, ci in pairs)
+    pairs = [(n, bi, ci) for n, (bi, ci) in enumerate(zip(bidx, cidx, strict=False)) if bi >= skip_b]
+    changed = any(base.tokens[bi].value != cand.tokens[ci].value for _, bi, ci in pairs)
     if not changed:
         return []
-    for k, (bi, ci) in enumerate(pairs):
+    bspread, cspread = spreads_of(base.tokens), spreads_of(cand.tokens)
+    for k, bi, ci in pairs:
         bt, ct = base.tokens[bi], cand.tokens[ci]
         if bt.value == ct.value and not tabular:
             continue
@@ -154,8 +164,8 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
         if unit and unit.startswith("%") and bt.percent:
             unit = "%"
         claim = Claim(metric=metric, unit=unit, better=better or better_for(metric, unit),
-                      baseline=_value(bt, base, _spread_after(base.tokens, bi), unit),
-                      candidate=_value(ct, cand, _spread_after(cand.tokens, ci), unit),
+                      baseline=_value(bt, base, bspread.get(bi), unit),
+                      candidate=_value(ct, cand, cspread.get(ci), unit),
                       lines=(min(base.first, cand.first), max(base.last, cand.last)),
                       context=context, depth=cand.depth, author=cand.author,
                       message_id=cand.message_id, p_value=cand.p_value)

@@ -32,12 +32,13 @@ _CHANGE_AFTER = re.compile(
     r"regression|degradation|saving|savings|loss|cut|overhead|improve|throughput|performance|perf|"
     r"bandwidth|iops|rate|pps)\b"
 )
-_NEGATIVE = re.compile(r"(?i)^(?:reduction|reduced|decrease|decreased|drop|lower|less|slower|regression|"
-                       r"degradation|loss|cut|overhead)")
+_NEGATIVE = re.compile(r"(?i)^(?:reduc|decreas|drop|lower|less|slower|regress|degrad|loss|lose|cut|"
+                       r"overhead|shrink|fewer)")
 _CHANGE_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|speed\w*|gain\w*|reduc\w*|decreas\w*|"
                           r"drop\w*|lower\w*|rais\w*|cut\w*|faster|slower|better|worse|regress\w*|"
                           r"degrad\w*|sav\w*|win|wins|up)\b")
 _TIMES = re.compile(r"(?i)^(?:faster|speed-?up|improvement|better|higher|more|throughput|quicker)\b")
+_TIMES_HINT = re.compile(r"\d\s?[x×X]\b|\btimes\b")
 _ARROWS = frozenset({"->", "=>", "→", "-->", "==>"})
 _RANGE_PCT = re.compile(r"^~?(?P<a>\d+(?:\.\d+)?)%?(?:-|–|to)(?P<b>\d+(?:\.\d+)?)%$")
 _SIZE_UNITS = re.compile(r"(?i)^(?:[kmg]i?b?|bytes?|b|threads?|cpus?|cores?|clients?|flows?|streams?|"
@@ -138,7 +139,7 @@ def variant_groups(lines: Sequence[Line], skip: set[int]) -> list[list[Segment]]
         got = None if many else _line_row(lines, i, skip)
         if got is not None:
             seg, j = got
-            blank_between = all(not lines[x].text.strip() for x in range(last_i + 1, i))
+            blank_between = all(not lines[x].text.strip() for x in range(max(last_i + 1, 0), i))
             if cur and (i - last_i <= 2 and blank_between) and lines[i].depth == cur[-1].line.depth:
                 cur.append(seg)
             else:
@@ -205,6 +206,8 @@ def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
     out: list[Claim] = []
     own = ln.text[:MAX_LINE]
     text = own + (" " + nxt.text[:MAX_LINE] if nxt is not None else "")
+    if "from" not in text.lower():
+        return out
     for m in _FROM_TO.finditer(text):
         if m.start() >= len(own):
             break
@@ -236,6 +239,8 @@ def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
 
 
 def arrow_claims(ln: Line) -> list[Claim]:
+    if "->" not in ln.text and "=>" not in ln.text and "→" not in ln.text:
+        return []
     toks = tokenize(ln.text)
     out: list[Claim] = []
     for i, t in enumerate(toks):
@@ -267,7 +272,7 @@ def _words_before(text: str, pos: int) -> str:
 def relative_claims(ln: Line) -> list[Claim]:
     """Changes stated alone: "+44.8%", "improves by 12%", "a 5-10% boost", "2x faster"."""
     text = ln.text[:MAX_LINE]
-    if "%" not in text and "x" not in text.lower():
+    if "%" not in text and _TIMES_HINT.search(text) is None:
         return []
     toks = tokenize(text)
     out: list[Claim] = []

@@ -26,6 +26,7 @@ _SPREAD_COL = re.compile(r"(?i)^(?:variance|var|stddev|stdev|std|sd|dev|%stddev|
 _RUNS_COL = re.compile(r"(?i)^(?:iterations?|runs?|n|samples?|count|reps?)$")
 _NA = frozenset({"n/a", "na", "-", "--", "?", "x"})
 MAX_LABEL_WORDS = 8
+_DIGIT = re.compile(r"\d")
 
 
 @dataclass
@@ -66,6 +67,8 @@ def _cell(text: str) -> Token | None | bool:
 
 def parse_row(text: str) -> tuple[str, list[Token | None], str | None, str | None] | None:
     """(label, value cells, trailing unit, marker) for a whitespace-aligned row, or None."""
+    if _DIGIT.search(text) is None:
+        return None
     mark = None
     m = _MARKER.search(text[:1000])
     if m:
@@ -244,7 +247,10 @@ def table_claims(table: Table, better: str | None = None) -> list[Claim]:
             r.label = (r.label + " " + " ".join(c.text for c in extra if c is not None)).strip()
             r.cells = r.cells[len(r.cells) - k:]
     header: list[str] = []
-    if rows and not role(rows[0].label) and not rows[0].mark and _is_param_row(rows[0]) and len(rows) >= 3:
+    unlabelled_head = (not rows[0].label and len(rows) >= 3 and all(r.label for r in rows[1:])
+                       and all(c is not None for c in rows[0].cells))
+    if rows and not role(rows[0].label) and not rows[0].mark and len(rows) >= 3 and (
+            _is_param_row(rows[0]) or unlabelled_head):
         head = rows.pop(0)
         header = [f"{head.label} {c.text}".strip() for c in head.cells if c is not None]
     elif table.header_text:

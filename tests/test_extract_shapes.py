@@ -1,0 +1,167 @@
+"""One small real-shaped text per shape the extractor knows, and texts that must yield
+nothing (versions, dates, diffs, tables without a baseline)."""
+from __future__ import annotations
+
+import pytest
+
+from claims.extract import extract_message, might_have_claims
+from claims.message import message_from_text
+
+
+def ex(text: str):
+    return extract_message(message_from_text(text))
+
+
+def pairs(text: str) -> list[tuple[float, float]]:
+    return [(c.baseline.value, c.candidate.value) for c in ex(text).claims if c.baseline and c.candidate]
+
+
+def relative(text: str) -> list[float]:
+    return [c.claimed_change_pct for c in ex(text).claims if c.baseline is None]
+
+
+def test_prompts_are_stripped_and_hosts_kept() -> None:
+    e = ex("host1:~# ./netperf -H 10.0.0.2 -t TCP_RR -l 10\n$ iperf3 -c peer -P 4\n"
+           "[root@box ~]# sockperf pp -i 1.2.3.4 -t 5\n# netperf -t TCP_STREAM -H x\n")
+    raws = [(c.raw, c.host) for c in e.commands]
+    assert ("./netperf -H 10.0.0.2 -t TCP_RR -l 10", "host1") in raws
+    assert ("iperf3 -c peer -P 4", None) in raws
+    assert ("sockperf pp -i 1.2.3.4 -t 5", "box") in raws
+    assert ("netperf -t TCP_STREAM -H x", None) in raws
+
+
+def test_continuation_lines_are_joined_and_variables_listed() -> None:
+    e = ex("$ netperf -H $peer -p $((port+$i)) \\\n    -t TCP_RR -l 60\n")
+    (c,) = e.commands
+    assert c.raw == "netperf -H $peer -p $((port+$i)) -t TCP_RR -l 60"
+    assert c.variables == ["peer", "port", "i"]
+
+
+def test_command_in_prose_and_perf_stat_header() -> None:
+    e = ex("Perf recording while doing iperf -P 4 on both hosts.\n"
+           " Performance counter stats for 'trafgen -i foo -o du0 -n100000000' (10 runs):\n")
+    assert [c.raw for c in e.commands] == ["iperf -P 4", "trafgen -i foo -o du0 -n100000000"]
+    assert e.commands[0].in_prose
+
+
+def test_prose_that_names_a_tool_is_not_a_command() -> None:
+    assert ex("iperf3 results before the change:\nTo test, run ./gro.sh.\n").commands == []
+
+
+def test_taskset_wrapper_is_kept_in_the_command_and_typed_as_setup() -> None:
+    e = ex("# taskset -c 2 netperf -H peer -t TCP_RR\n# sysctl -w net.core.busy_poll=50\n"
+           "# ethtool -C eth0 rx-usecs 0\n# tc qdisc add dev eth0 root fq\n")
+    assert e.commands[0].raw.startswith("taskset -c 2 netperf")
+    assert e.commands[0].wrappers == ["taskset"] and e.commands[0].argv[0] == "netperf"
+    kinds = {s.kind: s for s in e.setup}
+    assert kinds["sysctl"].key == "net.core.busy_poll" and kinds["sysctl"].value == "50"
+    assert kinds["ethtool"].device == "eth0" and kinds["ethtool"].key == "-C"
+    assert kinds["tc"].device == "eth0" and "taskset" in kinds
+
+
+def test_before_after_blocks_pair_lines_of_the_same_shape() -> None:
+    text = ("Before:\nudp rx:   1079 MB/s   769065 calls/s\n\nAfter:\n"
+            "udp rx:   1466 MB/s    24877 calls/s\n\nrfc v2 -> rfc v3:\n - fixed typos\n")
+    assert pairs(text) == [(1079, 1466), (769065, 24877)]
+
+
+def test_bordered_table_pairs_each_row_with_the_original() -> None:
+    text = ("        +------+------+\n        | 64B  | 128B |\n        +------+------+\n"
+            "Original| 100  | 200  |\ntxlock  | 110  | 210  |\nbatch   | 120  | 190  |\n"
+            "        +------+------+\n")
+    assert pairs(text) == [(100, 110), (200, 210), (100, 120), (200, 190)]
+
+
+def test_markdown_table_with_variant_columns() -> None:
+    text = "| test | before | after |\n|------|--------|-------|\n| rr   | 100    | 120   |\n| crr  | 50     | 45    |\n"
+    assert pairs(text) == [(100, 120), (50, 45)]
+
+
+def test_whitespace_table_with_pre_post_rows_and_parameter_header() -> None:
+    text = (" clients     1       2       4\n ......................\n pre        30      41     118\n"
+            " post      299     603    1211\n")
+    assert pairs(text) == [(30, 299), (41, 603), (118, 1211)]
+
+
+def test_marked_rows_and_variance_column() -> None:
+    text = ("   Mode Iterations   Variance    Average\n\n"
+            "TCP_RR         10      %2.35      45145 ==> before the change\n"
+            "TCP_RR         10      %1.06      47250 ==> after  the change\n")
+    (c,) = ex(text).claims
+    assert (c.baseline.value, c.candidate.value) == (45145, 47250)
+    assert c.baseline.spread == pytest.approx(2.35) and c.baseline.runs == 10
+
+
+def test_table_without_a_baseline_yields_nothing() -> None:
+    text = "Secs Spurious IRQS\n1G TCP Guest->Host: 3.93 58\n1M normal pings: 100 72\n1M 1k pings: 57 492904\n"
+    assert ex(text).claims == []
+
+
+def test_variant_lines_with_stated_change_and_p_value() -> None:
+    text = ("TCP 4 streams, GRO off:\nnet-next: 8.017 Gbps\n"
+            "after #1: 7.785 Gbps (- 2.9%, p=0.385 vs net-next)\n"
+            "after #3: 7.604 Gbps (- 5.1%, p=0.282 vs net-next)\n")
+    cl = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value) for c in cl] == [(8.017, 7.785), (8.017, 7.604)]
+    assert cl[0].claimed_change_pct == -2.9 and cl[0].p_value == 0.385 and cl[0].unit == "Gbps"
+    assert cl[0].baseline.label == "net-next" and cl[1].candidate.label == "after #3"
+
+
+def test_old_new_prose_lines() -> None:
+    text = "  - old bonding: 16.1 gbps consistently\n  - new bonding: 17.5 gbps consistently\n"
+    (c,) = ex(text).claims
+    assert (c.baseline.value, c.candidate.value, c.unit) == (16.1, 17.5, "gbps")
+    assert c.better == "higher"
+
+
+def test_from_to_and_arrow() -> None:
+    assert pairs("It improves redirection (from 2.50Mpps to 3.05Mpps).") == [(2.5, 3.05)]
+    assert pairs("throughput 4.1 Mpps -> 5.0 Mpps") == [(4.1, 5.0)]
+    assert pairs("rfc v2 -> rfc v3, see from v1 to v2") == []
+
+
+def test_relative_claims() -> None:
+    assert relative("This provides a 5-10% boost in IOPS.") == [5, 10]
+    assert relative("It improves throughput by 12%.") == [12]
+    assert relative("The new code is 2x faster.") == [100]
+    assert relative("reduces latency by 20%") == [-20]
+    assert relative("nr_task: 100%\niperf spent 0.55% in bonding") == []
+
+
+def test_spreads_are_not_claims() -> None:
+    text = ("Before:\n  22.856401569 seconds time elapsed   ( +-  0.33% )\nAfter:\n"
+            "  12.080331543 seconds time elapsed   ( +-  0.13% )\n")
+    (c,) = ex(text).claims
+    assert c.baseline.spread == pytest.approx(0.33) and c.candidate.spread == pytest.approx(0.13)
+
+
+def test_lkp_comparison_rows() -> None:
+    text = ("> >     129489 ±  2%     +94.7%     252151 ±  1%  will-it-scale.per_process_ops\n"
+            "> >      24.47            -7.2      17.29        mpstat.cpu.all.soft%\n")
+    cl = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value, c.claimed_change_pct) for c in cl] == [
+        (129489, 252151, 94.7), (24.47, 17.29, None)]
+    assert cl[0].baseline.spread == 2 and cl[0].depth == 2
+
+
+def test_diffs_versions_and_dates_are_not_claims() -> None:
+    text = ("Date: Mon, 1 Oct 2007 00:11:35 -0400\nv2 -> v3: rebased on 6.5.0-rc1\n---\n"
+            " drivers/vhost/net.c | 21 +++++++++++++++++++++\n 1 file changed, 21 insertions(+)\n\n"
+            "diff --git a/x.c b/x.c\n@@ -1015,6 +1015,27 @@ static int f(void)\n"
+            "-\tbefore: 10 -> 20;\n+\tafter: 30 -> 40; /* 50% */\n")
+    assert ex(text).claims == []
+
+
+def test_quoted_claims_keep_depth_and_author() -> None:
+    m = message_from_text("> old: 10 Mpps\n> new: 12 Mpps\n")
+    for ln in m.lines:
+        ln.author, ln.message_id = "Jane <j@x>", "abc@x"
+    m.from_ = "Replier <r@x>"
+    (c,) = extract_message(m).claims
+    assert (c.author, c.message_id, c.depth) == ("Jane <j@x>", "abc@x", 1)
+
+
+def test_prescan_lets_plain_messages_through() -> None:
+    assert not might_have_claims("Thanks, applied to net-next.\n\nSigned-off-by: A <a@b>\n")
+    assert might_have_claims("Before:\n 10 Mpps\nAfter:\n 12 Mpps\n")
+    assert might_have_claims("x" * 100 + "\nlpaa5:~# ./netperf -H x\n")
