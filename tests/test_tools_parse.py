@@ -241,3 +241,12 @@ def test_archive_iperf3_summary_without_retr_column():
     (blk,) = IPERF3.find_outputs(fixture("archive_iperf3_quoted.txt"))
     assert claims_of(blk) == {"sender_bitrate": 11.0, "sender_transfer": 12.8,
                               "receiver_bitrate": 11.0, "receiver_transfer": 12.8}
+
+
+def test_perf_stat_interval_and_per_cpu_lines_are_labelled():
+    (blk,) = PERF_STAT.find_outputs(fixture("perf_stat_interval.txt"))
+    tc = [(s.value, s.label) for s in blk.samples if s.metric == "task-clock"]
+    assert tc == [(0.92, "t=0.101573724"), (0.07, "t=0.356121465")]  # <not counted> skipped
+    (cpu,) = PERF_STAT.find_outputs(fixture("perf_stat_per_cpu.txt"))
+    assert [s.label for s in cpu.samples if s.metric == "task-clock"] == ["CPU0", "CPU1"]
+    assert cpu.info["target"] == "system wide"

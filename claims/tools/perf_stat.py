@@ -43,10 +43,11 @@ _EVENT = re.compile(
 _TIME = re.compile(
     rf"^\s*({NUM})\s*(?:\+-\s*({NUM})\s*)?seconds\s+(time elapsed|user|sys)"
     rf"\s*(?:\(\s*\+-\s*({NUM})%\s*\))?\s*$")
+_PREFIX = re.compile(r"^\s*(?:(\d+\.\d{6,})|(CPU\d+))\s+(?=\S)")  # -I time, -A CPU
 _CSV = re.compile(rf"^({NUM}|<not supported>|<not counted>)([,;])([^,;]*)\2([^,;]+)\2(.*)$")
 
 _MARKERS = re.compile(r"counter stats|seconds\s+(?:time elapsed|user|sys)|\+-\s*\d[\d.]*\s*%"
-                      r"|,,|,msec,")
+                      r"|,,|,msec,|#\s+time\s+counts")
 _RATE_UNITS = {"GHz", "MHz", "K/sec", "M/sec", "G/sec", "/sec"}
 
 
@@ -234,10 +235,20 @@ class PerfStat(ToolDescription):
             blocks.append(cur)
         return None
 
-    @staticmethod
-    def _line_samples(t: str, i: int) -> list[Sample] | None:
+    @classmethod
+    def _line_samples(cls, t: str, i: int) -> list[Sample] | None:
         """Samples of one perf stat line; [] for a counter perf could not read; None if the
-        line is not perf stat output."""
+        line is not perf stat output. `-I` lines carry their time and `-A` lines their CPU
+        as the sample's label (one sample per interval or CPU, same metric)."""
+        got = cls._plain_samples(t, i)
+        if got is None and (p := _PREFIX.match(t)):
+            got = cls._plain_samples(t[p.end():], i)
+            for s in got or []:
+                s.label = f"t={p.group(1)}" if p.group(1) else p.group(2)
+        return got
+
+    @staticmethod
+    def _plain_samples(t: str, i: int) -> list[Sample] | None:
         m = _TIME.match(t)
         if m:
             metric = "time_" + m.group(3).split()[-1] if m.group(3) != "time elapsed" \
