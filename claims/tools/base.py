@@ -22,6 +22,12 @@ Metric naming scheme (stable across a mail paste and a fresh run of the same com
     page faults per second);
   * `config=True` marks numbers the tool prints that are settings, not results (socket
     buffer sizes, message sizes, test length): an extractor must not report them as claims.
+
+Tools that print one line per interval or per CPU (xdp-bench, perf stat -I/-A) give one
+sample per line under the same metric, told apart by `label`; a runner averages them.
+Command lines: `Option.refused` names options that are never accepted and why (files
+written, commands run); `ToolDescription.subcommand` keeps a mode word first on rewrite
+(`sockperf ping-pong`); `tool_for_program` also accepts a description's name (`iperf2`).
 """
 from __future__ import annotations
 
@@ -284,8 +290,9 @@ class ToolDescription:
         return out
 
     def parse_run(self, argv: Sequence[str], text: str) -> list[Sample]:
-        """Samples of a run of `argv` (for tools whose stdout alone does not say what it
-        measured, like super_netperf's bare total); most tools need only `parse`."""
+        """Samples of a run of `argv`: the runner's entry point. Pass stdout and stderr
+        joined (perf stat writes its counters to stderr). The argv matters for output that
+        does not say what it measured (super_netperf's bare total, netperf -P 0)."""
         return self.parse(text)
 
     # -- command line -----------------------------------------------------------------
