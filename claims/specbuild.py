@@ -290,7 +290,7 @@ def _bind(bench: _Bench) -> None:
             if re.fullmatch(r"\$\{?[A-Za-z_]\w*\}?", tok):
                 cmd.bindings[tok] = "server"
             elif is_host(tok):
-                bench.server_host = tok  # a name from the mail: the runner puts its own in
+                bench.server_host = tok if tok != "server" else None  # a name from the mail: the runner puts its own in
             else:
                 continue  # not a host: left as written, for the checks to refuse
             argv[i] = "server"
@@ -582,7 +582,7 @@ _ENV_PATTERNS = {
     "cpu": r"\b(?:Intel|AMD|Xeon|EPYC|Core\s?i\d|Opteron|Ampere|Graviton|Cortex-A\d+|"
            r"POWER\d+|Skylake|Cascade ?Lake|Ice ?Lake|Sapphire ?Rapids|Milan|Rome|Genoa)"
            r"[\w/.@ -]{0,40}",
-    "cpus": r"\b\d+\s?(?:v?cpus?|cores?|threads)\b",
+    "cpus": r"\b\d+\s?(?:v?cpus?|cores?|threads)\b(?![-:])",
     "nic": r"\b(?:mlx[45]\w*|ConnectX-?\d\w*|Mellanox|ixgbe|i40e|E810|bnxt\w*|tg3|e1000e?|"
            r"igb|igc|virtio[-_]net|nfp|cxgb\d|qede|be2net|hns3|stmmac|veth|"
            r"\d+\s?[GM](?:bit|b|bE|igE)\b(?:\s?(?:NIC|Ethernet|link))?)",
