@@ -92,11 +92,18 @@ def differences(results: Results) -> list[str]:
         else:
             shown = str(value)
         if str(key).lower() == "hosts":
-            here = _RUNNER_NOTES.get(kind, kind)
+            out.append(f"hosts: the mail used {shown}")
+            continue
         out.append(f"{key}: the mail says {shown}; here {here or 'not the same'}")
     if kind in ("netns", "local"):
         out.append(f"topology: this runner uses {_RUNNER_NOTES[kind]}; the mail's numbers "
                    "come from its own hosts")
+    mail_d = (spec.get("run") or {}).get("duration")
+    here_d = (results.environment or {}).get("duration")
+    if mail_d and here_d and float(mail_d) != float(here_d):
+        out.append(f"duration: {float(here_d):g} s per run here, {float(mail_d):g} s in "
+                   "the mail")
+    out.extend(f"note: {n}" for n in spec.get("notes") or [])
     return out
 
 
@@ -147,17 +154,22 @@ def commands(results: Results) -> list[str]:
     spec = results.spec or {}
     sid = spec.get("id") or "spec"
     kind = (results.environment or {}).get("runner") or results.runner
-    out = [f"verifier run spec-{sid}.yaml --runner {kind} -o results.json",
-           "verifier report results.json --format email"]
+    out = []
+    mid = (spec.get("source") or {}).get("message_id")
+    if mid:
+        out.append(f"verifier check {mid.strip('<>')} --runner {kind}")
+    out += [f"verifier run spec-{sid}.yaml --runner {kind} -o results.json",
+            "verifier report results.json --format email"]
     seen = set()
-    for r in results.runs:
-        if r.argv and r.variant not in seen:
-            seen.add(r.variant)
-            out.append(f"# {r.variant}: " + shlex.join(r.argv))
     for var in spec.get("variants", []):
         for a in var.get("setup", []) or []:
             if a.get("raw"):
                 out.append(f"# {var['name']} setup: {a['raw']}")
+    for r in results.runs:
+        if r.argv and r.variant not in seen:
+            seen.add(r.variant)
+            out.append(f"# {r.variant}, as run here:")
+            out.append(shlex.join(r.argv))
     return out
 
 
@@ -277,12 +289,16 @@ def shell_wrap(cmd: str, width: int = WIDTH, indent: str = "   ") -> str:
     """A command folded with ' \\' continuations, so it still pastes into a shell."""
     if len(indent) + len(cmd) <= width:
         return indent + cmd
+    if cmd.startswith("#"):  # a comment folds as comment lines
+        return "\n".join(textwrap.wrap(cmd[1:].strip(), width=width, initial_indent=indent + "# ",
+                                       subsequent_indent=indent + "#   ",
+                                       break_long_words=False, break_on_hyphens=False))
     lines: list[str] = []
     cur = indent
     for word in cmd.split(" "):
         if cur.strip() and len(cur) + 1 + len(word) + 2 > width:
             lines.append(cur + " \\")
-            cur = indent + "    " + word
+            cur = indent + "  " + word
         else:
             cur = cur + (" " if cur.strip() else "") + word
     lines.append(cur)
