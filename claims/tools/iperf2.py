@@ -26,13 +26,14 @@ from claims.tools.base import (
     one_of,
 )
 from claims.tools.iperf_common import UDP_TAIL, ReportLine, report_line
-from claims.tools.text import clean_all, mentions, num, sample
+from claims.tools.text import clean_all, mentions, num, runs_of, sample
 
 _AUX = re.compile(r"^\s*(-{20,}\s*$|\[\s*ID\s*\]|Client connecting to|Server listening on|"
                   r"TCP window size|UDP buffer size|Write buffer size|Read buffer size|"
                   r"Sending \d+ byte datagrams|TOS set to|Receiving \d+ byte datagrams|"
                   r"\[\s*(?:\d+|SUM)\s*\]\s*(?:local\s|Sent\s|Server Report))")
 _SERVER_REPORT = re.compile(r"Server Report", re.I)
+_MARKERS = re.compile(r"bits/sec|^\s*\d{14}(?:\.\d+)?,", re.M)  # text report, or -y C
 _ENHANCED = re.compile(r"^(\d+)/(\d+)\s+(\d+)\b")
 _CSV = re.compile(r"^\s*\d{14}(?:\.\d+)?,[^,]*,\d+,[^,]*,\d+,(-?\d+),(\d+\.\d+)-(\d+\.\d+),"
                   r"(\d+),(\d+)(?:,.*)?$")
@@ -99,26 +100,14 @@ class Iperf2(ToolDescription):
 
     # -- output -----------------------------------------------------------------------
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
+        if not mentions(lines, _MARKERS):
+            return []
         text = clean_all(lines)
         blocks: list[OutputBlock] = self._csv_blocks(text)
-        if not mentions(lines, ("bits/sec",)):
-            return blocks
-        i = 0
-        while i < len(text):
-            if not self._is_ours(text[i]):
-                i += 1
-                continue
-            start, last, j = i, i, i
-            while j < len(text):
-                if self._is_ours(text[j]):
-                    last = j
-                elif text[j].strip() or j - last > 1:
-                    break
-                j += 1
+        for start, last in runs_of(text, self._is_ours):
             block = self._block(text, start, last)
             if block is not None:
                 blocks.append(block)
-            i = last + 1
         return sorted(blocks, key=lambda b: b.start)
 
     @staticmethod

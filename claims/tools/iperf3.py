@@ -31,7 +31,7 @@ from claims.tools.base import (
     one_of,
 )
 from claims.tools.iperf_common import UDP_TAIL, report_line
-from claims.tools.text import NUM, clean_all, mentions, num, sample
+from claims.tools.text import NUM, clean_all, mentions, num, runs_of, sample
 
 _AUX = re.compile(r"^\s*(\[\s*ID\s*\]|\[\s*\d+\]\s+local\s|Connecting to host|iperf Done|"
                   r"Server listening|Reverse mode|Accepted connection|(?:- )+-?\s*$|-{20,}\s*$|"
@@ -120,22 +120,10 @@ class Iperf3(ToolDescription):
         text = clean_all(lines)
         blocks = self._json_blocks(text)
         taken = {i for b in blocks for i in range(b.start, b.end + 1)}
-        i = 0
-        while i < len(text):
-            if i in taken or not self._is_ours(text[i]):
-                i += 1
-                continue
-            start, j, last = i, i, i
-            while j < len(text) and j not in taken:
-                if self._is_ours(text[j]):
-                    last = j
-                elif text[j].strip() or j - last > 1:
-                    break
-                j += 1
+        for start, last in runs_of(text, self._is_ours, taken):
             block = self._text_block(text, start, last)
             if block is not None:
                 blocks.append(block)
-            i = last + 1
         blocks.sort(key=lambda b: b.start)
         return blocks
 

@@ -7,7 +7,7 @@ and collapsed whitespace; run stdout reaches them raw. Every parser cleans lines
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from claims.tools.base import Better, Sample
 
@@ -79,3 +79,23 @@ def sample(metric: str, value: float, unit: str | None, better: Better, line: in
     """A Sample with keyword extras; keeps the many call sites short."""
     return Sample(metric=metric, value=value, unit=unit, better=better, line=line,
                   **kw)  # type: ignore[arg-type]
+
+
+def runs_of(text: Sequence[str], ours: Callable[[str], bool],
+            taken: set[int] | frozenset[int] = frozenset()) -> Iterator[tuple[int, int]]:
+    """(first, last) of each stretch of lines that `ours` accepts, one blank line allowed
+    inside (terminal output keeps them; mail clients add them), skipping `taken` lines."""
+    i = 0
+    while i < len(text):
+        if i in taken or not ours(text[i]):
+            i += 1
+            continue
+        start = last = j = i
+        while j < len(text) and j not in taken:
+            if ours(text[j]):
+                last = j
+            elif text[j].strip() or j - last > 1:
+                break
+            j += 1
+        yield start, last
+        i = last + 1
