@@ -10,6 +10,7 @@ the spec was checked on load: a device or key from a mail never reaches a path u
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +37,9 @@ _FEATURES = {"gro": "generic-receive-offload", "gso": "generic-segmentation-offl
              "rxvlan": "rx-vlan-offload"}
 _ETHTOOL = {"features": ("-k", "-K"), "coalesce": ("-c", "-C"), "ring": ("-g", "-G"),
             "channels": ("-l", "-L")}
+
+
+Remember = Callable[["Applied"], None]
 
 
 class ActionError(RuntimeError):
@@ -108,25 +112,21 @@ def _check_value(value: str | None) -> str:
     return value
 
 
-def _apply_file(runner: Runner, role: str, action: Action,
-                current: dict[tuple[str, str], Applied]) -> list[Applied]:
+def _apply_file(runner: Runner, role: str, action: Action, remember: Remember,
+                current: dict[tuple[str, str], Applied]) -> None:
     path = _file_path(runner, role, action)
     value = _check_value(action.value)
     prev = current.pop((role, path), None)  # set by the previous variant: original known
     if prev is not None:
         rec = Applied(role, "file", path, prev.old, value)
+        remember(rec)
         if prev.new == value:
-            return [rec]
+            return
     else:
         old = _run_ok(runner, role, ["cat", path], f"reading {path}").strip()
         rec = Applied(role, "file", path, old, value)
-    try:
-        _run_ok(runner, role, ["tee", path], f"writing {path}", input=value + "\n")
-    except ActionError:
-        if prev is not None:
-            current[(role, path)] = prev  # still changed: the caller must restore it
-        raise
-    return [rec]
+        remember(rec)
+    _run_ok(runner, role, ["tee", path], f"writing {path}", input=value + "\n")
 
 
 def _parse_ethtool(sub: str, text: str) -> dict[str, str]:
@@ -141,7 +141,7 @@ def _parse_ethtool(sub: str, text: str) -> dict[str, str]:
     return out
 
 
-def _apply_ethtool(runner: Runner, role: str, action: Action) -> list[Applied]:
+def _apply_ethtool(runner: Runner, role: str, action: Action, remember: Remember) -> None:
     sub = action.key or "features"
     if sub not in _ETHTOOL:
         raise ActionError(f"ethtool {sub!r} is not one of {', '.join(_ETHTOOL)}")
@@ -160,13 +160,13 @@ def _apply_ethtool(runner: Runner, role: str, action: Action) -> list[Applied]:
         if val is None:
             raise ActionError(f"ethtool {show} {dev} shows no {k!r}")
         old[k] = val
-    rec = Applied(role, "ethtool", f"ethtool {change} {dev}", old, dict(action.settings), [change])
+    remember(Applied(role, "ethtool", f"ethtool {change} {dev}", old, dict(action.settings),
+                     [change]))
     args = [x for k, v in action.settings.items() for x in (k, str(v))]
     _run_ok(runner, role, ["ethtool", change, dev, *args], f"ethtool {change}")
-    return [rec]
 
 
-def _apply_tc(runner: Runner, role: str, action: Action) -> list[Applied]:
+def _apply_tc(runner: Runner, role: str, action: Action, remember: Remember) -> None:
     args = list(action.args)
     if args[:1] == ["tc"]:
         args = args[1:]
@@ -187,32 +187,35 @@ def _apply_tc(runner: Runner, role: str, action: Action) -> list[Applied]:
         raise ActionError(f"tc: argument not accepted in {' '.join(rest)!r}")
     dev = _map_device(runner, role, action.device)
     old = _run_ok(runner, role, ["tc", "qdisc", "show", "dev", dev, "root"], "tc show").strip()
-    rec = Applied(role, "tc", f"tc qdisc dev {dev} root", old, " ".join(rest), [dev])
+    remember(Applied(role, "tc", f"tc qdisc dev {dev} root", old, " ".join(rest), [dev]))
     _run_ok(runner, role, ["tc", "qdisc", "replace", "dev", dev, "root", *rest], "tc qdisc")
-    return [rec]
 
 
-def apply_action(runner: Runner, role: str, action: Action,
-                 current: dict[tuple[str, str], Applied] | None = None) -> list[Applied]:
-    """Apply `action` on `role`; raise ActionError (nothing changed) when refused or failed.
+def apply_action(runner: Runner, role: str, action: Action, remember: Remember,
+                 current: dict[tuple[str, str], Applied] | None = None) -> None:
+    """Apply `action` on `role`; raise ActionError when refused or failed.
 
+    `remember` gets each setting's restore record *before* the setting changes, so an
+    interrupt between the write and the return still leaves it to be restored.
     `current` holds file settings a previous variant changed, by (role, path): one this
     action sets again is taken out and its original value carried over, so switching
     variants costs one write instead of restore + read + write."""
     if action.reason and not action.approved:
         raise ActionError(f"setup step needs approval ({action.reason}): {action.raw}")
     if action.kind in ("sysctl", "procfs", "sysfs"):
-        return _apply_file(runner, role, action, {} if current is None else current)
-    if action.kind == "ethtool":
-        return _apply_ethtool(runner, role, action)
-    if action.kind == "tc":
-        return _apply_tc(runner, role, action)
-    if action.kind == "cpu-pin":
-        return []  # pinning changes the benchmark argv, not the host
-    if action.approved and action.args:
+        _apply_file(runner, role, action, remember, {} if current is None else current)
+    elif action.kind == "ethtool":
+        _apply_ethtool(runner, role, action, remember)
+    elif action.kind == "tc":
+        _apply_tc(runner, role, action, remember)
+    elif action.kind == "cpu-pin":
+        return  # pinning changes the benchmark argv (taskset), not the host
+    elif action.approved and action.args:
+        remember(Applied(role, "approved", " ".join(action.args), None, "ran (no undo)"))
         _run_ok(runner, role, list(action.args), f"approved step {action.raw!r}")
-        return [Applied(role, "approved", " ".join(action.args), None, "ran (no undo)")]
-    raise ActionError(f"setup step kind {action.kind!r} is not on the allow-list: {action.raw}")
+    else:
+        raise ActionError(f"setup step kind {action.kind!r} is not on the allow-list: "
+                          f"{action.raw}")
 
 
 def undo_applied(runner: Runner, rec: Applied) -> str | None:

@@ -16,9 +16,11 @@ probing, port choice and cleanup come from this base class and work through `run
 from __future__ import annotations
 
 import random
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 from claims.spec import Action
@@ -54,6 +56,7 @@ class Runner(ABC):
         self._servers: dict[tuple[str, tuple[str, ...]], Handle] = {}
         self._applied: list[Any] = []  # runners.actions.Applied, newest last
         self.touched: list[dict[str, Any]] = []  # every knob changed, for the environment
+        self._lock = threading.Lock()
         self.cache: dict[Any, Any] = {}  # per-runner state of callers (prepared commands)
         self._closed = False
         self._set_up = False
@@ -126,18 +129,33 @@ class Runner(ABC):
 
     # -- settings ----------------------------------------------------------------------
     def apply(self, action: Action, current: dict[Any, Any] | None = None) -> None:
-        """Apply a typed setup action on its roles, remembering the old values for `undo`."""
+        """Apply a typed setup action on its roles, remembering the old values for `undo`.
+
+        Distinct hosts are set in parallel (one thread each), so a variant switch costs
+        one round trip, not one per host."""
         from runners.actions import apply_action
 
-        done: set[str] = set()
+        hosts: dict[str, str] = {}
         for role in action.roles or list(self.roles):
-            if role not in self.roles or self.host_key(role) in done:
-                continue
-            done.add(self.host_key(role))
-            for rec in apply_action(self, role, action, current):
-                self._applied.append(rec)
-                if rec.describe() not in self.touched:
-                    self.touched.append(rec.describe())
+            if role in self.roles:
+                hosts.setdefault(self.host_key(role), role)
+        roles = list(hosts.values())
+        if len(roles) <= 1:
+            for role in roles:
+                apply_action(self, role, action, self._remember, current)
+            return
+        # The pool's exit waits for every thread, also on Ctrl-C: no write outlives this.
+        with ThreadPoolExecutor(len(roles)) as pool:
+            futures = [pool.submit(apply_action, self, r, action, self._remember, current)
+                       for r in roles]
+        for f in futures:
+            f.result()  # the first failure, after every host finished
+
+    def _remember(self, rec: Any) -> None:
+        with self._lock:
+            self._applied.append(rec)
+            if rec.describe() not in self.touched:
+                self.touched.append(rec.describe())
 
     def switch(self, actions: Sequence[Action]) -> list[str]:
         """Make `actions` the only applied settings (a variant change) with the fewest
@@ -148,21 +166,30 @@ class Runner(ABC):
 
         old, self._applied = self._applied, []
         current = {(r.role, r.target): r for r in old if r.kind == "file"}
-        errors = []
-        for rec in reversed([r for r in old if r.kind != "file"]):
-            err = undo_applied(self, rec)
-            if err:
-                errors.append(err)
+        pending = [r for r in old if r.kind != "file"]  # restored first, newest first
+        errors: list[str] = []
+        done = False
         try:
-            for action in actions:
-                self.apply(action, current)
-        finally:
-            left = [r for r in old if (r.role, r.target) in current and r.kind == "file"
-                    and current[(r.role, r.target)] is r]
-            for rec in reversed(left):
-                err = undo_applied(self, rec)
+            while pending:
+                err = undo_applied(self, pending[-1])
+                pending.pop()
                 if err:
                     errors.append(err)
+            for action in actions:
+                self.apply(action, current)
+            done = True
+        finally:
+            # What is neither restored nor reused goes back on the undo list, so close()
+            # restores it even when an action failed or a signal came in between.
+            keep = {id(r) for r in pending} | {id(r) for r in current.values()}
+            left = [r for r in old if id(r) in keep]
+            self._applied[:0] = left
+            if done:
+                for rec in reversed(left):
+                    err = undo_applied(self, rec)
+                    self._applied = [r for r in self._applied if r is not rec]
+                    if err:
+                        errors.append(err)
         return errors
 
     def undo(self) -> list[str]:

@@ -85,3 +85,24 @@ def test_restored_when_the_block_raises():
         r.apply(Action(kind="sysctl", key="net.ipv4.tcp_rmem", value="4096 65536 1048576"))
         raise RuntimeError("boom")
     assert r._applied == [] and not set(r.ns.values()) & netns_names()
+
+
+def test_switch_failing_half_way_still_restores_everything(ns):
+    gro = {role: f"/sys/class/net/{ns.device(role)}/gro_flush_timeout" for role in ns.roles}
+    rmem = read(ns, "client", "/proc/sys/net/ipv4/tcp_rmem")
+    a = [Action(kind="sysfs", key="/sys/class/net/eth0/gro_flush_timeout", value="2000",
+                device="eth0"),
+         Action(kind="tc", device="eth0", args=["qdisc", "add", "dev", "eth0", "root", "pfifo"])]
+    b = [Action(kind="sysfs", key="/sys/class/net/eth0/gro_flush_timeout", value="3000",
+                device="eth0"),
+         Action(kind="sysctl", key="net.ipv4.tcp_rmem", value="4096 65536 1048576"),
+         Action(kind="ethtool", key="coalesce", device="eth0", settings={"rx-usecs": "8"})]
+    assert ns.switch(a) == []
+    assert ns.switch(a) == []  # same settings again: nothing to restore
+    with pytest.raises(ActionError):
+        ns.switch(b)  # veth has no coalescing: fails after the first two took effect
+    assert read(ns, "client", gro["client"]) == "3000"
+    assert ns.undo() == []
+    assert all(read(ns, role, p) == "0" for role, p in gro.items())
+    assert read(ns, "client", "/proc/sys/net/ipv4/tcp_rmem") == rmem
+    assert "pfifo" not in ns.run("client", ["tc", "qdisc", "show"], 5).stdout
