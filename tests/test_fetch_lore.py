@@ -114,6 +114,17 @@ def test_cli_fetch_writes_mbox_and_tree(corpus_inbox: LocalInbox, fetch_env: Pat
     assert len(lines) == 3 and lines[1].startswith("  Re:") and lines[2].startswith("    Re:")
 
 
+def test_thread_claims_are_attributed_once(corpus_inbox: LocalInbox, fetch_env: Path) -> None:
+    """With the real extractor: the seed's claims, quoted again in both replies, count once."""
+    pytest.importorskip("claims.extract")
+    r = run_command("fetch", "s001.2@corpus.example", "--inbox", corpus_inbox.url, "--claims")
+    assert r.returncode == 0, r.stderr
+    tcs = json.loads(r.stdout)
+    assert tcs and {tc["origin"] for tc in tcs} == {"s001.0@corpus.example"}
+    assert all(tc["discussion"] == ["s001.1@corpus.example", "s001.2@corpus.example"] for tc in tcs)
+    assert 9023.86 in {tc["claim"]["baseline"]["value"] for tc in tcs if tc["claim"]["baseline"]}
+
+
 def test_cache_fetches_once_and_refresh_sees_new_mail(local_inbox: LocalInbox, fetch_env: Path) -> None:
     root = "root@live.example"
     local_inbox.deliver(rfc822("[PATCH] live", "A <a@live.example>", BASE_DATE, root, "hello\n"))

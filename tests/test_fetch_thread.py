@@ -71,6 +71,16 @@ def test_quoted_claim_is_attributed_once_with_its_discussion() -> None:
     assert tcs[0].to_dict()["claim"]["baseline"]["value"] == 9400
 
 
+def test_equal_numbers_in_two_rows_stay_two_claims() -> None:
+    rows = [(0, "TCP_RR 64B: 100 -> 110"), (0, "UDP_RR 64B: 100 -> 110")]
+    root = msg("root@x", D.format(0), lines=rows)
+    reply = msg("re@x", D.format(5), "Re: [PATCH] x", irt="root@x", lines=[(1, t) for _, t in rows])
+    exs = [Extraction(root, claims=[claim(100, 110, (1, 1)), claim(100, 110, (2, 2))]),
+           Extraction(reply, claims=[claim(100, 110, (1, 1), 1), claim(100, 110, (2, 2), 1)])]
+    tcs = attribute_claims(build_thread([root, reply]), exs)
+    assert [(tc.origin, tc.discussion) for tc in tcs] == [("root@x", ["re@x"])] * 2
+
+
 def test_reply_quoting_claim_lines_is_discussion_even_without_reextraction() -> None:
     root = msg("root@x", D.format(0), lines=[(0, "Results: 1.2 Mpps -> 1.5 Mpps with the patch")])
     reply = msg("re@x", D.format(5), "Re: [PATCH] x", irt="root@x",

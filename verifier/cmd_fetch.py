@@ -3,15 +3,19 @@
     verifier fetch 20141106023936.GA1234@example.com -o thread.mbox
     verifier fetch https://lore.kernel.org/netdev/<msgid>/
     verifier fetch https://lists.openwall.net/netdev/2014/11/05/12 --tree
+    verifier fetch <msgid> --claims     # each claim once: who made it, who discussed it
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
 from verifier.cache import atomic_write
 from verifier.fetch import ARCHIVES, VIA, FetchError, fetch_thread
+from verifier.fetch.mbox import read_messages
+from verifier.thread import ThreadClaim, attribute_claims, build_thread
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -24,6 +28,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="read the URL with this web-archive adapter (for a mirror or local copy)")
     p.add_argument("--refresh", action="store_true", help="ignore the cache and fetch again")
     p.add_argument("--tree", action="store_true", help="print the reply tree instead of the mbox")
+    p.add_argument("--claims", action="store_true",
+                   help="print the thread's claims as JSON, each once, with origin and discussion")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
         data = path.read_bytes()
         if args.tree:
             print(render_tree(path))
+        elif args.claims:
+            print(json.dumps([tc.to_dict() for tc in thread_claims(path)], indent=1))
         elif args.output:
             atomic_write(Path(args.output), data)
         else:
@@ -47,11 +55,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def thread_claims(path: Path) -> list[ThreadClaim]:
+    """Extract every message of the thread and keep each claim once (verifier.thread)."""
+    from claims.extract import extract_message
+
+    msgs = read_messages(path)
+    return attribute_claims(build_thread(msgs), [extract_message(m) for m in msgs])
+
+
 def render_tree(path: Path) -> str:
     """One line per message, indented by reply depth."""
-    from verifier.fetch.mbox import read_messages
-    from verifier.thread import build_thread
-
     thread = build_thread(read_messages(path))
     out = []
     for node in thread.walk():

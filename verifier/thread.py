@@ -177,22 +177,27 @@ def attribute_claims(thread: Thread,
     """Each claim once, credited to its first message, with the messages that discuss it."""
     if not isinstance(extractions, Mapping):
         extractions = {e.message.message_id or "": e for e in extractions}
-    seen: dict[tuple[Any, ...], ThreadClaim] = {}
+    # one message may hold two claims with equal numbers (two rows of a table): the n-th
+    # such claim of a message is the n-th claim of that key in the thread.
+    seen: dict[tuple[Any, ...], list[ThreadClaim]] = {}
     result: list[ThreadClaim] = []
     for node in thread.walk():
         ex = extractions.get(node.key)
         msg = node.message
         answered: set[int] = set()
+        used: dict[tuple[Any, ...], int] = {}
         for claim in ex.claims if ex else []:
-            tc = seen.get(claim_key(claim))
-            if tc is None:
-                tc = ThreadClaim(claim, origin=node.key,
-                                 author=claim.author or msg.from_,
-                                 _lines=_claim_lines(msg, claim))
-                seen[claim_key(claim)] = tc
-                result.append(tc)
-            elif tc.origin != node.key:
-                answered.add(id(tc))
+            key = claim_key(claim)
+            n = used[key] = used.get(key, -1) + 1
+            same = seen.setdefault(key, [])
+            if n < len(same):
+                if same[n].origin != node.key:
+                    answered.add(id(same[n]))
+                continue
+            tc = ThreadClaim(claim, origin=node.key, author=claim.author or msg.from_,
+                             _lines=_claim_lines(msg, claim))
+            same.append(tc)
+            result.append(tc)
         quoted = {t for ln in msg.lines if ln.depth > 0 and len(t := _norm(ln.text)) >= 8}
         ancestors = {a.key for a in node.ancestors()}
         for tc in result:
