@@ -119,13 +119,16 @@ def download(target: Target, via: str = "http", http: Http | None = None) -> byt
 
 def fetch_thread(arg: str, inbox: str | None = None, via: str = "http", refresh: bool = False,
                  cache: Cache | None = None, http: Http | None = None,
-                 archive: str | None = None) -> Path:
-    """Path of a cached mbox with the whole thread of `arg` (Message-ID or URL)."""
+                 archive: str | None = None, max_age: float | None = None) -> Path:
+    """Path of a cached mbox with the whole thread of `arg` (Message-ID or URL).
+
+    A cached copy is used unless `refresh`, or it is older than `max_age` seconds (a bot
+    polling a live thread passes one; a person re-reading an old thread does not)."""
     target = classify(arg, inbox, archive)
     cache = cache or Cache("threads")
     key = target.cache_key(via)
     if not refresh:
-        hit = cache.get(key)
+        hit = cache.get(key, max_age=max_age)
         if hit is not None:
             return hit
     data = download(target, via=via, http=http)

@@ -17,6 +17,7 @@ tests/test_fetch_archives.py):
 from __future__ import annotations
 
 import hashlib
+import html as html_lib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -121,7 +122,7 @@ def _mhonarc_headers(xs: dict[str, str], refs: list[str]) -> dict[str, str]:
 
 
 def _unentity(s: str) -> str:
-    return BeautifulSoup(s, "lxml").get_text() if "&" in s else s
+    return html_lib.unescape(s)
 
 
 def parse_spinics(url: str, html: str) -> PageMessage:
@@ -129,11 +130,9 @@ def parse_spinics(url: str, html: str) -> PageMessage:
     headers = _mhonarc_headers(xs, refs)
     for li in soup.find_all("li"):
         em = li.find("em")
-        if em and em.get_text(strip=True) in ("From", "Date", "Subject", "To", "Cc"):
-            value = li.get_text(" ", strip=True).split(":", 1)[-1].strip()
-            headers.setdefault(em.get_text(strip=True), value)
-            if em.get_text(strip=True) == "From":
-                headers["From"] = value
+        name = em.get_text(strip=True) if em else ""
+        if name in ("From", "Date", "Subject", "To", "Cc") and (name == "From" or name not in headers):
+            headers[name] = li.get_text(" ", strip=True).split(":", 1)[-1].strip()
     # Follow-Ups and References stay inside the thread; "Next by thread" runs on into the
     # next thread of the index, so it is not followed.
     links: list[str] = []
