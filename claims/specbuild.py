@@ -296,6 +296,9 @@ def _bind(bench: _Bench) -> None:
             argv[i] = "server"
         elif opt.role == "duration" and is_number(tok):
             bench.duration = float(tok)
+            cap = RunPlan().duration_cap
+            if float(tok) > cap:  # capped in the argv too, so the tool's own limit passes
+                argv[i] = f"{cap:g}"
         elif opt.role == "port" and re.fullmatch(r"\$\(\([\w$+\- ]+\)\)|\$\{?\w+\}?", tok):
             argv[i] = DEFAULT_PORT.get(tool.name, "12865")
             cmd.bindings[tok] = "port"

@@ -167,3 +167,38 @@ def test_nothing_runs_through_verifier_run(tmp_path, canary, capsys, monkeypatch
         if path.name.startswith("cmd"):
             assert rc != 0 and "refused" in out.out + out.err, (path.name, out)
         assert not Path(canary).exists(), f"{path.name} ran something"
+
+
+MAILS = sorted(HOSTILE.glob("mail-*.txt"))
+
+
+@pytest.mark.root
+@pytest.mark.parametrize("mail", MAILS, ids=[m.stem for m in MAILS])
+def test_hostile_mail_through_spec_and_run(mail, tmp_path, canary, capsys, monkeypatch):
+    """A hostile mail read by the real extractor, `verifier spec`, then `verifier run
+    --approve`: its injections are refused (or never make it into an argv) and the canary
+    stays absent."""
+    from claims.spec import load_specs
+    from verifier.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    src = tmp_path / mail.name
+    src.write_text(mail.read_text().replace("/tmp/pwned", canary))
+    assert main(["spec", str(src), "-o", str(tmp_path / "specs") + "/"]) == 0
+    paths = capsys.readouterr().out.split()
+    assert paths
+    refusals = 0
+    for path in paths:
+        (spec,) = load_specs(path)
+        problems = safety.check_spec(spec, approve=True)
+        refusals += sum(p.level == "refused" for p in problems)
+        for tok in spec.benchmark.argv:
+            assert canary not in tok or problems, "a hostile argument passed the checks"
+        rc = main(["run", path, "--runner", "local", "--approve", "--runs", "1",
+                   "--duration", "1", "--quiet", "-o", str(tmp_path / "r.json")])
+        out = capsys.readouterr()
+        assert "Traceback" not in out.err
+        if problems:
+            assert rc != 0
+        assert not Path(canary).exists()
+    assert refusals, "nothing in a hostile mail was refused"

@@ -176,16 +176,15 @@ def test_seed000_perf_stat_wrapping_trafgen():
     assert "Core i7/2.80GHz" in " ".join(spec.claimed_environment.get("cpu", []))
 
 
-def test_huge_duration_is_capped_or_refused():
+def test_huge_duration_is_capped():
     msg = message_from_text("host1:~# netperf -H host2 -t TCP_RR -l 86400\nbefore 1\nafter 2\n")
     cmd = Command(raw="netperf -H host2 -t TCP_RR -l 86400", line=1, tool="netperf",
                   argv=["netperf", "-H", "host2", "-t", "TCP_RR", "-l", "86400"], host="host1")
     (spec,) = build_specs([Extraction(msg, [cmd], [], [_pair("transaction_rate", 1, 2, 2, 3)])])
-    problems = safety.check_spec(spec)
-    capped = spec.run.duration == spec.run.duration_cap
-    refused = any("86400" in p.reason for p in problems)
-    assert capped or refused
-    assert spec.run.duration is None or spec.run.duration <= spec.run.duration_cap
+    assert spec.run.duration == spec.run.duration_cap
+    assert spec.benchmark.argv[spec.benchmark.argv.index("-l") + 1] == "60"
+    assert any("86400 s from the mail capped to 60 s" in n for n in spec.notes)
+    assert safety.check_spec(spec) == []
 
 
 def test_relative_only_claim_gets_two_kernel_variants():
