@@ -274,3 +274,15 @@ def test_b4_keeps_body_from_lines_inside_their_message(local_inbox: LocalInbox, 
         path = fetch_thread("from@live.example", inbox=local_inbox.url, via=via)
         assert ids(path) == ["from@live.example"]  # the stdlib mbox reader sees one message
         assert "From the header file:" in read_messages(path)[0].body
+
+
+def test_public_inbox_html_view_walks_the_thread(corpus_inbox: LocalInbox, fetch_env: Path) -> None:
+    """lore's HTML view, read from the real public-inbox-httpd pages (not reconstructed)."""
+    url = f"{corpus_inbox.url}/s003.1@corpus.example/"
+    msgs = read_messages(fetch_thread(url, archive="public-inbox-html"))
+    assert [m.message_id for m in msgs] == [f"s003.{i}@corpus.example" for i in range(3)]
+    assert msgs[1].in_reply_to == "s003.0@corpus.example"
+    by_mbox = read_messages(fetch_thread(url))
+    assert [m.body.strip() for m in msgs] == [m.body.strip() for m in by_mbox]
+    thread = build_thread(msgs)
+    assert [n.depth for n in thread.walk()] == [0, 1, 2]

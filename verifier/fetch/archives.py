@@ -11,6 +11,9 @@ tests/test_fetch_archives.py):
 - www.spinics.net and www.mail-archive.com (MHonArc): `<!--X-Message-Id: ..-->`,
   `<!--X-Reference: ..-->` comments, the body between `<!--X-Body-of-Message-->` markers;
   spinics lists Follow-Ups/References, mail-archive.com a `tSliceList` of the thread.
+- public-inbox (lore) HTML: `<pre id=b>` with the headers and body, a "Thread overview"
+  `<pre>` linking `../<msgid>/` pages. Only used when asked (`--archive public-inbox-html`):
+  for public-inbox URLs the mbox endpoints (verifier.fetch.lore) are better.
 - marc.info: one `<pre>` with `List:`/`Subject:`/`From:`/`Date:`/`Message-ID:` lines
   (addresses as `user () host ! com`) and `prev in thread`/`next in thread` links.
 """
@@ -183,6 +186,28 @@ def parse_marc(url: str, html: str) -> PageMessage:
     raise _shape_error("marc.info", url, "<pre> with Subject/Message-ID")
 
 
+# --- public-inbox (lore) HTML message pages -----------------------------------------
+
+def parse_public_inbox_html(url: str, html: str) -> PageMessage:
+    """A public-inbox message page (`/<list>/<msgid>/`): `<pre id=b>` holds the headers
+    and body; the "Thread overview" block links every message of the thread."""
+    soup = BeautifulSoup(html, "lxml")
+    pre = soup.find("pre", id="b")
+    if pre is None:
+        raise _shape_error("public-inbox", url, "<pre id=b>")
+    headers, body = _header_block(pre.get_text())
+    if "Message-ID" not in headers or "From" not in headers:
+        raise _shape_error("public-inbox", url, "From/Message-ID")
+    headers["Date"] = headers.get("Date", "").replace("[thread overview]", "").strip()
+    headers["Message-ID"] = headers["Message-ID"].replace("(raw)", "").strip()
+    links: list[str] = []
+    for block in soup.find_all("pre"):
+        if "Thread overview" in block.get_text():
+            links = [urljoin(url, a["href"]) for a in block.find_all("a", href=True)
+                     if re.fullmatch(r"\.\./[^/]*@[^/]*/", a["href"])]
+    return PageMessage(url, headers, body, links)
+
+
 # --- walking and output -------------------------------------------------------------
 
 Parser = Callable[[str, str], PageMessage]
@@ -191,6 +216,7 @@ ARCHIVES: dict[str, Parser] = {
     "spinics": parse_spinics,
     "marc": parse_marc,
     "mail-archive": parse_mail_archive,
+    "public-inbox-html": parse_public_inbox_html,
 }
 HOSTS: dict[str, str] = {
     "lists.openwall.net": "openwall",
