@@ -294,7 +294,7 @@ def _bind(bench: _Bench) -> None:
             else:
                 continue  # not a host: left as written, for the checks to refuse
             argv[i] = "server"
-        elif opt.role == "duration" and is_number(tok):
+        elif opt.role == "duration" and is_number(tok) and float(tok) > 0:
             bench.duration = float(tok)
             cap = RunPlan().duration_cap
             if float(tok) > cap:  # capped in the argv too, so the tool's own limit passes
@@ -308,7 +308,9 @@ def _bind(bench: _Bench) -> None:
         parsed = tool.parse_args(argv)
     except Exception:  # refused: the spec keeps it and safety says why
         return
-    bench.duration = tool.duration(parsed) or bench.duration
+    if bench.duration is None:
+        d = tool.duration(parsed)
+        bench.duration = d if d is not None and d > 0 else None
     srv = tool.server_argv(parsed)
     if srv:
         stool = tool_for_program(srv[0])
