@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import itertools
 import lzma
 import sys
 import time
@@ -30,7 +31,7 @@ def bodies(path: Path, limit: int) -> Iterator[str]:
     n = 0
     msg: list[bytes] = []
     with opener(path, "rb") as f:
-        for line in [*f, b"From end"]:
+        for line in itertools.chain(f, [b"From end"]):  # streamed: never the whole mbox
             if line.startswith(b"From ") and msg:
                 m = message_from_bytes(b"".join(msg))
                 parts = [p for p in m.walk() if p.get_content_type() == "text/plain"]
