@@ -32,7 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--approve", action="store_true",
                    help="a person approves the spec's setup steps that need approval")
     p.add_argument("-o", "--output", default=None,
-                   help="results file (JSON; default: print a summary only)")
+                   help="results file (JSON; default: the results on stdout)")
     p.add_argument("--runs", type=int, default=None, help="runs per variant (default: spec)")
     p.add_argument("--duration", type=float, default=None,
                    help="seconds per run, replacing the command's own (capped by the spec)")
@@ -180,8 +180,8 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         results.save(Path(args.output))
     print(_summary(results), file=sys.stderr)
-    if not args.output and not args.quiet:
-        print(json.dumps({"status": results.status, "reason": results.reason}))
+    if not args.output:  # the results on stdout, for a pipe or a quick look
+        print(json.dumps(results.to_dict(), indent=1))
     if code:
         return code
     return {"complete": 0, "not-runnable": 4}.get(results.status, 1)
