@@ -9,8 +9,9 @@ actions and undoes them, and describes its environment.  It is a context manager
         res = r.run("client", argv, timeout=30)
     # close(): settings undone, servers stopped, topology removed, on every path
 
-To add a runner, subclass `Runner`, set `kind`, and implement `address`, `device`, `run`
-and `start` (plus `setup`/`_teardown` when it builds something).  Actions, environment
+To add a runner, subclass `Runner`, set `kind` (and `offers`, e.g. {"kernel"}), and
+implement `address`, `device`, `run` and `start` (plus `setup`/`_teardown` when it builds
+something, and `select_variant` when a variant is more than its setup steps).  Actions, environment
 probing, port choice and cleanup come from this base class and work through `run`.
 """
 from __future__ import annotations
@@ -91,6 +92,11 @@ class Runner(ABC):
     @abstractmethod
     def start(self, role: str, argv: Sequence[str]) -> Handle:
         """Start a long-running argv (a server) on `role`; stopped by `close()` at the latest."""
+
+    def select_variant(self, variant: Any) -> None:
+        """Hook called before a variant's setup steps (a claims.spec.Variant): runners whose
+        variants differ by more than settings (the vm runner's kernels) switch here."""
+        return None
 
     # -- servers -----------------------------------------------------------------------
     def server(self, role: str, argv: Sequence[str], port: int | None = None,

@@ -168,6 +168,7 @@ def _switch(runner: Runner, variant: Variant) -> None:
     if runner.cache.get("variant") == variant.name:
         return
     runner.cache["variant"] = None
+    runner.select_variant(variant)
     errors = runner.switch(variant.setup)
     if errors:
         raise RunnerError("; ".join(errors))
