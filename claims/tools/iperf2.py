@@ -33,7 +33,7 @@ _AUX = re.compile(r"^\s*(-{20,}\s*$|\[\s*ID\s*\]|Client connecting to|Server lis
                   r"Sending \d+ byte datagrams|TOS set to|Receiving \d+ byte datagrams|"
                   r"\[\s*(?:\d+|SUM)\s*\]\s*(?:local\s|Sent\s|Server Report))")
 _SERVER_REPORT = re.compile(r"Server Report", re.I)
-_MARKERS = re.compile(r"bits/sec|^\s*\d{14}(?:\.\d+)?,", re.M)  # text report, or -y C
+_MARKERS = ("bits/sec", ",0.0-", ",0.0000-")  # a text report, or a -y C final line
 _ENHANCED = re.compile(r"^(\d+)/(\d+)\s+(\d+)\b")
 _CSV = re.compile(r"^\s*\d{14}(?:\.\d+)?,[^,]*,\d+,[^,]*,\d+,(-?\d+),(\d+\.\d+)-(\d+\.\d+),"
                   r"(\d+),(\d+)(?:,.*)?$")

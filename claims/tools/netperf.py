@@ -44,8 +44,9 @@ _BANNER = re.compile(
     r"|Connect)|OMNI\s+(\w+))\s+TEST\b", re.I)
 _THR_UNIT = re.compile(r"(\d+\^\d+(?:bits|Bytes)/s(?:ec)?|[KMG]?Bytes/s(?:ec)?)")
 _SD_UNIT = re.compile(r"\b(us/KB|us/Tr)\b")
-_MARKERS = ("TEST", "Socket", "Remote", "Recv", "Throughput", "THROUGHPUT", "_LATENCY",
-            "TRANSACTION_RATE")
+_MARKERS = ("TEST", "Remote", "Recv", "Socket", "THROUGHPUT", "_LATENCY", "TRANSACTION_RATE")
+_MARKER_RE = re.compile(r"TEST\s+from|Local\s*/\s*Remote|Recv\s+Send|Socket\s+(?:Size|Message)"
+                        r"|THROUGHPUT|_LATENCY|TRANSACTION_RATE")
 _TITLE = re.compile(r"^[A-Za-z][\w %/().^#-]*$")  # an omni column title
 _KEYVAL = re.compile(r"^\s*([A-Z][A-Z0-9_]+)=(\S.*?)\s*$")
 
@@ -223,7 +224,7 @@ class Netperf(ToolDescription):
 
     # -- output -----------------------------------------------------------------------
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
-        if not mentions(lines, _MARKERS):
+        if not mentions(lines, _MARKERS, _MARKER_RE):
             return []
         text = clean_all(lines)
         blocks: list[OutputBlock] = []

@@ -172,7 +172,8 @@ class PerfStat(ToolDescription):
 
     # -- output -----------------------------------------------------------------------
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
-        if not mentions(lines, _MARKERS):
+        if not mentions(lines, ("counter stats", "seconds", "+-", ",,", ",msec,", "counts"),
+                        _MARKERS):
             return []
         text = clean_all(lines)
         blocks: list[OutputBlock] = []

@@ -43,13 +43,15 @@ def _blob(lines: Sequence[str]) -> str:
     return blob
 
 
-def mentions(lines: Sequence[str], markers: Sequence[str] | re.Pattern[str]) -> bool:
-    """Whether any marker (substrings, or one pattern) occurs in the text: one scan lets a
-    parser skip the many messages (patches, prose) that hold none of its output."""
+def mentions(lines: Sequence[str], markers: Sequence[str],
+             pattern: re.Pattern[str] | None = None) -> bool:
+    """Whether any marker substring occurs in the text (and then `pattern`, when given,
+    matches too): one scan lets a parser skip the many messages (patches, prose) that hold
+    none of its output. Substrings first: they are far cheaper than a regex."""
     blob = _blob(lines)
-    if isinstance(markers, re.Pattern):
-        return markers.search(blob) is not None
-    return any(m in blob for m in markers)
+    if not any(m in blob for m in markers):
+        return False
+    return pattern is None or pattern.search(blob) is not None
 
 
 def is_num(token: str) -> bool:
