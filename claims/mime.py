@@ -20,7 +20,7 @@ from email.header import decode_header, make_header
 from claims.message import fill_lines, set_header
 from claims.model import Message
 
-_FOLD = re.compile(rb"\r?\n[ \t]+")
+_FOLD = re.compile(rb"\n[ \t]+")  # CRLF is normalised before parsing
 _TRACE = {"received", "dkim-signature", "authentication-results", "received-spf",
           "delivered-to", "return-path", "thread-index", "accept-language", "content-language"}
 _PARAM = re.compile(r';\s*([\w.*-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]*)')
@@ -65,7 +65,7 @@ def parse_headers(lines: Sequence[bytes], start: int, end: int) -> tuple[list[tu
     except (ValueError, AttributeError):
         blank = end
     block = b"\n".join(lines[start:blank])
-    if b"\n" in block:
+    if b"\n " in block or b"\n\t" in block:
         block = _FOLD.sub(b" ", block)
     headers: list[tuple[str, str]] = []
     for raw in block.split(b"\n"):
