@@ -111,6 +111,7 @@ def main() -> int:
     ap.add_argument("--mbox", default=ARCHIVE)
     ap.add_argument("--twice", action="store_true", help="read the archive twice (55k messages)")
     ap.add_argument("--limit", type=int, default=0, help="messages per round (0: all)")
+    ap.add_argument("--only", choices=("ours",), help="run our side alone (memory vs mbox size)")
     args = ap.parse_args()
     if not os.path.exists(args.mbox):
         print(f"error: {args.mbox} not found", file=sys.stderr)
@@ -118,15 +119,21 @@ def main() -> int:
     rounds = 2 if args.twice else 1
     plain = args.mbox
     tmp = None
+    if args.only == "ours":
+        r = spawn("ours", args.mbox, rounds, args.limit)
+        print(f"ours: {r['messages']} messages, {r['seconds']:.1f} s, {r['rate']:.0f} msg/s, "
+              f"peak RSS {r['peak_rss_mb']:.1f} MB, claims {r.get('claims', 0)}, "
+              f"extract failures {r.get('failures', 0)}")
+        return 0
     if args.mbox.endswith(".xz"):
         tmp = tempfile.NamedTemporaryFile(suffix=".mbox", delete=False)
         with lzma.open(args.mbox) as src, tmp:
             shutil.copyfileobj(src, tmp, 1 << 20)
         plain = tmp.name
     try:
+        bare = spawn("bare", plain, rounds, args.limit)
         ours = spawn("ours", args.mbox, rounds, args.limit)
         ours_plain = spawn("ours", plain, rounds, args.limit) if tmp else None
-        bare = spawn("bare", plain, rounds, args.limit)
     finally:
         if tmp:
             os.unlink(tmp.name)
