@@ -2,32 +2,56 @@
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
+import importlib.util
 import sys
 
 # name -> module that defines `add_arguments(parser)` and `run(args) -> int`.
 COMMANDS: dict[str, str] = {
+    "extract": "verifier.cmd_extract",
+    "spec": "verifier.cmd_spec",
+    "fetch": "verifier.cmd_fetch",
+    "worker": "verifier.cmd_worker",
+    "fleet": "verifier.cmd_fleet",
     "run": "verifier.cmd_run",
     "report": "verifier.cmd_report",
     "reply": "verifier.cmd_reply",
     "lint": "verifier.cmd_lint",
-    "extract": "verifier.cmd_extract",
-    "fetch": "verifier.cmd_fetch",
-    "spec": "verifier.cmd_spec",
-    "worker": "verifier.cmd_worker",
-    "fleet": "verifier.cmd_fleet",
 }
 
 
+def _summary(modname: str) -> str:
+    """First docstring line of a command module, read without importing it (imports are slow)."""
+    spec = importlib.util.find_spec(modname)
+    if spec is None or not spec.origin:
+        return ""
+    try:
+        doc = ast.get_docstring(ast.parse(open(spec.origin, encoding="utf-8").read())) or ""
+    except (OSError, SyntaxError):
+        return ""
+    return doc.strip().splitlines()[0] if doc.strip() else ""
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     parser = argparse.ArgumentParser(prog="verifier", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    chosen = next((a for a in argv if not a.startswith("-")), None)
     for name, modname in COMMANDS.items():
+        if name != chosen:
+            # Only the chosen command's module is imported: start-up stays fast and one
+            # command's missing dependency cannot break the others.
+            sub.add_parser(name, help=_summary(modname))
+            continue
         mod = importlib.import_module(modname)
-        p = sub.add_parser(name, help=(mod.__doc__ or "").strip().splitlines()[0])
+        p = sub.add_parser(name, help=_summary(modname), description=mod.__doc__,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     args = parser.parse_args(argv)
+    if not hasattr(args, "_run"):
+        parser.error(f"unknown command {args.command!r}")
     try:
         return int(args._run(args) or 0)
     except KeyboardInterrupt:
