@@ -86,7 +86,7 @@ def test_outputs_file_stdout_and_json_input(tmp_path, capsys):
 @pytest.mark.parametrize("content,fragment", [
     (None, "cannot read"),
     (b"", "empty"),
-    (b"{not json", "not extraction JSON"),
+    (b'{"messages": 3}', "not extraction JSON"),
     (b"Just some prose without any numbers.\n", "no performance claim"),
 ])
 def test_bad_input_one_line_no_traceback(content, fragment, tmp_path):
@@ -98,3 +98,16 @@ def test_bad_input_one_line_no_traceback(content, fragment, tmp_path):
     assert res.returncode != 0
     assert "Traceback" not in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1 and fragment in res.stderr, res.stderr
+
+
+def test_whole_corpus_gives_valid_specs_or_says_no_claim(tmp_path, capsys):
+    """Negative cases (d022-d024) say there is no claim; every other case gives specs."""
+    for src in sorted(CORPUS.glob("*.txt")):
+        rc = main(["spec", str(src), "-o", f"{tmp_path / src.stem}/"])
+        out = capsys.readouterr()
+        if src.stem in ("d022", "d023", "d024"):
+            assert rc in (0, 1), src.name
+            continue
+        assert rc == 0, (src.name, out.err)
+        for p in out.out.split():
+            load_specs(p)

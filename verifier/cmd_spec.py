@@ -84,12 +84,16 @@ def _specs(path: str) -> list[Spec]:
 def extractions(path: str) -> list[Extraction]:
     """Extractions from a message source, or from `verifier extract --format json` output."""
     data = sys.stdin.buffer.read() if path == "-" else _read(path)
-    head = data.lstrip()[:1]
-    if head in (b"{", b"["):
+    if data.lstrip()[:1] in (b"{", b"["):  # JSON, or a text starting "[PATCH ...]"
         try:
-            return list(_from_json(json.loads(data)))
-        except (ValueError, KeyError, TypeError) as e:
-            raise InputProblem(f"{path}: not extraction JSON: {e}") from None
+            doc = json.loads(data)
+        except ValueError:
+            doc = None
+        if doc is not None:
+            try:
+                return list(_from_json(doc))
+            except (ValueError, KeyError, TypeError) as e:
+                raise InputProblem(f"{path}: not extraction JSON: {e}") from None
     return list(_from_messages(path, data))
 
 
@@ -115,7 +119,6 @@ def _from_json(doc: object) -> Iterator[Extraction]:
 def _from_messages(path: str, data: bytes) -> Iterator[Extraction]:
     try:
         from claims.extract import extract_message
-
         from claims.sources import InputError, iter_messages
     except ImportError as e:  # the extractor is built separately; say so plainly
         raise InputProblem(f"the extractor is not available ({e}); pass extraction JSON") from None
