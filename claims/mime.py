@@ -234,10 +234,11 @@ def _walk(lines: Sequence[bytes], start: int, end: int, first_no: int,
                 for ps, pe in parts:
                     ph, pb = parse_headers(lines, ps, pe)
                     _walk(lines, ps, pe, first_no, ph, pb, target, nesting + 1)
-                if target is not walk:  # alternative: the plain text if there is one
-                    walk.plain.extend(target.plain)
-                    if not target.plain:
-                        walk.html.extend(target.html)
+                if target is not walk:  # alternative: the plain text unless it is empty
+                    if any(t.strip() for p in target.plain for t in p.texts) or not target.html:
+                        walk.plain.extend(target.plain)
+                    else:
+                        walk.plain.extend(html_part_text(p) for p in target.html)
                 return
     if mime == "message/rfc822" and nesting < _MAX_NESTING:
         ih, ib = parse_headers(lines, body, end)
@@ -256,6 +257,13 @@ def _walk(lines: Sequence[bytes], start: int, end: int, first_no: int,
                                      _header(headers, "content-transfer-encoding"),
                                      params.get("charset"), walk.warnings)
         walk.plain.append(Part(texts, numbers))
+
+
+def html_part_text(part: Part) -> Part:
+    """An HTML part as text lines (bs4 is imported only when a mail has no plain text)."""
+    from claims.html_archives import html_part_text as convert
+
+    return convert(part)
 
 
 def _split_parts(lines: Sequence[bytes], start: int, end: int,
@@ -304,8 +312,6 @@ def message_from_lines(lines: list[bytes], first_no: int = 1,
     if walk.plain:
         parts = walk.plain
     elif walk.html:
-        from claims.html_archives import html_part_text
-
         parts = [html_part_text(p) for p in walk.html]
     else:
         parts = []

@@ -189,3 +189,14 @@ def test_missing_file_and_directory_raise_input_error(tmp_path: Path) -> None:
     for p in (tmp_path / "nope.eml", tmp_path):
         with pytest.raises(InputError, match="cannot read"):
             list(iter_messages(str(p)))
+
+
+def test_alternative_with_empty_plain_uses_the_html(tmp_path: Path) -> None:
+    """Seen in the real archive: an empty text/plain next to the real text/html."""
+    msg = MIMEMultipart("alternative")
+    headers(msg)
+    msg.attach(MIMEText("\n", "plain"))
+    msg.attach(MIMEText("<p>before: 10.5 Gbps</p><p>after: 12.1 Gbps</p>", "html"))
+    m = only(write(tmp_path, msg))
+    assert [ln.text.strip() for ln in m.lines if ln.text.strip()] == ["before: 10.5 Gbps",
+                                                                     "after: 12.1 Gbps"]
