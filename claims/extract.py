@@ -45,6 +45,7 @@ _PROGRAM_RE = re.compile(r"(?:^|[\s/])(?:" + _PROGRAM_ALT + r")\s+-")
 _DIFF_START = re.compile(r"^(?:diff --git |Index: |--- a/|\+\+\+ b/|@@ -\d+(?:,\d+)? \+\d+)")
 _DIFF_BODY = re.compile(r"^(?:[ +\-\\]|@@ |diff --git |index [0-9a-f]|new file mode|deleted file mode|"
                         r"similarity index|rename (?:from|to)|old mode|new mode|Binary files)")
+_LOG_LINE = re.compile(r"^\s*\[\s*\d+\.\d{3,}\]")  # a kernel log line: "[    5.392845] ..."
 _DIFFSTAT = re.compile(r"^\s*\S+\s+\|\s+(?:\d+\s*[+-]*|Bin .*)$|^\s*\d+ files? changed")
 
 
@@ -70,7 +71,7 @@ def skipped_lines(lines: Sequence[Line]) -> set[int]:
         if _DIFF_START.match(t):
             in_diff = True
             skip.add(i)
-        elif _DIFFSTAT.match(t):
+        elif _DIFFSTAT.match(t) or _LOG_LINE.match(t):
             skip.add(i)
     return skip
 

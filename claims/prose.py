@@ -37,7 +37,8 @@ _NEGATIVE = re.compile(r"(?i)^(?:reduc|decreas|drop|lower|less|slower|regress|de
 _CHANGE_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|speed\w*|gain\w*|reduc\w*|decreas\w*|"
                           r"drop\w*|lower\w*|rais\w*|cut\w*|faster|slower|better|worse|regress\w*|"
                           r"degrad\w*|sav\w*|win|wins|up)\b")
-_TIMES = re.compile(r"(?i)^(?:faster|speed-?up|improvement|better|higher|more|throughput|quicker)\b")
+_TIMES = re.compile(r"(?i)^(?:faster|speed-?up|improvement|better|higher|throughput|quicker)\b")
+_LEADING_ZERO = re.compile(r"^[+-]?0\d")
 _TIMES_HINT = re.compile(r"\d\s?[x×X]\b|\btimes\b")
 _ARROWS = frozenset({"->", "=>", "→", "-->", "==>"})
 _RANGE_PCT = re.compile(r"^~?(?P<a>\d+(?:\.\d+)?)%?(?:-|–|to)(?P<b>\d+(?:\.\d+)?)%$")
@@ -167,9 +168,13 @@ def _segment_row(seg: Segment) -> Row:
 
 def group_claims(group: list[Segment]) -> list[Claim]:
     labels = [s.label for s in group]
-    if not any(role(lab) for lab in labels):
-        return []
+    roles = [role(lab) for lab in labels]
     rows = [_segment_row(s) for s in group]
+    stated = any(r.stated_pct is not None for r, ro in zip(rows, roles, strict=False) if ro != "baseline")
+    if "baseline" not in roles and not ("candidate" in roles and stated):
+        return []
+    if "candidate" not in roles and not stated and not (len(group) == 2 and roles[0] == "baseline"):
+        return []
     if all(s.clean for s in group) and max(len(r.values) for r in rows) >= 2:
         return _as_table(group, rows)
     bi = pick_baseline(labels)
@@ -214,7 +219,7 @@ def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
         last = ln.number if m.end() <= len(own) or nxt is None else nxt.number
         a, b = parse_number(m.group("a")), parse_number(m.group("b"))
         ua, ub = m.group("ua"), m.group("ub")
-        if a is None or b is None:
+        if a is None or b is None or _LEADING_ZERO.match(m.group("a")) or _LEADING_ZERO.match(m.group("b")):
             continue
         pre = text[max(0, m.start() - 2):m.start()]
         if ua and ub and ua.lower() != ub.lower() and not (ua.startswith("%") and ub.startswith("%")):
@@ -250,7 +255,7 @@ def arrow_claims(ln: Line) -> list[Claim]:
         if left is None or (i - 2 >= 0 and left is toks[i - 2] and not is_unit(toks[i - 1].text)):
             continue
         right = toks[i + 1] if i + 1 < len(toks) and toks[i + 1].kind == "value" else None
-        if right is None:
+        if right is None or _LEADING_ZERO.match(left.text.strip("([")) or _LEADING_ZERO.match(right.text):
             continue
         unit = right.unit or left.unit
         if left.percent != right.percent or (unit and _SIZE_UNITS.match(unit)):

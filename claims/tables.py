@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from claims.model import Claim, Line
 from claims.numbers import Token, is_unit, tokenize
@@ -27,6 +27,7 @@ _RUNS_COL = re.compile(r"(?i)^(?:iterations?|runs?|n|samples?|count|reps?)$")
 _NA = frozenset({"n/a", "na", "-", "--", "?", "x"})
 MAX_LABEL_WORDS = 8
 _DIGIT = re.compile(r"\d")
+_PAREN = re.compile(r"\([^()]{0,40}\)")
 
 
 @dataclass
@@ -59,10 +60,14 @@ def _cell(text: str) -> Token | None | bool:
         return None
     toks = tokenize(t)
     vals = [x for x in toks if x.kind == "value"]
-    if len(vals) == 1 and all(x.kind in ("value", "spread") or is_unit(x.text) or x.text in ("+-", "±")
-                              for x in toks):
-        return vals[0]
-    return False
+    if len(vals) != 1:
+        return False
+    rest = [x for x in toks if x.kind not in ("value", "spread") and x.text not in ("+-", "±")]
+    if len(rest) == 1 and toks[0] is vals[0] and re.fullmatch(r"[A-Za-z/%]{1,8}", rest[0].text):
+        return vals[0] if vals[0].unit else replace(vals[0], unit=rest[0].text)
+    if rest and not all(is_unit(x.text) for x in rest) and not _PAREN.fullmatch(" ".join(x.text for x in rest)):
+        return False
+    return vals[0]
 
 
 def parse_row(text: str) -> tuple[str, list[Token | None], str | None, str | None] | None:
@@ -90,7 +95,9 @@ def parse_row(text: str) -> tuple[str, list[Token | None], str | None, str | Non
                 return None
             cells.append(c)  # type: ignore[arg-type]
         return label, cells, None, mark
-    toks = tokenize(text[:1000])
+    toks = [t for i, t in enumerate(tokenize(text[:1000]))
+            if not (i and t.text.startswith("(") and t.text.endswith(")") and t.kind == "value"
+                    and tokenize(text[:1000])[i - 1].kind == "value")]
     unit = None
     end = len(toks)
     if end > 1 and toks[-1].kind == "word" and is_unit(toks[-1].text) and (
@@ -264,9 +271,10 @@ def table_claims(table: Table, better: str | None = None) -> list[Claim]:
     runs_cols = [j for j in skip_cols if _RUNS_COL.match(header[j].strip())]
     if any(r.mark for r in rows):
         return _marked(rows, header, skip_cols, spread_cols, runs_cols, better)
-    col_roles = [role(h) for h in header] if header else []
-    if len(rows) >= 1 and sum(1 for x in col_roles if x) >= 2:
-        return _by_columns(rows, header, better)
+    if len(header) == k:
+        got = _by_columns(rows, header, better)
+        if got:
+            return got
     if not any(role(r.label) for r in rows) and not change_rows:
         return []
     if len(rows) < 2:
@@ -354,20 +362,38 @@ def _marked(rows: list[TRow], header: list[str], skip_cols: set[int], spread_col
 
 
 def _by_columns(rows: list[TRow], header: list[str], better: str | None) -> list[Claim]:
-    """Variants in columns ("Test | Before | After"): each row pairs its own cells."""
-    bi = pick_baseline(header)
+    """Variants in columns ("test | before | after | change"): each row pairs its own cells."""
+    k = len(header)
+    change = [j for j in range(k) if _CHANGE_LABEL.search(header[j]) and not role(header[j])
+              or all(r.cells[j] is None or (r.cells[j].percent and r.cells[j].signed) for r in rows)]
+    label_col = None
+    first = [r.cells[0] for r in rows]
+    if not role(header[0]) and all(c is not None and c.value is not None and float(c.value).is_integer()
+                                   and not c.percent for c in first):
+        label_col = 0
+    value_cols = [j for j in range(k) if j not in change and j != label_col
+                  and not _SPREAD_COL.match(header[j].strip()) and not _RUNS_COL.match(header[j].strip())]
+    if len(value_cols) < 2 or not any(role(header[j]) for j in value_cols):
+        return []
+    bi = value_cols[pick_baseline([header[j] for j in value_cols])]
+    cands = [j for j in value_cols if j != bi]
     out: list[Claim] = []
     for r in rows:
-        if bi >= len(r.cells) or r.cells[bi] is None:
+        base_tok = r.cells[bi]
+        if base_tok is None:
             continue
-        for j, c in enumerate(r.cells):
-            if j == bi or c is None or j >= len(header) or role(header[j]) is None:
+        name = r.label or (f"{header[label_col]} {first[rows.index(r)].text}" if label_col is not None else None)
+        for j in cands:
+            c = r.cells[j]
+            if c is None:
                 continue
-            b = Row(label=header[bi], tokens=[r.cells[bi]], first=r.line, last=r.line, depth=r.depth,
-                    author=r.author, message_id=r.message_id, unit=r.unit, columns=[r.label or None])
+            stated = r.cells[change[0]] if len(change) == 1 and len(cands) == 1 else None
+            b = Row(label=header[bi], tokens=[base_tok], first=r.line, last=r.line, depth=r.depth,
+                    author=r.author, message_id=r.message_id, unit=r.unit, columns=[name])
             cand = Row(label=header[j], tokens=[c], first=r.line, last=r.line, depth=r.depth,
                        author=r.author, message_id=r.message_id, unit=r.unit)
-            out.extend(pair_rows(b, cand, tabular=True, better=better, context=r.label or None))
+            out.extend(pair_rows(b, cand, tabular=True, better=better, context=name,
+                                 stated=[stated.value if stated is not None else None]))
     return out
 
 

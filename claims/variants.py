@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 _BASELINE = re.compile(
     r"(?i)(?:\bbefore\b|\bold\b|\boriginal\b|\borig\b|\bwithout\b|\bw/o\b|\bbase\b|\bbaseline\b|"
-    r"\bnet-next\b|\bnet\b|\bunpatched\b|\bun-patched\b|\bvanilla\b|\bstock\b|\bmainline\b|"
-    r"\bupstream\b|\bpre\b|\bprev(?:ious)?\b|\breference\b|\bcopy\b|\bmaster\b|\bparent\b|"
-    r"-next-\d|\bno patch\b|\bcurrent\b|\bdefault\b|\bbase-?line\b|\bunmodified\b)"
+    r"\bnet-next\b|\bunpatched\b|\bun-patched\b|\bvanilla\b|\bstock\b|\bmainline\b|"
+    r"\bupstream\b|\bpre\b|\bprev(?:ious)?\b|\breference\b|^copy$|\bcopy mode\b|\bmaster\b|\bparent\b|"
+    r"-next-\d|\bno patch\b|\bbase-?line\b|\bunmodified\b)"
 )
 _CANDIDATE = re.compile(
     r"(?i)(?:\bafter\b|\bnew\b|\bpatched\b|\bwith\b|\bw/\B|\bpost\b|\bpatch(?:es|set)?\b|"

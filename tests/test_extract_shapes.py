@@ -165,3 +165,34 @@ def test_prescan_lets_plain_messages_through() -> None:
     assert not might_have_claims("Thanks, applied to net-next.\n\nSigned-off-by: A <a@b>\n")
     assert might_have_claims("Before:\n 10 Mpps\nAfter:\n 12 Mpps\n")
     assert might_have_claims("x" * 100 + "\nlpaa5:~# ./netperf -H x\n")
+
+
+def test_column_variants_with_stdev_and_change_columns() -> None:
+    text = ("  Th.\ttip-jun28 avg (stdev)\t+patch-set avg (stdev)\tchange\n"
+            "  ---\t---------------------\t----------------------\t------\n"
+            "  1\t1267765 (14146)\t\t1299253 (5715)\t\t+2.4%\n"
+            "  2\t1734644 (11936)\t\t1799225 (19577)\t\t+3.7%\n")
+    cl = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value, c.claimed_change_pct) for c in cl] == [
+        (1267765, 1299253, 2.4), (1734644, 1799225, 3.7)]
+
+
+def test_bordered_columns_named_after_and_before_patch() -> None:
+    text = ("               test-case                |    after-patch    |   before-patch\n"
+            "----------------------------------------+-------------------+------------------\n"
+            " Execl Throughput                       |      3662.1 lps   |      2718.0 lps\n"
+            " Process Creation                       |      4025.7 lps   |      3706.6 lps\n")
+    cl = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value, c.unit) for c in cl] == [
+        (2718.0, 3662.1, "lps"), (3706.6, 4025.7, "lps")]
+
+
+def test_version_lists_and_kernel_logs_are_not_claims() -> None:
+    text = ("Util-linux           2.33.2\nModule-init-tools   26\nNet-tools           1.60\n"
+            "Linux C Library     2.27\n\n"
+            "[    5.393985] Freeing unused kernel memory: 3912K\n"
+            "[    5.492121] Write protected read-only-after-init data: 68k\n"
+            "[    7.273398] mlx5_core 0001:00:00.0: enabling device (0000 -> 0002)\n"
+            "pid_max: default: 348160 minimum: 2720\n"
+            "So we are charging local socket 16x more (4k for a 128 byte packet)\n")
+    assert ex(text).claims == []
