@@ -69,6 +69,7 @@ REFUSED = [
     ("netperf -Q 1", "unknown option"),
     ("netperf -H h -t FOO_BAR", "not accepted"),
     ("netperf -H h -- -o /etc/shadow", "not accepted"),
+    ("netperf -H h -- -o selectors.txt", "not accepted"),
     ("netperf -H h -- -r 1,1;id", "not accepted"),
     ("perf stat -o out.txt netperf -H h", "writes a file"),
     ("perf stat --output=out.txt netperf -H h", "writes a file"),

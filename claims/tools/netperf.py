@@ -57,6 +57,12 @@ def _host_family(v: str) -> bool:
     return is_host(host) and fam in ("", "4", "6", "inet", "inet6", "AF_INET", "AF_INET6")
 
 
+def _is_selectors(v: str) -> bool:
+    """Omni output selectors (THROUGHPUT,P99_LATENCY); never a file name, which netperf
+    would otherwise read selectors from."""
+    return all(re.fullmatch(r"[A-Z][A-Z0-9_]*", p) is not None for p in v.split(","))
+
+
 def _norm_unit(u: str) -> str:
     return u[:-2] if u.endswith("/sec") else u
 
@@ -169,11 +175,11 @@ class Netperf(ToolDescription):
         Option(("-u",), is_word, help="test uuid"),
         Option(("-e",), is_int, max_value=600, help="timeout"),
         Option(("-n",), None, help="UDP no-connect"),
-        Option(("-k",), is_csv_of(lambda v: re.fullmatch(r"[A-Za-z0-9_]+", v) is not None),
+        Option(("-k",), _is_selectors,
                optional_value=True, help="keyval output selectors"),
-        Option(("-o",), is_csv_of(lambda v: re.fullmatch(r"[A-Za-z0-9_]+", v) is not None),
+        Option(("-o",), _is_selectors,
                optional_value=True, help="CSV output selectors"),
-        Option(("-O",), is_csv_of(lambda v: re.fullmatch(r"[A-Za-z0-9_]+", v) is not None),
+        Option(("-O",), _is_selectors,
                optional_value=True, help="human output selectors"),
         Option(("-4",), None), Option(("-6",), None),
         Option(("-h",), None),
