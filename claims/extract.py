@@ -37,6 +37,7 @@ _PRESCAN = [re.compile(p) for p in (
     r"after (?:the |this |my )?(?:patch|change|fix|series|commit)[^\n]{0,60}:[ \t]*\n",
     r"(?:before|baseline|old|base|original|vanilla|unpatched)[ \t]*(?:\||[ \t]\S)[^\n]{0,40}"
     r"(?:after|new|patched|patch|with)",
+    r"(?:after|patched|new)[^\n|]{0,30}\|[^\n]{0,60}(?:before|base|old|orig|vanilla|unpatched)",
     r"\n[ \t>]{0,8}[\w.@-]{0,60}(?::[^\s#$]{0,40})?[#$] +[./\w]",
 )]
 _PROGRAM_WORDS = frozenset({p for p in BENCH_PROGRAMS if p not in ("bench", "ab", "ping")}
