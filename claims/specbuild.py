@@ -357,7 +357,11 @@ def action_from_step(step: SetupStep) -> Action:
         if key is None or value is None:
             kv = next((a for a in argv[1:] if "=" in a), "")
             key, _, value = kv.partition("=")
-        return Action(kind="sysctl", key=key.strip(), value=(value or "").strip(), raw=step.raw)
+        key = key.strip().replace("/", ".")
+        m = re.match(r"^net\.ipv[46]\.(?:conf|neigh)\.([^.]+)\.", key)
+        dev = m.group(1) if m and m.group(1) not in ("all", "default") else step.device
+        return Action(kind="sysctl", key=key, value=(value or "").strip(), device=dev,
+                      raw=step.raw)
     if kind == "ethtool":
         return _ethtool_action(step, argv)
     if kind == "tc":
