@@ -4,6 +4,7 @@ read mail pastes. A binary that is not installed skips its test; nothing leaves 
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
 import shutil
 import socket
@@ -197,3 +198,35 @@ def test_trafgen_and_perf_stat_around_it_in_a_namespace(tmp_path):
     assert any(s.metric == "packets_outgoing" and s.value == 20000 for s in tg)
     (blk,) = perf.find_outputs((out.stdout + out.stderr).splitlines())
     assert blk.command == "trafgen -i foo -o lo -n 20000 --no-sock-mem" and blk.info["runs"] == "2"
+
+
+HELP = {
+    "netperf": [["netperf", "-h"]],
+    "iperf3": [["iperf3", "--help"]],
+    "iperf": [["iperf", "--help"]],
+    "sockperf": [["sockperf", m, "--help"] for m in ("ping-pong", "throughput", "under-load",
+                                                     "server")],
+    "trafgen": [["trafgen", "--help"]],
+    "perf": [["perf", "stat", "-h"]],
+}
+# spellings the installed tools accept although their help text does not list them
+UNLISTED = {"netperf": {"-4", "-6"}, "iperf3": {"--bandwidth"},
+            "perf": {"--no-big-num", "--json"}}
+
+
+@pytest.mark.parametrize("program", sorted(HELP))
+def test_every_accepted_option_is_in_the_real_help(program):
+    """The grammar describes the installed tool: each accepted spelling is in its help."""
+    need(program)
+    text = "\n".join(subprocess.run(c, capture_output=True, text=True).stdout
+                     + subprocess.run(c, capture_output=True, text=True).stderr
+                     for c in HELP[program])
+    tool = tool_for_program(program)
+    sets = [tool.options] + ([tool.test_options] if hasattr(tool, "test_options") else [])
+    if program == "netperf":
+        text += "\n".join(subprocess.run(["netperf", "-t", "TCP_RR", "--", "-h"],
+                                         capture_output=True, text=True).stdout.splitlines())
+    missing = [n for opts in sets for o in opts.options if not o.refused for n in o.names
+               if n not in UNLISTED.get(program, set())
+               and not re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", text)]
+    assert missing == []

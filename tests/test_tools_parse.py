@@ -250,3 +250,11 @@ def test_perf_stat_interval_and_per_cpu_lines_are_labelled():
     (cpu,) = PERF_STAT.find_outputs(fixture("perf_stat_per_cpu.txt"))
     assert [s.label for s in cpu.samples if s.metric == "task-clock"] == ["CPU0", "CPU1"]
     assert cpu.info["target"] == "system wide"
+
+
+def test_perf_stat_json_lines():
+    (blk,) = PERF_STAT.find_outputs(fixture("perf_stat_json.txt"))
+    got = {s.metric: s for s in blk.samples}
+    assert got["task-clock"].value == 0.418896 and got["task-clock"].spread_pct == 8.75
+    assert got["page-faults"].value == 49 and got["cpus_utilized"].value == 0.493734
+    assert "cycles" not in got  # <not supported>

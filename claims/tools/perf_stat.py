@@ -12,6 +12,7 @@ the wrapped command by its own tool's description.
 """
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 
@@ -47,7 +48,7 @@ _PREFIX = re.compile(r"^\s*(?:(\d+\.\d{6,})|(CPU\d+))\s+(?=\S)")  # -I time, -A 
 _CSV = re.compile(rf"^({NUM}|<not supported>|<not counted>)([,;])([^,;]*)\2([^,;]+)\2(.*)$")
 
 _MARKERS = re.compile(r"counter stats|seconds\s+(?:time elapsed|user|sys)|\+-\s*\d[\d.]*\s*%"
-                      r"|,,|,msec,|#\s+time\s+counts")
+                      r"|,,|,msec,|#\s+time\s+counts|\"counter-value\"")
 _RATE_UNITS = {"GHz", "MHz", "K/sec", "M/sec", "G/sec", "/sec"}
 
 
@@ -96,10 +97,8 @@ class PerfStat(ToolDescription):
         Option(("-M", "--metrics"), is_csv_of(is_word)),
         Option(("--metric-only",), None),
         Option(("-i", "--no-inherit"), None),
-        Option(("-c", "--scale"), None),
         Option(("-D", "--delay"), is_int, max_value=60000),
         Option(("--timeout",), is_int, max_value=600000),
-        Option(("-q", "--quiet"), None),
         Option(("-j", "--json"), None),
         Option(("--smi-cost",), None),
         Option(("-o", "--output"), is_word, refused="writes a file"),
@@ -172,7 +171,8 @@ class PerfStat(ToolDescription):
 
     # -- output -----------------------------------------------------------------------
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
-        if not mentions(lines, ("counter stats", "seconds", "+-", ",,", ",msec,", "counts"),
+        if not mentions(lines, ("counter stats", "seconds", "+-", ",,", ",msec,", "counts",
+                                '"counter-value"'),
                         _MARKERS):
             return []
         text = clean_all(lines)
@@ -249,7 +249,33 @@ class PerfStat(ToolDescription):
         return got
 
     @staticmethod
-    def _plain_samples(t: str, i: int) -> list[Sample] | None:
+    def _json_samples(t: str, i: int) -> list[Sample] | None:
+        """`perf stat -j`: one JSON object per counter."""
+        try:
+            d = json.loads(t)
+        except ValueError:
+            return None
+        if not isinstance(d, dict) or "event" not in d or "counter-value" not in d:
+            return None
+        try:
+            value = float(d["counter-value"])
+        except (TypeError, ValueError):
+            return []  # <not supported>
+        event = str(d["event"])
+        spread = d.get("variance")
+        out = [sample(event, value, d.get("unit") or "count", "lower", i,
+                      spread_pct=float(spread) if isinstance(spread, (int, float)) else None)]
+        mv, mu = d.get("metric-value"), d.get("metric-unit")
+        if isinstance(mv, (int, float)) and mu:
+            derived = _derived(event, float(mv), "", str(mu), i)
+            if derived is not None:
+                out.append(derived)
+        return out
+
+    @classmethod
+    def _plain_samples(cls, t: str, i: int) -> list[Sample] | None:
+        if t.startswith('{"counter-value"'):
+            return cls._json_samples(t, i)
         m = _TIME.match(t)
         if m:
             metric = "time_" + m.group(3).split()[-1] if m.group(3) != "time elapsed" \
