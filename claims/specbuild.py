@@ -85,7 +85,9 @@ def specs_for(ex: Extraction) -> list[Spec]:
     benches: dict[object, _Bench] = {}
     for claim in ex.claims:
         idx = _pick_command(claim, ex.commands)
-        key: object = idx if idx is not None else ("synth", claim.tool)
+        # the same command written twice (once per variant) is one benchmark
+        key: object = (tuple(_argv(ex.commands[idx])), ex.commands[idx].host) \
+            if idx is not None else ("synth", claim.tool)
         if key not in benches:
             benches[key] = (_bench_from_mail(ex.commands[idx]) if idx is not None
                             else _bench_synthesised(claim, ex.message))
@@ -575,6 +577,8 @@ def _source(msg: Message, g: _Group) -> Source:
     if len(quote) > QUOTE_LINES:
         quote = quote[:QUOTE_LINES] + [f"[... {len(quote) - QUOTE_LINES} more lines]"]
     url = msg.source if msg.source and msg.source.startswith(("http://", "https://")) else None
+    if url is None and msg.message_id:
+        url = f"https://lore.kernel.org/r/{msg.message_id.strip('<>')}"
     return Source(message_id=msg.message_id, author=msg.from_, subject=msg.subject,
                   date=msg.date, lines=[lo, hi], quote="\n".join(quote) + ("\n" if quote else ""),
                   url=url)
