@@ -49,12 +49,15 @@ class RemoteServer:
 
     def stop(self) -> None:
         if self.pid is not None:
-            for sig in ("-TERM", "-KILL"):
-                self.runner.run(self.role, ["kill", sig, self.pid], timeout=10)
-                gone = self.runner.run(self.role, ["kill", "-0", self.pid], timeout=10)
+            # sshd made the server a process-group leader: the group also holds the children
+            # it forked per test (netserver does), which must not outlive it.
+            group = f"-{self.pid}"
+            for sig in ("TERM", "KILL"):
+                self.runner.run(self.role, ["kill", "-s", sig, "--", group], timeout=10)
+                time.sleep(0.1)
+                gone = self.runner.run(self.role, ["kill", "-0", "--", group], timeout=10)
                 if gone.returncode not in (0, None):
                     break
-                time.sleep(0.2)
             self.pid = None
         self.bg.stop()
 
@@ -92,6 +95,12 @@ class SshRunner(Runner):
             raise RunnerError(f"ssh runner has no role {role!r}")
         return [*self._ssh(self.hosts[role], "-o", "ControlMaster=no"), self.hosts[role], "--",
                 shlex.join(argv)]
+
+    @staticmethod
+    def _bounded(argv: Sequence[str], timeout: float) -> list[str]:
+        """Killing the local ssh does not stop the remote command (no tty, no SIGHUP):
+        coreutils `timeout` on the host ends it, and everything it started, in time."""
+        return ["timeout", "-k", "5", f"{timeout:g}", *argv]
 
     # -- topology ----------------------------------------------------------------------
     def setup(self) -> None:
@@ -145,8 +154,11 @@ class SshRunner(Runner):
     def run(self, role: str, argv: Sequence[str], timeout: float,
             output_cap: int = DEFAULT_OUTPUT_CAP, input: str | None = None) -> ProcessResult:
         self.setup()
-        res = run_argv(self._remote(role, argv), timeout, output_cap, input=input)
+        res = run_argv(self._remote(role, self._bounded(argv, timeout)), timeout + 10,
+                       output_cap, input=input)
         res.argv = list(argv)
+        if res.returncode == 124 and res.error is None:
+            res.timed_out, res.error = True, f"timed out after {timeout:g} s"
         if res.returncode == 255 and res.error is None:
             res.error = f"ssh {self.hosts[role]}: {res.stderr.strip()[-200:]}"
         return res

@@ -8,7 +8,7 @@ import time
 
 from claims.spec import Action, Command, Metric, RunPlan, Spec, Variant
 
-SEED001_CMD = "./netperf -H lpaa6 -t TCP_RR -l 20 -C -c -- -r 40000,40000"
+SEED001_CMD = "./netperf -H lpaa6 -t TCP_RR -l 20 -Cc -- -r 40000,40000"
 
 
 def gro(value: str) -> list[Action]:

@@ -146,6 +146,8 @@ def test_sigterm_mid_run_stops_the_remote_server(sshd, tmp_path):
     try:
         servers = wait_for(lambda: [p for p in descendants(sshd["pid"])
                                     if comm(p) == "netserver"], timeout=60)
+        argv = Path(f"/proc/{servers[0]}/cmdline").read_bytes().split(b"\0")
+        port = argv[argv.index(b"-p") + 1].decode()
         wait_for(lambda: Path(LO_GRO).read_text().strip() in ("1000", "2000"))
         time.sleep(1.0)
         proc.send_signal(signal.SIGTERM)
@@ -156,4 +158,9 @@ def test_sigterm_mid_run_stops_the_remote_server(sshd, tmp_path):
     assert json.loads((tmp_path / "r.json").read_text())["status"] == "interrupted"
     assert not [p for p in servers if pid_alive(p)]
     assert not [p for p in descendants(sshd["pid"]) if comm(p) in ("netserver", "netperf")]
+    # netserver forks a child per test; once the ssh session is gone it is no longer under
+    # sshd, so look for anything still serving our port anywhere.
+    left = subprocess.run(["pgrep", "-f", f"^netserver -D -p {port}$"], capture_output=True,
+                          text=True).stdout.split()
+    assert left == []
     assert Path(LO_GRO).read_text().strip() == original
