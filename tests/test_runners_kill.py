@@ -66,6 +66,8 @@ def test_kill_local_run_restores_sysfs(tmp_path, sig):
         wait_for(lambda: Path(LO_GRO).read_text().strip() in ("1000", "2000"))
         servers = wait_for(lambda: [p for p in children(proc.pid)
                                     if Path(f"/proc/{p}/comm").read_text().strip() == "netserver"])
+        argv = Path(f"/proc/{servers[0]}/cmdline").read_bytes().split(b"\0")
+        port = argv[argv.index(b"-p") + 1].decode()
         time.sleep(1.0)
         pids = servers + children(proc.pid)
         results = finish(proc, sig, tmp_path)
@@ -73,4 +75,7 @@ def test_kill_local_run_restores_sysfs(tmp_path, sig):
         stop(proc)
     assert Path(LO_GRO).read_text().strip() == original
     assert not [p for p in pids if pid_alive(p)]
+    # nothing serves our port any more, not even netserver's per-test children
+    assert subprocess.run(["pgrep", "-f", f"^netserver -D -p {port}$"],
+                          capture_output=True, text=True).stdout.split() == []
     assert any(t["target"] == LO_GRO for t in results["environment"]["touched"])
