@@ -87,3 +87,46 @@ def test_s000_claim_lines_in_lore_page_are_depth_two() -> None:
     perf = [ln for ln in m.lines if "seconds time elapsed" in ln.text]
     assert len(perf) == 2 and all(ln.depth == 2 for ln in perf)
     assert all(ln.author == "Daniel Borkmann" for ln in perf)
+
+
+def test_live_public_inbox_page_raw_and_thread_mbox_read_alike() -> None:
+    """A real public-inbox-httpd on loopback (tests/lore.py) serves one message three ways:
+    the HTML message page, /raw (an mboxrd message) and /t.mbox.gz (a gzipped thread mbox).
+    All three must give the same body lines, depths and authors."""
+    import sys
+    from email.message import EmailMessage
+
+    import requests
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from lore import LocalInbox, have_public_inbox
+
+    if not have_public_inbox():
+        pytest.skip("public-inbox not installed")
+    seed = next((Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("000_*.txt"))
+    text = seed.read_text()
+    msg = EmailMessage()
+    msg["From"] = "Daniel Borkmann <dborkman@redhat.com>"
+    msg["To"] = "netdev@vger.kernel.org"
+    msg["Subject"] = "Re: [PATCH net-next] net: dummy: make use of multi-queues"
+    msg["Date"] = "Thu, 27 Mar 2014 10:48:36 +0100"
+    msg["Message-ID"] = "<live.000@corpus.example>"
+    msg.set_content(text[text.index("On 03/27/2014"):])
+    inbox = LocalInbox()
+    try:
+        inbox.deliver(bytes(msg))
+        inbox.start()
+        base = f"{inbox.url}/live.000@corpus.example"
+        got = {}
+        for kind, url in (("page", base + "/"), ("raw", base + "/raw"),
+                          ("mbox.gz", base + "/t.mbox.gz")):
+            r = requests.get(url, timeout=30)
+            assert r.status_code == 200, (url, r.status_code)
+            (m,) = iter_messages(kind, data=r.content)
+            assert m.message_id == "live.000@corpus.example", kind
+            got[kind] = [(ln.text, ln.depth, ln.author) for ln in m.lines]
+    finally:
+        inbox.stop()
+    assert got["page"] == got["raw"] == got["mbox.gz"]
+    assert ("       12.080331543 seconds time elapsed                                          "
+            "( +-  0.13% )", 2, "Daniel Borkmann") in got["raw"]
