@@ -18,6 +18,9 @@ COMMANDS: dict[str, str] = {
     "report": "verifier.cmd_report",
     "reply": "verifier.cmd_reply",
     "lint": "verifier.cmd_lint",
+    "bot": "verifier.cmd_bot",
+    "status": "verifier.cmd_status",
+    "queue": "verifier.cmd_queue",
 }
 
 

@@ -1,0 +1,87 @@
+"""What the bot has seen, queued, run and replied: `verifier status [msgid]`.
+
+Without a Message-ID: counts, the requested/opted-out threads, and every reply that is
+not sent (with its error).  With one: that thread's claims, runs, verdicts and replies.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from verifier.bot import BotError, load_bot_config
+from verifier.fetch import FetchError
+from verifier.fetch.lore import normalize_msgid
+from verifier.state import REPLY_SENT, State, StateError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("msgid", nargs="?", help="a thread's (or any of its messages') Message-ID")
+    p.add_argument("--config", default=None, help="config file (default: $VERIFIER_CONFIG)")
+
+
+def _when(t: float | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(t)) + " UTC" if t else "-"
+
+
+def overview(state: State) -> list[str]:
+    out = []
+    for table, counts in state.counts().items():
+        parts = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "none"
+        out.append(f"{table}: {parts}")
+    for t in state.threads():
+        if t["status"] != "seen":
+            out.append(f"thread <{t['thread_id']}> {t['status']}: {t['reason'] or ''} "
+                       f"({t['subject'] or ''})".rstrip())
+    for r in state.replies():
+        if r["status"] != REPLY_SENT:
+            out.append(f"reply for claim {r['claim_id']} {r['status']}"
+                       + (f": {r['error']}" if r["error"] else "")
+                       + (f" ({r['path']})" if r["path"] else ""))
+    return out
+
+
+def thread_status(state: State, mid: str) -> list[str] | None:
+    thread_id = state.thread_of([mid]) or mid
+    t = state.thread(thread_id)
+    if t is None:
+        return None
+    out = [f"thread <{thread_id}> in {t['list']}: {t['status']}"
+           + (f" ({t['reason']})" if t["reason"] else ""), f"  subject: {t['subject']}"]
+    for c in state.claims(thread_id):
+        runs = state.runs(c.id)
+        ok = sum(1 for r in runs if r.ok and not r.warmup)
+        out.append(f"  claim {c.id} {c.spec_id} from <{c.message_id}>: {c.status}"
+                   + (f" ({c.reason})" if c.reason else ""))
+        if c.previous_id:
+            out.append(f"    follows claim {c.previous_id} (earlier version of the series)")
+        out.append(f"    runs stored: {len(runs)} ({ok} counted ok)")
+        v = state.verdicts(c.id)
+        if v:
+            out.append(f"    verdict: {v[1]}")
+            for row in v[0]:
+                out.append(f"      {row.get('metric')}: {row.get('verdict')}")
+        r = state.reply(c.id)
+        if r:
+            out.append(f"    reply <{r['message_id']}> {r['status']} {_when(r['updated_at'])}"
+                       + (f": {r['error']}" if r["error"] else ""))
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        cfg, _ = load_bot_config(args.config)
+        with State(cfg.state) as state:
+            if args.msgid:
+                lines = thread_status(state, normalize_msgid(args.msgid))
+                if lines is None:
+                    print(f"verifier status: the bot has not seen <{args.msgid}>",
+                          file=sys.stderr)
+                    return 1
+            else:
+                lines = overview(state)
+    except (BotError, StateError, FetchError) as e:
+        print(f"verifier status: {e}", file=sys.stderr)
+        return 2
+    print("\n".join(lines))
+    return 0
