@@ -230,3 +230,16 @@ def test_every_accepted_option_is_in_the_real_help(program):
                if n not in UNLISTED.get(program, set())
                and not re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", text)]
     assert missing == []
+
+
+@pytest.mark.parametrize("command", ["drop", "pass", "tx", "redirect", "redirect-cpu",
+                                     "redirect-map", "redirect-multi"])
+def test_xdp_bench_grammar_matches_its_help(command):
+    """xdp-bench cannot attach here (no kernel BTF in this VM), but its help is real."""
+    need("xdp-bench")
+    from claims.tools.xdp_bench import COMMANDS
+    out = subprocess.run(["xdp-bench", command, "--help"], capture_output=True, text=True)
+    text = out.stdout + out.stderr
+    missing = [n for o in COMMANDS[command].options if not o.refused for n in o.names
+               if not re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", text)]
+    assert missing == []

@@ -42,35 +42,54 @@ _UNIT = {"rx/s": ("rx_pps", "higher"), "pkt/s": ("rx_pps", "higher"),
          "error/s": ("errors_per_sec", "lower"), "err,drop/s": ("errors_per_sec", "lower"),
          "drop/s": ("drops_per_sec", "lower")}
 
-COMMANDS = ("drop", "pass", "tx", "redirect", "redirect-cpu", "redirect-map",
-            "redirect-multi")
+_MODE = one_of("native", "skb")
+_COMMON = [Option(("-i", "--interval"), is_number, max_value=60),
+           Option(("-e", "--extended"), None),
+           Option(("-v", "--verbose"), None),
+           Option(("--version",), None),
+           Option(("-h", "--help"), None)]
+_LOCAL = OptionSet([  # drop, pass, tx
+    *_COMMON,
+    Option(("-p", "--program-mode"), one_of("no-touch", "read-data", "swap-macs", "parse-ip")),
+    Option(("-r", "--rxq-stats"), None),
+    Option(("-m", "--xdp-mode"), _MODE),
+], positionals=_device, max_positionals=1)
+_REDIRECT = [*_COMMON, Option(("-s", "--stats"), None), Option(("-m", "--mode"), _MODE)]
+_EGRESS = Option(("-X", "--load-egress"), None)  # redirect-map and redirect-multi only
+_CPU = OptionSet([
+    *_COMMON,
+    Option(("-c", "--cpu"), is_int, role="cpu"),
+    Option(("-p", "--program-mode"), one_of("no-touch", "touch", "round-robin", "l4-proto",
+                                            "l4-filter", "l4-hash")),
+    Option(("-r", "--remote-action"), one_of("disabled", "drop", "pass", "redirect")),
+    Option(("-D", "--redirect-device"), _device, role="device"),
+    Option(("-q", "--qsize"), is_int, max_value=65536),
+    Option(("-s", "--stats"), None),
+    Option(("-m", "--xdp-mode"), _MODE),
+    Option(("-x", "--stress-mode"), None, refused="stress-tests the kernel's CPUMAP code"),
+], positionals=_device, max_positionals=1)
+
+# Each sub-command has its own options (xdp-bench <cmd> --help, xdp-tools 1.3).
+COMMANDS: dict[str, OptionSet] = {
+    "drop": _LOCAL, "pass": _LOCAL, "tx": _LOCAL, "redirect-cpu": _CPU,
+    "redirect": OptionSet(_REDIRECT, positionals=_device, max_positionals=2),
+    "redirect-map": OptionSet([*_REDIRECT, _EGRESS], positionals=_device, max_positionals=2),
+    "redirect-multi": OptionSet([*_REDIRECT, _EGRESS], positionals=_device, max_positionals=32),
+}
 
 
 class XdpBench(ToolDescription):
     name = "xdp-bench"
     programs = ("xdp-bench",)
     subcommand = True
-
-    options = OptionSet([
-        Option(("-i", "--interval"), is_number, max_value=60),
-        Option(("-e", "--extended"), None),
-        Option(("-m", "--mode"), one_of("native", "skb", "hw")),
-        Option(("-p", "--program-mode", "--packet-operation"),
-               one_of("no-touch", "read-data", "parse-ip", "swap-macs", "touch")),
-        Option(("-l", "--load-mode"), one_of("dpa", "load-bytes")),
-        Option(("-r", "--rxq-stats"), None),
-        Option(("-s", "--stats"), None),
-        Option(("-q", "--qsize"), is_int),
-        Option(("-c", "--cpu"), is_int, role="cpu"),
-        Option(("-v", "--verbose"), None),
-        Option(("-h", "--help"), None),
-    ], positionals=_device, max_positionals=2)
+    options = _LOCAL
 
     def parse_args(self, argv: Sequence[str]) -> ParsedArgs:
         if len(argv) < 2 or argv[1] not in COMMANDS:
             cmd = argv[1] if len(argv) > 1 else ""
             raise Refused(f"xdp-bench: command {cmd!r} is not one of {', '.join(COMMANDS)}")
-        parsed = super().parse_args([argv[0], *argv[2:]])
+        parsed = COMMANDS[argv[1]].parse("xdp-bench " + argv[1], argv[2:])
+        parsed.program = argv[0].rsplit("/", 1)[-1]
         parsed.positionals.insert(0, argv[1])
         return parsed
 
