@@ -19,7 +19,7 @@ from claims.spec import Spec
 from runners.base import Runner, RunnerError
 from verifier.results import Results
 
-RUNNERS = ("local", "netns", "ssh")
+RUNNERS = ("local", "netns", "ssh", "vm")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -29,6 +29,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="ssh: roles to hosts, e.g. client=lab1,server=lab2")
     p.add_argument("--ssh-config", default=None, help="ssh: an ssh_config file (ssh -F)")
     p.add_argument("--netem", default=None, help="netns: shaping, e.g. delay=1ms,rate=1gbit")
+    p.add_argument("--kernel", action="append", default=[], metavar="VARIANT=IMAGE",
+                   help="vm: the kernel image a variant boots (repeat per variant)")
     p.add_argument("--approve", action="store_true",
                    help="a person approves the spec's setup steps that need approval")
     p.add_argument("-o", "--output", default=None,
@@ -61,6 +63,9 @@ def make_runner(args: argparse.Namespace) -> Runner:
     if args.runner == "netns":
         from runners.netns import Netem, NetnsRunner
         return NetnsRunner(netem=Netem.parse(args.netem) if args.netem else None)
+    if args.runner == "vm":
+        from runners.vm import VmRunner, parse_kernels
+        return VmRunner(parse_kernels(getattr(args, "kernel", [])))
     from runners.ssh import SshRunner
     hosts = _parse_hosts(args.hosts)
     if not hosts:
