@@ -105,3 +105,8 @@ def test_hostile_commands_are_refused_with_reason(cmd, why):
 def test_values_with_newlines_or_option_lookalikes_are_refused(argv):
     with pytest.raises(Refused):
         tool_for_program(argv[0]).parse_args(argv)
+
+
+def test_netperf_negative_length_is_a_count_not_a_duration():
+    tool, p = parse("netperf -H h -t TCP_RR -l -10000")
+    assert tool.duration(p) is None

@@ -223,6 +223,11 @@ class Netperf(ToolDescription):
             return []
         return self._classic_samples(proto, kind or test, "", rows[:2])
 
+    def duration(self, parsed: ParsedArgs) -> float | None:
+        """Seconds; a negative -l counts bytes or transactions, so it is no duration."""
+        d = super().duration(parsed)
+        return d if d is None or d > 0 else None
+
     def test_name(self, parsed: ParsedArgs) -> str:
         for opt, _, val in parsed.options:
             if opt.names == ("-t",) and val:
