@@ -258,3 +258,12 @@ def test_perf_stat_json_lines():
     assert got["task-clock"].value == 0.418896 and got["task-clock"].spread_pct == 8.75
     assert got["page-faults"].value == 49 and got["cpus_utilized"].value == 0.493734
     assert "cycles" not in got  # <not supported>
+
+
+def test_iperf3_role_wrapped_onto_next_line():
+    lines = corpus("d007.txt")
+    k = next(i for i, ln in enumerate(lines) if ln.rstrip().endswith("514      sender"))
+    wrapped = lines[:k] + [lines[k].replace("sender", "").rstrip(), "sender"] + lines[k + 1:]
+    first = IPERF3.find_outputs(wrapped)[0]
+    assert claims_of(first)["sender_retransmits"] == 514
+    assert claims_of(first)["sender_bitrate"] == 153

@@ -33,7 +33,7 @@ from claims.tools.base import (
 from claims.tools.iperf_common import UDP_TAIL, report_line
 from claims.tools.text import NUM, clean_all, mentions, num, runs_of, sample
 
-_AUX = re.compile(r"^\s*(\[\s*ID\s*\]|\[\s*\d+\]\s+local\s|Connecting to host|iperf Done|"
+_AUX = re.compile(r"^\s*((?:sender|receiver)\s*$|\[\s*ID\s*\]|\[\s*\d+\]\s+local\s|Connecting to host|iperf Done|"
                   r"Server listening|Reverse mode|Accepted connection|(?:- )+-?\s*$|-{20,}\s*$|"
                   r"\[\s*(?:\d+|SUM)\s*\]\s*(?:Sent|Server Report))")
 _ROLE = re.compile(r"\b(sender|receiver)\s*$")
@@ -141,6 +141,8 @@ class Iperf3(ToolDescription):
             if r is None or r.decimals != 2:
                 continue
             role = _ROLE.search(r.rest)
+            if role is None and k < end and text[k + 1].strip() in ("sender", "receiver"):
+                role = _ROLE.search(text[k + 1])  # the role wrapped onto the next line
             if role is None and UDP_TAIL.search(r.rest) and "(omitted)" not in r.rest:
                 # iperf3 < 3.1 printed the UDP summary without a role
                 role_name = "receiver"
