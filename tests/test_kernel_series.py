@@ -158,3 +158,21 @@ def test_series_through_a_local_public_inbox(repo: Path, tmp_path: Path) -> None
         assert (trees.patched / "a.txt").read_text().endswith("line4\n")
     finally:
         trees.remove()
+
+
+def test_cli_reports_a_conflict_as_not_runnable(repo: Path, tmp_path: Path) -> None:
+    import sys
+
+    mbox, cover = make_series(repo, tmp_path / "s5", GOOD[:1], base_trailer=False)
+    (repo / "a.txt").write_text("line1\nline2 rewritten upstream\nline3\n")
+    git(repo, "commit", "-qam", "upstream rewrite")
+    r = subprocess.run([sys.executable, "-m", "verifier", "kernels", cover, "--tree", str(repo),
+                        "--mbox", str(mbox), "--base", "main"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 4, r.stderr
+    assert r.stderr.startswith("verifier kernels: not runnable: does not apply to ")
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+    r = subprocess.run([sys.executable, "-m", "verifier", "kernels", cover, "--tree",
+                        str(tmp_path / "nowhere"), "--mbox", str(mbox)], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr

@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "worker": "verifier.cmd_worker",
     "fleet": "verifier.cmd_fleet",
     "run": "verifier.cmd_run",
+    "kernels": "verifier.cmd_kernels",
     "report": "verifier.cmd_report",
     "reply": "verifier.cmd_reply",
     "lint": "verifier.cmd_lint",

@@ -264,3 +264,35 @@ def build_both(trees: Trees, config: str = CONFIG_FRAGMENT, jobs: int | None = N
                                                             trees.series.digest(), config),
                                   config, jobs=jobs),
     }
+
+
+@dataclass
+class Kernels:
+    """What `kernels_for` made: the images by variant, and how it got them."""
+
+    images: dict[str, Path]
+    base_sha: str
+    base_why: str
+    series: Series
+
+    def kernel_args(self) -> list[str]:
+        """The `verifier run --runner vm` arguments that boot these kernels."""
+        return [a for v, p in self.images.items() for a in ("--kernel", f"{v}={p}")]
+
+
+def kernels_for(target: str, tree: Path, workdir: Path, *, mbox: Path | None = None,
+                midmask: str | None = None, subject: str | None = None,
+                base: str | None = None, config: str = CONFIG_FRAGMENT,
+                jobs: int | None = None, keep_trees: bool = False) -> Kernels:
+    """Thread -> base and patched kernels, built (or taken from the cache).
+
+    Raises NotApplicable ("does not apply to <base>: ...") when the series does not apply,
+    KernelError for everything else that stops it (no base, b4, build failure)."""
+    series = fetch_series(target, workdir / "b4", mbox=mbox, midmask=midmask, subject=subject)
+    trees = prepare_trees(tree, series, workdir / "trees", base=base)
+    try:
+        images = build_both(trees, config, jobs)
+    finally:
+        if not keep_trees:
+            trees.remove()
+    return Kernels(images, trees.base_sha, trees.base_why, series)
