@@ -71,3 +71,17 @@ def test_fifty_megabyte_message_reads_in_reasonable_time(_: None) -> None:
     (msg,) = read_all(b"Subject: q\n\n" + quoted * (50 * 1024 * 1024 // len(quoted))) or [None]
     assert msg is not None and msg.lines[0].depth == 1
     assert time.monotonic() - start < 120
+
+
+HTML_BITS = st.sampled_from([
+    b"<html>", b"<body>", b"<pre>", b"</pre>", b"<pre id=b>", b"<!--X-Body-of-Message-->",
+    b"<!--X-Body-of-Message-End-->", b"<!--X-Subject: s -->", b"<blockquote>", b"</blockquote>",
+    b"<br>", b"<p>", b"<a\nhref=x>", b"</a>", b"&gt; quoted\n", b"Date: x\n", b"From: y\n",
+    b"<span class=\"date\">", b"<li><em>From</em>: z</li>", b"\n", b"&#xZZ;", b"<", b">",
+])
+
+
+@FAST
+@given(st.lists(st.one_of(HTML_BITS, st.binary(max_size=20)), max_size=60))
+def test_broken_html_pages(bits: list[bytes]) -> None:
+    read_all(b"<!DOCTYPE html>\n<html>" + b"".join(bits))
