@@ -267,3 +267,14 @@ def test_iperf3_role_wrapped_onto_next_line():
     first = IPERF3.find_outputs(wrapped)[0]
     assert claims_of(first)["sender_retransmits"] == 514
     assert claims_of(first)["sender_bitrate"] == 153
+
+
+def test_netperf_output_collapsed_onto_one_line():
+    text = corpus("s001.txt")
+    start = next(i for i, ln in enumerate(text) if ln.startswith("MIGRATED"))
+    one = " ".join(" ".join(text[start:start + 9]).split())
+    (blk,) = NETPERF.find_outputs(["Results:", one, "so cpu efficiency is better"])
+    assert claims_of(blk) == {"transaction_rate": 9023.86, "cpu_local": 2.02,
+                              "cpu_remote": 1.70, "service_demand_local": 107.513,
+                              "service_demand_remote": 90.561}
+    assert blk.info["test"] == "TCP_RR"

@@ -111,6 +111,32 @@ def _human_to_selector(title: str) -> str:
     return _HUMAN.get(s, s.upper())
 
 
+def _collapsed_rows(line: str, i: int, kind: str, proto: str) -> list[tuple[int, list[float]]]:
+    """Banner, headers and rows run together on one line (an archive page that lost its
+    line breaks): the numbers after the last header word, split into netperf's rows."""
+    toks = line.split()
+    k = len(toks)
+    while k > 0 and is_num(toks[k - 1]):
+        k -= 1
+    nums = [num(t) for t in toks[k:]]
+    if not kind:  # no banner: the header words say which test it was
+        kind = "REQUEST/RESPONSE" if "Trans." in line else "STREAM"
+        proto = "UDP" if "Okay" in line else proto
+    if k == 0 or not nums or not re.search(r"secs\.|per sec|bits/s|Bytes/s|us/(?:Tr|KB)|% [SUC]",
+                                           " ".join(toks[max(0, k - 12):k])):
+        return []
+    if kind == "STREAM" and proto == "UDP":
+        splits = {10: 6, 14: 8}
+    elif kind in ("STREAM", "MAERTS", "SENDFILE"):
+        splits = {5: 5, 9: 9}
+    else:  # request/response: a local row and the remote socket sizes
+        splits = {8: 6, 12: 10, 6: 6, 10: 10}
+    cut = splits.get(len(nums))
+    if cut is None:
+        return []
+    return [(i, nums[:cut])] + ([(i, nums[cut:])] if nums[cut:] else [])
+
+
 class Netperf(ToolDescription):
     name = "netperf"
     programs = ("netperf",)
@@ -290,6 +316,9 @@ class Netperf(ToolDescription):
                     break
                 header.append(t)
             j += 1
+        if not rows:
+            rows = _collapsed_rows(line, i, kind, proto)
+            header = [line]
         if not rows:
             return None
         htext = " ".join(header)
