@@ -33,6 +33,14 @@ def _is_separator(buf: bytes, nl: int, eol: int) -> bool:
     return bool(sender) and b"@" in sender[0]
 
 
+def looks_like_separator(line: bytes) -> bool:
+    """Does this first line of an input start an mbox (not a sentence "From my tests...")?"""
+    if _SEPARATOR.match(line):
+        return True
+    sender = line[5:].split(None, 1) if line.startswith(b"From ") else []
+    return bool(sender) and b"@" in sender[0]
+
+
 def split_mbox(stream: BinaryIO, head: bytes = b"") -> Iterator[tuple[int, bytes]]:
     """Yield (input line number of the message's first line, its bytes) for each message.
 

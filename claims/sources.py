@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from claims.mbox import split_mbox
+from claims.mbox import looks_like_separator, split_mbox
 from claims.message import message_from_text
 from claims.mime import message_from_bytes
 from claims.model import Message
@@ -102,7 +102,7 @@ def detect(head: bytes) -> str:
     if _is_binary(sample):
         return "binary"
     first = sample.split(b"\n", 1)[0]
-    if first.startswith(b"From ") and len(first.split()) >= 2 and b":" not in first[:5]:
+    if looks_like_separator(first.rstrip(b"\r")):
         return "mbox"
     if _HTML.search(sample[:4096]) and sample.lstrip()[:1] == b"<":
         return "html"
@@ -165,6 +165,11 @@ def iter_messages(path: str, *, data: bytes | None = None) -> Iterator[Message]:
         kind = detect(head)
         if not head.strip():
             raise InputError(f"{name} is empty")
+        if head.startswith((b"\xff\xfe", b"\xfe\xff")):  # a UTF-16 draft saved on Windows
+            whole = head + stream.read(MAX_SINGLE_MESSAGE)
+            utf8 = whole.decode("utf-16", "replace").encode("utf-8")
+            yield read_single(utf8, detect(utf8), name)
+            return
         if kind == "binary":
             raise InputError(f"{name} is binary data, not a message or archive")
         if kind == "mbox":

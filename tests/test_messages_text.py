@@ -163,3 +163,13 @@ def test_lore_page_copied_as_text() -> None:
     assert msg.date == "Mon, 6 Feb 2023 10:00:00 +0000"
     assert [(ln.text, ln.number) for ln in msg.lines] == [("Before: 10 Gbps", 9),
                                                           ("After: 12 Gbps", 10)]
+
+
+def test_text_starting_with_from_sentence_is_not_an_mbox() -> None:
+    (msg,) = iter_messages("draft", data=b"From my tests, this is faster:\nbefore: 1 Gbps\n")
+    assert [ln.text for ln in msg.lines][0] == "From my tests, this is faster:"
+
+
+def test_utf16_draft() -> None:
+    (msg,) = iter_messages("draft", data="Subject: x\n\nbefore: 1 Gbps ✓\n".encode("utf-16"))
+    assert msg.subject == "x" and msg.lines[0].text == "before: 1 Gbps ✓"
