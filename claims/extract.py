@@ -46,7 +46,8 @@ _PROGRAM_RE = re.compile(r"(?:^|[\s/])(?:" + _PROGRAM_ALT + r")\s+-")
 _DIFF_START = re.compile(r"^(?:diff --git |Index: |--- a/|\+\+\+ b/|@@ -\d+(?:,\d+)? \+\d+)")
 _DIFF_BODY = re.compile(r"^(?:[ +\-\\]|@@ |diff --git |index [0-9a-f]|new file mode|deleted file mode|"
                         r"similarity index|rename (?:from|to)|old mode|new mode|Binary files)")
-_LOG_LINE = re.compile(r"^\s*\[\s*\d+\.\d{3,}\]")  # a kernel log line: "[    5.392845] ..."
+# a kernel log line "[    5.392845] ...", git's "mode change 100644 => 100755 path"
+_LOG_LINE = re.compile(r"^\s*\[\s*\d+\.\d{3,}\]|.{0,60}\bmode (?:change )?\d{6}\b")
 _DIFFSTAT = re.compile(r"^\s*\S+\s+\|\s+(?:\d+\s*[+-]*|Bin .*)$|^\s*\d+ files? changed")
 
 

@@ -36,6 +36,7 @@ class Row:
     key: str | None = None  # what is measured (a row key such as "TCP_RR"), if known
     columns: list[str | None] = field(default_factory=list)  # metric names by value position
     unit: str | None = None  # a unit written once for the row ("... 4.7 Mpps")
+    label_in_text: bool = True  # the tokens start with the row's own "label:" (a whole line)
 
     @property
     def values(self) -> list[Token]:
@@ -143,7 +144,7 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
             return []
     bidx = [i for i, t in enumerate(base.tokens) if t.kind == "value"]
     cidx = [i for i, t in enumerate(cand.tokens) if t.kind == "value"]
-    skip_b = label_end(base.tokens)
+    skip_b = label_end(base.tokens) if base.label_in_text else 0
     out: list[Claim] = []
     pairs = [(n, bi, ci) for n, (bi, ci) in enumerate(zip(bidx, cidx, strict=False)) if bi >= skip_b]
     changed = any(base.tokens[bi].value != cand.tokens[ci].value for _, bi, ci in pairs)
@@ -157,7 +158,7 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
         if bt.percent != ct.percent:
             continue
         col = base.columns[k] if k < len(base.columns) else None
-        metric = col or metric_name(base.tokens, bi) or (base.key or "value")
+        metric = col or metric_name(base.tokens, bi) or base.key or bt.unit or "value"
         if base.key and col:
             metric = f"{base.key} {col}"
         unit = bt.unit or ct.unit or base.unit or cand.unit

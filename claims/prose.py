@@ -136,7 +136,7 @@ def variant_groups(lines: Sequence[Line], skip: set[int]) -> list[list[Segment]]
             continue
         ln = lines[i]
         inline = _line_segments(ln) if ":" in ln.text else []
-        many = sum(len(g) for g in inline) > 1
+        many = sum(1 for g in inline for seg in g if role(seg.label)) > 1
         got = None if many else _line_row(lines, i, skip)
         if got is not None:
             seg, j = got
@@ -163,7 +163,7 @@ def variant_groups(lines: Sequence[Line], skip: set[int]) -> list[list[Segment]]
 
 def _segment_row(seg: Segment) -> Row:
     return make_row(seg.label, seg.text, seg.first, seg.last, depth=seg.line.depth,
-                    author=seg.line.author, message_id=seg.line.message_id)
+                    author=seg.line.author, message_id=seg.line.message_id, label_in_text=False)
 
 
 def group_claims(group: list[Segment]) -> list[Claim]:

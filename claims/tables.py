@@ -124,6 +124,10 @@ def parse_row(text: str) -> tuple[str, list[Token | None], str | None, str | Non
     label = text[:toks[i].end].strip() if i >= 0 else ""
     if len(label.split()) > MAX_LABEL_WORDS:
         return None
+    if len(cells) == 1 and i >= 0 and cells[0] is not None:
+        gap = text[toks[i].end:cells[0].start]
+        if "\t" not in gap and len(gap) < 2:
+            return None  # "in patch 1": a sentence ending in a number, not a table row
     return clean_label(label), cells, unit, mark
 
 
@@ -275,7 +279,7 @@ def table_claims(table: Table, better: str | None = None) -> list[Claim]:
         got = _by_columns(rows, header, better)
         if got:
             return got
-    if not any(role(r.label) for r in rows) and not change_rows:
+    if not any(role(r.label) == "baseline" for r in rows) and not change_rows:
         return []
     if len(rows) < 2:
         return []
