@@ -278,3 +278,15 @@ def test_netperf_output_collapsed_onto_one_line():
                               "cpu_remote": 1.70, "service_demand_local": 107.513,
                               "service_demand_remote": 90.561}
     assert blk.info["test"] == "TCP_RR"
+
+
+def test_perf_stat_block_collapsed_onto_one_line():
+    text = corpus("s000.txt")
+    start = next(i for i, ln in enumerate(text) if "Performance counter stats" in ln)
+    one = " ".join(" ".join(ln.lstrip("> ") for ln in text[start:start + 11]).split())
+    (blk,) = PERF_STAT.find_outputs(["Before: " + one, "After: nothing"])
+    assert blk.command == "trafgen -i foo -o du0 -n100000000" and blk.info["runs"] == "10"
+    got = claims_of(blk)
+    assert got["instructions:k"] == 160975944159 and got["insns_per_cycle"] == 0.55
+    assert got["cache-references:k"] == 671552021 and got["time_elapsed"] == 22.856401569
+    assert len(got) == 11

@@ -68,6 +68,21 @@ def _derived(event: str, value: float, pct: str, desc: str, line: int) -> Sample
     return sample(slug(desc), value, None, better, line)
 
 
+_ROW_END = re.compile(r"(runs\)\s*:|counter stats for\s+'[^']*'\s*:|\(\s*\+-\s*[\d.]+%\s*\))\s+")
+
+
+def _expand(text: list[str]) -> list[tuple[int, str]]:
+    """(line index, text) pairs; a line holding a whole `-r` block (an archive page that
+    lost its line breaks) is cut after the header and after each `( +- x% )`."""
+    out: list[tuple[int, str]] = []
+    for i, t in enumerate(text):
+        if len(t) > 160 and t.count("+-") >= 2 and "counter stats" in t:
+            out.extend((i, part) for part in _ROW_END.sub(r"\1\n", t).split("\n"))
+        else:
+            out.append((i, t))
+    return out
+
+
 class PerfStat(ToolDescription):
     name = "perf"  # the program; only its `stat` sub-command is described
     programs = ("perf",)
@@ -175,30 +190,30 @@ class PerfStat(ToolDescription):
                                 '"counter-value"'),
                         _MARKERS):
             return []
-        text = clean_all(lines)
+        entries = _expand(clean_all(lines))
         blocks: list[OutputBlock] = []
         cur: OutputBlock | None = None
         blanks = 0
-        i = 0
-        while i < len(text):
-            t = text[i]
+        p = 0
+        while p < len(entries):
+            i, t = entries[p]
             hdr = _HEADER.search(t)
             skip = 0
-            if hdr is None and _HEADER_OPEN.search(t) and i + 1 < len(text):
-                joined = t + " " + text[i + 1].strip()  # header wrapped by the mail client
+            if hdr is None and _HEADER_OPEN.search(t) and p + 1 < len(entries):
+                joined = t + " " + entries[p + 1][1].strip()  # header wrapped by the mail
                 hdr = _HEADER.search(joined)
                 skip = 1 if hdr else 0
             if hdr:
                 if cur is not None and cur.samples:
                     blocks.append(cur)
                 runs = int(hdr.group(3)) if hdr.group(3) else None
-                cur = OutputBlock(tool=self.name, start=i, end=i + skip,
+                cur = OutputBlock(tool=self.name, start=i, end=entries[p + skip][0],
                                   command=hdr.group(1) or None,
                                   info={"target": hdr.group(1) or hdr.group(2) or ""})
                 if runs:
                     cur.info["runs"] = str(runs)
                 blanks = 0
-                i += 1 + skip
+                p += 1 + skip
                 continue
             got = self._line_samples(t, i)
             if got is not None:
@@ -216,7 +231,7 @@ class PerfStat(ToolDescription):
                     cur = self._close(cur, blocks)
             elif cur is not None:
                 cur = self._close(cur, blocks)
-            i += 1
+            p += 1
         if cur is not None:
             self._close(cur, blocks)
         return blocks
