@@ -290,3 +290,18 @@ def test_perf_stat_block_collapsed_onto_one_line():
     assert got["instructions:k"] == 160975944159 and got["insns_per_cycle"] == 0.55
     assert got["cache-references:k"] == 671552021 and got["time_elapsed"] == 22.856401569
     assert len(got) == 11
+
+
+def test_iperf_summaries_collapsed_onto_one_line():
+    text = corpus("d007.txt")
+    k = next(i for i, ln in enumerate(text) if ln.startswith("iperf3 results before"))
+    one = " ".join(" ".join(text[k:k + 4]).split())
+    (blk,) = IPERF3.find_outputs(["Intro.", one, "Fixes: nothing"])
+    assert claims_of(blk) == {"sender_bitrate": 153, "sender_transfer": 182,
+                              "sender_retransmits": 514, "receiver_bitrate": 152,
+                              "receiver_transfer": 182}
+    assert blk.start == blk.end == 1
+    two = ("while doing iperf -P 4: [ 3] 0.0-10.0 sec 9.40 GBytes 8.07 Gbits/sec "
+           "[SUM] 0.0-10.0 sec 18.8 GBytes 16.1 Gbits/sec then it stopped")
+    (b2,) = tool_for_program("iperf").find_outputs([two])
+    assert claims_of(b2) == {"bandwidth": 16.1, "transfer": 18.8}

@@ -25,8 +25,8 @@ from claims.tools.base import (
     is_word,
     one_of,
 )
-from claims.tools.iperf_common import UDP_TAIL, ReportLine, report_line
-from claims.tools.text import clean_all, mentions, num, runs_of, sample
+from claims.tools.iperf_common import COLLAPSED_CUT, UDP_TAIL, ReportLine, report_line
+from claims.tools.text import clean_all, mentions, num, remap, runs_of, sample, split_collapsed
 
 _AUX = re.compile(r"^\s*(-{20,}\s*$|\[\s*ID\s*\]|Client connecting to|Server listening on|"
                   r"TCP window size|UDP buffer size|Write buffer size|Read buffer size|"
@@ -104,10 +104,13 @@ class Iperf2(ToolDescription):
             return []
         text = clean_all(lines)
         blocks: list[OutputBlock] = self._csv_blocks(text)
-        for start, last in runs_of(text, self._is_ours):
-            block = self._block(text, start, last)
+        pieces, index = split_collapsed(text, COLLAPSED_CUT)
+        found = []
+        for start, last in runs_of(pieces, self._is_ours):
+            block = self._block(pieces, start, last)
             if block is not None:
-                blocks.append(block)
+                found.append(block)
+        blocks += remap(found, index)
         return sorted(blocks, key=lambda b: b.start)
 
     @staticmethod

@@ -30,8 +30,8 @@ from claims.tools.base import (
     is_word,
     one_of,
 )
-from claims.tools.iperf_common import UDP_TAIL, report_line
-from claims.tools.text import NUM, clean_all, mentions, num, runs_of, sample
+from claims.tools.iperf_common import COLLAPSED_CUT, UDP_TAIL, report_line
+from claims.tools.text import NUM, clean_all, mentions, num, remap, runs_of, sample, split_collapsed
 
 _AUX = re.compile(r"^\s*((?:sender|receiver)\s*$|\[\s*ID\s*\]|\[\s*\d+\]\s+local\s|Connecting to host|iperf Done|"
                   r"Server listening|Reverse mode|Accepted connection|(?:- )+-?\s*$|-{20,}\s*$|"
@@ -120,10 +120,15 @@ class Iperf3(ToolDescription):
         text = clean_all(lines)
         blocks = self._json_blocks(text)
         taken = {i for b in blocks for i in range(b.start, b.end + 1)}
-        for start, last in runs_of(text, self._is_ours, taken):
-            block = self._text_block(text, start, last)
+        pieces, index = split_collapsed(text, COLLAPSED_CUT)
+        if index is not None:
+            taken = {k for k, i in enumerate(index) if i in taken}
+        found = []
+        for start, last in runs_of(pieces, self._is_ours, taken):
+            block = self._text_block(pieces, start, last)
             if block is not None:
-                blocks.append(block)
+                found.append(block)
+        blocks += remap(found, index)
         blocks.sort(key=lambda b: b.start)
         return blocks
 

@@ -44,3 +44,6 @@ def report_line(line: str) -> ReportLine | None:
 
 
 UDP_TAIL = re.compile(rf"({NUM})\s*ms\s+({NUM})\s*/\s*({NUM})\s*\(\s*({NUM}|-?nan)%\s*\)")
+
+# Before each report line of a page whose line breaks were lost: `... [  5] 0.00-10.00 sec`.
+COLLAPSED_CUT = re.compile(r"\s+(?=\[\s*(?:\d+|SUM)\s*\]\s*(?:\[[\w-]+\]\s*)?\d+\.\d+\s*-\s*\d)")

@@ -101,3 +101,31 @@ def runs_of(text: Sequence[str], ours: Callable[[str], bool],
             j += 1
         yield start, last
         i = last + 1
+
+
+def split_collapsed(text: list[str], cut: re.Pattern[str],
+                    min_cuts: int = 2) -> tuple[list[str], list[int] | None]:
+    """Lines where a page lost its line breaks, cut where `cut` matches (a zero-width
+    pattern before each row); returns the lines and, when it cut, each piece's original
+    line index (else None, and the lines unchanged)."""
+    if not any(len(cut.findall(t)) >= min_cuts for t in text):
+        return text, None
+    out: list[str] = []
+    index: list[int] = []
+    for i, t in enumerate(text):
+        parts = cut.split(t) if len(cut.findall(t)) >= min_cuts else [t]
+        out.extend(parts)
+        index.extend([i] * len(parts))
+    return out, index
+
+
+def remap(blocks: list, index: list[int] | None) -> list:
+    """Point blocks and samples found in `split_collapsed` pieces back at the real lines."""
+    if index is None:
+        return blocks
+    for b in blocks:
+        b.start, b.end = index[b.start], index[b.end]
+        for smp in b.samples:
+            if smp.line is not None:
+                smp.line = index[smp.line]
+    return blocks
