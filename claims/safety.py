@@ -10,6 +10,7 @@ harmless are kept with a reason and need a person's `--approve`; everything dang
 """
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shlex
@@ -143,6 +144,8 @@ def raw_syntax(raw: str, bound: set[str] | frozenset[str] = frozenset()) -> str 
     text = raw
     for b in sorted(bound, key=len, reverse=True):
         text = text.replace(b, "BOUND")
+    text = re.sub(r"\$\(\([^()]{1,40}\)\)",
+                  lambda m: "CONST" if constant_arith(m.group(0)) is not None else m.group(0), text)
     if "$(" in text or "`" in text:
         return "command substitution ($(...) or backticks)"
     for ch in ";&|<>":  # quoted or not: nothing from a mail needs them in an argument
@@ -161,6 +164,37 @@ def raw_syntax(raw: str, bound: set[str] | frozenset[str] = frozenset()) -> str 
         if tok and set(tok) <= set(";&|<>()"):
             return f"shell operator {tok!r}"
     return None
+
+
+def constant_arith(tok: str) -> str | None:
+    """The value of `$((64*1024))`-style arithmetic on integer literals, else None."""
+    m = re.fullmatch(r"\$\(\(([\d\s+\-*/()]{1,40})\)\)", tok)
+    if not m:
+        return None
+    try:
+        tree = ast.parse(m.group(1).strip(), mode="eval")
+    except SyntaxError:
+        return None
+    ops = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+           ast.Mult: lambda a, b: a * b, ast.Div: lambda a, b: a // b,
+           ast.FloorDiv: lambda a, b: a // b}
+
+    def ev(n: ast.AST) -> int:
+        if isinstance(n, ast.Constant) and isinstance(n.value, int):
+            return n.value
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            return -ev(n.operand)
+        if isinstance(n, ast.BinOp) and type(n.op) in ops:
+            left, right = ev(n.left), ev(n.right)
+            if abs(left) > 1 << 40 or abs(right) > 1 << 40:
+                raise ValueError("too large")
+            return ops[type(n.op)](left, right)
+        raise ValueError("not constant arithmetic")
+
+    try:
+        return str(ev(tree.body))
+    except (ValueError, ZeroDivisionError):
+        return None
 
 
 def check_command(cmd: Command, where: str = "benchmark",

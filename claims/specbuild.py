@@ -283,16 +283,22 @@ def _bind(bench: _Bench) -> None:
     assert tool is not None
     argv = cmd.argv
     for i in range(1, len(argv)):
+        tok = argv[i]
+        const = safety.constant_arith(tok)
+        if const is not None:  # `-m $((64*1024))`: shell arithmetic on numbers alone
+            argv[i] = const
+            bench.notes.append(f"{tok} from the mail evaluated to {const}")
+            continue
         opt = tool.options.lookup(argv[i - 1])
         if opt is None or opt.value is None:
             continue
-        tok = argv[i]
         if opt.role == "host":
             cmd.peer_role = "server"
-            if re.fullmatch(r"\$\{?[A-Za-z_]\w*\}?", tok):
+            if re.fullmatch(r"\$\{?[A-Za-z_]\w*\}?|<[\w .:-]{1,30}>", tok):  # $peer, <IP>
                 cmd.bindings[tok] = "server"
             elif is_host(tok):
-                bench.server_host = tok if tok != "server" else None  # a name from the mail: the runner puts its own in
+                # a name from the mail: the runner puts its own address in
+                bench.server_host = tok if tok != "server" else None
             else:
                 continue  # not a host: left as written, for the checks to refuse
             argv[i] = "server"

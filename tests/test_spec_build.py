@@ -218,3 +218,36 @@ def test_setup_step_needing_approval_is_kept_with_reason(tmp_path):
     out = tmp_path / "s.yaml"
     out.write_text(spec.to_yaml())
     assert load_specs(out) == [spec]
+
+
+def test_placeholders_and_constant_arithmetic_are_bound():
+    msg = message_from_text("netperf -H <server IP> -t UDP_STREAM -- -m $((64*1024))\n"
+                            "before 1\nafter 2\n")
+    raw = "netperf -H <server IP> -t UDP_STREAM -- -m $((64*1024))"
+    cmd = Command(raw=raw, line=1, tool="netperf",
+                  argv=["netperf", "-H", "<server IP>", "-t", "UDP_STREAM", "--", "-m",
+                        "$((64*1024))"])
+    (spec,) = build_specs([Extraction(msg, [cmd], [], [_pair("throughput", 1, 2, 2, 3)])])
+    assert spec.benchmark.argv == ["netperf", "-H", "server", "-t", "UDP_STREAM", "--", "-m",
+                                   "65536"]
+    assert spec.benchmark.bindings == {"<server IP>": "server"}
+    assert any("evaluated to 65536" in n for n in spec.notes)
+    assert [p for p in safety.check_spec(spec) if p.where.startswith("benchmark")] == []
+
+
+def test_unbindable_variable_is_refused():
+    raw = "netperf -H peer -t UDP_STREAM -- -m $size"
+    msg = message_from_text(f"{raw}\nbefore 1\nafter 2\n")
+    cmd = Command(raw=raw, line=1, tool="netperf", argv=shlex.split(raw))
+    (spec,) = build_specs([Extraction(msg, [cmd], [], [_pair("throughput", 1, 2, 2, 3)])])
+    reasons = " ".join(p.reason for p in safety.check_spec(spec, approve=True))
+    assert "$size" in reasons and "no host role binds" in reasons
+
+
+def test_per_device_sysctl_keeps_its_device():
+    from claims.specbuild import action_from_step
+    step = SetupStep(raw="sysctl -w net.ipv4.conf.eth0.rp_filter=0", kind="sysctl", line=1,
+                     key="net.ipv4.conf.eth0.rp_filter", value="0")
+    a = action_from_step(step)
+    assert (a.device, a.key) == ("eth0", "net.ipv4.conf.eth0.rp_filter")
+    assert safety.check_action(a) is None

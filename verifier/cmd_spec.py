@@ -81,8 +81,11 @@ def _specs(path: str) -> list[Spec]:
     return build_specs(extractions(path))
 
 
-def extractions(path: str) -> list[Extraction]:
-    """Extractions from a message source, or from `verifier extract --format json` output."""
+def extractions(path: str) -> Iterator[Extraction]:
+    """Extractions from a message source, or from `verifier extract --format json` output.
+
+    Lazy, so an mbox of thousands of messages is never held as extractions all at once.
+    """
     data = sys.stdin.buffer.read() if path == "-" else _read(path)
     if data.lstrip()[:1] in (b"{", b"["):  # JSON, or a text starting "[PATCH ...]"
         try:
@@ -91,10 +94,10 @@ def extractions(path: str) -> list[Extraction]:
             doc = None
         if doc is not None:
             try:
-                return list(_from_json(doc))
+                return iter(list(_from_json(doc)))
             except (ValueError, KeyError, TypeError) as e:
                 raise InputProblem(f"{path}: not extraction JSON: {e}") from None
-    return list(_from_messages(path, data))
+    return _from_messages(path, data)
 
 
 def _read(path: str) -> bytes:
