@@ -205,3 +205,11 @@ def test_iperf2_csv_report_sums_streams():
     got = {s.metric: s.value for s in blk.samples}
     assert got["bandwidth"] == 766883231 + 766523238
     assert got["transfer"] == 100007996 + 99876924 and blk.info["streams"] == "2"
+
+
+def test_sockperf_summary_collapsed_onto_one_line():
+    one = " ".join(" ".join(fixture("sockperf_pingpong.txt")).split())
+    (blk,) = tool_for_program("sockperf").find_outputs(["Results:", one])
+    got = {s.metric: s.value for s in blk.samples if not s.config}
+    assert got["avg_latency"] == 9.016 and got["p99_latency"] == 25.046
+    assert got["min_latency"] == 6.717 and blk.start == blk.end == 1

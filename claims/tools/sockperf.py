@@ -27,7 +27,7 @@ from claims.tools.base import (
     is_word,
     one_of,
 )
-from claims.tools.text import NUM, clean_all, mentions, num, sample
+from claims.tools.text import NUM, clean_all, mentions, num, remap, sample, split_collapsed
 
 _PREFIX = re.compile(r"^\s*sockperf\s*(?:\[[A-Z]+\])?\s*:?", re.I)
 _AVG = re.compile(rf"avg-(lat(?:ency)?|rtt)\s*=\s*({NUM})\s*\(\s*std-dev\s*=\s*({NUM})")
@@ -40,6 +40,7 @@ _BW = re.compile(rf"Summary:\s*BandWidth is\s+({NUM})\s*(\w+)", re.I)
 _VALID = re.compile(rf"\[Valid Duration\]\s*RunTime=({NUM})\s*sec;\s*SentMessages=(\d+);"
                     r"\s*ReceivedMessages=(\d+)")
 
+_COLLAPSED_CUT = re.compile(r"\s+(?=sockperf\s*:)")  # each report line starts with it
 _NEW_RUN = re.compile(r"== version #|Starting test|\[Total Run\]")
 
 MODES = ("ping-pong", "pp", "under-load", "ul", "throughput", "tp", "server", "sr")
@@ -111,7 +112,7 @@ class Sockperf(ToolDescription):
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
         if not mentions(lines, ("sockperf",)):
             return []
-        text = clean_all(lines)
+        text, index = split_collapsed(clean_all(lines), _COLLAPSED_CUT, min_cuts=3)
         blocks: list[OutputBlock] = []
         cur: OutputBlock | None = None
         gap = 0
@@ -137,7 +138,7 @@ class Sockperf(ToolDescription):
                     cur = None
         if cur is not None and cur.samples:
             blocks.append(cur)
-        return blocks
+        return remap(blocks, index)
 
     @staticmethod
     def _line(t: str, i: int) -> list[Sample] | None:
