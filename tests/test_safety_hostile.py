@@ -202,3 +202,47 @@ def test_hostile_mail_through_spec_and_run(mail, tmp_path, canary, capsys, monke
             assert rc != 0
         assert not Path(canary).exists()
     assert refusals, "nothing in a hostile mail was refused"
+
+
+def _edit(spec: Spec, path: str, value) -> Spec:
+    d = spec.to_dict()
+    *head, last = path.split(".")
+    node = d
+    for k in head:
+        node = node[int(k)] if isinstance(node, list) else node[k]
+    if isinstance(node, list):
+        node[int(last)] = value
+    else:
+        node[last] = value
+    return Spec.from_dict(d)
+
+
+@pytest.mark.parametrize("path,value,fragment", [
+    ("server.argv", ["sh", "-c", "id"], "is not the server of"),
+    ("server.argv", ["netserver", "-D", "-d"], "writes files or runs programs"),
+    ("benchmark.tool", "perf", "does not match"),
+    ("benchmark.argv", ["/bin/sh", "-c", "id -u"], "contains space"),
+    ("benchmark.argv", ["nc", "-l", "4444"], "unknown tool"),
+    ("benchmark.peer_role", "evil", "not in roles"),
+    ("run.timeout", 1e9, "above the limit"),
+    ("run.repetitions", 1000, None),
+    ("run.duration", 86400, "above the limit"),
+    ("run.duration_cap", 86400.0, "above the limit"),
+    ("variants.0.setup", [{"kind": "other", "args": ["rm", "-rf", "/"], "approved": True}],
+     "never run"),
+    ("variants.0.setup", [{"kind": "sysfs", "key": "/sys/class/net/eth0/mtu", "value": "9000",
+                           "roles": ["evil"]}], "not in roles"),
+])
+def test_hand_edited_spec_files_are_checked(path, value, fragment):
+    """A spec file is editable, so everything in it is checked again, `approved` included."""
+    msg = message_from_text("netperf -H peer -t TCP_RR\nbefore 1\nafter 2\n")
+    cmd = MailCommand(raw="netperf -H peer -t TCP_RR", line=1, tool="netperf",
+                      argv=["netperf", "-H", "peer", "-t", "TCP_RR"])
+    (spec,) = build_specs([Extraction(msg, [cmd], [], [_claim()])])
+    assert safety.check_spec(spec) == []
+    edited = _edit(spec, path, value)
+    reasons = [str(p) for p in safety.check_spec(edited, approve=True)]
+    if fragment is None:
+        assert reasons == []
+    else:
+        assert any(fragment in r for r in reasons), reasons
