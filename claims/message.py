@@ -34,6 +34,8 @@ _HEADER_SEARCH_LINES = 40  # banners above the headers are short
 _VERB = r"(?:wrote|writes|said|schrieb|a écrit|escribió|写道)\s*[:：]\s*$"
 _ATTR_ON = re.compile(r"^\s*(?:On|Am|Le|El|在)\s+(.+?)\s*" + _VERB, re.IGNORECASE)
 _ATTR_WRITES = re.compile(r"^\s*([^\s>].{0,100}?)\s+" + _VERB)
+_ATTR_VERB_FIRST = re.compile(  # "Am 06.05.19 um 14:22 schrieb Gerd Hoffmann:", "Den ..., skrev X:"
+    r"^\s*(?:Am|Den)\s+.+?\s(?:schrieb|skrev)\s+(.+?)\s*[:：]\s*$")
 _ATTR_STAR = re.compile(r"^\s*\*\s+(.+?)\s*(?:<[^>]*>|\([^)]*@[^)]*\))\s*\[[^\]]*\]\s*:\s*$")
 _ATTR_QUOTING = re.compile(r"^\s*Quoting\s+(.+?)\s*(?:\([^)]*\))?\s*:\s*$")
 _NOT_NAME = {"i", "what", "that", "which", "as", "have", "has", "had", "we", "you", "it", "is"}
@@ -51,8 +53,8 @@ _COLONS = {":", "："}
 _FOOTER_FIRST = {"_", "T", "t", "P", "p", "n", "N"}
 _ORIGINAL_MESSAGE = re.compile(r"^-{3,}\s*Original Message\s*-{3,}$", re.IGNORECASE)
 _SPECIAL_LAST = {":", "：", " ", "\t"}
-_ON = ("On ", "Am ", "Le ", "在")
-_SEPARATORS = {"-", "--", "-- ", "---- "}
+_ON = ("On ", "Am ", "Le ", "Den ", "在")
+_SEPARATORS = {"-", "--", "-- "}
 
 
 def quote_depth(raw: str) -> tuple[int, str]:
@@ -88,7 +90,7 @@ def attribution(text: str) -> str | None:
     m = _ATTR_ON.match(text)
     if m:
         return _name_after_date(_ADDR.sub("", m.group(1)))
-    m = _ATTR_STAR.match(text) or _ATTR_QUOTING.match(text)
+    m = _ATTR_VERB_FIRST.match(text) or _ATTR_STAR.match(text) or _ATTR_QUOTING.match(text)
     if m:
         return person(m.group(1))
     m = _ATTR_WRITES.match(text)

@@ -106,6 +106,8 @@ def test_mailman_footer_is_dropped() -> None:
     ("* Peng Zhang <zhangpeng.00@xxxxxxxxxxxxx> [231204 02:15]:", "Peng Zhang"),
     ("在 2023/11/28 21:55, kernel test robot 写道:", "kernel test robot"),
     ("On Mon, 1 Oct 2007, jamal wrote:", "jamal"),
+    ("Am 06.05.19 um 14:22 schrieb Gerd Hoffmann:", "Gerd Hoffmann"),
+    ("Den 03.07.2019 10.33, skrev Thomas Zimmermann:", "Thomas Zimmermann"),
     ("I tested with:", None),
     ("Here is what I wrote:", None),
 ])
