@@ -39,7 +39,11 @@ def bodies(path: Path, limit: int) -> Iterator[str]:
                 for p in parts:
                     payload = p.get_payload(decode=True)
                     if isinstance(payload, bytes):
-                        text += payload.decode(p.get_content_charset() or "utf-8", "replace")
+                        try:
+                            text += payload.decode(p.get_content_charset() or "utf-8",
+                                                   "replace")
+                        except LookupError:  # a charset name Python does not know
+                            text += payload.decode("utf-8", "replace")
                 yield text
                 n += 1
                 if n >= limit:
