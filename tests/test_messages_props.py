@@ -65,12 +65,12 @@ def test_fifty_megabyte_message_reads_in_reasonable_time(_: None) -> None:
     start = time.monotonic()
     (msg,) = read_all(data) or [None]
     assert msg is not None and len(msg.lines) > 700_000
-    assert time.monotonic() - start < 300  # "no hang"; ~15 s on an idle machine
+    assert time.monotonic() - start < 300  # "no hang" (about 30 s each under load here)
     quoted = b"> " + line
     start = time.monotonic()
     (msg,) = read_all(b"Subject: q\n\n" + quoted * (50 * 1024 * 1024 // len(quoted))) or [None]
     assert msg is not None and msg.lines[0].depth == 1
-    assert time.monotonic() - start < 300  # "no hang"; ~15 s on an idle machine
+    assert time.monotonic() - start < 300  # "no hang" (about 30 s each under load here)
 
 
 HTML_BITS = st.sampled_from([
