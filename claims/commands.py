@@ -24,7 +24,7 @@ BENCH_PROGRAMS = frozenset({
     "ebizzy", "pgbench", "udpgso_bench_tx", "udpgso_bench_rx", "tcp_mmap", "msg_zerocopy",
     "lat_tcp", "lat_udp", "bw_tcp", "lat_ctx", "lat_syscall", "will-it-scale", "perf",
     "netbench", "moongen", "testpmd", "dpdk-testpmd", "io_uring-bench", "t/io_uring",
-    "tcp_bench", "ping", "nstat", "kselftest", "bench", "memcached", "mutilate",
+    "tcp_bench", "ping", "kselftest", "bench", "memcached", "mutilate",
     "aim7", "reaim", "lmbench", "unixbench", "blogbench", "vng", "kperf", "xdp-trafficgen",
 })
 # Programs whose invocations count as benchmark commands only behind a shell prompt.
@@ -239,7 +239,7 @@ def _line_event(rest: str, prompted: bool, host: str | None, ln: Line, i: int,
         return None
     ok = _known_program(prog) and (prompted or _looks_like_args(argv[at + 1:]))
     if prompted and not ok:
-        ok = (prog not in _NOT_BENCH and not rest.endswith((".", ":"))
+        ok = (prog not in _NOT_BENCH and "scripts/" not in argv[at] and not prog.endswith(".pl") and not rest.endswith((".", ":"))
               and re.match(r"^\.{0,2}/[\w./-]+$", argv[at]) is not None)
     if not ok or rest.endswith(":"):
         return None

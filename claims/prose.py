@@ -36,8 +36,12 @@ _NEGATIVE = re.compile(r"(?i)^(?:reduc|decreas|drop|lower|less|slower|regress|de
                        r"overhead|shrink|fewer)")
 _CHANGE_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|speed\w*|gain\w*|reduc\w*|decreas\w*|"
                           r"drop\w*|lower\w*|rais\w*|cut\w*|faster|slower|better|worse|regress\w*|"
-                          r"degrad\w*|sav\w*|win|wins|up)\b")
+                          r"degrad\w*|sav\w*|win|wins)\b")
 _TIMES = re.compile(r"(?i)^(?:faster|speed-?up|improvement|better|higher|throughput|quicker)\b")
+_STRONG_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|reduc\w*|decreas\w*|dropp?\w*|"
+                          r"regress\w*|degrad\w*|went|goes|gone|jump\w*|rais\w*)\b")
+_PERF_WORD = re.compile(r"(?i)\b(?:throughput|latency|bandwidth|pps|bps|iops|ops|rate|tps|qps|rps|"
+                        r"cycles|score|trans|requests|transactions|speed|time)\b")
 _LEADING_ZERO = re.compile(r"^[+-]?0\d")
 _TIMES_HINT = re.compile(r"\d\s?[x×X]\b|\btimes\b")
 _ARROWS = frozenset({"->", "=>", "→", "-->", "==>"})
@@ -227,7 +231,7 @@ def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
         unit = (ub or ua or "").rstrip(".,;)") or None
         if unit is not None and not is_unit(unit):
             continue
-        if unit is None and not _CHANGE_VERB.search(text):
+        if unit is None and not _STRONG_VERB.search(text[max(0, m.start() - 80):m.start()]):
             continue
         if unit is not None and _SIZE_UNITS.match(unit):
             continue
@@ -260,6 +264,8 @@ def arrow_claims(ln: Line) -> list[Claim]:
         unit = right.unit or left.unit
         if left.percent != right.percent or (unit and _SIZE_UNITS.match(unit)):
             continue
+        if (unit is None or not is_unit(unit)) and not (_PERF_WORD.search(ln.text) or _STRONG_VERB.search(ln.text)):
+            continue  # "version 7.0 -> 7.1", histogram buckets "2 -> 3 : 7"
         metric = _words_before(ln.text, left.start) or unit or "value"
         out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
                          baseline=Value(left.value or 0.0, unit=unit, line=ln.number),

@@ -196,3 +196,22 @@ def test_version_lists_and_kernel_logs_are_not_claims() -> None:
             "pid_max: default: 348160 minimum: 2720\n"
             "So we are charging local socket 16x more (4k for a 128 byte packet)\n")
     assert ex(text).claims == []
+
+
+def test_changelog_arrows_histograms_and_tool_scripts_are_not_claims() -> None:
+    text = ("- Change version info in qapi/crypto.json, from 7.0 -> 7.1.\n"
+            "        usecs               : count     distribution\n"
+            "         0 -> 1          : 0        |                        |\n"
+            "         2 -> 3          : 7        |                        |\n"
+            "$ ./scripts/checkpatch.pl --strict -g master..HEAD\n")
+    e = ex(text)
+    assert e.claims == [] and e.commands == []
+
+
+def test_repeated_output_lines_under_without_with_labels() -> None:
+    text = ("Without USO:\n$ ./udpgso_bench_tx -4 -D 192.168.15.1 -s 10000 -S 1000\n"
+            "udp tx:     36 MB/s     3863 calls/s   3863 msg/s\n\nWith USO:\n"
+            "$ ./udpgso_bench_tx -4 -D 192.168.15.1 -s 10000 -S 1000\n"
+            "udp tx:    120 MB/s    12596 calls/s  12596 msg/s\n")
+    assert pairs(text) == [(36, 120), (3863, 12596), (3863, 12596)]
+    assert [c.raw for c in ex(text).commands] == ["./udpgso_bench_tx -4 -D 192.168.15.1 -s 10000 -S 1000"]
