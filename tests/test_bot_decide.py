@@ -172,3 +172,37 @@ def test_cli_queue_and_status(tmp_path):
     assert r.returncode == 1 and "opted out" in r.stderr
     r = _cli("queue", "--config", str(cfg), "not a msgid", cwd=tmp_path)
     assert r.returncode == 2 and "not a Message-ID" in r.stderr
+
+
+def test_git_watch_reads_every_message_once(local_inbox, tmp_path):
+    """More messages than a new.atom page (25) between polls: the git mirror misses none."""
+    for i in range(30):
+        local_inbox.deliver(rfc822(f"[PATCH] n{i}", "A <a@x.example>", NOW, f"n{i}@x.example",
+                                   "hello\n"))
+    bot = Bot(_cfg(tmp_path, local_inbox.url, watch="git"))
+    assert bot.poll() == 30
+    local_inbox.deliver(_re("n3@x.example", 1, MAINT, "verifier: check"))
+    bot.close()
+    again = Bot(_cfg(tmp_path, local_inbox.url, watch="git"))
+    assert again.poll() == 1 and again.poll() == 0
+    assert again.state.thread("n3@x.example")["status"] == "requested"
+    again.close()
+
+
+def test_search_watch(tmp_path):
+    """Search needs the Xapian index the server opened at start (mails delivered while it
+    runs were not searchable here), so the mails land first."""
+    from lore import LocalInbox
+    inbox = LocalInbox()
+    try:
+        a, _, mail_a = _root("qa")
+        inbox.deliver(mail_a)
+        inbox.deliver(rfc822("unrelated", "B <b@x.example>", NOW, "u@x.example", "hi\n"))
+        inbox.deliver(_re(a, 1, MAINT, "verifier: check"))
+        inbox.start()
+        bot = Bot(_cfg(tmp_path, inbox.url, watch="search", query="s:PATCH OR s:Re"))
+        assert bot.poll() == 2 and bot.poll() == 0
+        assert bot.state.thread(a)["status"] == "requested" and not bot.state.seen("u@x.example")
+        bot.close()
+    finally:
+        inbox.stop()

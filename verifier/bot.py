@@ -61,7 +61,8 @@ class BotConfig:
     state: Path
     outbox: Path
     interval: float = 300.0
-    query: str | None = None  # poll with this search query instead of new.atom
+    watch: str = "atom"  # atom (new.atom) | search (query) | git (mirror the inbox's epochs)
+    query: str | None = None  # the search query for watch = "search"
     allow: list[str] = field(default_factory=list)  # may ask: `verifier: check`
     maintainers: list[str] = field(default_factory=list)  # may ask and opt threads out
     verify_all: bool = False  # every patch thread with claims from allowed authors/lists
@@ -77,6 +78,7 @@ class BotConfig:
     max_runs: int = 10  # runs per variant at most (sequential looks stop earlier)
     warmup: int = 1
     approve: bool = False  # setup steps off the allow-list never run unattended
+    run: bool = True  # false: decide and queue claims only (a plan of what would run)
     dry_run: bool = False
 
     @classmethod
@@ -85,6 +87,10 @@ class BotConfig:
         if not lists or not all(isinstance(x, str) and x.startswith(("http://", "https://"))
                                 for x in lists):
             raise BotError("[bot] lists must name one or more public-inbox http(s) URLs")
+        if sec.get("watch", "atom") not in ("atom", "search", "git"):
+            raise BotError("[bot] watch must be atom, search or git")
+        if sec.get("watch") == "search" and not sec.get("query"):
+            raise BotError("[bot] watch = \"search\" needs a query")
         root = base or Path.cwd()
         known = {f for f in cls.__dataclass_fields__ if f not in ("lists", "state", "outbox")}
         unknown = sorted(set(sec) - known - {"lists", "list", "state", "outbox"})
@@ -229,15 +235,11 @@ class Bot:
 
     def _new_messages(self, url: str,
                       inbox: PublicInbox) -> Iterator[tuple[str, Message | None]]:
-        if self.cfg.query:
-            started = time.time()
-            since = self.state.position(url)
-            q = self.cfg.query + (f" rt:{int(float(since))}.." if since else "")
-            data = inbox.search_mbox(q)
-            for m in iter_messages("search.mbox", data=data) if data else []:
-                if m.message_id and not self.state.seen(m.message_id):
-                    yield m.message_id, m
-            self.state.set_position(url, str(int(started) - 600))  # overlap: clocks differ
+        if self.cfg.watch == "git":
+            yield from self._git_messages(url)
+            return
+        if self.cfg.watch == "search":
+            yield from self._search_messages(url, inbox)
             return
         ids = atom_ids(inbox.new_atom())
         fresh = [i for i in ids if not self.state.seen(i)]
@@ -248,6 +250,51 @@ class Bot:
             yield mid, None
         if ids:
             self.state.set_position(url, ids[-1])
+
+    def _search_messages(self, url: str,
+                         inbox: PublicInbox) -> Iterator[tuple[str, Message | None]]:
+        """Search hits dated from two days before the last poll on (Date headers lie a
+        little; the messages table drops what was already seen)."""
+        started = time.time()
+        since = self.state.position(url)
+        q = self.cfg.query or ""
+        if since:
+            q += time.strftime(" d:%Y%m%d..", time.gmtime(float(since) - 2 * 86400))
+        data = inbox.search_mbox(q)
+        for m in iter_messages("search.mbox", data=data) if data else []:
+            if m.message_id and not self.state.seen(m.message_id):
+                yield m.message_id, m
+        self.state.set_position(url, str(int(started)))
+
+    def _git_messages(self, url: str) -> Iterator[tuple[str, Message | None]]:
+        """Every message of the inbox's git epochs (a mirror kept next to the state), in
+        the order the list archived them, from the last commit read on."""
+        from verifier.inbox_git import GitError, epoch_messages
+
+        mirrors = self.cfg.state.parent / "mirrors" / hashlib.sha1(url.encode()).hexdigest()[:12]
+        pos = json.loads(self.state.position(url) or "{}")
+        epoch = int(pos.get("epoch", 0))
+        while True:
+            last = pos.get("commit") if int(pos.get("epoch", 0)) == epoch else None
+            try:
+                n = 0
+                for oid, raw in epoch_messages(f"{url}/{epoch}", mirrors / f"{epoch}.git",
+                                               last):
+                    msg = parse_raw(raw, f"{url}/{epoch}:{oid[:12]}")
+                    if msg is not None and msg.message_id:
+                        yield msg.message_id, msg
+                    n += 1
+                    if n % 200 == 0:
+                        self.state.set_position(url, json.dumps({"epoch": epoch, "commit": oid}))
+                    last = oid
+            except GitError as e:
+                if epoch == 0:
+                    raise FetchError(str(e)) from None
+                return  # no further epoch
+            if last:
+                self.state.set_position(url, json.dumps({"epoch": epoch, "commit": last}))
+            pos = {"epoch": epoch, "commit": last}
+            epoch += 1
 
     def see(self, url: str, mid: str) -> int:
         """Fetch, record one message and what it asks for; 1 if it was new."""
@@ -536,6 +583,8 @@ class Bot:
         self.poll()
         for t in self.state.threads(st.REQUESTED):
             self.enqueue(t["thread_id"])
+        if not self.cfg.run:
+            return
         for claim in self.state.claims(status=("running", "queued")):
             t = self.state.thread(claim.thread_id) or {}
             if t.get("status") == st.OPTED_OUT:
