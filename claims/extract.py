@@ -216,7 +216,7 @@ def _unique_claims(claims: list[Claim]) -> list[Claim]:
     out = []
     for c in claims:
         key = (c.baseline.value if c.baseline else None, c.candidate.value if c.candidate else None,
-               c.claimed_change_pct if c.baseline is None else None, c.lines)
+               c.claimed_change_pct if c.baseline is None else None, c.lines, c.metric)
         if key not in seen:
             seen.add(key)
             out.append(c)
