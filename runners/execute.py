@@ -201,7 +201,8 @@ def run_once(spec: Spec, runner: Runner, prep: Prepared, variant: Variant, index
         return rec
     rec.stdout, rec.stderr, rec.returncode = res.stdout, res.stderr, res.returncode
     rec.started, rec.ended = res.started, res.ended
-    samples = prep.tool.parse(res.stdout)
+    # stderr too: perf stat prints its counters there; argv tells bare outputs apart.
+    samples = prep.tool.parse_run(argv, res.stdout + "\n" + res.stderr)
     rec.samples = samples_dict(samples)
     rec.tool_seconds = next((rec.samples[k] for k in _TOOL_TIME if k in rec.samples), None)
     if not res.ok:
