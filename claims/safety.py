@@ -54,7 +54,8 @@ DENIED_OPTIONS: dict[str, set[str]] = {
     "netserver": {"-d", "-f", "-Z"},
     "sockperf": {"--full-log", "--tcp-avoid-nodelay-file", "-f", "--feedfile",
                  "--daemonize", "--load-vma"},
-    "trafgen": {"--dev-dep", "-e", "--example", "-P", "--cpp"},
+    "trafgen": {"-p", "--cpp", "-D", "--define", "-e", "--example", "-s", "--smoke-test",
+                "-R", "--rfraw"},
 }
 
 # /sys/class/net/<dev>/<attr> attributes that tune the data path (and nothing else).

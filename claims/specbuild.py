@@ -316,6 +316,12 @@ def _bind(bench: _Bench) -> None:
         parsed = tool.parse_args(argv)
     except Exception:  # refused: the spec keeps it and safety says why
         return
+    dev, conf = parsed.get("device"), parsed.get("config")  # perf stat: the wrapped command's
+    if dev:
+        bench.notes.append(f"device {dev} named in the mail: the runner uses its own")
+    if conf:
+        bench.notes.append(f"config file {conf!r} is not in the mail as a file: a person "
+                           "must supply it next to the spec")
     if bench.duration is None:
         d = tool.duration(parsed)
         bench.duration = d if d is not None and d > 0 else None
