@@ -148,11 +148,25 @@ def _is_bench(prog: str) -> bool:
 
 
 def _looks_like_args(args: list[str]) -> bool:
+    """Option-like arguments, not a sentence that starts with a program's name."""
     if not args:
         return False
     if not (args[0].startswith(("-", "$")) or args[0] in ("stat", "bench", "record")):
         return False
-    return all(_ARG.match(a) or a.startswith(("-", "$", "'", '"')) for a in args[:40])
+    loose = 0
+    after_option = False
+    for a in args[:40]:
+        if not (_ARG.match(a) or a.startswith(("-", "$", "'", '"'))):
+            return False
+        if a.startswith("-"):
+            after_option = not a.endswith(".")
+            if a.endswith(".") and len(a) > 2:
+                return False
+            continue
+        if not after_option and re.fullmatch(r"[A-Za-z]+[.,]?", a):
+            loose += 1
+        after_option = False
+    return loose <= 2
 
 
 @lru_cache(maxsize=1)

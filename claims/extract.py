@@ -35,7 +35,7 @@ _PRESCAN = [re.compile(p) for p in (
     r"orig|pre|post|vanilla|net-next|copy)\b[^\n]{0,60}?(?::[ \t]*(?:\n|[^\n]{0,40}\d)|\d)",
     r"before (?:the |this |my )?(?:patch|change|fix|series|commit)[^\n]{0,60}:[ \t]*\n",
     r"after (?:the |this |my )?(?:patch|change|fix|series|commit)[^\n]{0,60}:[ \t]*\n",
-    r"(?:before|baseline|old|base|original|vanilla|unpatched)[ \t]*(?:\||[ \t]\S)[^\n]{0,40}"
+    r"(?:before|baseline|old|base|original|vanilla|unpatched)(?:[ \t]*\||[ \t]{2,}|\t)[^\n]{0,40}?"
     r"(?:after|new|patched|patch|with)",
     r"(?:after|patched|new)[^\n|]{0,30}\|[^\n]{0,60}(?:before|base|old|orig|vanilla|unpatched)",
     r"\n[ \t>]{0,8}[\w.@-]{0,60}(?::[^\s#$]{0,40})?[#$] +[./\w]",

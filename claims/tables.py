@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from claims.model import Claim, Line
 from claims.numbers import Token, is_unit, tokenize
 from claims.pairs import Row, pair_rows
-from claims.variants import clean_label, pick_baseline, role
+from claims.variants import clean_label, names_both_sides, pick_baseline, role
 
 _SEPARATOR = re.compile(r"^\s*[-=+|:._~*\s]{3,}$")
 _MARKER = re.compile(r"\s(?:==+>|<==+|-->|<--|=>|<-)\s*(?P<mark>[^=<>]{2,60})$")
@@ -165,7 +165,8 @@ def find_tables(lines: Sequence[Line], skip: set[int]) -> list[Table]:
             gap = 0
             continue
         words = text.split()
-        if 1 <= len(words) <= 4 and not any(t.kind == "value" for t in tokenize(text)) and len(text) < 60:
+        if 1 <= len(words) <= 4 and not any(t.kind == "value" for t in tokenize(text)) and len(text) < 60 \
+                and not names_both_sides(text):
             pending_label = (clean_label(text), i)
             if cur is not None and cur.rows and cur.rows[-1].index >= i - 2:
                 continue
@@ -266,6 +267,9 @@ def table_claims(table: Table, better: str | None = None) -> list[Claim]:
         header = [f"{head.label} {c.text}".strip() for c in head.cells if c is not None]
     elif table.header_text:
         header = _header_by_position(table.header_text, rows) or _split_header(table.header_text, k)
+        if not header and k >= 3:
+            sub = _split_header(table.header_text, k - 1)
+            header = [""] + sub if len(sub) == k - 1 else []
     change_rows = [r for r in rows if _is_change_row(r)]
     rows = [r for r in rows if r not in change_rows]
     if len(rows) < 2 and not change_rows:

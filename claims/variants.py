@@ -59,3 +59,9 @@ def clean_label(text: str) -> str:
     t = re.sub(r"\s+", " ", text[:200]).strip()
     t = re.sub(r"^[-*•>=\s]+", "", t)
     return t.rstrip(":").strip()
+
+
+def names_both_sides(text: str) -> bool:
+    """True for a column header such as "Before   After" (not a row label)."""
+    t = text[:200]
+    return _BASELINE.search(t) is not None and _CANDIDATE.search(t) is not None

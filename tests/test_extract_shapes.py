@@ -215,3 +215,13 @@ def test_repeated_output_lines_under_without_with_labels() -> None:
             "udp tx:    120 MB/s    12596 calls/s  12596 msg/s\n")
     assert pairs(text) == [(36, 120), (3863, 12596), (3863, 12596)]
     assert [c.raw for c in ex(text).commands] == ["./udpgso_bench_tx -4 -D 192.168.15.1 -s 10000 -S 1000"]
+
+
+def test_header_naming_both_columns_with_unnamed_key_column() -> None:
+    text = ("MTU(Bytes)/Bandwidth (Gbit/s)\n             Before   After\n"
+            "  1500        22.5     22.4\n  9000        12.8     25.9\n")
+    assert pairs(text) == [(22.5, 22.4), (12.8, 25.9)]
+
+
+def test_sentence_starting_with_a_program_name_is_not_a_command() -> None:
+    assert ex("ping -f. This time I will construct a split vq device of size 5\n").commands == []
