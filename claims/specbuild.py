@@ -489,6 +489,9 @@ def _spec(ex: Extraction, g: _Group, index: int) -> Spec:
         by_setup = False
     if not by_setup:
         needs.append("kernel")
+        if not msg.message_id:
+            notes.append(f"no Message-ID: name the series for the candidate kernel by hand "
+                         f"(subject: {msg.subject or 'unknown'})")
         labels = " vs ".join(repr(v.label) for v in variants if v.label)
         if labels and all(PATCH_LABELS.search(v.label or "") for v in variants if v.label):
             notes.append(f"the variants differ by the patch itself ({labels}): "
@@ -529,8 +532,7 @@ def _kernel(msg: Message, i: int) -> Kernel:
     subj = msg.subject or ""
     m = re.search(r"\[[^\]]*\b(net-next|net|bpf-next|bpf|mm-unstable|tip)\b[^\]]*\]", subj)
     base = m.group(1) if m else None
-    series = msg.message_id or (subj or None)
-    return Kernel(base=base, series=series if i > 0 else None)
+    return Kernel(base=base, series=msg.message_id if i > 0 else None)
 
 
 def _metric(c: Claim, variant: str) -> Metric:
