@@ -20,6 +20,7 @@ _VALUE_TOKEN = re.compile(
 )
 _RANGE_TOKEN = re.compile(rf"[+-]?(?:{_NUM})(?:-|–|\.\.\.?)[+-]?(?:{_NUM})[A-Za-z%/]*")
 _FOOTNOTE = re.compile(r"\[\d{1,3}\][:,.;)]*$")
+_KEY_VALUE = re.compile(r"(?P<k>[A-Za-z_][\w.-]{0,40})=(?P<v>[+-]?\d[\d,.]*(?:[eE][+-]?\d+)?[A-Za-z/%]{0,8})")
 _STRIP = "([{<\"'`,;:)]}>!?*"
 SPREAD_MARKS = ("+-", "±", "+/-")
 
@@ -89,6 +90,10 @@ def classify(word: str) -> tuple[str, float | None, str | None, bool, bool]:
     if w.startswith(("p=", "p<", "p-value=")):
         v = parse_number(w.split("=", 1)[-1].lstrip("<"))
         return ("pvalue", v, None, False, False) if v is not None else ("word", None, None, False, False)
+    kv = _KEY_VALUE.fullmatch(w)
+    if kv is not None and not w.startswith(("p=", "n=")):
+        got = classify(kv.group("v"))  # neper/netperf omni "throughput=9400.21"
+        return got if got[0] == "value" else ("word", None, None, False, False)
     if _RANGE_TOKEN.fullmatch(w):
         return "range", None, None, False, False
     m = _VALUE_TOKEN.fullmatch(w)

@@ -94,6 +94,8 @@ def spreads_of(tokens: list[Token]) -> dict[int, Token]:
 
 def metric_name(tokens: list[Token], i: int) -> str:
     """Words that name the value at `tokens[i]`: the words after it, else the words before."""
+    if "=" in tokens[i].text:
+        return tokens[i].text.strip("()[],;:").split("=", 1)[0]
     after: list[str] = []
     for t in tokens[i + 1:i + 6]:
         w = t.text.strip("()[],;:")

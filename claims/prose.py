@@ -42,6 +42,8 @@ _STRONG_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|reduc\w*|decr
                           r"regress\w*|degrad\w*|went|goes|gone|jump\w*|rais\w*)\b")
 _PERF_WORD = re.compile(r"(?i)\b(?:throughput|latency|bandwidth|pps|bps|iops|ops|rate|tps|qps|rps|"
                         r"cycles|score|trans|requests|transactions|speed|time)\b")
+_MORE_PERF = re.compile(r"(?i)^(?:more|less|higher|lower|fewer)\s+(?:throughput|bandwidth|pps|iops|"
+                        r"performance|ops|requests|transactions|packets|tps|qps|latency|cpu|cycles)\b")
 _LEADING_ZERO = re.compile(r"^[+-]?0\d")
 _TIMES_HINT = re.compile(r"\d\s?[x×X]\b|\btimes\b")
 _ARROWS = frozenset({"->", "=>", "→", "-->", "==>"})
@@ -267,11 +269,16 @@ def arrow_claims(ln: Line) -> list[Claim]:
         if (unit is None or not is_unit(unit)) and not (_PERF_WORD.search(ln.text) or _STRONG_VERB.search(ln.text)):
             continue  # "version 7.0 -> 7.1", histogram buckets "2 -> 3 : 7"
         metric = _words_before(ln.text, left.start) or unit or "value"
+        stated = None
+        for nxt in toks[i + 2:i + 4]:
+            if nxt.kind == "value" and nxt.percent and nxt.signed and nxt.text.startswith("("):
+                stated = nxt.value
+                break
         out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
                          baseline=Value(left.value or 0.0, unit=unit, line=ln.number),
                          candidate=Value(right.value or 0.0, unit=unit, line=ln.number),
-                         lines=(ln.number, ln.number), depth=ln.depth, author=ln.author,
-                         message_id=ln.message_id))
+                         claimed_change_pct=stated, lines=(ln.number, ln.number), depth=ln.depth,
+                         author=ln.author, message_id=ln.message_id))
     return out
 
 
@@ -301,6 +308,8 @@ def relative_claims(ln: Line) -> list[Claim]:
             if t.signed:
                 vals = [t.value]
             elif _CHANGE_AFTER.match(after) and not after.lower().startswith(("more", "less", "of")):
+                vals = [-t.value if _NEGATIVE.match(after) else t.value]
+            elif _MORE_PERF.match(after):
                 vals = [-t.value if _NEGATIVE.match(after) else t.value]
             elif before in ("by", "to") and _CHANGE_VERB.search(text[max(0, t.start - 80):t.start]):
                 verb = _CHANGE_VERB.search(text[max(0, t.start - 80):t.start])

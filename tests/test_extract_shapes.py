@@ -225,3 +225,14 @@ def test_header_naming_both_columns_with_unnamed_key_column() -> None:
 
 def test_sentence_starting_with_a_program_name_is_not_a_command() -> None:
     assert ex("ping -f. This time I will construct a split vq device of size 5\n").commands == []
+
+
+def test_key_value_output_and_more_throughput() -> None:
+    text = ("Before:\nthroughput=9400.21\nlatency_mean=51.2\n\nAfter:\nthroughput=9800.50\n"
+            "latency_mean=49.0\n")
+    cl = ex(text).claims
+    assert [(c.metric, c.baseline.value, c.candidate.value) for c in cl] == [
+        ("throughput", 9400.21, 9800.5), ("latency_mean", 51.2, 49.0)]
+    assert relative("This gives up to 30% more throughput.") == [30]
+    (c,) = ex("TCP_RR latency 51.2 us -> 49.0 us (-4.3%)").claims
+    assert (c.baseline.value, c.candidate.value, c.claimed_change_pct) == (51.2, 49.0, -4.3)
