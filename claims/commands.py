@@ -151,7 +151,9 @@ def _looks_like_args(args: list[str]) -> bool:
     """Option-like arguments, not a sentence that starts with a program's name."""
     if not args:
         return False
-    if not (args[0].startswith(("-", "$")) or args[0] in ("stat", "bench", "record")):
+    subcommand = re.fullmatch(r"[a-z][a-z_-]{0,15}", args[0]) is not None and len(args) > 1 \
+        and args[1].startswith("-")
+    if not (args[0].startswith(("-", "$")) or args[0] in ("stat", "bench", "record") or subcommand):
         return False
     loose = 0
     after_option = False
@@ -251,7 +253,7 @@ def _line_event(rest: str, prompted: bool, host: str | None, ln: Line, i: int,
     prog, wrappers, at = program_of(argv)
     if not prog:
         return None
-    ok = _known_program(prog) and (prompted or _looks_like_args(argv[at + 1:]))
+    ok = _known_program(prog) and (_looks_like_args(argv[at + 1:]) or (prompted and len(argv) == at + 1))
     if prompted and not ok:
         ok = (prog not in _NOT_BENCH and "scripts/" not in argv[at] and not prog.endswith(".pl") and not rest.endswith((".", ":"))
               and re.match(r"^\.{0,2}/[\w./-]+$", argv[at]) is not None)

@@ -236,3 +236,8 @@ def test_key_value_output_and_more_throughput() -> None:
     assert relative("This gives up to 30% more throughput.") == [30]
     (c,) = ex("TCP_RR latency 51.2 us -> 49.0 us (-4.3%)").claims
     assert (c.baseline.value, c.candidate.value, c.claimed_change_pct) == (51.2, 49.0, -4.3)
+
+
+def test_shell_comment_naming_a_tool_is_not_a_command() -> None:
+    e = ex("# netperf results below\n$ sockperf pp -i 10.0.0.1 -t 10\n# iperf3\n")
+    assert [c.raw for c in e.commands] == ["sockperf pp -i 10.0.0.1 -t 10", "iperf3"]

@@ -69,7 +69,7 @@ def _print_table(ex: Extraction) -> None:
     from rich.table import Table
 
     m = ex.message
-    console = Console()
+    console = Console() if sys.stdout.isatty() else Console(width=160)
     title = f"{m.subject or m.source or 'message'}" + (f" — {m.from_}" if m.from_ else "")
     table = Table(title=title, show_lines=False)
     for col in ("metric", "baseline", "candidate", "change", "claimed change", "where"):
@@ -101,7 +101,10 @@ def run(args: argparse.Namespace) -> int:
         InputError = ValueError  # noqa: N806
     try:
         results = [extract_message(m) for m in read_messages(args.path)]
-    except (OSError, UnicodeError, ValueError, InputError) as exc:
+    except InputError as exc:
+        print(f"verifier extract: {exc}", file=sys.stderr)
+        return 1
+    except (OSError, UnicodeError, ValueError) as exc:
         print(f"verifier extract: cannot read {args.path}: {exc}", file=sys.stderr)
         return 1
     if args.format == "json":
