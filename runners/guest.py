@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from runners.process import ProcessResult, kill_group, run_argv, start_argv
+from runners.process import ProcessResult, run_argv, start_argv
 
 NS = {"client": "vmc", "server": "vms"}
 DEV = {"client": "vethc", "server": "veths"}
@@ -142,5 +142,3 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
-
-__all__ = ["ADDR", "DEV", "NS", "Agent", "kill_group", "main", "topology"]

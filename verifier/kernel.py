@@ -256,14 +256,22 @@ def build_kernel(tree: Path, key: str, config: str = CONFIG_FRAGMENT,
 
 def build_both(trees: Trees, config: str = CONFIG_FRAGMENT, jobs: int | None = None
                ) -> dict[str, Path]:
-    """{"baseline": bzImage, "candidate": bzImage} for the vm runner's --kernel map."""
-    return {
-        "baseline": build_kernel(trees.base, kernel_key(trees.base_sha, None, config),
-                                 config, jobs=jobs),
-        "candidate": build_kernel(trees.patched, kernel_key(trees.base_sha,
-                                                            trees.series.digest(), config),
-                                  config, jobs=jobs),
-    }
+    """{"baseline": bzImage, "candidate": bzImage} for the vm runner's --kernel map.
+
+    The candidate is built in the base's worktree after the base, with the series applied
+    there: make then recompiles only what the series touches (minutes, not a second full
+    build).  The patched worktree proved that the series applies."""
+    base_key = kernel_key(trees.base_sha, None, config)
+    cand_key = kernel_key(trees.base_sha, trees.series.digest(), config)
+    images = {"baseline": build_kernel(trees.base, base_key, config, jobs=jobs)}
+    if not (cache_dir() / cand_key / "bzImage").is_file():
+        r = _git(trees.base, "am", str(trees.series.mbx), check=False, timeout=600)
+        if r.returncode != 0:  # cannot happen after prepare_trees; build the other tree
+            _git(trees.base, "am", "--abort", check=False)
+            return {**images, "candidate": build_kernel(trees.patched, cand_key, config,
+                                                        jobs=jobs)}
+    images["candidate"] = build_kernel(trees.base, cand_key, config, jobs=jobs)
+    return images
 
 
 @dataclass
