@@ -294,7 +294,8 @@ class VmRunner(Runner):
             return k.image
         if k is not None and k.series:
             raise RunnerError(f"variant {variant.name} needs the series {k.series} built: "
-                              f"use `verifier check --tree` or --kernel {variant.name}=IMAGE")
+                              f"run `verifier kernels {k.series} --tree ~/linux` and pass "
+                              f"its --kernel {variant.name}=IMAGE")
         return self.default_image
 
     def select_variant(self, variant: Variant) -> None:

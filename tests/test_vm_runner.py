@@ -107,3 +107,20 @@ def test_iperf3_between_two_namespaces_inside_a_tcg_guest() -> None:
     assert env["hosts"]["client"]["kernel"].startswith(env["guests"][image]["kernel"])
     assert guest.proc is not None and guest.proc.poll() is not None  # powered off
     assert not guest.dir.exists()
+
+
+def test_cli_makes_a_vm_runner_from_kernel_arguments() -> None:
+    import argparse
+
+    from verifier.cmd_run import add_arguments, make_runner
+
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    args = p.parse_args(["s.yaml", "--runner", "vm", "--kernel", f"baseline={IMAGE[-1]}",
+                         "--kernel", f"candidate={IMAGE[-1]}"])
+    r = make_runner(args)
+    assert isinstance(r, VmRunner) and r.kind == "vm" and "kernel" in r.offers
+    assert r.kernels == {"baseline": str(IMAGE[-1].resolve()),
+                         "candidate": str(IMAGE[-1].resolve())}
+    r.close()  # never set up: nothing booted, nothing to remove
+    assert not r.guests
