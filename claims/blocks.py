@@ -78,15 +78,17 @@ def find_blocks(lines: Sequence[Line], skip: set[int]) -> list[Block]:
 
 def _series(blocks: list[Block]) -> list[list[Block]]:
     out: list[list[Block]] = []
+    has_candidate = False  # the current series already has a non-baseline block
     for b in blocks:
         cur = out[-1] if out else None
+        is_base = role(b.label) == "baseline"
         adjacent = cur is not None and cur[-1].end == b.label_index
-        restart = cur is not None and role(b.label) == "baseline" and any(
-            role(x.label) != "baseline" for x in cur)
-        if cur is None or not adjacent or restart:
+        if cur is None or not adjacent or (is_base and has_candidate):
             out.append([b])
+            has_candidate = not is_base
         else:
             cur.append(b)
+            has_candidate = has_candidate or not is_base
     return [s for s in out if len(s) >= 2]
 
 
@@ -185,19 +187,19 @@ def command_run_claims(lines: Sequence[Line], events: list[ShellEvent],
     """Claims from one command run several times with different setup values."""
     runs: dict[str, list[tuple[dict[str, str], int, int, ShellEvent]]] = {}
     setup: dict[str, str] = {}
-    cmd_events = [e for e in events if e.command is not None]
+    next_index = [len(lines)] * len(events)
+    for k in range(len(events) - 2, -1, -1):
+        next_index[k] = events[k + 1].index
     for idx, ev in enumerate(events):
         if ev.setup is not None and ev.command is None:
             setup[variant_key(ev.setup)] = ev.setup.value or ""
             continue
         if ev.command is None:
             continue
-        nxt = next((e.index for e in events[idx + 1:]), len(lines))
-        end = min(nxt, ev.last + 1 + MAX_BLOCK)
+        end = min(next_index[idx], ev.last + 1 + MAX_BLOCK)
         key = " ".join(ev.command.raw.split())
         runs.setdefault(key, []).append((dict(setup), ev.last + 1, end, ev))
         setup = {}
-    del cmd_events
     claims: list[Claim] = []
     covered: set[int] = set()
     for key, group in runs.items():

@@ -107,11 +107,16 @@ def extract_message(msg: Message) -> Extraction:
     claims += got
     used |= covered
     blocks_used = set(used)
+    index_of: dict[int, list[int]] = {}
+    for i, ln in enumerate(lines):
+        index_of.setdefault(ln.number, []).append(i)
     for group in variant_groups(lines, used):
         got = group_claims(group)
         claims += got
         if got:
-            used |= {i for i, ln in enumerate(lines) if any(s.first <= ln.number <= s.last for s in group)}
+            for seg in group:
+                for number in range(seg.first, seg.last + 1):
+                    used.update(index_of.get(number, ()))
     hard = set(skip) | found.used | blocks_used
     known = {(c.baseline.value, c.candidate.value) for c in claims if c.baseline and c.candidate}
     for i, ln in enumerate(lines):
@@ -140,17 +145,21 @@ def extract_message(msg: Message) -> Extraction:
 def _attach_relative(claims: list[Claim], lines: Sequence[Line], used: set[int]) -> list[Claim]:
     """Changes stated alone become relative claims, unless they restate a pair's change
     ("~20% improvements (from 2.50Mpps to 3.05Mpps)") — then they attach to that pair."""
-    stated = [c.claimed_change_pct for c in claims if c.claimed_change_pct is not None]
+    stated = {round(c.claimed_change_pct, 1) for c in claims if c.claimed_change_pct is not None}
+    open_pairs: dict[int, list[Claim]] = {}  # pairs without a stated change, by line number
+    for c in claims:
+        if c.baseline is not None and c.claimed_change_pct is None and c.lines[1] - c.lines[0] < 50:
+            for n in range(c.lines[0] - 2, c.lines[1] + 3):
+                open_pairs.setdefault(n, []).append(c)
     out = list(claims)
     for i, ln in enumerate(lines):
         if i in used:
             continue
         for rel in relative_claims(ln):
             v = rel.claimed_change_pct
-            if v is None or any(abs(v - s) <= 0.05 for s in stated):
+            if v is None or any(round(v + d, 1) in stated for d in (-0.1, 0.0, 0.1)):
                 continue
-            near = [c for c in claims if c.baseline is not None and c.claimed_change_pct is None
-                    and c.lines[0] - 2 <= ln.number <= c.lines[1] + 2]
+            near = [c for c in open_pairs.get(ln.number, ()) if c.claimed_change_pct is None]
             if len(near) == 1:
                 near[0].claimed_change_pct = v
                 continue

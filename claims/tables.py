@@ -271,7 +271,8 @@ def table_claims(table: Table, better: str | None = None) -> list[Claim]:
             sub = _split_header(table.header_text, k - 1)
             header = [""] + sub if len(sub) == k - 1 else []
     change_rows = [r for r in rows if _is_change_row(r)]
-    rows = [r for r in rows if r not in change_rows]
+    change_ids = {id(r) for r in change_rows}
+    rows = [r for r in rows if id(r) not in change_ids]
     if len(rows) < 2 and not change_rows:
         return []
     skip_cols = {j for j, h in enumerate(header) if _SPREAD_COL.match(h.strip()) or _RUNS_COL.match(h.strip())}
@@ -386,11 +387,12 @@ def _by_columns(rows: list[TRow], header: list[str], better: str | None) -> list
     bi = value_cols[pick_baseline([header[j] for j in value_cols])]
     cands = [j for j in value_cols if j != bi]
     out: list[Claim] = []
-    for r in rows:
+    for n, r in enumerate(rows):
         base_tok = r.cells[bi]
         if base_tok is None:
             continue
-        name = r.label or (f"{header[label_col]} {first[rows.index(r)].text}" if label_col is not None else None)
+        key = first[n]
+        name = r.label or (f"{header[label_col]} {key.text}" if label_col is not None and key else None)
         for j in cands:
             c = r.cells[j]
             if c is None:
