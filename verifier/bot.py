@@ -363,7 +363,15 @@ class Bot:
         """The thread as the list has it now (the bot's own replies left out)."""
         t = self.state.thread(thread_id)
         url = (t or {}).get("list") or self.cfg.lists[0]
-        data = self.inboxes.get(url, PublicInbox(url)).thread_mbox(thread_id)
+        inbox = self.inboxes.get(url, PublicInbox(url))
+        try:
+            data = inbox.thread_mbox(thread_id)
+        except FetchError as e:
+            # the root may never have reached this list: ask for a message that did
+            known = [m for m in self.state.messages_of(thread_id) if m != thread_id]
+            if not (e.not_found and known):
+                raise
+            data = inbox.thread_mbox(known[0])
         msgs = list(iter_messages("thread.mbox", data=data))
         return url, [m for m in msgs if address(m.from_) != self.me]
 
@@ -372,7 +380,11 @@ class Bot:
         try:
             _, msgs = self.thread_messages(thread_id)
         except FetchError as e:
-            log.warning("thread <%s> not fetched, will retry: %s", thread_id, e)
+            if e.not_found:
+                self.state.set_thread(thread_id, "extracted", f"not in the inbox: {e}")
+                log.info("skipped <%s> because it is not in the inbox", thread_id)
+            else:
+                log.warning("thread <%s> not fetched, will retry: %s", thread_id, e)
             return 0
         exs = {m.message_id or "": extract_message(m) for m in msgs}
         origins: dict[str, list[Any]] = {}
@@ -387,9 +399,15 @@ class Bot:
             series, version = series_of(src.get("subject"))
             cid, new = self.state.add_claim(thread_id, src.get("message_id") or thread_id, d,
                                             spec_hash(d), series, version)
-            if new:
-                added += 1
-                log.info("queued claim %d (%s) from <%s>", cid, d["id"], src.get("message_id"))
+            if not new:
+                continue
+            added += 1
+            if not spec.benchmark.argv:
+                self.state.set_claim(cid, "not-runnable", "no benchmark command in the thread")
+                log.info("skipped claim %d (%s) because the thread gives no command to run",
+                         cid, d["id"])
+                continue
+            log.info("queued claim %d (%s) from <%s>", cid, d["id"], src.get("message_id"))
         if len(specs) > self.cfg.claims_per_thread:
             log.info("skipped %d claims of <%s> because claims_per_thread is %d",
                      len(specs) - self.cfg.claims_per_thread, thread_id,

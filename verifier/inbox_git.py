@@ -8,6 +8,7 @@ misses nor repeats a message, however many arrived in between.
 from __future__ import annotations
 
 import subprocess
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -53,10 +54,20 @@ def epoch_messages(url: str, path: Path, after: str | None) -> Iterator[tuple[st
     proc = subprocess.Popen(["git", "--git-dir", str(path), "cat-file", "--batch"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert proc.stdin is not None and proc.stdout is not None
+    stdin = proc.stdin
+
+    def ask() -> None:  # requests written ahead of the reads: no round trip per message
+        try:
+            for oid in commits:
+                stdin.write(f"{oid}:m\n".encode())
+            stdin.close()
+        except (BrokenPipeError, ValueError):  # the reader stopped early
+            pass
+
+    writer = threading.Thread(target=ask, daemon=True)
+    writer.start()
     try:
         for oid in commits:
-            proc.stdin.write(f"{oid}:m\n".encode())
-            proc.stdin.flush()
             head = proc.stdout.readline().split()
             if len(head) < 3 or head[1] != b"blob":  # a deletion commit: no `m`
                 continue
@@ -65,6 +76,6 @@ def epoch_messages(url: str, path: Path, after: str | None) -> Iterator[tuple[st
             proc.stdout.read(1)
             yield oid, raw
     finally:
-        proc.stdin.close()
         proc.kill()
         proc.wait()
+        writer.join(timeout=10)

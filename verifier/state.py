@@ -89,7 +89,9 @@ class State:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
+            # NORMAL in WAL mode: a killed process loses nothing committed; only a power
+            # cut may lose the last steps.  Replies are written with FULL (see set_reply).
+            self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
             with self.step():
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
@@ -176,6 +178,11 @@ class State:
         with self.step() as db:
             self._set_thread(db, thread_id, status, reason, requested_by)
 
+    def messages_of(self, thread_id: str) -> list[str]:
+        rows = self.db.execute("SELECT message_id FROM messages WHERE thread_id=? "
+                               "ORDER BY seen_at", (thread_id,))
+        return [r[0] for r in rows.fetchall()]
+
     def thread(self, thread_id: str) -> dict[str, Any] | None:
         row = self.db.execute("SELECT thread_id, list, subject, author, status, reason, "
                               "requested_by FROM threads WHERE thread_id=?",
@@ -205,11 +212,11 @@ class State:
                 return int(row[0]), False
             prev = None
             if series and series_version:
-                program = (spec.get("benchmark") or {}).get("argv", [""])[0]
+                program = _program(spec)
                 for pid, pspec in db.execute(
                         "SELECT id, spec FROM claims WHERE series=? AND series_version<? "
                         "ORDER BY series_version DESC, id DESC", (series, series_version)):
-                    if (json.loads(pspec).get("benchmark") or {}).get("argv", [""])[0] == program:
+                    if _program(json.loads(pspec)) == program:
                         prev = int(pid)
                         break
             cur = db.execute(
@@ -296,6 +303,15 @@ class State:
                   status: str, path: str | None = None, error: str | None = None) -> None:
         """Record a reply's state; 'sending' is written before the SMTP call."""
         attempts = 1 if status == REPLY_SENDING else 0
+        self.db.execute("PRAGMA synchronous=FULL")  # on disk before the SMTP call
+        try:
+            self._set_reply(claim_id, thread_id, author, message_id, status, path, error,
+                            attempts)
+        finally:
+            self.db.execute("PRAGMA synchronous=NORMAL")
+
+    def _set_reply(self, claim_id: int, thread_id: str, author: str, message_id: str,
+                   status: str, path: str | None, error: str | None, attempts: int) -> None:
         with self.step() as db:
             db.execute("INSERT INTO replies VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                        "ON CONFLICT (claim_id) DO UPDATE SET status=excluded.status, "
@@ -339,3 +355,8 @@ class State:
             out[table] = {s: int(n) for s, n in rows.fetchall()}
         out["runs"] = {"stored": int(self.db.execute("SELECT COUNT(*) FROM runs").fetchone()[0])}
         return out
+
+
+def _program(spec: dict[str, Any]) -> str:
+    argv = (spec.get("benchmark") or {}).get("argv") or [""]
+    return str(argv[0])
