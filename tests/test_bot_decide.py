@@ -206,3 +206,35 @@ def test_search_watch(tmp_path):
         bot.close()
     finally:
         inbox.stop()
+
+
+def test_sending_not_in_inbox_is_sent_again_with_the_same_id(local_inbox, tmp_path):
+    """A crash after 'sending' was recorded, with the reply nowhere in the inbox: the same
+    .eml (same Message-ID, so the list archive would keep one) goes out again, once."""
+    a, _, mail_a = _root("ga")
+    local_inbox.deliver(mail_a)
+    got: list[bytes] = []
+
+    class Sink:
+        async def handle_DATA(self, server, session, envelope):  # noqa: N802
+            got.append(envelope.original_content)
+            return "250 OK"
+
+    ctl = Controller(Sink(), hostname="127.0.0.1", port=free_port())
+    ctl.start()
+    try:
+        smtp = SmtpSettings(host="127.0.0.1", port=ctl.port, sender="Bot <bot@bot.example>")
+        bot = Bot(_cfg(tmp_path, local_inbox.url), smtp)
+        bot.poll()
+        cid = _judged(bot, a)
+        bot.iterate()
+        assert len(got) == 1 and bot.state.reply(cid)["status"] == "sent"
+        bot.state.db.execute("UPDATE replies SET status='sending'")
+        bot.iterate()
+        bot.iterate()
+    finally:
+        ctl.stop()
+    mid = f"Message-ID: <{bot.state.reply(cid)['message_id']}>".encode()
+    assert len(got) == 2 and mid in got[0] and mid in got[1]
+    assert bot.state.reply(cid)["status"] == "sent" and bot.state.reply(cid)["attempts"] == 2
+    bot.close()
