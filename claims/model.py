@@ -11,7 +11,7 @@ from typing import Any, Literal
 Better = Literal["higher", "lower"] | None
 
 
-@dataclass
+@dataclass(slots=True)
 class Line:
     """One body line of a message as the extractor sees it.
 
