@@ -33,12 +33,17 @@ def write_json(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
-def topology() -> list[str]:
+def names(prefix: str = "") -> dict[str, str]:
+    """Namespace names; a prefix keeps an agent run on a host (tests) apart from others."""
+    return {r: f"{prefix}{n}" for r, n in NS.items()}
+
+
+def topology(ns_names: dict[str, str]) -> list[str]:
     """Two namespaces joined by veth; returns the errors (empty when it worked)."""
-    steps = [["ip", "netns", "add", NS["client"]], ["ip", "netns", "add", NS["server"]],
-             ["ip", "link", "add", DEV["client"], "netns", NS["client"], "type", "veth",
-              "peer", "name", DEV["server"], "netns", NS["server"]]]
-    for role, ns in NS.items():
+    steps = [["ip", "netns", "add", ns_names["client"]], ["ip", "netns", "add", ns_names["server"]],
+             ["ip", "link", "add", DEV["client"], "netns", ns_names["client"], "type", "veth",
+              "peer", "name", DEV["server"], "netns", ns_names["server"]]]
+    for role, ns in ns_names.items():
         steps += [["ip", "-n", ns, "link", "set", "lo", "up"],
                   ["ip", "-n", ns, "addr", "add", f"{ADDR[role]}/24", "dev", DEV[role]],
                   ["ip", "-n", ns, "link", "set", DEV[role], "up"]]
@@ -51,12 +56,6 @@ def topology() -> list[str]:
     return errors
 
 
-def _wrap(role: str, argv: list[str]) -> list[str]:
-    if role not in NS:
-        raise ValueError(f"no role {role!r}")
-    if not argv or not all(isinstance(a, str) for a in argv):
-        raise ValueError("argv must be a non-empty list of strings")
-    return ["ip", "netns", "exec", NS[role], *argv]
 
 
 def _result(res: ProcessResult) -> dict[str, Any]:
@@ -68,19 +67,27 @@ def _result(res: ProcessResult) -> dict[str, Any]:
 class Agent:
     """Serves the requests of one host-side VmRunner until `shutdown`."""
 
-    def __init__(self, chan: Path) -> None:
+    def __init__(self, chan: Path, ns_names: dict[str, str]) -> None:
         self.chan = chan
+        self.ns = ns_names
         self.handles: dict[int, Any] = {}
         self.next_id = 1
+
+    def _wrap(self, role: str, argv: list[str]) -> list[str]:
+        if role not in self.ns:
+            raise ValueError(f"no role {role!r}")
+        if not isinstance(argv, list) or not argv or not all(isinstance(a, str) for a in argv):
+            raise ValueError("argv must be a non-empty list of strings")
+        return ["ip", "netns", "exec", self.ns[role], *argv]
 
     def handle(self, req: dict[str, Any]) -> dict[str, Any]:
         op = req.get("op")
         if op == "run":
-            res = run_argv(_wrap(req["role"], req["argv"]), float(req["timeout"]),
+            res = run_argv(self._wrap(req["role"], req["argv"]), float(req["timeout"]),
                            int(req.get("output_cap", 1 << 20)), input=req.get("input"))
             return _result(res)
         if op == "start":
-            h = start_argv(_wrap(req["role"], req["argv"]))
+            h = start_argv(self._wrap(req["role"], req["argv"]))
             hid, self.next_id = self.next_id, self.next_id + 1
             self.handles[hid] = h
             return {"id": hid}
@@ -115,11 +122,20 @@ class Agent:
             n += 1
 
     def stop_all(self) -> None:
+        """Stop the servers and remove the namespaces (which matters when run on a host)."""
         for h in self.handles.values():
             try:
                 h.stop()
             except Exception:  # noqa: BLE001, S110 - shutting down anyway
                 pass
+        remove(self.ns)
+
+
+def remove(ns_names: dict[str, str]) -> None:
+    for ns in ns_names.values():
+        for pid in run_argv(["ip", "netns", "pids", ns], 15).stdout.split():
+            run_argv(["kill", "-KILL", pid], 15)
+        run_argv(["ip", "netns", "del", ns], 15)
 
 
 def _uname() -> str:
@@ -127,16 +143,23 @@ def _uname() -> str:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python3 -m runners.guest CHANNEL_DIR", file=sys.stderr)
+    if len(argv) not in (1, 2):
+        print("usage: python3 -m runners.guest CHANNEL_DIR [NAMESPACE_PREFIX]", file=sys.stderr)
         return 2
     chan = Path(argv[0])
-    errors = topology()
+    ns_names = names(argv[1] if len(argv) == 2 else "")
+    errors = topology(ns_names)
     write_json(chan / "ready.json", {"kernel": _uname(), "cpus": os.cpu_count(),
-                                     "errors": errors, "addresses": ADDR, "devices": DEV})
+                                     "errors": errors, "addresses": ADDR, "devices": DEV,
+                                     "namespaces": ns_names})
     if errors:
+        remove(ns_names)
         return 1
-    Agent(chan).serve()
+    agent = Agent(chan, ns_names)
+    try:
+        agent.serve()
+    finally:
+        agent.stop_all()
     return 0
 
 

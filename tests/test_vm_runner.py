@@ -124,3 +124,44 @@ def test_cli_makes_a_vm_runner_from_kernel_arguments() -> None:
                          "candidate": str(IMAGE[-1].resolve())}
     r.close()  # never set up: nothing booted, nothing to remove
     assert not r.guests
+
+
+def test_guest_agent_protocol_on_the_host() -> None:
+    """The agent the guest runs, run on this host instead (a random namespace prefix keeps
+    it apart): requests and answers through the channel, iperf3 between its namespaces,
+    refused requests answered as errors, namespaces gone after shutdown."""
+    import secrets
+    import time
+
+    from runners.vm import REPO, Guest, VmHandle
+
+    prefix = f"vt{secrets.token_hex(3)}"
+    g = Guest(str(IMAGE[-1]), "tcg", 1, "1G", 30, "host-agent")
+    g.proc = subprocess.Popen([sys.executable, "-S", "-m", "runners.guest", str(g.chan), prefix],
+                              cwd=REPO, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not (g.chan / "ready.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert (g.chan / "ready.json").exists()
+        out = g.request({"op": "run", "role": "client", "argv": ["ip", "-br", "addr"],
+                         "timeout": 10}, 20)
+        assert out["returncode"] == 0 and "10.231.0.1/24" in out["stdout"]
+        srv = VmHandle(g, g.request({"op": "start", "role": "server",
+                                     "argv": ["iperf3", "-s", "-p", "5399"]}, 20)["id"])
+        time.sleep(0.5)
+        assert srv.alive()
+        out = g.request({"op": "run", "role": "client", "timeout": 20,
+                         "argv": ["iperf3", "-c", "10.231.0.2", "-p", "5399", "-t", "1"]}, 30)
+        assert out["returncode"] == 0 and "sender" in out["stdout"]
+        srv.stop()
+        assert not srv.alive()
+        with pytest.raises(RunnerError, match="guest agent: ValueError"):
+            g.request({"op": "run", "role": "client", "argv": "ls /", "timeout": 5}, 10)
+        with pytest.raises(RunnerError, match="no role"):
+            g.request({"op": "run", "role": "router", "argv": ["true"], "timeout": 5}, 10)
+    finally:
+        g.shutdown()
+    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    assert prefix not in listed
+    assert g.proc.poll() is not None and not g.dir.exists()
