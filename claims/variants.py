@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 _BASELINE = re.compile(
     r"(?i)(?:\bbefore\b|\bold\b|\boriginal\b|\borig\b|\bwithout\b|\bw/o\b|\bbase\b|\bbaseline\b|"
@@ -24,6 +25,7 @@ _CANDIDATE = re.compile(
 _NEGATED_CANDIDATE = re.compile(r"(?i)\b(?:without|w/o|no|un)[ -]?(?:the )?(?:patch|change|fix|series)")
 
 
+@lru_cache(maxsize=4096)
 def role(label: str | None) -> str | None:
     """'baseline', 'candidate' or None for a label such as 'Before:' or 'after #3'."""
     if not label:
@@ -54,10 +56,14 @@ def pick_baseline(labels: Sequence[str | None]) -> int:
     return 0
 
 
+_SPACES = re.compile(r"\s+")
+_LEAD = re.compile(r"^[-*•>=\s]+")
+
+
 def clean_label(text: str) -> str:
     """A label as a reader would say it: bullets, colons and extra spaces removed."""
-    t = re.sub(r"\s+", " ", text[:200]).strip()
-    t = re.sub(r"^[-*•>=\s]+", "", t)
+    t = _SPACES.sub(" ", text[:200]).strip()
+    t = _LEAD.sub("", t)
     return t.rstrip(":").strip()
 
 
