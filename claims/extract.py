@@ -29,13 +29,15 @@ _PROGRAM_ALT = "|".join(re.escape(p) for p in sorted(BENCH_PROGRAMS - {"bench", 
 _PRESCAN_WORDS = ("performance counter", "==>", "faster", "speedup", "speed-up", "times better")
 _PRESCAN = [re.compile(p) for p in (
     r"%(?<=\d%)|%(?<=\d %)|%\d+\.\d",
+    r"x(?<=\dx)(?:\s|[.,;:)]|$)|×",
     r"->\s?\d", r"=>\s?\d", r"→\s?\d",
     r"from\s+~?\d[\d,.]*\s?[a-z/%]{0,12}\s+to\s+~?\d",
-    r"\n[\W_]{0,12}(?:before|after|old|new|without|with|base|baseline|patched|unpatched|original|"
-    r"orig|pre|post|vanilla|net-next|copy)\b[^\n]{0,60}?(?::[ \t]*(?:\n|[^\n]{0,40}\d)|\d)",
+    r"\n[\W_]{0,12}(?:before|after|old|new|without|with|w/o|w/|base|baseline|patched|unpatched|original|"
+    r"orig|pre|post|vanilla|net-next|copy)(?:\b|\s)[^\n]{0,60}?(?::[ \t]*(?:\n|[^\n]{0,40}\d)|\d)",
     r"before (?:the |this |my )?(?:patch|change|fix|series|commit)[^\n]{0,60}:[ \t]*\n",
     r"after (?:the |this |my )?(?:patch|change|fix|series|commit)[^\n]{0,60}:[ \t]*\n",
-    r"(?:before|baseline|old|base|original|vanilla|unpatched)(?:[ \t]*\||[ \t]{2,}|\t)[^\n]{0,40}?"
+    r"(?:before|baseline|old|base|original|vanilla|unpatched|net-next|without|w/o)(?:[ \t]*\||[ \t]{2,}|\t)"
+    r"[^\n]{0,40}?"
     r"(?:after|new|patched|patch|with)",
     r"(?:after|patched|new)[^\n|]{0,30}\|[^\n]{0,60}(?:before|base|old|orig|vanilla|unpatched)",
     r"\n[ \t>]{0,8}[\w.@-]{0,60}(?::[^\s#$]{0,40})?[#$] +[./\w]",

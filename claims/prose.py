@@ -309,13 +309,16 @@ def relative_claims(ln: Line) -> list[Claim]:
                 vals = [t.value]
             elif _CHANGE_AFTER.match(after) and not after.lower().startswith(("more", "less", "of")):
                 vals = [-t.value if _NEGATIVE.match(after) else t.value]
+            elif _STRONG_VERB.fullmatch(before) and not t.signed:
+                vals = [-t.value if _NEGATIVE.match(before) else t.value]
             elif _MORE_PERF.match(after):
                 vals = [-t.value if _NEGATIVE.match(after) else t.value]
             elif before in ("by", "to") and _CHANGE_VERB.search(text[max(0, t.start - 80):t.start]):
                 verb = _CHANGE_VERB.search(text[max(0, t.start - 80):t.start])
                 neg = verb is not None and _NEGATIVE.match(verb.group(0)) is not None
                 vals = [-t.value if neg else t.value]
-        elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and _TIMES.match(after):
+        elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and (
+                _TIMES.match(after) or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])):
             vals = [round((t.value - 1.0) * 100.0, 4)]
         elif t.kind == "value" and t.value and after.lower().startswith("times ") and _TIMES.match(after[6:]):
             vals = [round((t.value - 1.0) * 100.0, 4)]

@@ -177,7 +177,8 @@ def find_tables(lines: Sequence[Line], skip: set[int]) -> list[Table]:
 
 
 def _close(cur: Table | None, tables: list[Table]) -> None:
-    if cur is not None and len(cur.rows) >= 2:
+    if cur is not None and (len(cur.rows) >= 2 or cur.rows and cur.header_text
+                            and names_both_sides(cur.header_text)):
         tables.append(cur)
     return None
 
@@ -273,7 +274,7 @@ def table_claims(table: Table, better: str | None = None) -> list[Claim]:
     change_rows = [r for r in rows if _is_change_row(r)]
     change_ids = {id(r) for r in change_rows}
     rows = [r for r in rows if id(r) not in change_ids]
-    if len(rows) < 2 and not change_rows:
+    if not rows:
         return []
     skip_cols = {j for j, h in enumerate(header) if _SPREAD_COL.match(h.strip()) or _RUNS_COL.match(h.strip())}
     spread_cols = [j for j in skip_cols if _SPREAD_COL.match(header[j].strip())]

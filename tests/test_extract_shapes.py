@@ -241,3 +241,19 @@ def test_key_value_output_and_more_throughput() -> None:
 def test_shell_comment_naming_a_tool_is_not_a_command() -> None:
     e = ex("# netperf results below\n$ sockperf pp -i 10.0.0.1 -t 10\n# iperf3\n")
     assert [c.raw for c in e.commands] == ["sockperf pp -i 10.0.0.1 -t 10", "iperf3"]
+
+
+@pytest.mark.parametrize("text,want", [
+    ("w/o patch: 100 Mbps\nw/ patch: 120 Mbps", [(100, 120)]),
+    ("Before: 1.23 Mpps, After: 4.56 Mpps", [(1.23, 4.56)]),
+    ("Throughput went from 10.2 to 12.3 Gbps.", [(10.2, 12.3)]),
+    ("net-next      patched\n1000          1200", [(1000, 1200)]),
+    ("Without the patch:\n  9.41 Gbits/sec\nWith the patch:\n  9.52 Gbits/sec", [(9.41, 9.52)]),
+])
+def test_common_pair_shapes(text: str, want: list[tuple[float, float]]) -> None:
+    assert pairs(text) == want
+
+
+def test_common_relative_shapes() -> None:
+    assert relative("This improves throughput by 1.5x.") == [50]
+    assert relative("TCP_RR improves ~10 % on average") == [10]
