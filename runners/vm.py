@@ -113,8 +113,9 @@ class Guest:
     """One booted kernel: the vng process, its console log and the request channel."""
 
     def __init__(self, image: str, accel: str, cpus: int, memory: str,
-                 boot_timeout: float, name: str) -> None:
+                 boot_timeout: float, name: str, append: Sequence[str] = ()) -> None:
         self.image, self.accel, self.name = image, accel, name
+        self.append = list(append)  # extra kernel command line words
         self.dir = Path(tempfile.mkdtemp(prefix="verifier-vm-"))
         self.chan = self.dir / "chan"
         self.chan.mkdir()
@@ -134,6 +135,8 @@ class Guest:
                "--rwdir", str(self.chan), "--cwd", str(REPO)]
         if self.accel != "kvm":
             cmd.append("--disable-kvm")
+        for word in self.append:
+            cmd += ["--append", word]
         # -S: no site-packages to import over 9p (the agent needs the stdlib only)
         return [*cmd, "--", sys.executable, "-S", "-m", "runners.guest", str(self.chan)]
 
@@ -157,13 +160,14 @@ class Guest:
 
     def _check_alive(self, what: str, t0: float, limit: float) -> None:
         assert self.proc is not None
-        if self.proc.poll() is not None:
-            self.fail(f"guest {self.image} {what}: vng exited with {self.proc.returncode}")
+        exited = self.proc.poll() is not None
         now = time.monotonic()
-        if now - self._panic_checked > 1.0:  # reading the console is not free: once a second
+        if exited or now - self._panic_checked > 1.0:  # reading the console: once a second
             self._panic_checked = now
             if any(p in _tail(self.console, 40) for p in _PANIC):
                 self.fail(f"guest {self.image} {what}: kernel panic")
+        if exited:
+            self.fail(f"guest {self.image} {what}: vng exited with {self.proc.returncode}")
         if time.monotonic() - t0 > limit:
             self.fail(f"guest {self.image} {what}: no answer after {limit:g} s (watchdog)")
 
@@ -250,7 +254,8 @@ class VmRunner(Runner):
 
     def __init__(self, kernels: Mapping[str, str] | None = None,
                  default_image: str | None = None, accel: str | None = None,
-                 cpus: int = 2, memory: str = "1G", boot_timeout: float | None = None) -> None:
+                 cpus: int = 2, memory: str = "1G", boot_timeout: float | None = None,
+                 append: Sequence[str] = ()) -> None:
         super().__init__()
         self.kernels = dict(kernels or {})
         image = default_image or next(iter(self.kernels.values()), None) or host_image()
@@ -260,6 +265,7 @@ class VmRunner(Runner):
         self.accel = accel
         self.cpus, self.memory = cpus, memory
         self.boot_timeout = boot_timeout
+        self.append = list(append)
         self.guests: dict[str, Guest] = {}
         self.current = image
         self.variant_images: dict[str, str] = {}
@@ -281,7 +287,7 @@ class VmRunner(Runner):
                 self.accel = probe_accel(self.current)
             limit = self.boot_timeout or (180.0 if self.accel == "kvm" else 600.0)
             g = Guest(self.current, self.accel, self.cpus, self.memory, limit,
-                      f"verifier-{len(self.guests)}")
+                      f"verifier-{len(self.guests)}", self.append)
             self.guests[self.current] = g
             g.boot()
         return g

@@ -84,7 +84,7 @@ def test_cli_bad_kernel_is_a_one_line_error(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_iperf3_between_two_namespaces_inside_a_tcg_guest() -> None:
     """End to end: the d007 iperf3 spec through runners.execute on the vm runner, both
-    variants on Debian's kernel (one boot), 1-second runs."""
+    variants on Debian's kernel (one boot), 1-second runs; then the guest is crashed."""
     from runners.execute import execute
     from tests.runner_specs import iperf3_d007
 
@@ -95,6 +95,11 @@ def test_iperf3_between_two_namespaces_inside_a_tcg_guest() -> None:
     with runner:
         res = execute(spec, runner)
         guest = next(iter(runner.guests.values()))
+        # A kernel panic in the guest (sysrq crash; test code, not a mail's command) is a
+        # RunnerError naming the panic with the console tail, not a hang.
+        with pytest.raises(RunnerError, match="kernel panic") as crash:
+            runner.run("client", ["sh", "-c", "echo c > /proc/sysrq-trigger"], 30)
+        assert "sysrq" in str(crash.value) and "console tail" in str(crash.value)
     assert res.status == "complete", res.reason
     counted = [r for r in res.runs if not r.warmup]
     assert len(counted) == 2 and all(r.ok for r in counted), [r.error for r in counted]
