@@ -67,13 +67,23 @@ def series_mbox(out: Path) -> Path:
 
 def test_build_base_and_patched_kernel_from_linux_source_and_boot_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from runners.vm import VmRunner
-
-    monkeypatch.setenv("VERIFIER_KERNEL_CACHE", str(tmp_path / "cache"))
+    # Not under tmp_path: pytest deletes old basetemps when other pytest runs start, which
+    # would pull the tree from under an hour-long build.
+    work = SRC / f"work-{os.getpid()}"
+    monkeypatch.setenv("VERIFIER_KERNEL_CACHE", str(work / "cache"))
     monkeypatch.setenv("VERIFIER_VM_ACCEL", "tcg")
     tree = linux_source_repo()
     mbox = series_mbox(tmp_path / "series.mbox")
-    k = kernel.kernels_for(MSGID, tree, tmp_path / "work", mbox=mbox, base="main")
+    try:
+        k = kernel.kernels_for(MSGID, tree, work, mbox=mbox, base="main")
+        _check_and_boot(tree, k)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _check_and_boot(tree: Path, k: kernel.Kernels) -> None:
+    from runners.vm import VmRunner
+
     assert k.series.tree == "net-next" and k.series.patches == 1
     base, cand = k.images["baseline"], k.images["candidate"]
     assert base.is_file() and cand.is_file() and base.read_bytes() != cand.read_bytes()
