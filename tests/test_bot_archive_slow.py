@@ -21,6 +21,7 @@ pytestmark = pytest.mark.slow
 ARCHIVE = SHARED / "data" / "virtualization-list.mbox.xz"
 
 
+@pytest.mark.timeout(3600)
 def test_bot_walks_the_real_archive(tmp_path):
     if not have_public_inbox() or not ARCHIVE.exists():
         pytest.skip("public-inbox or the shared archive is missing")

@@ -318,7 +318,10 @@ class Bot:
         refs = [r.strip("<>") for r in [*msg.references, msg.in_reply_to or ""] if r]
         thread_id = self.state.thread_of(refs) or (refs[0] if refs else mid)
         who = address(msg.from_)
-        status, reason, by = self._decide(url, msg, thread_id, who)
+        try:
+            status, reason, by = self._decide(url, msg, thread_id, who)
+        except Exception as e:  # noqa: BLE001 - one bad mail must not stop the bot
+            status, reason, by = None, f"skipped because reading it failed: {e!r}"[:300], None
         self.state.add_message(mid, url, thread_id, who, msg.subject or "", msg.date or "",
                                status, reason, by)
         log.info("seen <%s> in %s from %s: %s", mid, url, who or "?",
@@ -386,13 +389,13 @@ class Bot:
             else:
                 log.warning("thread <%s> not fetched, will retry: %s", thread_id, e)
             return 0
-        exs = {m.message_id or "": extract_message(m) for m in msgs}
-        origins: dict[str, list[Any]] = {}
-        for tc in attribute_claims(build_thread(msgs), exs):
-            origins.setdefault(tc.origin, []).append(tc.claim)
+        try:
+            specs = self._thread_specs(msgs)
+        except Exception as e:  # noqa: BLE001 - recorded, the loop goes on
+            self.state.set_thread(thread_id, "extracted", f"extraction failed: {e!r}"[:300])
+            log.warning("skipped <%s> because extraction failed: %r", thread_id, e)
+            return 0
         added = 0
-        specs = [s for mid, claims in origins.items()
-                 for s in build_specs([replace(exs[mid], claims=claims)])]
         for spec in specs[: self.cfg.claims_per_thread]:
             d = spec.to_dict()
             src = d.get("source") or {}
@@ -418,6 +421,16 @@ class Bot:
         if not specs:
             log.info("skipped <%s> because no runnable claim was found", thread_id)
         return added
+
+    @staticmethod
+    def _thread_specs(msgs: list[Message]) -> list[Spec]:
+        """Specs of the thread's claims, each claim credited to the message that made it."""
+        exs = {m.message_id or "": extract_message(m) for m in msgs}
+        origins: dict[str, list[Any]] = {}
+        for tc in attribute_claims(build_thread(msgs), exs):
+            origins.setdefault(tc.origin, []).append(tc.claim)
+        return [s for mid, claims in origins.items()
+                for s in build_specs([replace(exs[mid], claims=claims)])]
 
     # --- running --------------------------------------------------------------------
 
