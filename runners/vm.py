@@ -164,8 +164,11 @@ class Guest:
         now = time.monotonic()
         if exited or now - self._panic_checked > 1.0:  # reading the console: once a second
             self._panic_checked = now
-            if any(p in _tail(self.console, 40) for p in _PANIC):
-                self.fail(f"guest {self.image} {what}: kernel panic")
+            panic = next((ln for ln in _tail(self.console, 80).splitlines()
+                          if any(p in ln for p in _PANIC)), None)
+            if panic is not None:  # the panic line itself: the tail is mostly a backtrace
+                reason = panic.split("]", 1)[-1].strip()
+                self.fail(f"guest {self.image} {what}: kernel panic ({reason})")
         if exited:
             self.fail(f"guest {self.image} {what}: vng exited with {self.proc.returncode}")
         if time.monotonic() - t0 > limit:
