@@ -271,7 +271,10 @@ class VmRunner(Runner):
         self.append = list(append)
         self.guests: dict[str, Guest] = {}
         self.current = image
-        self.variant_images: dict[str, str] = {}
+        # Live dicts handed to the results environment: filled in as variants switch and
+        # guests boot, so the saved results name every kernel that ran.
+        self.variant_images: dict[str, str] = dict(self.kernels)
+        self.guest_info: dict[str, dict[str, Any]] = {}
         self.switch_errors: list[str] = []
 
     # -- guests ------------------------------------------------------------------------
@@ -293,6 +296,9 @@ class VmRunner(Runner):
                       f"verifier-{len(self.guests)}", self.append)
             self.guests[self.current] = g
             g.boot()
+            self.guest_info[self.current] = {
+                "kernel": g.ready.get("kernel"), "cpus": g.ready.get("cpus"),
+                "boot_seconds": g.boot_seconds, "memory": g.memory}
         return g
 
     def image_for(self, variant: Variant) -> str:
@@ -359,10 +365,9 @@ class VmRunner(Runner):
         env["emulated"] = emulated
         if emulated:
             env["note"] = f"TCG (no KVM): every timing is {EMULATED_NOTE}"
-        env["guests"] = {img: {"kernel": g.ready.get("kernel"), "cpus": g.ready.get("cpus"),
-                               "boot_seconds": g.boot_seconds, "memory": g.memory}
-                         for img, g in self.guests.items()}
-        env["kernels"] = dict(self.variant_images) or {"all": self.current}
+        env["guests"] = self.guest_info  # image -> what booted (live)
+        env["kernels"] = self.variant_images  # variant -> image (live)
+        env["default_kernel"] = self.default_image
         return env
 
     def _teardown(self) -> None:

@@ -108,6 +108,7 @@ def test_iperf3_between_two_namespaces_inside_a_tcg_guest() -> None:
     env = res.environment
     assert env["runner"] == "vm" and env["emulated"] is True and env["accelerator"] == "tcg"
     assert "not valid for performance" in env["note"]
+    assert env["kernels"] == {"baseline": image, "candidate": image}
     assert env["guests"][image]["kernel"] == Path(image).name.removeprefix("vmlinuz-")
     assert env["hosts"]["client"]["kernel"].startswith(env["guests"][image]["kernel"])
     assert guest.proc is not None and guest.proc.poll() is not None  # powered off
