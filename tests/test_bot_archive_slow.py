@@ -69,6 +69,6 @@ def test_bot_walks_the_real_archive(tmp_path):
         bot.close()
         assert seen >= 0.95 * len(mails)  # a few archive entries share a Message-ID
         assert requested and claims
-        assert all(c.status == "queued" for c in claims)  # plan only: nothing ran
+        assert all(c.status in ("queued", "not-runnable") for c in claims)  # plan: none ran
     finally:
         inbox.stop()
