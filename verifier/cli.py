@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "report": "verifier.cmd_report",
     "reply": "verifier.cmd_reply",
     "lint": "verifier.cmd_lint",
+    "check": "verifier.cmd_check",
     "bot": "verifier.cmd_bot",
     "status": "verifier.cmd_status",
     "queue": "verifier.cmd_queue",

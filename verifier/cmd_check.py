@@ -1,0 +1,185 @@
+"""From a thread to a verdict: fetch, extract, spec, run, judge, report, reply (dry run).
+
+    verifier check <msgid|URL|file> --runner netns [--duration 2] [--out DIR]
+
+Each claim's spec runs on the runner with sequential looks (5, 10, 20, 30 runs per
+variant) until its verdict holds; the report is printed and the reply .eml is written to
+the outbox (send it with `verifier reply RESULTS --send`).  Specs this runner cannot run
+end as NOT RUNNABLE HERE with the reason.
+"""
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from verifier.report import FORMATS, render
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("target", help="a file (mbox, .eml, archive page, text), a Message-ID or URL")
+    from verifier.cmd_run import RUNNERS
+
+    p.add_argument("--runner", choices=RUNNERS, default="netns")
+    p.add_argument("--hosts", default=None, help="ssh: roles to hosts, client=H1,server=H2")
+    p.add_argument("--ssh-config", default=None, help="ssh: an ssh_config file (ssh -F)")
+    p.add_argument("--netem", default=None, help="netns: shaping, e.g. delay=1ms,rate=1gbit")
+    p.add_argument("--kernel", action="append", default=[], metavar="VARIANT=IMAGE",
+                   help="vm: the kernel image a variant boots (repeat per variant)")
+    p.add_argument("--duration", type=float, default=None,
+                   help="seconds per run, replacing the mail's own (capped by the spec)")
+    p.add_argument("--max-runs", type=int, default=None,
+                   help="most runs per variant (default: the spec's, 30)")
+    p.add_argument("--spec-id", default=None, help="check only this spec")
+    p.add_argument("--approve", action="store_true",
+                   help="a person approves setup steps that need approval")
+    p.add_argument("--calibrate", action="store_true",
+                   help="measure the noise band with A/A runs of the baseline (cached)")
+    p.add_argument("--format", choices=FORMATS, default="email", help="report printed")
+    p.add_argument("--out", default="check-out",
+                   help="folder for results-<spec>.json, reports and the outbox")
+    p.add_argument("--inbox", default=None, help="public-inbox base URL for Message-IDs")
+
+
+def _messages(target: str, inbox: str | None) -> list[Any]:
+    from claims.sources import InputError, iter_messages
+
+    path = target
+    remote = target.startswith(("http://", "https://")) or (
+        "@" in target and "/" not in target and not Path(target).exists())
+    if not remote and target != "-" and not Path(target).exists():
+        raise ValueError(f"{target}: no such file (and not a Message-ID or URL)")
+    if remote:
+        from verifier.fetch import FetchError, fetch_thread
+        try:
+            path = str(fetch_thread(target, inbox=inbox))
+        except FetchError as e:
+            raise ValueError(str(e)) from None
+    try:
+        return list(iter_messages(path))
+    except (InputError, OSError) as e:
+        raise ValueError(str(e)) from None
+
+
+def _specs(messages: list[Any]) -> list[Any]:
+    """Specs of the claims each message makes itself (quoted claims go to their origin)."""
+    from claims.extract import extract_message
+    from claims.specbuild import build_specs
+    from verifier.thread import attribute_claims, build_thread
+
+    extractions = [extract_message(m) for m in messages]
+    if len(messages) > 1:
+        owned = {id(tc.claim) for tc in attribute_claims(build_thread(messages), extractions)}
+        for ex in extractions:
+            ex.claims = [c for c in ex.claims if id(c) in owned]
+    return build_specs(extractions)
+
+
+def _runner_args(args: argparse.Namespace) -> argparse.Namespace:
+    return argparse.Namespace(runner=args.runner, hosts=args.hosts,
+                              ssh_config=args.ssh_config, netem=args.netem,
+                              kernel=args.kernel)
+
+
+def _calibration(spec: Any, runner: Any, res: Any, duration: float | None) -> dict | None:
+    from runners.execute import run_batch
+    from verifier.calibration import calibrate, calibration_key
+
+    def run_baseline(n: int) -> dict[str, list[float]]:
+        recs = run_batch(spec, runner, [spec.variants[0].name], n, None, batch=10_000,
+                         duration=duration)
+        out: dict[str, list[float]] = {}
+        for r in recs:
+            if r.ok:
+                for k, v in r.samples.items():
+                    out.setdefault(k, []).append(v)
+        return out
+
+    key = calibration_key(res.spec, res.environment, res.runner)
+    return calibrate(key, run_baseline)
+
+
+def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
+    """Run one spec sequentially and judge it; the runner is always closed."""
+    from runners.execute import execute, new_results
+    from runners.process import kill_all
+    from verifier.cmd_run import _safety_problems, make_runner
+    from verifier.results import Results
+    from verifier.verdict import judge
+
+    if args.max_runs:
+        spec.run.max_repetitions = max(2, args.max_runs)
+        spec.run.repetitions = min(spec.run.repetitions, spec.run.max_repetitions)
+    problems = _safety_problems(spec, args.approve)
+    runner = make_runner(_runner_args(args))
+    res: Results = new_results(spec, runner)
+    if problems:
+        res.status, res.reason = "not-runnable", "refused: " + "; ".join(problems)
+        res.verdicts = judge(res)
+        return res
+    try:
+        execute(spec, runner, duration=args.duration, approve=args.approve, results=res,
+                sequential=True)
+        if args.calibrate and res.status == "complete":
+            res.calibration = _calibration(spec, runner, res, args.duration) or {}
+    except KeyboardInterrupt:
+        res.status, res.reason = "interrupted", "interrupted by a signal"
+    finally:
+        for s in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(s, signal.SIG_IGN)
+        runner.close()
+        kill_all()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    res.verdicts = judge(res, res.calibration or None)
+    return res
+
+
+def run(args: argparse.Namespace) -> int:
+    from verifier.reply import ReplyError, reply
+
+    try:
+        messages = _messages(args.target, args.inbox)
+        specs = _specs(messages)
+    except ValueError as e:
+        print(f"verifier check: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # an extractor bug must still end in one line
+        print(f"verifier check: internal error reading claims: {type(e).__name__}: {e}",
+              file=sys.stderr)
+        return 3
+    if args.spec_id:
+        specs = [s for s in specs if s.id == args.spec_id]
+    if not specs:
+        print(f"verifier check: no performance claim to check in {args.target}",
+              file=sys.stderr)
+        return 1
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        print(f"verifier check: cannot use {out}: {e.strerror}", file=sys.stderr)
+        return 2
+    for spec in specs:
+        print(f"verifier check: {spec.id} on {args.runner}...", file=sys.stderr)
+        try:
+            res = check_spec(spec, args, messages)
+        except ValueError as e:  # the runner could not be made (bad --hosts, ...)
+            print(f"verifier check: {e}", file=sys.stderr)
+            return 2
+        path = out / f"results-{spec.id}.json"
+        res.save(path)
+        text = render(res, args.format)
+        (out / f"report-{spec.id}.{ {'email': 'txt', 'markdown': 'md'}.get(args.format, 'html')}"
+         ).write_text(text)
+        sys.stdout.write(text + "\n")
+        try:
+            r = reply(res, out / "outbox", send=False, thread=messages)
+            print(f"reply: {r.path}" + (f" {r.message[r.message.find('(undeliverable'):]}"
+                                         if "undeliverable" in r.message else ""))
+        except ReplyError as e:
+            print(f"reply: not written: {e}")
+        print(f"results: {path}")
+    return 0
