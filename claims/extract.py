@@ -53,6 +53,9 @@ _LOG_LINE = re.compile(r"^\s*\[\s*\d+\.\d{3,}\]|.{0,60}\bmode (?:change )?\d{6}\
 _DIFFSTAT = re.compile(r"^\s*\S+\s+\|\s+(?:\d+\s*[+-]*|Bin .*)$|^\s*\d+ files? changed")
 
 
+MAX_LINES = 100_000
+
+
 def might_have_claims(text: str) -> bool:
     """A cheap test that lets the many messages without any claim through in microseconds."""
     low = "\n" + text.lower()
@@ -88,7 +91,11 @@ def extract_message(msg: Message) -> Extraction:
     """All commands, setup steps and claims in one message."""
     ex = Extraction(message=msg)
     lines = msg.lines
-    if not lines or not might_have_claims(msg.body):
+    if len(lines) > MAX_LINES:
+        # A message this long is logs or an attachment; claims sit in its text, early on.
+        msg.warnings.append(f"extract: only the first {MAX_LINES} of {len(lines)} lines were read")
+        lines = lines[:MAX_LINES]
+    if not lines or not might_have_claims("\n".join(ln.text for ln in lines)):
         return ex
     skip = skipped_lines(lines)
     found = find_commands(lines, skip)

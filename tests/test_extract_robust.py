@@ -7,7 +7,6 @@ import itertools
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -54,24 +53,24 @@ def test_random_bytes_through_the_cli_reader(data: bytes) -> None:
     run(data.decode("utf-8", errors="replace"))
 
 
-def test_long_lines_and_a_big_message_finish_quickly() -> None:
+@pytest.mark.timeout(300)
+def test_long_lines_and_a_big_message_finish() -> None:
+    """A hang fails through the timeout; speed itself is measured by benchmarks, not here."""
     line = "before: " + "1 " * 200_000 + "\n"
-    t = time.monotonic()
     run(line + "after: " + "2 " * 200_000 + "\n")
     run("(" * 100_000 + "\n" + "-> 1 " * 50_000 + "\n" + "from 1 " * 50_000)
     body = ("Before:\n  5 Mpps\nAfter:\n  6 Mpps\n| 1 | 2 | 3 |\n" * 20_000)  # ~0.7 MB
     ex = run(body)
     assert ex.claims
-    assert time.monotonic() - t < 120
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 def test_fifty_megabyte_message() -> None:
     chunk = "net-next: 8.017 Gbps\nafter #1: 7.785 Gbps (-2.9%)\nsome prose 50% of the time\n" * 10
     text = chunk * (50_000_000 // len(chunk))
-    t = time.monotonic()
-    run(text)
-    assert time.monotonic() - t < 900
+    ex = run(text)
+    assert ex.claims and any("first" in w for w in ex.message.warnings)
 
 
 @pytest.mark.skipif(not ARCHIVE.exists(), reason="list archive not present")
