@@ -280,7 +280,7 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
     paired = bool(run_plan.get("paired"))
     deltas = [noise_band(calib, row.metric.get("name")) for row in rows]
     if len(rows) == 1:
-        return [judge_row(rows[0], deltas[0], alpha, final, paired)]
+        return _cap_emulated(results, [judge_row(rows[0], deltas[0], alpha, final, paired)])
     pvals = []
     for row in rows:
         try:
@@ -293,7 +293,23 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
         v = judge_row(row, delta, a, final, paired)
         v["holm"] = True
         out.append(v)
-    return out
+    return _cap_emulated(results, out)
+
+
+def _cap_emulated(results: Results, verdicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Timings under pure emulation (a TCG guest) say nothing about performance: any
+    decided verdict becomes INCONCLUSIVE, keeping what was measured for the reader."""
+    env = results.environment or {}
+    if not env.get("emulated"):
+        return verdicts
+    for v in verdicts:
+        if v.get("verdict") in (CONFIRMED, PARTLY, NOT_REPRODUCED, CONTRADICTED):
+            v["measured_verdict"] = v["verdict"]
+            v["verdict"] = INCONCLUSIVE
+            v["reason"] = ("emulated, not valid for performance: the runner had no "
+                           f"hardware virtualisation ({env.get('accelerator', 'tcg')})")
+            v["sentence"] = _sentence(v)
+    return verdicts
 
 
 def _whole(results: Results, verdict: str, reason: str) -> list[dict[str, Any]]:
