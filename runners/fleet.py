@@ -220,9 +220,11 @@ class FleetRunner:
         known = self.hosts()
         for (_s, _, res), recs in zip(jobs, by_spec, strict=True):
             res.runs = sorted(recs, key=lambda r: (r.index, r.started))
-            res.environment["hosts"] = sorted({r.host for r in recs if r.host})
+            # "hosts" is role -> host environment in every results file; the lab's
+            # host names go beside it.
+            res.environment["fleet_hosts"] = sorted({r.host for r in recs if r.host})
             res.environment["host_tags"] = {h: known.get(h, {}).get("tags")
-                                            for h in res.environment["hosts"]}
+                                            for h in res.environment["fleet_hosts"]}
             cut = [r for r in recs
                    if (r.error or "").startswith(("FutureCancelledError", INTERRUPTED))]
             if cut:

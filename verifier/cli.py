@@ -5,6 +5,7 @@ import argparse
 import ast
 import importlib
 import importlib.util
+import os
 import sys
 
 # name -> module that defines `add_arguments(parser)` and `run(args) -> int`.
@@ -62,3 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("verifier: interrupted", file=sys.stderr)
         return 130
+    except Exception as e:  # a bug must still end in one line; VERIFIER_DEBUG=1 shows it all
+        if os.environ.get("VERIFIER_DEBUG"):
+            raise
+        print(f"verifier {args.command}: internal error: {type(e).__name__}: {e}",
+              file=sys.stderr)
+        return 3

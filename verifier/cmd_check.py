@@ -22,7 +22,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("target", help="a file (mbox, .eml, archive page, text), a Message-ID or URL")
     from verifier.cmd_run import RUNNERS
 
-    p.add_argument("--runner", choices=RUNNERS, default="netns")
+    p.add_argument("--runner", choices=(*RUNNERS, "fleet"), default="netns")
+    p.add_argument("--scheduler", default=None,
+                   help="fleet: the lab's dask scheduler, tcp://ctl:8786 or tls://...")
+    p.add_argument("--tags", default="", help="fleet: what a host must have, nic=mlx5,cpu=icelake")
+    p.add_argument("--tls-ca", default=None, help="fleet: CA for a tls:// scheduler")
+    p.add_argument("--tls-cert", default=None, help="fleet: this controller's certificate")
+    p.add_argument("--tls-key", default=None, help="fleet: this controller's key")
     p.add_argument("--hosts", default=None, help="ssh: roles to hosts, client=H1,server=H2")
     p.add_argument("--ssh-config", default=None, help="ssh: an ssh_config file (ssh -F)")
     p.add_argument("--netem", default=None, help="netns: shaping, e.g. delay=1ms,rate=1gbit")
@@ -113,6 +119,8 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
         spec.run.max_repetitions = max(2, args.max_runs)
         spec.run.repetitions = min(spec.run.repetitions, spec.run.max_repetitions)
     problems = _safety_problems(spec, args.approve)
+    if args.runner == "fleet":
+        return _check_on_fleet(spec, args, problems)
     runner = make_runner(_runner_args(args))
     res: Results = new_results(spec, runner)
     if problems:
@@ -134,6 +142,38 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
     res.verdicts = judge(res, res.calibration or None)
+    return res
+
+
+def _check_on_fleet(spec: Any, args: argparse.Namespace, problems: list[str]) -> Any:
+    """The lab's hosts run the spec's plan (each host re-validates it); judged here."""
+    from runners.fleet import FleetRunner
+    from runners.fleet_host import FleetError, parse_tags, security_from
+    from verifier.results import Results
+    from verifier.verdict import judge
+
+    if problems:
+        res = Results(spec=spec.to_dict(), runner="fleet", status="not-runnable",
+                      reason="refused: " + "; ".join(problems))
+        res.verdicts = judge(res)
+        return res
+    if not args.scheduler:
+        raise ValueError("--runner fleet needs --scheduler tcp://HOST:PORT")
+    if args.max_runs:
+        spec.run.repetitions = spec.run.max_repetitions
+    if args.duration:
+        spec.run.duration = min(args.duration, spec.run.duration_cap)
+    try:
+        security = security_from(args.tls_ca, args.tls_cert, args.tls_key, "client")
+        fleet = FleetRunner(args.scheduler, parse_tags(args.tags), security=security,
+                            approve=args.approve)
+        try:
+            res = fleet.run(spec)
+        finally:
+            fleet.close()
+    except FleetError as e:
+        raise ValueError(str(e)) from None
+    res.verdicts = judge(res)
     return res
 
 

@@ -47,6 +47,8 @@ def verdicts_of(results: Results, calibration: dict[str, Any] | None = None
 
 def _host(env: dict[str, Any]) -> dict[str, Any]:
     hosts = env.get("hosts") or {}
+    if not isinstance(hosts, dict):  # an older or foreign results file
+        return {}
     for role in ("client", *hosts):
         h = hosts.get(role)
         if isinstance(h, dict) and "same_as" not in h:
