@@ -57,6 +57,13 @@ def block_label(text: str) -> tuple[str, list[str]] | None:
     return label, header
 
 
+def is_sentence(text: str) -> bool:
+    """A line of prose ("CPU utilization went from 140% to 118%."), never tool output."""
+    words = text.split()
+    return len(words) >= 5 and text.rstrip().endswith((".", "!", "?")) and \
+        sum(1 for w in words if w.isalpha() and w.islower() and len(w) > 1) >= 3
+
+
 def find_blocks(lines: Sequence[Line], skip: set[int]) -> list[Block]:
     blocks: list[Block] = []
     i, n = 0, len(lines)
@@ -70,6 +77,8 @@ def find_blocks(lines: Sequence[Line], skip: set[int]) -> list[Block]:
         while j < n and j - i <= MAX_BLOCK and lines[j].depth == depth:
             if block_label(lines[j].text) is not None:
                 break
+            if not lines[j].text.strip() and j + 1 < n and is_sentence(lines[j + 1].text):
+                break  # a blank line, then the prose goes on: the block ended
             j += 1
         blocks.append(Block(label=got[0], start=i + 1, end=j, label_index=i, header=got[1]))
         i = j

@@ -52,7 +52,7 @@ _BULLET = re.compile(r"^\s*(?:[-*•]\s+|\d{1,2}[.)]\s+)?`?")
 _PROSE_PROG = re.compile(
     r"(?<![\w/.-])(?P<prog>(?:\./|[\w.-]*/)?(?:" + "|".join(
         re.escape(p) for p in sorted(BENCH_PROGRAMS, key=len, reverse=True) if p not in ("bench", "perf", "ping", "ab"))
-    + r"))\s+(?=-)"
+    + r"))\s+(?:(?P<sub>(?!(?:with|and|or|on|in|at|to|for|using|the|a|an|is|was|runs?)\s)[a-z][a-z-]{1,15})\s+)?(?=-)"
 )
 _OPT = re.compile(r"^--?[A-Za-z][\w-]*(?:=\S*)?$|^-[A-Za-z]\S*$")
 _ARG = re.compile(r"^[\w$@%:.,/=+<>(){}\[\]-]{1,120}$")
@@ -151,7 +151,8 @@ def _looks_like_args(args: list[str]) -> bool:
     """Option-like arguments, not a sentence that starts with a program's name."""
     if not args:
         return False
-    subcommand = re.fullmatch(r"[a-z][a-z_-]{0,15}", args[0]) is not None and len(args) > 1 \
+    # "sockperf ping-pong -i ...", "super_netperf 200 -H ..." (a subcommand or a count first)
+    subcommand = re.fullmatch(r"[a-z][a-z_-]{0,15}|\d{1,5}", args[0]) is not None and len(args) > 1 \
         and args[1].startswith("-")
     if not (args[0].startswith(("-", "$")) or args[0] in ("stat", "bench", "record") or subcommand):
         return False
@@ -240,6 +241,8 @@ def _line_event(rest: str, prompted: bool, host: str | None, ln: Line, i: int,
                 last: int) -> ShellEvent | None:
     if not rest or len(rest) > 1500:
         return None
+    if not prompted and rest.endswith(".") and not rest.endswith(".."):
+        rest = rest[:-1]  # a command that ends a sentence
     argv = split_argv(rest)
     if not argv:
         return None
@@ -301,6 +304,6 @@ def _prose_commands(text: str, ln: Line, i: int, found: Found) -> None:
             break
         if not taken:
             continue
-        raw = m.group("prog") + " " + " ".join(taken)
+        raw = " ".join(filter(None, (m.group("prog"), m.group("sub"), *taken)))
         found.events.append(ShellEvent(i, i, command=make_command(raw, ln.number, None, ln.depth,
                                                                   in_prose=True, author=ln.author)))

@@ -19,7 +19,15 @@ from claims.blocks import command_run_claims, labelled_block_claims
 from claims.commands import BENCH_PROGRAMS, find_commands
 from claims.lkp import lkp_claims
 from claims.model import Claim, Extraction, Line, Message
-from claims.prose import arrow_claims, from_to_claims, group_claims, relative_claims, variant_groups
+from claims.numbers import MAX_LINE, is_unit, unit_kind
+from claims.prose import (
+    arrow_claims,
+    from_to_claims,
+    group_claims,
+    relative_claims,
+    variant_groups,
+    vs_claims,
+)
 from claims.tables import all_table_claims
 
 _PROGRAM_ALT = "|".join(re.escape(p) for p in sorted(BENCH_PROGRAMS - {"bench", "perf", "ab", "ping"},
@@ -30,13 +38,14 @@ _PRESCAN_WORDS = ("performance counter", "==>", "faster", "speedup", "speed-up",
 _PRESCAN = [re.compile(p) for p in (
     r"%(?<=\d%)|%(?<=\d %)|%\d+\.\d",
     r"x(?<=\dx)(?:\s|[.,;:)]|$)|×",
-    r"->\s?\d", r"=>\s?\d", r"→\s?\d",
+    r"->\s?\d", r"=>\s?\d", r"→\s?\d", r"\d\s?[a-z/%]{0,12}\s+(?:vs\.?|versus)\s+~?\d",
     r"from\s+~?\d[\d,.]*\s?[a-z/%]{0,12}\s+to\s+~?\d",
     r"\n[\W_]{0,12}(?:before|after|old|new|without|with|w/o|w/|base|baseline|patched|unpatched|original|"
     r"orig|pre|post|vanilla|net-next|copy)(?:\b|\s)[^\n]{0,60}?(?::[ \t]*(?:\n|[^\n]{0,40}\d)|\d)",
     r"before (?:the |this |my )?(?:patch|change|fix|series|commit)[^\n]{0,60}:[ \t]*\n",
     r"after (?:the |this |my )?(?:patch|change|fix|series|commit)[^\n]{0,60}:[ \t]*\n",
-    r"(?:before|baseline|old|base|original|vanilla|unpatched|net-next|without|w/o)(?:[ \t]*\||[ \t]{2,}|\t)"
+    r"(?:before|baseline|old|base|original|vanilla|unpatched|net-next|without|w/o)"
+    r"(?:[ \t]?[(\[][^)\]\n]{0,12}[)\]])?(?:[ \t]*\||[ \t]{2,}|\t)"
     r"[^\n]{0,40}?"
     r"(?:after|new|patched|patch|with)",
     r"(?:after|patched|new)[^\n|]{0,30}\|[^\n]{0,60}(?:before|base|old|orig|vanilla|unpatched)",
@@ -44,7 +53,7 @@ _PRESCAN = [re.compile(p) for p in (
 )]
 _PROGRAM_WORDS = frozenset({p for p in BENCH_PROGRAMS if p not in ("bench", "ab", "ping")}
                            | {"./" + p for p in BENCH_PROGRAMS} | {"sysctl", "ethtool"})
-_PROGRAM_RE = re.compile(r"(?:^|[\s/])(?:" + _PROGRAM_ALT + r")\s+-")
+_PROGRAM_RE = re.compile(r"(?:^|[\s/])(?:" + _PROGRAM_ALT + r")(?:\s+[a-z][a-z-]{1,15})?\s+-")
 _DIFF_START = re.compile(r"^(?:diff --git |Index: |--- a/|\+\+\+ b/|@@ -\d+(?:,\d+)? \+\d+)")
 _DIFF_BODY = re.compile(r"^(?:[ +\-\\]|@@ |diff --git |index [0-9a-f]|new file mode|deleted file mode|"
                         r"similarity index|rename (?:from|to)|old mode|new mode|Binary files)")
@@ -134,7 +143,7 @@ def extract_message(msg: Message) -> Extraction:
         nxt = lines[i + 1] if i + 1 < len(lines) and i + 1 not in hard else None
         if nxt is not None and (nxt.depth != ln.depth or not nxt.text.strip()):
             nxt = None
-        for c in from_to_claims(ln, nxt) + arrow_claims(ln):
+        for c in from_to_claims(ln, nxt) + arrow_claims(ln) + vs_claims(ln):
             assert c.baseline is not None and c.candidate is not None
             if (c.baseline.value, c.candidate.value) not in known:
                 known.add((c.baseline.value, c.candidate.value))
@@ -142,6 +151,7 @@ def extract_message(msg: Message) -> Extraction:
     claims = _attach_relative(claims, lines, used)
     _apply_tools(claims, lines)
     claims = [c for c in claims if c.metric != "__config__"]
+    _name_from_context(claims, lines)
     for c in claims:
         if c.author is None:
             c.author = msg.from_
@@ -216,6 +226,33 @@ def _apply_tools(claims: list[Claim], lines: Sequence[Line]) -> None:
             if c.candidate is not None:
                 c.candidate.unit = c.unit
             break
+
+
+_TEST_NAME = re.compile(r"\b(?:TCP|UDP|SCTP|DCCP)_[A-Z]{2,8}\b|(?<!\S)-t\s+(?P<t>[A-Za-z][\w-]{1,30})")
+
+
+def _name_from_context(claims: list[Claim], lines: Sequence[Line]) -> None:
+    """A metric written only as its unit ("trans/s") is named by what it measures and the
+    test named just above it: "TCP_RR transaction rate"."""
+    index = {ln.number: i for i, ln in enumerate(lines)}
+    for c in claims:
+        if c.unit is None and c.baseline is not None and is_unit(c.metric) and c.metric != "%":
+            c.unit = c.metric  # a table column headed by its unit ("| kernel | Mpps |")
+            for v in (c.baseline, c.candidate):
+                if v is not None:
+                    v.unit = v.unit or c.unit
+        if c.metric.lower() not in ((c.unit or "").lower(), "value", "") or c.tool:
+            continue
+        kind = unit_kind(c.unit) or c.unit or "value"
+        i = index.get(c.lines[0])
+        test = None
+        if i is not None:
+            for ln in reversed(lines[max(0, i - 12):i]):
+                found = [m.group("t") or m.group(0) for m in _TEST_NAME.finditer(ln.text[:MAX_LINE])]
+                if found:
+                    test = found[-1]
+                    break
+        c.metric = f"{test} {kind}" if test else kind
 
 
 def _unique_commands(cmds: list) -> list:

@@ -187,3 +187,24 @@ def better_for(metric: str | None, unit: str | None) -> str | None:
     if _LOWER.search(text):
         return "lower"
     return None
+
+
+_KIND_OF_UNIT = (
+    (re.compile(r"(?i)^(?:trans\.?/s|tr/s|tps|transactions/s)$"), "transaction rate"),
+    (re.compile(r"(?i)^(?:req/s|reqs/s|requests/s|rps|qps)$"), "request rate"),
+    (re.compile(r"(?i)^(?:[kmg]?pps|packets/s|pkts/s|pkt/s)$"), "packet rate"),
+    (re.compile(r"(?i)^(?:conn/s|connections/s)$"), "connection rate"),
+    (re.compile(r"(?i)^[kmgt]?(?:i?b?ps|bits?/s(?:ec)?|bit/s|bytes?/s(?:ec)?|b/s(?:ec)?|bits?)$"), "throughput"),
+    (re.compile(r"(?i)^(?:[mµun]s|[mµun]?secs?|usecs?|nsecs?|msecs?|us/tr|usec/tr)$"), "latency"),
+    (re.compile(r"(?i)^iops$"), "IOPS"),
+)
+
+
+def unit_kind(unit: str | None) -> str | None:
+    """What a unit measures ("trans/s" -> "transaction rate"), to name a metric written only as a unit."""
+    if not unit:
+        return None
+    for pat, kind in _KIND_OF_UNIT:
+        if pat.match(unit.strip(_STRIP)):
+            return kind
+    return None

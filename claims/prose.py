@@ -239,7 +239,7 @@ def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
             continue
         if "+" in pre or "-" in pre:
             continue
-        metric = _words_before(text, m.start()) or (unit or "value")
+        metric = _metric_before(text, m.start()) or (unit or "value")
         claim = Claim(metric=metric, unit=unit, better=better_for(metric, unit),
                       baseline=Value(a, label="from", unit=unit, line=ln.number),
                       candidate=Value(b, label="to", unit=unit, line=ln.number),
@@ -268,7 +268,7 @@ def arrow_claims(ln: Line) -> list[Claim]:
             continue
         if (unit is None or not is_unit(unit)) and not (_PERF_WORD.search(ln.text) or _STRONG_VERB.search(ln.text)):
             continue  # "version 7.0 -> 7.1", histogram buckets "2 -> 3 : 7"
-        metric = _words_before(ln.text, left.start) or unit or "value"
+        metric = _metric_before(ln.text, left.start) or unit or "value"
         stated = None
         for nxt in toks[i + 2:i + 4]:
             if nxt.kind == "value" and nxt.percent and nxt.signed and nxt.text.startswith("("):
@@ -279,6 +279,54 @@ def arrow_claims(ln: Line) -> list[Claim]:
                          candidate=Value(right.value or 0.0, unit=unit, line=ln.number),
                          claimed_change_pct=stated, lines=(ln.number, ln.number), depth=ln.depth,
                          author=ln.author, message_id=ln.message_id))
+    return out
+
+
+_QUALIFIER = re.compile(r"^(?:(?i:p\d{2,3}(?:\.\d+)?|avg|average|mean|median|tail|max|min|peak|rx|tx|"
+                        r"cpu|host|guest|aggregate|total|overall|single|small)|[A-Z][A-Z0-9_]{1,15})$")
+_MEASURE = re.compile(r"(?i)^(?:throughput|latency|latencies|bandwidth|pps|iops|rate|tps|qps|rps|"
+                      r"utili[sz]ation|usage|load|goodput|jitter|rtt|cycles|transactions|requests)$")
+_VS = re.compile(
+    r"(?i)(?<![\w.])(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-zµ%/][\w/%]{0,14})?\s+(?:vs\.?|versus)\s+"
+    r"~?(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-zµ%/][\w/%]{0,14})?"
+)
+
+
+def _metric_before(text: str, pos: int) -> str:
+    """The measure a sentence names before a number: "p99 latency also goes up, 45us" ->
+    "p99 latency", "I see throughput dropping from" -> "throughput"."""
+    words = re.findall(r"[A-Za-z][\w./%-]*", text[max(0, pos - 80):pos])
+    for k in range(len(words) - 1, -1, -1):
+        if _MEASURE.match(words[k]):
+            j = k
+            while j > 0 and k - j < 2 and _QUALIFIER.match(words[j - 1]):
+                j -= 1
+            return " ".join(words[j:k + 1])
+    return _words_before(text, pos)
+
+
+def vs_claims(ln: Line) -> list[Claim]:
+    """"45us vs 61us": the first number is the baseline (as in "X vs Y" after "goes up")."""
+    text = ln.text[:MAX_LINE]
+    if "vs" not in text and "versus" not in text:
+        return []
+    out: list[Claim] = []
+    for m in _VS.finditer(text):
+        a, b = parse_number(m.group("a")), parse_number(m.group("b"))
+        ua, ub = (m.group("ua") or "").rstrip(".,;)"), (m.group("ub") or "").rstrip(".,;)")
+        if a is None or b is None or a == b or (ua and ub and ua.lower() != ub.lower()):
+            continue
+        unit = ub or ua or None
+        if unit is not None and (not is_unit(unit) or _SIZE_UNITS.match(unit)):
+            continue
+        if unit is None and not _PERF_WORD.search(text[max(0, m.start() - 80):m.start()]):
+            continue
+        metric = _metric_before(text, m.start()) or unit or "value"
+        out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
+                         baseline=Value(a, unit=unit, line=ln.number),
+                         candidate=Value(b, unit=unit, line=ln.number),
+                         lines=(ln.number, ln.number), depth=ln.depth, author=ln.author,
+                         message_id=ln.message_id))
     return out
 
 

@@ -131,6 +131,9 @@ def parse_row(text: str) -> tuple[str, list[Token | None], str | None, str | Non
     return clean_label(label), cells, unit, mark
 
 
+_HEADER_UNIT = re.compile(r"[(\[]([A-Za-zµ/%]{1,12})[)\]]")
+
+
 def find_tables(lines: Sequence[Line], skip: set[int]) -> list[Table]:
     tables: list[Table] = []
     cur: Table | None = None
@@ -259,6 +262,10 @@ def table_claims(table: Table, better: str | None = None) -> list[Claim]:
                 return []
             r.label = (r.label + " " + " ".join(c.text for c in extra if c is not None)).strip()
             r.cells = r.cells[len(r.cells) - k:]
+    units = {u for u in _HEADER_UNIT.findall(table.header_text or "") if is_unit(u)}
+    if len({u.lower() for u in units}) == 1:  # "baseline (Gbps)   patched (Gbps)"
+        for r in rows:
+            r.unit = r.unit or next(iter(units))
     header: list[str] = []
     unlabelled_head = (not rows[0].label and len(rows) >= 3 and all(r.label for r in rows[1:])
                        and all(c is not None for c in rows[0].cells))

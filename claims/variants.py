@@ -13,7 +13,7 @@ from functools import lru_cache
 
 _BASELINE = re.compile(
     r"(?i)(?:\bbefore\b|\bold\b|\boriginal\b|\borig\b|\bwithout\b|\bw/o\b|\bbase\b|\bbaseline\b|"
-    r"\bnet-next\b|\bunpatched\b|\bun-patched\b|\bvanilla\b|\bstock\b|\bmainline\b|"
+    r"\b(?:net|bpf|mm|linux|tip|wireless|rdma|drm)-next\b|\bunpatched\b|\bun-patched\b|\bvanilla\b|\bstock\b|\bmainline\b|"
     r"\bupstream\b|\bpre\b|\bprev(?:ious)?\b|\breference\b|^copy$|\bcopy mode\b|\bmaster\b|\bparent\b|"
     r"-next-\d|\bno patch\b|\bbase-?line\b|\bunmodified\b)"
 )

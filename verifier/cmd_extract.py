@@ -99,18 +99,41 @@ def run(args: argparse.Namespace) -> int:
         from claims.sources import InputError  # type: ignore[attr-defined]
     except ImportError:
         InputError = ValueError  # noqa: N806
+    emit = _JsonStream() if args.format == "json" else _print_table
     try:
-        results = [extract_message(m) for m in read_messages(args.path)]
+        for msg in read_messages(args.path):
+            emit(extract_message(msg))  # one message at a time: memory stays flat on a big mbox
     except InputError as exc:
-        print(f"verifier extract: {exc}", file=sys.stderr)
-        return 1
+        return _fail(emit, f"{exc}")
     except (OSError, UnicodeError, ValueError) as exc:
-        print(f"verifier extract: cannot read {args.path}: {exc}", file=sys.stderr)
-        return 1
-    if args.format == "json":
-        json.dump({"messages": [r.to_dict() for r in results]}, sys.stdout, indent=1)
-        sys.stdout.write("\n")
-        return 0
-    for r in results:
-        _print_table(r)
+        return _fail(emit, f"cannot read {args.path}: {exc}")
+    if isinstance(emit, _JsonStream):
+        emit.close()
     return 0
+
+
+class _JsonStream:
+    """Writes {"messages": [...]} element by element, so the output is one JSON document
+    without holding every result."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        sys.stdout.write('{"messages": [')
+
+    def __call__(self, ex: Extraction) -> None:
+        body = json.dumps(ex.to_dict(), indent=1).replace("\n", "\n ")
+        sys.stdout.write(("," if self.count else "") + "\n " + body)
+        sys.stdout.flush()
+        self.count += 1
+
+    def close(self) -> None:
+        sys.stdout.write("\n]}\n" if self.count else "]}\n")
+        sys.stdout.flush()
+
+
+def _fail(emit: object, msg: str) -> int:
+    """A one-line error; a JSON stream is still closed so what came before stays readable."""
+    if isinstance(emit, _JsonStream):
+        emit.close()
+    print(f"verifier extract: {msg}", file=sys.stderr)
+    return 1
