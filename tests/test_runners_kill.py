@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from runner_specs import children, netns_names, pid_alive, seed001, stop, wait_for
+from runner_specs import children, comm, netns_names, pid_alive, seed001, stop, wait_for
 
 pytestmark = pytest.mark.root
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,7 +65,7 @@ def test_kill_local_run_restores_sysfs(tmp_path, sig):
     try:
         wait_for(lambda: Path(LO_GRO).read_text().strip() in ("1000", "2000"))
         servers = wait_for(lambda: [p for p in children(proc.pid)
-                                    if Path(f"/proc/{p}/comm").read_text().strip() == "netserver"])
+                                    if comm(p) == "netserver"])
         argv = Path(f"/proc/{servers[0]}/cmdline").read_bytes().split(b"\0")
         port = argv[argv.index(b"-p") + 1].decode()
         time.sleep(1.0)

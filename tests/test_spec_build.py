@@ -6,6 +6,7 @@ commands, setup steps and claims it is given, located on the real seed lines.
 from __future__ import annotations
 
 import shlex
+from dataclasses import asdict
 from pathlib import Path
 
 from claims import safety
@@ -92,7 +93,7 @@ def test_seed001_gro_flush_timeout_variants():
 def test_extraction_json_round_trip_gives_the_same_spec():
     ex = seed001()
     d = ex.to_dict()
-    d["lines"] = [vars(ln) for ln in ex.message.lines]
+    d["lines"] = [asdict(ln) for ln in ex.message.lines]
     assert build_specs([extraction_from_dict(d)]) == build_specs([ex])
 
 
