@@ -27,7 +27,8 @@ import sys
 import tempfile
 import time
 
-ARCHIVE = "/work/shared/data/virtualization-list.mbox.xz"
+ARCHIVE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data",
+                       "virtualization-list.mbox.xz")
 
 
 def _peak_rss_mb() -> float:

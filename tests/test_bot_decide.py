@@ -18,7 +18,7 @@ from verifier.reply import SmtpSettings
 from verifier.results import RunRecord
 from verifier.state import State
 
-SEED001 = next(Path("/work/shared/seeds").glob("001_*.txt"), None)
+SEED001 = next((Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("001_*.txt"), None)
 pytestmark = pytest.mark.skipif(SEED001 is None, reason="shared seeds not present")
 MAINT = "Net Maintainer <maint@corpus.example>"
 NOW = datetime.now(UTC)

@@ -20,7 +20,7 @@ from aiosmtpd.controller import Controller
 from lore import free_port, read_case, rfc822
 
 pytestmark = pytest.mark.root
-SEED001 = next(Path("/work/shared/seeds").glob("001_*.txt"), None)
+SEED001 = next((Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("001_*.txt"), None)
 MAINTAINER = "Net Maintainer <maint@corpus.example>"
 STRANGER = "Some Stranger <stranger@elsewhere.example>"
 BOT = "Perf Verifier <verifier@bot.example>"

@@ -12,7 +12,7 @@ from verifier import cmd_check
 from verifier.report import parse_footer
 
 pytestmark = pytest.mark.root
-SEEDS = Path("/work/shared/seeds")
+SEEDS = (Path(__file__).resolve().parents[2] / "shared" / "seeds")
 
 
 def _check(*argv: str) -> int:

@@ -12,7 +12,7 @@ from claims.spec import Kernel
 from verifier.cli import main
 
 pytestmark = pytest.mark.root
-SEED001 = next(Path("/work/shared/seeds").glob("001_*.txt"), None)
+SEED001 = next((Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("001_*.txt"), None)
 
 
 @pytest.mark.skipif(SEED001 is None, reason="shared seeds not present")

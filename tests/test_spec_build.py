@@ -15,8 +15,8 @@ from claims.model import Claim, Command, Extraction, Message, SetupStep, Value
 from claims.spec import Spec, load_specs
 from claims.specbuild import build_specs, extraction_from_dict
 
-SEEDS = Path("/work/shared/seeds")
-CORPUS = Path("/work/shared/corpus")
+SEEDS = (Path(__file__).resolve().parents[2] / "shared" / "seeds")
+CORPUS = (Path(__file__).resolve().parents[2] / "shared" / "corpus")
 
 
 def _msg(path: Path, **headers: str) -> Message:

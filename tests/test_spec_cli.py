@@ -13,8 +13,8 @@ from claims import safety
 from claims.spec import load_specs
 from verifier.cli import main
 
-SEEDS = sorted(Path("/work/shared/seeds").glob("*.txt"))
-CORPUS = Path("/work/shared/corpus")
+SEEDS = sorted((Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("*.txt"))
+CORPUS = (Path(__file__).resolve().parents[2] / "shared" / "corpus")
 
 
 def _spec(capsys, tmp_path: Path, src: Path):
