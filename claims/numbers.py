@@ -195,7 +195,8 @@ _KIND_OF_UNIT = (
     (re.compile(r"(?i)^(?:[kmg]?pps|packets/s|pkts/s|pkt/s)$"), "packet rate"),
     (re.compile(r"(?i)^(?:conn/s|connections/s)$"), "connection rate"),
     (re.compile(r"(?i)^[kmgt]?(?:i?b?ps|bits?/s(?:ec)?|bit/s|bytes?/s(?:ec)?|b/s(?:ec)?|bits?)$"), "throughput"),
-    (re.compile(r"(?i)^(?:[mµun]s|[mµun]?secs?|usecs?|nsecs?|msecs?|us/tr|usec/tr)$"), "latency"),
+    (re.compile(r"(?i)^(?:[mµun]s|[mµun]secs?|usecs?|nsecs?|msecs?|us/tr|usec/tr)$"), "latency"),
+    (re.compile(r"(?i)^(?:s|secs?|seconds?)$"), "time"),
     (re.compile(r"(?i)^iops$"), "IOPS"),
 )
 

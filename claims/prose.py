@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from claims.model import Claim, Line, Value
-from claims.numbers import MAX_LINE, Token, better_for, is_unit, parse_number, tokenize
+from claims.numbers import MAX_LINE, Token, better_for, is_unit, parse_number, tokenize, unit_kind
 from claims.pairs import Row, make_row, pair_rows
 from claims.tables import Table, TRow, table_claims
 from claims.variants import clean_label, pick_baseline, role
@@ -239,7 +239,7 @@ def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
             continue
         if "+" in pre or "-" in pre:
             continue
-        metric = _metric_before(text, m.start()) or (unit or "value")
+        metric = _metric_before(text, m.start(), unit) or (unit or "value")
         claim = Claim(metric=metric, unit=unit, better=better_for(metric, unit),
                       baseline=Value(a, label="from", unit=unit, line=ln.number),
                       candidate=Value(b, label="to", unit=unit, line=ln.number),
@@ -268,7 +268,7 @@ def arrow_claims(ln: Line) -> list[Claim]:
             continue
         if (unit is None or not is_unit(unit)) and not (_PERF_WORD.search(ln.text) or _STRONG_VERB.search(ln.text)):
             continue  # "version 7.0 -> 7.1", histogram buckets "2 -> 3 : 7"
-        metric = _metric_before(ln.text, left.start) or unit or "value"
+        metric = _metric_before(ln.text, left.start, unit) or unit or "value"
         stated = None
         for nxt in toks[i + 2:i + 4]:
             if nxt.kind == "value" and nxt.percent and nxt.signed and nxt.text.startswith("("):
@@ -284,15 +284,11 @@ def arrow_claims(ln: Line) -> list[Claim]:
 
 _QUALIFIER = re.compile(r"^(?:(?i:p\d{2,3}(?:\.\d+)?|avg|average|mean|median|tail|max|min|peak|rx|tx|"
                         r"cpu|host|guest|aggregate|total|overall|single|small)|[A-Z][A-Z0-9_]{1,15})$")
-_MEASURE = re.compile(r"(?i)^(?:throughput|latency|latencies|bandwidth|pps|iops|rate|tps|qps|rps|"
+_MEASURE = re.compile(r"(?i)^(?:throughput|tput|latency|latencies|bandwidth|pps|iops|rate|tps|qps|rps|"
                       r"utili[sz]ation|usage|load|goodput|jitter|rtt|cycles|transactions|requests)$")
-_VS = re.compile(
-    r"(?i)(?<![\w.])(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-zµ%/][\w/%]{0,14})?\s+(?:vs\.?|versus)\s+"
-    r"~?(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-zµ%/][\w/%]{0,14})?"
-)
 
 
-def _metric_before(text: str, pos: int) -> str:
+def _metric_before(text: str, pos: int, unit: str | None = None) -> str:
     """The measure a sentence names before a number: "p99 latency also goes up, 45us" ->
     "p99 latency", "I see throughput dropping from" -> "throughput"."""
     words = re.findall(r"[A-Za-z][\w./%-]*", text[max(0, pos - 80):pos])
@@ -302,32 +298,74 @@ def _metric_before(text: str, pos: int) -> str:
             while j > 0 and k - j < 2 and _QUALIFIER.match(words[j - 1]):
                 j -= 1
             return " ".join(words[j:k + 1])
+    kind = unit_kind(unit)
+    if kind:  # "XDP_DROP goes 24.1 Mpps -> 26.3 Mpps" -> "XDP_DROP packet rate"
+        test = next((w for w in reversed(words[-4:]) if re.fullmatch(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+", w)), None)
+        return f"{test} {kind}" if test else kind
     return _words_before(text, pos)
 
 
+_NUM_UNIT = r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[A-Za-zµ%/][\w/%]{{0,14}})?"
+_BASE_WORDS = r"(?:before|without(?:\s+the)?\s+(?:patch|change|series|fix)|on\s+[\w-]+-next|unpatched)"
+_CAND_WORDS = r"(?:after|now|with(?:\s+the|\s+this)?\s+(?:patch|change|series|fix)|patched)"
+# "9.41 Gbits/sec before and 9.39 Gbits/sec after", "14.88 Mpps now, compared to 12.1 Mpps before"
+_SENTENCE_PAIRS = (
+    re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + r"\s+(?:vs\.?|versus)\s+~?" + _NUM_UNIT.format("b")),
+    re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + r"\s+" + _BASE_WORDS + r"\s*,?\s+(?:and|vs\.?|to)\s+"
+               + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b"),
+    re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b[^.\d]{0,20}?"
+               r"compared\s+(?:to|with)\s+~?" + _NUM_UNIT.format("a") + r"\s+" + _BASE_WORDS + r"\b"),
+)
+
+
 def vs_claims(ln: Line) -> list[Claim]:
-    """"45us vs 61us": the first number is the baseline (as in "X vs Y" after "goes up")."""
+    """Pairs inside a sentence: "45us vs 61us" (the first number is the baseline, as after
+    "goes up"), "X before and Y after", "Y now, compared to X before"."""
     text = ln.text[:MAX_LINE]
-    if "vs" not in text and "versus" not in text:
+    low = text.lower()
+    if "vs" not in low and "versus" not in low and "before" not in low and "without" not in low \
+            and "-next" not in low and "unpatched" not in low:
         return []
     out: list[Claim] = []
-    for m in _VS.finditer(text):
-        a, b = parse_number(m.group("a")), parse_number(m.group("b"))
-        ua, ub = (m.group("ua") or "").rstrip(".,;)"), (m.group("ub") or "").rstrip(".,;)")
-        if a is None or b is None or a == b or (ua and ub and ua.lower() != ub.lower()):
-            continue
-        unit = ub or ua or None
-        if unit is not None and (not is_unit(unit) or _SIZE_UNITS.match(unit)):
-            continue
-        if unit is None and not _PERF_WORD.search(text[max(0, m.start() - 80):m.start()]):
-            continue
-        metric = _metric_before(text, m.start()) or unit or "value"
-        out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
-                         baseline=Value(a, unit=unit, line=ln.number),
-                         candidate=Value(b, unit=unit, line=ln.number),
-                         lines=(ln.number, ln.number), depth=ln.depth, author=ln.author,
-                         message_id=ln.message_id))
+    for pat in _SENTENCE_PAIRS:
+        for m in pat.finditer(text):
+            a, b = parse_number(m.group("a")), parse_number(m.group("b"))
+            ua, ub = (m.group("ua") or "").rstrip(".,;)"), (m.group("ub") or "").rstrip(".,;)")
+            if a is None or b is None or a == b or (ua and ub and ua.lower() != ub.lower()):
+                continue
+            unit = ub or ua or None
+            if unit is not None and (not is_unit(unit) or _SIZE_UNITS.match(unit)):
+                continue
+            pos = min(m.start("a"), m.start("b"))
+            if unit is None and not _PERF_WORD.search(text[max(0, pos - 80):pos]):
+                continue
+            metric = _metric_before(text, pos, unit) or unit or "value"
+            out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
+                             baseline=Value(a, unit=unit, line=ln.number),
+                             candidate=Value(b, unit=unit, line=ln.number),
+                             lines=(ln.number, ln.number), depth=ln.depth, author=ln.author,
+                             message_id=ln.message_id))
     return out
+
+
+_PREPOSITION = re.compile(r"(?i)(?:in|on|for|with|at|across|over|when|compared)\b")
+_STOP_WORDS = frozenset({"with", "when", "and", "at", "on", "in", "for", "by", "compared", "the", "a"})
+_WHAT_AFTER = re.compile(r"(?i)^\S+\s+(?:in|for|of|on)\s+(?:the\s+)?(?P<what>(?:[\w/.-]+\s?){1,3})")
+
+
+def _relative_metric(text: str, t: Token, after: str) -> str:
+    """What a stated change is about: "a 5% improvement in TCP_RR" -> "TCP_RR",
+    "throughput increased by 8.5%" -> "throughput", "12% more throughput" -> "more throughput"."""
+    if not _CHANGE_AFTER.match(after):
+        return _metric_before(text, t.start) if _PREPOSITION.match(after) else after
+    m = _WHAT_AFTER.match(text[t.end:t.end + 80].strip())
+    if m:
+        words = m.group("what").split()
+        cut = next((k for k, w in enumerate(words) if w.lower() in _STOP_WORDS), len(words))
+        what = " ".join(words[:cut]).strip(" .,;:()")
+        if what:
+            return what
+    return _metric_before(text, t.start)
 
 
 def _words_before(text: str, pos: int) -> str:
@@ -371,7 +409,7 @@ def relative_claims(ln: Line) -> list[Claim]:
         elif t.kind == "value" and t.value and after.lower().startswith("times ") and _TIMES.match(after[6:]):
             vals = [round((t.value - 1.0) * 100.0, 4)]
         for v in vals:
-            metric = (after if not _CHANGE_AFTER.match(after) else _words_before(text, t.start)) or "change"
+            metric = _relative_metric(text, t, after) or "change"
             out.append(Claim(metric=metric.strip(" .,;:()"), unit="%", claimed_change_pct=v,
                              lines=(ln.number, ln.number), depth=ln.depth, author=ln.author,
                              message_id=ln.message_id))

@@ -140,3 +140,48 @@ def test_cli_streams_an_mbox_as_one_json_document(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     msgs = json.loads(out.stdout)["messages"]
     assert [m["claims"][0]["baseline"]["value"] for m in msgs] == [10, 11, 12]
+
+
+def claims_of(text: str) -> list[tuple[str, float | None, float | None, float | None]]:
+    return [(c.metric, c.baseline.value if c.baseline else None, c.candidate.value if c.candidate else None,
+             c.claimed_change_pct) for c in ex(text).claims]
+
+
+def test_sentence_pairs_before_after_and_compared_to() -> None:
+    assert claims_of("iperf3 shows 9.41 Gbits/sec before and 9.39 Gbits/sec after the patch.") == [
+        ("throughput", 9.41, 9.39, None)]
+    assert claims_of("pktgen reaches 14.88 Mpps now, compared to 12.1 Mpps before.") == [
+        ("packet rate", 12.1, 14.88, None)]
+    assert claims_of("Throughput: 9.1 Gbps vs 9.4 Gbps") == [("Throughput", 9.1, 9.4, None)]
+
+
+def test_metric_names_come_from_the_sentence_not_the_unit() -> None:
+    assert claims_of("TCP_RR: 45123 -> 47001 trans/s") == [("TCP_RR transaction rate", 45123, 47001, None)]
+    assert claims_of("Latency went down from 23 us to 19 us.") == [("Latency", 23, 19, None)]
+    assert claims_of("The patch halves the tail latency (p99 from 80us to 41us).")[0][0] == "tail latency"
+    assert claims_of("This gives a ~5% improvement in TCP_RR.") == [("TCP_RR", None, None, 5)]
+    assert claims_of("Throughput increased by 8.5% in my tests.") == [("Throughput", None, None, 8.5)]
+    assert claims_of("There is a 2% regression for UDP_STREAM with 64 byte messages.") == [
+        ("UDP_STREAM", None, None, -2)]
+
+
+def test_block_and_table_shapes() -> None:
+    text = ("Without the patch:\n[ ID] Interval       Transfer     Bitrate\n"
+            "[  5]   0.00-10.00  sec  10.9 GBytes  9.36 Gbits/sec\n\nWith the patch:\n"
+            "[ ID] Interval       Transfer     Bitrate\n[  5]   0.00-10.00  sec  12.1 GBytes  10.4 Gbits/sec\n")
+    assert pairs(text) == [(10.9, 12.1), (9.36, 10.4)]
+    perf = ("# perf bench sched messaging -g 20 -l 1000\nbefore:  Total time: 2.345 [sec]\n"
+            "after:   Total time: 2.101 [sec]\n")
+    (c,) = ex(perf).claims
+    assert (c.baseline.value, c.candidate.value, c.better) == (2.345, 2.101, "lower")
+    table = ("               net-next    patched    delta\nTCP_RR         33120       34980      +5.6%\n"
+             "TCP_CRR        10244       10699      +4.4%\n")
+    assert claims_of(table) == [("TCP_RR", 33120, 34980, 5.6), ("TCP_CRR", 10244, 10699, 4.4)]
+    assert pairs("Tested with:\n  ./xdp-bench drop -i ens1f0\nnet-next: 24.5 Mpps\npatched:  26.0 Mpps\n") == [
+        (24.5, 26.0)]
+
+
+def test_configuration_changes_are_not_claims() -> None:
+    assert pairs("set rx ring 256 -> 4096 and mtu 1500 -> 9000") == []
+    assert pairs("The number of queues changed 1 -> 8 and combined 4 -> 16.") == []
+    assert pairs("Ran 8 vs 16 queues, see below.") == []
