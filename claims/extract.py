@@ -68,6 +68,10 @@ MAX_LINES = 100_000
 
 def might_have_claims(text: str) -> bool:
     """A cheap test that lets the many messages without any claim through in microseconds."""
+    d = text.find("\ndiff --git ")
+    if d >= 0:  # a patch's hunks are code, skipped by the extractor: read around them
+        sig = text.find("\n-- \n", d)
+        text = text[:d] + (text[sig:] if sig >= 0 else text[d:])
     low = "\n" + text.lower()
     if any(w in low for w in _PRESCAN_WORDS) or any(p.search(low) is not None for p in _PRESCAN):
         return True
