@@ -79,6 +79,8 @@ class LocalLab:
             return ""
 
     def start_scheduler(self, timeout: float = 30.0) -> str:
+        if "scheduler" in self.procs:  # a second one would replace, and so orphan, the first
+            self.kill("scheduler")
         port = free_port()
         argv = [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
                 "--port", str(port), "--no-dashboard"]

@@ -23,8 +23,7 @@ pytestmark = [pytest.mark.root,
 
 
 def test_check_on_the_fleet_runs_on_the_matching_host_and_judges(tmp_path):
-    with LocalLab() as lab:
-        lab.start_scheduler()
+    with LocalLab() as lab:  # entering starts the scheduler
         lab.add_worker("lab1", "nic=veth", probe=True, extra=["--runner", "netns"])
         lab.add_worker("lab2", "nic=mlx5", probe=True, extra=["--runner", "netns"])
         p = subprocess.run(
