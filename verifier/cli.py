@@ -66,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # a bug must still end in one line; VERIFIER_DEBUG=1 shows it all
         if os.environ.get("VERIFIER_DEBUG"):
             raise
-        print(f"verifier {args.command}: internal error: {type(e).__name__}: {e}",
+        first = (str(e).strip().splitlines() or [""])[0]
+        print(f"verifier {args.command}: internal error: {type(e).__name__}: {first}",
               file=sys.stderr)
         return 3
