@@ -22,7 +22,7 @@ import random
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -193,27 +193,31 @@ class FleetRunner:
         return host
 
     # -- running -------------------------------------------------------------------------
-    def run(self, spec: Spec, on_record: Callable[[RunRecord], None] | None = None) -> Results:
-        """Run a spec's whole plan on the lab and return its Results."""
-        return self.run_many([spec], on_record)[0]
+    def run(self, spec: Spec, on_record: Callable[[RunRecord], None] | None = None,
+            skip: Collection[int] = ()) -> Results:
+        """Run a spec's whole plan on the lab and return its Results; `skip` names plan
+        positions already run (a resumed claim), which are not dispatched again."""
+        return self.run_many([spec], on_record, [skip])[0]
 
     def run_many(self, specs: Iterable[Spec],
-                 on_record: Callable[[RunRecord], None] | None = None) -> list[Results]:
+                 on_record: Callable[[RunRecord], None] | None = None,
+                 skips: Sequence[Collection[int]] | None = None) -> list[Results]:
         """Run several specs at once: each on its own host(s), in parallel across the lab."""
         specs = list(specs)
+        skips = list(skips or [()] * len(specs))
         results = [Results(spec=s.to_dict(), runner=self.name,
                            environment={"scheduler": self.scheduler, "placement": self.placement,
                                         "tags": self.tags},
                            created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
                    for s in specs]
         jobs = []
-        for s, res in zip(specs, results, strict=True):
+        for s, res, skip in zip(specs, results, skips, strict=True):
             try:
                 validate_spec(s, self.approve)
             except Refused as e:
                 res.status, res.reason = "not-runnable", str(e)
                 continue
-            jobs.append((s, plan_items(s), res))
+            jobs.append((s, [it for it in plan_items(s) if it.index not in skip], res))
         if not jobs:
             return results
         by_spec = self._dispatch([(s, items) for s, items, _ in jobs], 0, on_record)

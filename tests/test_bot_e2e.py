@@ -10,20 +10,14 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
-from dataclasses import replace
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
-from lore import free_port, read_case, rfc822
+from botkit import BOT, MAINTAINER, SEED001, STRANGER, bot, reply, rows, thread, wait
+from lore import free_port
 
 pytestmark = pytest.mark.root
-SEED001 = next((Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("001_*.txt"), None)
-MAINTAINER = "Net Maintainer <maint@corpus.example>"
-STRANGER = "Some Stranger <stranger@elsewhere.example>"
-BOT = "Perf Verifier <verifier@bot.example>"
 
 
 class ToInbox:
@@ -37,41 +31,6 @@ class ToInbox:
         self.got.append(envelope.original_content)
         self.inbox.deliver(envelope.original_content)
         return "250 OK"
-
-
-def _thread(stem: str, date_days: int) -> tuple[str, str, bytes]:
-    """(root msgid, author, root mail): seed 001's gro_flush_timeout claim as a new thread."""
-    case = read_case(SEED001)
-    case = replace(case, stem=stem, date=case.date + timedelta(days=date_days),
-                   subject=f"[PATCH net-next] {stem}: gro flush timer")
-    root = f"{stem}.0@corpus.example"
-    return root, case.author, rfc822(case.subject, case.author, case.date, root, case.body)
-
-
-def _reply(root: str, n: int, who: str, text: str, subject: str) -> bytes:
-    from datetime import UTC, datetime
-    return rfc822(f"Re: {subject}", who, datetime.now(UTC), f"{root}.r{n}", text + "\n",
-                  in_reply_to=root, references=[root])
-
-
-def _bot(cfg: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "verifier", "bot", "--config", str(cfg), *extra]
-
-
-def _rows(db: Path, q: str) -> list[tuple]:
-    with sqlite3.connect(db, timeout=30) as c:
-        return c.execute(q).fetchall()
-
-
-def _wait(cond, timeout: float, proc: subprocess.Popen | None = None, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return
-        if proc is not None and proc.poll() is not None:
-            raise AssertionError(f"bot exited ({proc.returncode}) waiting for {what}")
-        time.sleep(0.3)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def _netns_with(prefix: str) -> list[str]:
@@ -110,43 +69,43 @@ from = "{BOT}"
     log = open(tmp_path / "bot.log", "wb")  # noqa: SIM115
     proc = None
     try:
-        asked, author_a, mail_a = _thread("asked", 0)
-        optout, author_b, mail_b = _thread("optout", 1)
-        stranger, _, mail_c = _thread("stranger", 2)
-        noise, _, mail_d = _thread("noise", 3)
+        asked, author_a, mail_a = thread("asked", 0)
+        optout, author_b, mail_b = thread("optout", 1)
+        stranger, _, mail_c = thread("stranger", 2)
+        noise, _, mail_d = thread("noise", 3)
         for m in (mail_a, mail_b, mail_c, mail_d):
             inbox.deliver(m)
-        proc = subprocess.Popen(_bot(cfg), stdout=log, stderr=log, env=env)
-        _wait(lambda: db.exists() and _rows(db, "SELECT COUNT(*) FROM messages")[0][0] >= 4,
+        proc = subprocess.Popen(bot(cfg), stdout=log, stderr=log, env=env)
+        wait(lambda: db.exists() and rows(db, "SELECT COUNT(*) FROM messages")[0][0] >= 4,
               60, proc, "the first four messages")
         # requests arrive while the bot is polling
         subj = "[PATCH net-next] asked: gro flush timer"
-        inbox.deliver(_reply(asked, 1, MAINTAINER, "Looks good.\n\nverifier: check", subj))
-        inbox.deliver(_reply(optout, 1, MAINTAINER, "verifier: check", subj))
-        inbox.deliver(_reply(optout, 2, author_b, "Please do not.\nverifier: no", subj))
-        inbox.deliver(_reply(stranger, 1, STRANGER, "verifier: check", subj))
+        inbox.deliver(reply(asked, 1, MAINTAINER, "Looks good.\n\nverifier: check", subj))
+        inbox.deliver(reply(optout, 1, MAINTAINER, "verifier: check", subj))
+        inbox.deliver(reply(optout, 2, author_b, "Please do not.\nverifier: no", subj))
+        inbox.deliver(reply(stranger, 1, STRANGER, "verifier: check", subj))
         # kill -9 in the middle of the asked thread's runs
-        _wait(lambda: _rows(db, "SELECT COUNT(*) FROM runs")[0][0] >= 3, 120, proc,
+        wait(lambda: rows(db, "SELECT COUNT(*) FROM runs")[0][0] >= 3, 120, proc,
               "three stored runs")
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
-        stored = _rows(db, "SELECT COUNT(*) FROM runs")[0][0]
+        stored = rows(db, "SELECT COUNT(*) FROM runs")[0][0]
         assert stored >= 3
         assert not sink.got, "killed before the runs finished: nothing may be sent yet"
         # restart: the run resumes and the reply goes out once
         for _ in range(2):
-            r = subprocess.run(_bot(cfg, "--once"), capture_output=True, env=env, timeout=400)
+            r = subprocess.run(bot(cfg, "--once"), capture_output=True, env=env, timeout=400)
             log.write(r.stderr)
             assert r.returncode == 0, r.stderr.decode()[-2000:]
-        assert _rows(db, "SELECT COUNT(*) FROM runs")[0][0] >= stored
+        assert rows(db, "SELECT COUNT(*) FROM runs")[0][0] >= stored
         assert len(sink.got) == 1, [m[:300] for m in sink.got]
         assert f"In-Reply-To: <{asked}>".encode() in sink.got[0]
-        claims = _rows(db, "SELECT thread_id, status FROM claims")
+        claims = rows(db, "SELECT thread_id, status FROM claims")
         # the opt-out may land in a later poll than the maintainer's request; claims
         # queued in between must end skipped, never run to a reply
         assert [c for c in claims if c[0] != optout] == [(asked, "judged")]
         assert all(st == "skipped" for tid, st in claims if tid == optout)
-        threads = dict(_rows(db, "SELECT thread_id, status FROM threads"))
+        threads = dict(rows(db, "SELECT thread_id, status FROM threads"))
         assert threads[optout] == "opted-out" and threads[stranger] == "seen"
         assert threads[noise] == "seen"
         # the reply reached the thread in the inbox
@@ -157,10 +116,10 @@ from = "{BOT}"
         # a crash after SMTP but before 'sent' was recorded: the inbox has it, not re-sent
         with sqlite3.connect(db) as c:
             c.execute("UPDATE replies SET status='sending'")
-        r = subprocess.run(_bot(cfg, "--once"), capture_output=True, env=env, timeout=120)
+        r = subprocess.run(bot(cfg, "--once"), capture_output=True, env=env, timeout=120)
         log.write(r.stderr)
         assert r.returncode == 0 and len(sink.got) == 1
-        assert _rows(db, "SELECT status FROM replies") == [("sent",)]
+        assert rows(db, "SELECT status FROM replies") == [("sent",)]
         assert b"already reached" in r.stderr
         st = subprocess.run([sys.executable, "-m", "verifier", "status", "--config", str(cfg),
                              asked], capture_output=True, text=True, env=env, timeout=60)

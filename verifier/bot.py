@@ -72,8 +72,13 @@ class BotConfig:
     replies_per_thread: int = 1
     replies_per_author: int = 3  # per day, to threads started by one author
     claims_per_thread: int = 3
-    runner: str = "netns"
+    runner: str = "netns"  # netns (this machine) | fleet (the lab's dask workers)
     netns_prefix: str = "pcvbot"
+    scheduler: str | None = None  # fleet: tcp://ctl:8786 or tls://...
+    tags: list[str] = field(default_factory=list)  # fleet: what a host must have
+    tls_ca: str | None = None  # fleet: the files of a tls:// scheduler
+    tls_cert: str | None = None
+    tls_key: str | None = None
     duration: float = 5.0  # seconds per benchmark run (caps what the mail asked for)
     max_runs: int = 10  # runs per variant at most (sequential looks stop earlier)
     warmup: int = 1
@@ -106,6 +111,18 @@ class BotConfig:
                 kw[k] = v
         for k in ("allow", "maintainers", "all_authors"):
             kw[k] = [str(a).lower() for a in kw.get(k, [])]
+        if kw.get("runner", "netns") not in ("netns", "fleet"):
+            raise BotError("[bot] runner must be netns or fleet")
+        if kw.get("runner") == "fleet" and not kw.get("scheduler"):
+            raise BotError("[bot] runner = \"fleet\" needs scheduler = \"tcp://HOST:PORT\"")
+        if "tags" in kw:
+            from runners.fleet_host import FleetError, parse_tags
+
+            tags = kw["tags"]
+            try:
+                kw["tags"] = parse_tags(tags if isinstance(tags, str) else ",".join(tags))
+            except FleetError as e:
+                raise BotError(f"[bot] tags: {e}") from None
         return cls(lists=[str(x).rstrip("/") for x in lists],
                    state=root / str(sec.get("state", "bot-state.sqlite")),
                    outbox=root / str(sec.get("outbox", "outbox")), **kw)
@@ -434,21 +451,20 @@ class Bot:
 
     # --- running --------------------------------------------------------------------
 
-    def _runner(self) -> Any:
-        if self.cfg.runner != "netns":
-            raise BotError(f"runner {self.cfg.runner!r}: the bot drives the netns runner")
-        from runners.netns import NetnsRunner
-
-        return NetnsRunner(prefix=self.cfg.netns_prefix)
-
     def run_claim(self, claim: ClaimRow) -> Results:
         """Run (or resume) one claim's spec; each RunRecord is stored as it completes."""
         from runners.execute import execute, new_results
+        from runners.netns import NetnsRunner
 
         spec = Spec.from_dict(claim.spec)
         spec.run.max_repetitions = min(spec.run.max_repetitions or self.cfg.max_runs,
                                        self.cfg.max_runs)
-        stored = _latest_attempts(self.state.runs(claim.id))
+        every = self.state.runs(claim.id)
+        stored = _latest_attempts(every)
+        if self.cfg.runner == "fleet":
+            spec.run.warmup = self.cfg.warmup
+            self.state.set_claim(claim.id, "running")
+            return self._run_on_fleet(claim, spec, every)
         if stored:
             spec.run.warmup = 0 if any(r.warmup for r in stored) else self.cfg.warmup
             log.info("resuming claim %d with %d stored runs", claim.id, len(stored))
@@ -460,7 +476,7 @@ class Bot:
             gone = remove_stale_namespaces(self.cfg.netns_prefix)
             if gone:
                 log.info("removed namespaces a stopped run left: %s", ", ".join(gone))
-            with self._runner() as runner:
+            with NetnsRunner(prefix=self.cfg.netns_prefix) as runner:
                 results = new_results(spec, runner)
                 results.runs = list(stored)
 
@@ -470,6 +486,41 @@ class Bot:
                 results = execute(spec, runner, duration=self.cfg.duration,
                                   approve=self.cfg.approve, progress=keep,
                                   results=results, sequential=True)
+        return results
+
+    def _run_on_fleet(self, claim: ClaimRow, spec: Spec, every: list[RunRecord]) -> Results:
+        """The spec's fixed plan on the lab (the hosts serialise themselves; no look-by-look
+        stopping across hosts).  A resumed claim dispatches only the plan positions with no
+        finished record; a position whose last attempt was lost or cut gets a new attempt."""
+        from runners.fleet import INTERRUPTED, LOST, FleetRunner
+        from runners.fleet_host import FleetError, security_from
+
+        spec.run.repetitions = spec.run.max_repetitions
+        spec.run.duration = min(self.cfg.duration, spec.run.duration_cap)
+        unfinished = (LOST, INTERRUPTED, "FutureCancelledError")
+        latest = _latest_attempts(every)
+        done = {r.index for r in latest if not (r.error or "").startswith(unfinished)}
+        next_attempt = {r.index: r.attempt + 1 for r in latest}
+        if latest:
+            log.info("resuming claim %d on the fleet: %d of its runs are stored",
+                     claim.id, len(done))
+
+        def keep(rec: RunRecord) -> None:
+            rec.attempt += next_attempt.get(rec.index, 0)
+            self.state.add_run(claim.id, rec)
+
+        try:
+            security = security_from(self.cfg.tls_ca, self.cfg.tls_cert, self.cfg.tls_key,
+                                     "client")
+            with FleetRunner(str(self.cfg.scheduler), self.cfg.tags, security=security,
+                             approve=self.cfg.approve) as fleet:
+                results = fleet.run(spec, keep, skip=done)
+        except FleetError as e:
+            raise RuntimeError(str(e)) from None
+        results.runs = _latest_attempts([*every, *results.runs])
+        if results.status == "complete" and results.runs and not any(
+                r.ok for r in results.runs):
+            results.status, results.reason = "failed", results.runs[-1].error
         return results
 
     def judge_claim(self, claim: ClaimRow) -> None:

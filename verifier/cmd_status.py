@@ -8,10 +8,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import Counter
 
 from verifier.bot import BotError, load_bot_config
 from verifier.fetch import FetchError
 from verifier.fetch.lore import normalize_msgid
+from verifier.results import RunRecord
 from verifier.state import REPLY_SENT, State, StateError
 
 
@@ -41,6 +43,18 @@ def overview(state: State) -> list[str]:
     return out
 
 
+def ran_where(runs: list[RunRecord]) -> str:
+    """'lab1 (12 ok), lab2 (3 ok, 1 lost)': which host ran what, from the stored records."""
+    from runners.fleet import LOST
+
+    by_host: dict[str, Counter[str]] = {}
+    for r in runs:
+        kind = "ok" if r.ok else "lost" if (r.error or "").startswith(LOST) else "failed"
+        by_host.setdefault(r.host or "?", Counter())[kind] += 1
+    return ", ".join(f"{h} ({', '.join(f'{n} {k}' for k, n in sorted(c.items()))})"
+                     for h, c in sorted(by_host.items()))
+
+
 def thread_status(state: State, mid: str) -> list[str] | None:
     thread_id = state.thread_of([mid]) or mid
     t = state.thread(thread_id)
@@ -56,6 +70,10 @@ def thread_status(state: State, mid: str) -> list[str] | None:
         if c.previous_id:
             out.append(f"    follows claim {c.previous_id} (earlier version of the series)")
         out.append(f"    runs stored: {len(runs)} ({ok} counted ok)")
+        where = ran_where(runs)
+        if where:
+            runner = (state.results_of(c.id) or {}).get("runner") or "runner"
+            out.append(f"    ran on {runner}: {where}")
         v = state.verdicts(c.id)
         if v:
             out.append(f"    verdict: {v[1]}")

@@ -1,0 +1,55 @@
+"""What the bot's end-to-end tests share: seed 001's claim as a new thread, replies to it,
+the bot as a subprocess and the state database read directly."""
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+
+from lore import read_case, rfc822
+
+SEED001 = next((Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("001_*.txt"), None)
+MAINTAINER = "Net Maintainer <maint@corpus.example>"
+STRANGER = "Some Stranger <stranger@elsewhere.example>"
+BOT = "Perf Verifier <verifier@bot.example>"
+
+
+def thread(stem: str, date_days: int) -> tuple[str, str, bytes]:
+    """(root msgid, author, root mail): seed 001's gro_flush_timeout claim as a new thread."""
+    case = read_case(SEED001)
+    case = replace(case, stem=stem, date=case.date + timedelta(days=date_days),
+                   subject=f"[PATCH net-next] {stem}: gro flush timer")
+    root = f"{stem}.0@corpus.example"
+    return root, case.author, rfc822(case.subject, case.author, case.date, root, case.body)
+
+
+def reply(root: str, n: int, who: str, text: str, subject: str) -> bytes:
+    from datetime import UTC, datetime
+    return rfc822(f"Re: {subject}", who, datetime.now(UTC), f"{root}.r{n}", text + "\n",
+                  in_reply_to=root, references=[root])
+
+
+def bot(cfg: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "verifier", "bot", "--config", str(cfg), *extra]
+
+
+def rows(db: Path, q: str) -> list[tuple]:
+    with sqlite3.connect(db, timeout=30) as c:
+        return c.execute(q).fetchall()
+
+
+def wait(cond, timeout: float, proc: subprocess.Popen | None = None, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"bot exited ({proc.returncode}) waiting for {what}")
+        time.sleep(0.3)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
