@@ -40,7 +40,11 @@ fi
 
 # Python side: the project and its dependencies into the interpreter that runs it.
 py=${PYTHON:-python3}
-if ! "$py" -c 'import verifier, claims, runners, yaml, scipy, dask, asyncssh' 2>/dev/null \
+# Checked from / so the current directory cannot stand in for the install, and against this
+# checkout's path: an editable install of another checkout does not count.
+if ! (cd / && "$py" -c 'import os, sys, verifier, claims, runners, yaml, scipy, dask, asyncssh
+sys.exit(os.path.dirname(os.path.dirname(os.path.abspath(verifier.__file__))) != sys.argv[1])' \
+      "$(cd "$here" && pwd -P)") 2>/dev/null \
    || [ "$here/pyproject.toml" -nt "$here/.install-stamp" ]; then
   "$py" -m pip install -q -e "$here[test]"
   touch "$here/.install-stamp"

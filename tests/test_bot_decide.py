@@ -157,6 +157,13 @@ def test_cli_bad_input_is_one_line(tmp_path):
     bad.write_text('[bot]\nlists = ["http://127.0.0.1:9/x"]\nintervall = 3\n')
     r = _cli("status", "--config", str(bad), cwd=tmp_path)
     assert r.returncode == 2 and "unknown setting(s): intervall" in r.stderr
+    for body, says in (('runner = "fleet"', "needs scheduler"),
+                       ('runner = "ssh"', "runner must be netns or fleet"),
+                       ('runner = "fleet"\nscheduler = "tcp://127.0.0.1:9"\ntags = ["a b"]',
+                        "bad tag")):
+        bad.write_text(f'[bot]\nlists = ["http://127.0.0.1:9/x"]\n{body}\n')
+        r = _cli("bot", "--config", str(bad), "--once", cwd=tmp_path)
+        assert r.returncode == 2 and says in r.stderr and r.stderr.count("\n") == 1, r.stderr
 
 
 def test_cli_queue_and_status(tmp_path):
