@@ -34,6 +34,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--netem", default=None, help="netns: shaping, e.g. delay=1ms,rate=1gbit")
     p.add_argument("--kernel", action="append", default=[], metavar="VARIANT=IMAGE",
                    help="vm: the kernel image a variant boots (repeat per variant)")
+    p.add_argument("--tree", default=None,
+                   help="vm: your kernel git repository; the base and base + the thread's "
+                        "series are built from it (in worktrees: your checkout is not touched)")
+    p.add_argument("--base", default=None, help="vm --tree: base commit or branch, "
+                                                "overriding the thread's base-commit/tree")
+    p.add_argument("--jobs", type=int, default=None, help="vm --tree: make -j for the builds")
     p.add_argument("--duration", type=float, default=None,
                    help="seconds per run, replacing the mail's own (capped by the spec)")
     p.add_argument("--max-runs", type=int, default=None,
@@ -49,7 +55,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--inbox", default=None, help="public-inbox base URL for Message-IDs")
 
 
-def _messages(target: str, inbox: str | None) -> list[Any]:
+def _messages(target: str, inbox: str | None) -> tuple[str, list[Any]]:
+    """(where the thread is on disk, "-" for stdin; its messages)."""
     from claims.sources import InputError, iter_messages
 
     path = target
@@ -64,7 +71,7 @@ def _messages(target: str, inbox: str | None) -> list[Any]:
         except FetchError as e:
             raise ValueError(str(e)) from None
     try:
-        return list(iter_messages(path))
+        return path, list(iter_messages(path))
     except (InputError, OSError) as e:
         raise ValueError(str(e)) from None
 
@@ -121,6 +128,8 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
     problems = _safety_problems(spec, args.approve)
     if args.runner == "fleet":
         return _check_on_fleet(spec, args, problems)
+    if getattr(args, "blocked", None):
+        return _not_runnable(spec, args.runner, args.blocked)
     runner = make_runner(_runner_args(args))
     res: Results = new_results(spec, runner)
     if problems:
@@ -145,18 +154,24 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
     return res
 
 
+def _not_runnable(spec: Any, runner: str, reason: str) -> Any:
+    """A judged result that says why nothing ran (refused, series does not apply)."""
+    from verifier.results import Results
+    from verifier.verdict import judge
+
+    res = Results(spec=spec.to_dict(), runner=runner, status="not-runnable", reason=reason)
+    res.verdicts = judge(res)
+    return res
+
+
 def _check_on_fleet(spec: Any, args: argparse.Namespace, problems: list[str]) -> Any:
     """The lab's hosts run the spec's plan (each host re-validates it); judged here."""
     from runners.fleet import FleetRunner
     from runners.fleet_host import FleetError, parse_tags, security_from
-    from verifier.results import Results
     from verifier.verdict import judge
 
     if problems:
-        res = Results(spec=spec.to_dict(), runner="fleet", status="not-runnable",
-                      reason="refused: " + "; ".join(problems))
-        res.verdicts = judge(res)
-        return res
+        return _not_runnable(spec, "fleet", "refused: " + "; ".join(problems))
     if not args.scheduler:
         raise ValueError("--runner fleet needs --scheduler tcp://HOST:PORT")
     if args.max_runs:
@@ -177,11 +192,55 @@ def _check_on_fleet(spec: Any, args: argparse.Namespace, problems: list[str]) ->
     return res
 
 
+def _thread_kernels(args: argparse.Namespace, source: str, messages: list[Any],
+                    specs: list[Any], out: Path) -> tuple[Any, str | None]:
+    """(Kernels, None) built from --tree for the thread's series, or (None, "does not
+    apply to <base>: <reason>") when git am refuses it; KernelError for anything else."""
+    import tempfile
+
+    from verifier.kernel import KernelError, NotApplicable, as_mbox, kernels_for, series_target
+
+    root = next((m.message_id for m in messages if m.message_id), None)
+    target = series_target(specs, root)
+    if not target:
+        raise KernelError("--tree: no Message-ID in the thread names its series")
+    mbox = None if source == "-" else as_mbox(Path(source), out / "thread.mbox")
+    midmask = None
+    if args.inbox:
+        midmask = args.inbox if "%s" in args.inbox else args.inbox.rstrip("/") + "/%s"
+    subject = next((m.subject for m in messages if m.subject), None)
+    print(f"verifier check: building the base and <{target}> applied from {args.tree} "
+          f"(vng --build; cached by commit and config)...", file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="verifier-kernels-") as work:
+        try:
+            return kernels_for(target, Path(args.tree).expanduser(), Path(work), mbox=mbox,
+                               midmask=midmask, subject=subject, base=args.base,
+                               jobs=args.jobs), None
+        except NotApplicable as e:
+            return None, str(e)
+
+
+def _with_kernels(spec: Any, args: argparse.Namespace, built: Any,
+                  blocked: str | None) -> argparse.Namespace:
+    """`args` for one spec: each variant's --kernel from the built pair, or the reason
+    the series cannot run."""
+    from verifier.kernel import variant_images
+
+    if blocked:
+        return argparse.Namespace(**{**vars(args), "blocked": blocked})
+    images = variant_images(spec, built)
+    return argparse.Namespace(**{**vars(args), "kernel": [f"{v}={p}" for v, p in images.items()]})
+
+
 def run(args: argparse.Namespace) -> int:
+    from verifier.kernel import KernelError
     from verifier.reply import ReplyError, reply
 
+    if args.tree and args.runner != "vm":
+        print("verifier check: --tree builds kernels for --runner vm", file=sys.stderr)
+        return 2
     try:
-        messages = _messages(args.target, args.inbox)
+        source, messages = _messages(args.target, args.inbox)
         specs = _specs(messages)
     except ValueError as e:
         print(f"verifier check: {e}", file=sys.stderr)
@@ -198,10 +257,24 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"verifier check: cannot use {out}: {e.strerror}", file=sys.stderr)
         return 2
+    built, blocked = None, None
+    if args.tree:
+        try:
+            built, blocked = _thread_kernels(args, source, messages, specs, out)
+        except (KernelError, OSError) as e:
+            print(f"verifier check: {e}", file=sys.stderr)
+            return 2
     for spec in specs:
         print(f"verifier check: {spec.id} on {args.runner}...", file=sys.stderr)
+        spec_args = _with_kernels(spec, args, built, blocked) if args.tree else args
         try:
-            res = check_spec(spec, args, messages)
+            res = check_spec(spec, spec_args, messages)
+            if built is not None:
+                res.environment["series"] = {
+                    "message_id": built.series.message_id, "subject": built.series.subject,
+                    "patches": built.series.patches, "base": built.base_sha,
+                    "base_why": built.base_why,
+                    "images": {k: str(v) for k, v in built.images.items()}}
         except ValueError as e:  # the runner could not be made (bad --hosts, ...)
             print(f"verifier check: {e}", file=sys.stderr)
             return 2

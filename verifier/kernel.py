@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 # What netdev benchmarks need in a vng kernel (everything built in: no modules to load).
 CONFIG_FRAGMENT = """\
@@ -58,6 +59,7 @@ class Series:
     tree: str | None
     patches: int
     b4_log: str = ""
+    message_id: str = ""  # what b4 was asked for
 
     def digest(self) -> str:
         return hashlib.sha256(self.mbx.read_bytes()).hexdigest()[:16]
@@ -150,7 +152,7 @@ def fetch_series(target: str, out: Path, mbox: Path | None = None,
     tree = next(filter(None, map(tree_from_subject, originals)), None)
     return Series(mbx=mbxs[0], subject=subject or (subjects[0] if subjects else ""),
                   base_commit=base.group(1) if base else None, tree=tree,
-                  patches=len(subjects), b4_log=log)
+                  patches=len(subjects), b4_log=log, message_id=target.strip("<>"))
 
 
 def _resolve(repo: Path, ref: str) -> str | None:
@@ -309,3 +311,35 @@ def kernels_for(target: str, tree: Path, workdir: Path, *, mbox: Path | None = N
         if not keep_trees:
             trees.remove()
     return Kernels(images, trees.base_sha, trees.base_why, series)
+
+
+def series_target(specs: list[Any], fallback: str | None) -> str | None:
+    """The Message-ID of the series the specs' candidates need (the first named), else
+    `fallback` (the thread's root: a cover letter names its whole series to b4)."""
+    for spec in specs:
+        for v in spec.variants:
+            if v.kernel is not None and v.kernel.series:
+                return str(v.kernel.series)
+    return fallback
+
+
+def variant_images(spec: Any, k: Kernels) -> dict[str, str]:
+    """Which built kernel each of the spec's variants boots.
+
+    Variants that need the series boot the patched kernel and the others the base; when
+    no variant names the series (the variants differ by a knob, which the series often
+    adds), every variant boots the patched kernel, so the knob exists in all of them."""
+    needs = {v.name for v in spec.variants if v.kernel is not None and v.kernel.series}
+    base, cand = str(k.images["baseline"]), str(k.images["candidate"])
+    return {v.name: cand if (v.name in needs or not needs) else base for v in spec.variants}
+
+
+def as_mbox(path: Path, out: Path) -> Path:
+    """`path` itself when it is an mbox, else a one-message mbox of it in `out` (b4 reads
+    only mboxes and maildirs; a saved .eml or a draft with headers is one message)."""
+    with open(path, "rb") as f:
+        if f.read(5) == b"From ":
+            return path
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n" + path.read_bytes())
+    return out

@@ -71,6 +71,12 @@ def machine(results: Results) -> list[tuple[str, str]]:
         rows.append(("tools", ", ".join(dict.fromkeys(tools.values()))))
     if env.get("duration"):
         rows.append(("duration", f"{env['duration']:g} s per run"))
+    series = env.get("series") or {}
+    if series.get("base"):
+        n = series.get("patches") or 0
+        rows.append(("kernels", f"base {series['base'][:12]} ({series.get('base_why')}); "
+                                f"candidate: base + {n} patch{'es' if n != 1 else ''} of "
+                                f"<{series.get('message_id')}>"))
     return rows
 
 
@@ -159,7 +165,8 @@ def commands(results: Results) -> list[str]:
     out = []
     mid = (spec.get("source") or {}).get("message_id")
     if mid:
-        out.append(f"verifier check {mid.strip('<>')} --runner {kind}")
+        tree = " --tree ~/linux" if (results.environment or {}).get("series") else ""
+        out.append(f"verifier check {mid.strip('<>')} --runner {kind}{tree}")
     out += [f"verifier run spec-{sid}.yaml --runner {kind} -o results.json",
             "verifier report results.json --format email"]
     seen = set()
