@@ -80,14 +80,19 @@ class SshRunner(Runner):
         self._addresses = dict(addresses or {})
         self._devices: dict[str, str] = {}
         self._ctl = tempfile.mkdtemp(prefix="pcv-ssh-")
+        self._slots: dict[str, int] = {}
 
     # -- ssh argv ----------------------------------------------------------------------
     def _ssh(self, dest: str, *extra: str) -> list[str]:
         argv = ["ssh"]
         if self.config:
             argv += ["-F", self.config]
+        # One control socket per host *as named*: with ssh's %C, two names for one address
+        # (lab1, lab2 -> 127.0.0.1) shared a socket, the second "master" fell back to a
+        # plain background connection that `-O exit` could never reach, and it leaked.
+        slot = self._slots.setdefault(dest, len(self._slots))
         argv += ["-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes",
-                 "-o", f"ControlPath={self._ctl}/%C", *self.options, *extra]
+                 "-o", f"ControlPath={self._ctl}/{slot}", *self.options, *extra]
         return argv
 
     def _remote(self, role: str, argv: Sequence[str]) -> list[str]:

@@ -91,6 +91,11 @@ def test_runs_commands_with_host_key_checked(sshd):
         env = r.environment(["iperf3"])
         assert env["runner"] == "ssh" and env["hosts"]["client"]["cpus"] >= 1
         assert env["hosts"]["server"] == {"same_as": "client"} or env["hosts"]["server"]["kernel"]
+        ctl = r._ctl
+    # lab1 and lab2 are one address: each still had its own master, and both are gone
+    time.sleep(0.5)
+    left = subprocess.run(["pgrep", "-f", ctl], capture_output=True, text=True).stdout
+    assert left == "", f"ssh processes left behind: {left}"
 
 
 def test_unknown_host_key_is_refused(sshd, tmp_path):
