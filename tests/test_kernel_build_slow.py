@@ -27,6 +27,7 @@ ARCHIVE = SHARED / "data" / "virtualization-list.mbox.xz"
 SRC = Path(os.environ.get("VERIFIER_LINUX_SRC", "/var/tmp/verifier-linux"))
 
 pytestmark = [pytest.mark.slow,
+              pytest.mark.timeout(6 * 3600),  # the suite's 600 s would cut the build
               pytest.mark.skipif(shutil.which("vng") is None or shutil.which("b4") is None,
                                  reason="needs vng and b4")]
 

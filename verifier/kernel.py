@@ -247,9 +247,11 @@ def build_kernel(tree: Path, key: str, config: str = CONFIG_FRAGMENT,
         try:
             rc = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
-            proc.wait()
+            _kill_group(proc)
             raise KernelError(f"kernel build timed out after {timeout:g} s") from None
+        except BaseException:  # interrupted: no make may go on writing into a removed tree
+            _kill_group(proc)
+            raise
     image = tree / "arch" / "x86" / "boot" / "bzImage"
     if rc != 0 or not image.is_file():
         tail = _last(log.read_text(errors="replace"), 3)
@@ -259,6 +261,14 @@ def build_kernel(tree: Path, key: str, config: str = CONFIG_FRAGMENT,
     shutil.copyfile(image, tmp)
     os.replace(tmp, cached)
     return cached
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, 9)
+    except ProcessLookupError:
+        pass
+    proc.wait()
 
 
 def build_both(trees: Trees, config: str = CONFIG_FRAGMENT, jobs: int | None = None
