@@ -9,6 +9,7 @@ values and direction, the run plan, and where the claim came from.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from functools import cache
 from pathlib import Path
@@ -84,7 +85,7 @@ class Command:
 
 @dataclass
 class Metric:
-    name: str  # the tool description's metric name
+    name: str  # as the mail names it: the tool's name when pasted output, else prose
     unit: str | None = None
     better: str | None = None  # "higher" | "lower" | None
     baseline: float | None = None  # claimed values as printed
@@ -94,6 +95,14 @@ class Metric:
     runs: int | None = None
     label: str | None = None  # the row/column it came from in the mail
     variant: str = "candidate"  # the variant whose claimed value `candidate` is
+    # the tool's sample name the runner measures; None when it is `name` itself or unknown
+    sample: str | None = None
+
+
+def sample_name(metric: Mapping[str, Any]) -> str:
+    """The key a run's samples hold a spec metric (a dict, as results carry it) under:
+    what the tool measures (`transaction_rate`) rather than the mail's words for it."""
+    return metric.get("sample") or metric.get("name") or ""
 
 
 @dataclass

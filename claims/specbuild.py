@@ -499,7 +499,7 @@ def _spec(ex: Extraction, g: _Group, index: int) -> Spec:
         else:
             notes.append(f"no setup step differs between the variants ({labels or 'unlabelled'}); "
                          "assumed they differ by kernel: needs a kernel runner")
-    metrics = [_metric(c, variants[vi].name) for c, vi in g.claims]
+    metrics = [_metric(c, variants[vi].name, bench) for c, vi in g.claims]
     spec = Spec(
         id=_spec_id(msg, bench, index),
         source=_source(msg, g),
@@ -535,16 +535,29 @@ def _kernel(msg: Message, i: int) -> Kernel:
     return Kernel(base=base, series=msg.message_id if i > 0 else None)
 
 
-def _metric(c: Claim, variant: str) -> Metric:
+def _metric(c: Claim, variant: str, bench: _Bench) -> Metric:
     b, k = c.baseline, c.candidate
     spreads = [_spread_pct(v) for v in (b, k) if v is not None]
     spreads = [s for s in spreads if s is not None]
     runs = [v.runs for v in (b, k) if v is not None and v.runs]
     change = c.claimed_change_pct if c.claimed_change_pct is not None else c.change_pct
-    return Metric(name=c.metric, unit=c.unit or (b.unit if b else None), better=c.better,
+    unit = c.unit or (b.unit if b else None)
+    return Metric(name=c.metric, unit=unit, better=c.better,
                   baseline=b.value if b else None, candidate=k.value if k else None,
                   claimed_change_pct=change, spread_pct=max(spreads) if spreads else None,
-                  runs=min(runs) if runs else None, label=c.context, variant=variant)
+                  runs=min(runs) if runs else None, label=c.context, variant=variant,
+                  sample=_sample(c, unit, bench))
+
+
+def _sample(c: Claim, unit: str | None, bench: _Bench) -> str | None:
+    """What the benchmark's tool measures for this claim, when not the claim's own name.
+    A claim whose numbers are another tool's output (iperf3 pasted under a netperf
+    command) is left alone: this command does not measure it."""
+    tool = bench.tool
+    if tool is None or (c.tool and tool_for_program(c.tool) not in (None, tool)):
+        return None
+    got = tool.sample_for(c.metric, unit, bench.command.argv)
+    return got if got != c.metric else None
 
 
 def _spread_pct(v: Value) -> float | None:

@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from claims.spec import sample_name
 from verifier import arith
 from verifier.results import Results
 from verifier.stats import (
@@ -103,6 +104,7 @@ class Row:
     cand: list[float] = field(default_factory=list)
     failed: dict[str, int] = field(default_factory=dict)
     total: dict[str, int] = field(default_factory=dict)
+    measured: list[str] = field(default_factory=list)  # sample names the runs recorded
 
 
 def _classify(eff: Effect, cl: Claimed, delta: float, alpha: float,
@@ -169,7 +171,8 @@ def _sentence(v: dict[str, Any]) -> str:
 def _base_dict(row: Row, cl: Claimed, delta: float) -> dict[str, Any]:
     m = row.metric
     return {
-        "metric": m.get("name"), "label": m.get("label"), "unit": m.get("unit"),
+        "metric": m.get("name"), "sample": sample_name(m) or None, "label": m.get("label"),
+        "unit": m.get("unit"),
         "better": m.get("better"), "variant": row.variant, "baseline_variant": row.baseline,
         "claimed_baseline": m.get("baseline"), "claimed_candidate": m.get("candidate"),
         "claimed_pct": cl.pct, "claim_note": cl.note, "delta_pct": pct(delta),
@@ -185,16 +188,33 @@ def _invalid_reason(row: Row, delta: float) -> str | None:
         total, failed = row.total.get(name, 0), row.failed.get(name, 0)
         if total and failed / total > MAX_FAILED_FRACTION:
             return f"{failed} of {total} runs of {name} failed"
+    what = _what(row.metric)
     for name, xs in ((row.baseline, row.base), (row.variant, row.cand)):
         if len(xs) < 2:
-            return f"{name} has {len(xs)} usable samples of {row.metric.get('name')}"
+            return f"{name} has {len(xs)} usable samples of {what}" + _measured_instead(row)
         if any(not (x > 0 and math.isfinite(x)) for x in xs):
-            return f"{name} has non-positive samples of {row.metric.get('name')}"
+            return f"{name} has non-positive samples of {what}"
     for name, xs in ((row.baseline, row.base), (row.variant, row.cand)):
         d = drift(xs, delta)
         if d:
             return f"{name}: {d}"
     return aa_check(row.base, delta)
+
+
+def _what(metric: dict[str, Any]) -> str:
+    """The metric as a reason names it: the tool's sample, and the mail's words if other."""
+    name, key = metric.get("name"), sample_name(metric)
+    return key if not name or name == key else f"{key} ({name})"
+
+
+def _measured_instead(row: Row) -> str:
+    """When the runs measured something but not this: what they did measure, so a reader
+    can see the claim's metric names nothing the tool reports."""
+    if row.base or row.cand or not row.measured:
+        return ""
+    shown = ", ".join(row.measured[:6]) + (", ..." if len(row.measured) > 6 else "")
+    return (f"; the runs measured {shown}: the claim's metric does not say which of these "
+            "it is (set `sample` in the spec)")
 
 
 def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
@@ -244,18 +264,22 @@ def rows_of(results: Results) -> list[Row]:
         total[r.variant] = total.get(r.variant, 0) + 1
         if not r.ok:
             failed[r.variant] = failed.get(r.variant, 0) + 1
+    measured = list(dict.fromkeys(k for r in results.runs if r.ok and not r.warmup
+                                  for k in r.samples))
     rows = []
     for m in spec.get("metrics", []):
         # a metric names the variant its claimed candidate value belongs to
         own = m.get("variant")
+        key = sample_name(m)
         for var in names:
             if var == base or (own in names and var != own):
                 continue
             rows.append(Row(metric=m, variant=var, baseline=base,
-                            base=results.samples(base, m["name"]),
-                            cand=results.samples(var, m["name"]),
+                            base=results.samples(base, key),
+                            cand=results.samples(var, key),
                             failed={k: failed.get(k, 0) for k in (base, var)},
-                            total={k: total.get(k, 0) for k in (base, var)}))
+                            total={k: total.get(k, 0) for k in (base, var)},
+                            measured=measured))
     return rows
 
 
@@ -278,7 +302,7 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
     run_plan = spec.get("run") or {}
     alpha = per_look_alpha(run_plan)
     paired = bool(run_plan.get("paired"))
-    deltas = [noise_band(calib, row.metric.get("name")) for row in rows]
+    deltas = [noise_band(calib, sample_name(row.metric)) for row in rows]  # keyed as runs are
     if len(rows) == 1:
         return _cap_emulated(results, [judge_row(rows[0], deltas[0], alpha, final, paired)])
     pvals = []

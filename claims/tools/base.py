@@ -25,6 +25,9 @@ Metric naming scheme (stable across a mail paste and a fresh run of the same com
 
 Tools that print one line per interval or per CPU (xdp-bench, perf stat -I/-A) give one
 sample per line under the same metric, told apart by `label`; a runner averages them.
+A claim written in prose ("TCP_RR transaction rate", "packet rate" in Mpps) names its
+metric in the mail's words; `ToolDescription.sample_for` says which of the tool's sample
+names a run of the command measures for it (`claim_kind` reads the unit and the words).
 Command lines: `Option.refused` names options that are never accepted and why (files
 written, commands run); `ToolDescription.subcommand` keeps a mode word first on rewrite
 (`sockperf ping-pong`); `tool_for_program` also accepts a description's name (`iperf2`).
@@ -277,10 +280,51 @@ class ToolDescription:
     server_programs: tuple[str, ...] = ()  # what must run on the server role (netserver)
     subcommand: bool = False  # the first positional is a mode written before the options
 
+    # What a claim of each kind (see `claim_kind`) is among this tool's samples, when the
+    # command line does not decide it; tools whose argv decides override `claim_sample`.
+    claim_samples: dict[str, str] = {}
+    # The result names the parser emits (config numbers left out), and a pattern for the
+    # names it makes up while parsing (perf events, omni selectors, percentiles).
+    sample_names: frozenset[str] = frozenset()
+    sample_pattern: str | None = None
+
     # -- output -----------------------------------------------------------------------
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
         """Find this tool's output in `lines` (a mail body or a run's stdout)."""
         return []
+
+    def is_sample_name(self, name: str) -> bool:
+        """Is `name` one of the names this tool's parser gives its results?"""
+        return name in self.sample_names or (
+            self.sample_pattern is not None and re.fullmatch(self.sample_pattern, name) is not None)
+
+    def sample_for(self, metric_name: str, unit: str | None,
+                   argv: Sequence[str]) -> str | None:
+        """The sample name a run of `argv` measures for a claim about `metric_name` in
+        `unit` (the mail's words), or None when the description cannot tell.
+
+        A name the parser itself gives is kept; otherwise the unit and the words say what
+        kind of number it is, and the tool (with its command line) says which sample that is.
+        """
+        if self.is_sample_name(metric_name):
+            return metric_name
+        kind = claim_kind(metric_name, unit)
+        if kind is None and _names_the_run(metric_name, argv, self.name):
+            kind = "headline"  # "TCP_RR Average": the run's own figure
+        if kind is None:
+            return None
+        return self.claim_sample(kind, metric_name, unit, self.try_parse(argv))
+
+    def claim_sample(self, kind: str, name: str, unit: str | None,
+                     parsed: ParsedArgs | None) -> str | None:
+        """The sample for a claim of `kind`; `parsed` is the command (None if refused)."""
+        return self.claim_samples.get(kind)
+
+    def try_parse(self, argv: Sequence[str]) -> ParsedArgs | None:
+        try:
+            return self.parse_args(argv)
+        except Refused:
+            return None
 
     def parse(self, text: str) -> list[Sample]:
         """All samples in a run's output (the runner's entry point)."""
@@ -386,3 +430,96 @@ def unit_factor(unit: str | None) -> float | None:
     if m:
         return _RATE_PREFIX[m.group(1).lower()]
     return None
+
+
+# ---------------------------------------------------------------------------------------
+# What kind of number a claim is, from its unit and the words of its name
+
+_PACKET_UNIT = re.compile(r"[kKmMgG]?(?:pps|pkts?/s(?:ec)?|packets?/s(?:ec)?)")
+_TRANS_UNIT = re.compile(r"[kKmM]?(?:(?:trans(?:actions?)?|tr|req(?:uests?)?|ops|msgs?|messages?)"
+                         r"\s*/\s*s(?:ec)?|tps|rps|iops)", re.I)
+_RATE_UNIT = re.compile(r"[kKmMgGtT]?(?:bits?|bytes?|b|B)(?:ps|/s(?:ec)?)|\d+\^\d+\w+/s(?:ec)?",
+                        re.I)
+_TIME_UNIT = re.compile(r"ns|nsec|us|usec|\u00b5s|\u03bcs|ms|msec", re.I)
+_CPU_WORDS = re.compile(r"\bcpu|\butil|\bsoftirq|\bsys\b|\busr\b|\bidle\b", re.I)
+# Words of a name, first match wins; "other" is a measure no tool here reports as a result.
+_NAME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (k, re.compile(p, re.I)) for k, p in (
+        ("jitter", r"\bjitter"),
+        ("latency", r"latenc|\brtt\b|round.?trip|percentile|\bp\d{2}(?:\.\d+)?\b"),
+        ("retransmits", r"\bretrans|\bretr\b|\bretr(?:y|ies)\b"),
+        ("loss", r"\blos[st]\b|\bloss\b"),
+        ("cpu", r"\bcpu|\butili[sz]ation\b"),
+        ("other", r"\birqs?|interrupt|context.?switch|cache|miss|cycles|instructions|fault|"
+                  r"\bsecs?\b|seconds|\btime\b|elapsed|duration|\bsize\b|\bbytes\b|"
+                  r"memory|\bmem\b|\bpower\b|energy"),
+        ("packet_rate", r"\bpps\b|packet.?rate|packets?\s+per\s+sec|\bpkts?\b|\bpackets?\b"),
+        ("transaction_rate", r"transaction|\btrans\b|\btps\b|request|\brps\b|\bops\b|"
+                             r"\bmsgs?\b|messages?"),
+        ("bitrate", r"\bbitrate|bandwidth|goodput|\b[kmgt]?bps\b|\b[kmgt]?bits?\b"),
+        ("headline", r"throughput|\brate\b|performance|\bperf\b|\bscore\b|\bresults?\b|"
+                     r"average|\bavg\b|\bmean\b|\bspeed\b"),
+    ))
+
+
+def claim_kind(name: str, unit: str | None) -> str | None:
+    """What a claim measures, from its unit, then the words of its name:
+    bitrate, packet_rate, transaction_rate, latency, cpu, jitter, retransmits, loss,
+    headline (a rate the name does not qualify: "throughput") or None (cannot tell, or a
+    measure such as IRQ counts or elapsed seconds that the run's results do not hold)."""
+    u = (unit or "").strip()
+    if u:
+        if _PACKET_UNIT.fullmatch(u):
+            return "packet_rate"
+        if _TRANS_UNIT.fullmatch(u):
+            return "transaction_rate"
+        if _RATE_UNIT.fullmatch(u) or (unit_factor(u) is not None and u.lower().endswith(
+                ("/s", "/sec", "ps"))):
+            return "bitrate"
+        if _TIME_UNIT.fullmatch(u):
+            return "jitter" if re.search(r"\bjitter", name, re.I) else "latency"
+        if u == "%" and _CPU_WORDS.search(name):
+            return "cpu"
+    for kind, pat in _NAME_KINDS:
+        if pat.search(name):
+            return None if kind == "other" else kind
+    return None
+
+
+def latency_stat(name: str) -> str | None:
+    """Which latency figure a name means: "99", "99.9" (percentiles), "50" (median),
+    "min", "max", "stddev", or None for the mean/average (or unqualified)."""
+    m = re.search(r"\bp(\d{2}(?:\.\d+)?)\b|\b(\d{2}(?:\.\d+)?)(?:th|st|nd|rd)?[\s-]*"
+                  r"(?:percentile|pct|%ile)", name, re.I)
+    if m:
+        return m.group(1) or m.group(2)
+    if re.search(r"\bmedian\b", name, re.I):
+        return "50"
+    for stat, pat in (("min", r"\bmin(?:imum)?\b"), ("max", r"\bmax(?:imum)?\b"),
+                      ("stddev", r"std.?dev|\bstd\b|deviation")):
+        if re.search(pat, name, re.I):
+            return stat
+    return None
+
+
+def side_of(name: str) -> str | None:
+    """"local" or "remote" when the name says which end it measured (CPU of a host)."""
+    if re.search(r"\b(?:remote|server|receiver|peer|rx)\b", name, re.I):
+        return "remote"
+    if re.search(r"\b(?:local|client|sender|host|tx)\b", name, re.I):
+        return "local"
+    return None
+
+
+def option_given(parsed: ParsedArgs | None, name: str) -> bool:
+    """Was the option spelled `name` (any of its spellings) given before any `--`?"""
+    return parsed is not None and any(name in o.names for o, _, _ in parsed.options)
+
+
+def _names_the_run(name: str, argv: Sequence[str], tool: str) -> bool:
+    """Does the name mention the tool or a word of its command (TCP_RR in `-t TCP_RR`)?"""
+    words = {tool, *(a for a in argv[1:] if re.fullmatch(r"[A-Za-z][\w.-]{2,}", a)
+                     and a != "server")}
+    if argv:
+        words.add(argv[0].rsplit("/", 1)[-1])
+    return any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", name, re.I) for w in words if w)

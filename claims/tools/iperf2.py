@@ -3,7 +3,8 @@
 Metric names follow iperf2's own column titles: `bandwidth` (unit as printed), `transfer`,
 `retries` (-e, `Rtry`), and for UDP the server's report: `server_bandwidth`, `jitter`,
 `lost`, `lost_pct`. With -P N only the [SUM] line is read; without it, the final report of
-each stream (the interval that starts at 0 and ends last).
+each stream (the interval that starts at 0 and ends last). A prose claim of a bit rate is
+`bandwidth`, the client's report, which every run prints.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from claims.tools.base import (
     is_size,
     is_word,
     one_of,
+    option_given,
 )
 from claims.tools.iperf_common import COLLAPSED_CUT, UDP_TAIL, ReportLine, report_line
 from claims.tools.text import clean_all, mentions, num, remap, runs_of, sample, split_collapsed
@@ -47,6 +49,23 @@ class Iperf2(ToolDescription):
     name = "iperf2"
     programs = ("iperf",)
     server_programs = ("iperf",)
+    sample_names = frozenset({"bandwidth", "transfer", "retries", "server_bandwidth", "jitter",
+                              "lost", "lost_pct"})
+
+    def claim_sample(self, kind: str, name: str, unit: str | None,
+                     parsed: ParsedArgs | None) -> str | None:
+        if parsed is None:
+            return None
+        udp = option_given(parsed, "-u")
+        if kind in ("headline", "bitrate"):
+            return "bandwidth"
+        if kind == "retransmits" and option_given(parsed, "-e") and not udp:
+            return "retries"
+        if kind == "jitter" and udp:
+            return "jitter"
+        if kind == "loss" and udp:
+            return "lost_pct" if unit == "%" else "lost"
+        return None
 
     options = OptionSet([
         Option(("-c", "--client"), is_host, role="host"),

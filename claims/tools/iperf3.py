@@ -6,6 +6,8 @@ Metric names carry the side that measured them, as iperf3's own summary does:
 `receiver_jitter` (ms), `receiver_lost`, `receiver_lost_pct`; `cpu_host`, `cpu_remote`
 (JSON only). With -P N only the [SUM] lines are read. Per-interval lines are not samples:
 a claim is about the summary.
+A prose claim of a bit rate is the receiver's figure (what arrived: the one people cite),
+of the sender only when it says so; with --bidir the name must say which direction.
 """
 from __future__ import annotations
 
@@ -29,6 +31,8 @@ from claims.tools.base import (
     is_size,
     is_word,
     one_of,
+    option_given,
+    side_of,
 )
 from claims.tools.iperf_common import COLLAPSED_CUT, UDP_TAIL, report_line
 from claims.tools.text import NUM, clean_all, mentions, num, remap, runs_of, sample, split_collapsed
@@ -47,6 +51,34 @@ class Iperf3(ToolDescription):
     name = "iperf3"
     programs = ("iperf3",)
     server_programs = ("iperf3",)
+    sample_names = frozenset({"cpu_host", "cpu_remote"})
+    sample_pattern = (r"(?:(?:tx|rx)_)?(?:sender_(?:bitrate|transfer|retransmits)|"
+                      r"receiver_(?:bitrate|transfer|jitter|lost|lost_pct))")
+
+    def claim_sample(self, kind: str, name: str, unit: str | None,
+                     parsed: ParsedArgs | None) -> str | None:
+        if parsed is None:
+            return None
+        udp = option_given(parsed, "-u")
+        prefix = ""
+        if option_given(parsed, "--bidir"):  # [TX-C]/[RX-C]: the name must say which
+            tx = re.search(r"\btx\b|transmit|upload", name, re.I)
+            rx = re.search(r"\brx\b|\breceive\b|download", name, re.I)
+            if bool(tx) == bool(rx):
+                return None
+            prefix = "tx_" if tx else "rx_"
+        role = "sender" if re.search(r"\bsend(?:er|ing)?\b", name, re.I) else "receiver"
+        if kind in ("headline", "bitrate"):
+            return f"{prefix}{role}_bitrate"
+        if kind == "retransmits" and not udp:
+            return f"{prefix}sender_retransmits"
+        if kind in ("jitter", "loss") and udp:
+            what = "jitter" if kind == "jitter" else ("lost_pct" if unit == "%" else "lost")
+            return f"{prefix}receiver_{what}"
+        if kind == "cpu" and option_given(parsed, "-J"):  # only the JSON report has it
+            side = side_of(name)
+            return {"local": "cpu_host", "remote": "cpu_remote"}.get(side or "")
+        return None
 
     options = OptionSet([
         Option(("-c", "--client"), is_host, role="host"),

@@ -3,7 +3,8 @@
 Keys are kept as printed (`throughput`, `num_transactions`, `latency_p99`, `latency_p99.9`,
 `local_throughput`); latencies are in seconds as neper prints them. Options follow neper's
 README; the binary is not packaged for Debian, so the grammar was not checked against a
-live `--help` here.
+live `--help` here. A prose claim: the rr/crr programs' `throughput` is transactions/s,
+tcp_stream's a bit rate; latencies are `latency_mean`, `latency_p99`, ...
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from claims.tools.base import (
     is_int,
     is_number,
     is_size,
+    latency_stat,
 )
 from claims.tools.text import clean_all, is_num, mentions, num, sample
 
@@ -37,6 +39,21 @@ class Neper(ToolDescription):
     name = "neper"
     programs = ("tcp_rr", "tcp_stream", "tcp_crr", "udp_rr", "udp_stream")
     server_programs = programs
+    sample_names = frozenset({"utime", "stime"})
+    sample_pattern = (r"throughput|num_transactions|local_throughput|remote_throughput|"
+                      r"latency_[a-z0-9_.]+")
+
+    def claim_sample(self, kind: str, name: str, unit: str | None,
+                     parsed: ParsedArgs | None) -> str | None:
+        if parsed is None:
+            return None
+        rr = parsed.program.endswith("rr")
+        if kind == "headline" or kind == ("transaction_rate" if rr else "bitrate"):
+            return "throughput"
+        if kind == "latency" and rr:
+            stat = latency_stat(name) or "mean"
+            return f"latency_p{stat}" if stat[0].isdigit() else f"latency_{stat}"
+        return None
 
     options = OptionSet([
         Option(("-c", "--client"), None),

@@ -10,6 +10,9 @@ whitespace was collapsed reads the same as a terminal capture:
 Metric names: `throughput`, `transaction_rate`, `cpu_local`, `cpu_remote`,
 `service_demand_local`, `service_demand_remote`; socket/message sizes and the elapsed
 time are `config`. netperf prints -1 for a CPU column it did not measure; those are skipped.
+A prose claim under a command reads by the test: *_RR/*_CRR/*_CC -> `transaction_rate`,
+else `throughput`; with omni selectors (`-- -O THROUGHPUT,P99_LATENCY`) the selectors'
+names, where an RR test's `throughput` is in Trans/s.
 """
 from __future__ import annotations
 
@@ -31,7 +34,10 @@ from claims.tools.base import (
     is_number,
     is_size,
     is_word,
+    latency_stat,
     one_of,
+    option_given,
+    side_of,
 )
 from claims.tools.text import clean_all, is_num, mentions, num, numeric_row, sample, slug
 
@@ -61,6 +67,16 @@ def _is_selectors(v: str) -> bool:
     """Omni output selectors (THROUGHPUT,P99_LATENCY); never a file name, which netperf
     would otherwise read selectors from."""
     return all(re.fullmatch(r"[A-Z][A-Z0-9_]*", p) is not None for p in v.split(","))
+
+
+def is_request_response(test: str) -> bool:
+    """TCP_RR, UDP_RR, TCP_CRR, TCP_CC: tests whose result is a transaction rate."""
+    return test.upper().endswith(("RR", "CC"))
+
+
+def rate_sample(test: str) -> str:
+    """The sample a test's classic output gives its result under."""
+    return "transaction_rate" if is_request_response(test) else "throughput"
 
 
 def _norm_unit(u: str) -> str:
@@ -211,6 +227,46 @@ class Netperf(ToolDescription):
         Option(("-4",), None), Option(("-6",), None),
         Option(("-h",), None),
     ])
+
+    sample_names = frozenset({
+        "throughput", "transaction_rate", "cpu_local", "cpu_remote", "service_demand_local",
+        "service_demand_remote", "send_throughput", "send_messages", "send_errors",
+        "recv_messages"})
+    # omni selectors, lowercased: p99_latency, local_cpu_util, remote_sd, ...
+    sample_pattern = r"(?:min|max|mean|stddev|rt|p\d+)_latency|(?:local|remote)_[a-z0-9_]+"
+
+    # -- what a claim is -----------------------------------------------------------------
+    def sample_for(self, metric_name: str, unit: str | None,
+                   argv: Sequence[str]) -> str | None:
+        """As the base, and a rate named after another test's output (`throughput` said of
+        a TCP_RR run) is the rate this test's classic output prints."""
+        got = super().sample_for(metric_name, unit, argv)
+        parsed = self.try_parse(argv)
+        if got in ("throughput", "transaction_rate") and parsed is not None \
+                and not _selectors(parsed):
+            return rate_sample(self.test_name(parsed))
+        return got
+
+    def claim_sample(self, kind: str, name: str, unit: str | None,
+                     parsed: ParsedArgs | None) -> str | None:
+        if parsed is None:
+            return None
+        test = self.test_name(parsed)
+        rr = is_request_response(test)
+        sel = _selectors(parsed)
+        if sel:
+            return _selector_sample(kind, name, sel)
+        if kind == "headline" or kind == ("transaction_rate" if rr else "bitrate"):
+            if test == "UDP_STREAM" and re.search(r"\bsend(?:er)?\b|\btx\b", name, re.I):
+                return "send_throughput"
+            return rate_sample(test)  # UDP_STREAM: the receiver's, what arrived
+        if kind == "cpu":
+            given = [s for s, flag in (("local", "-c"), ("remote", "-C"))
+                     if option_given(parsed, flag)]  # -c/-C before `--`: CPU columns
+            side = side_of(name)
+            if side in given or (side is None and len(given) == 1):
+                return f"cpu_{side or given[0]}"
+        return None
 
     # -- command line -----------------------------------------------------------------
     def parse_args(self, argv: Sequence[str]) -> ParsedArgs:
@@ -503,6 +559,36 @@ class Netperf(ToolDescription):
                                               samples=samples, info={"format": "keyval"}))
             i = j
         return blocks
+
+
+def _selectors(parsed: ParsedArgs) -> list[str]:
+    """Omni output selectors named after `--` (-o/-O/-k with a value), uppercased."""
+    if parsed.extra is None:
+        return []
+    return [p.upper() for opt, _, val in parsed.extra.options
+            if opt.names[0] in ("-o", "-O", "-k") and val for p in val.split(",") if p]
+
+
+def _selector_sample(kind: str, name: str, sel: list[str]) -> str | None:
+    """The selector a claim of `kind` reads, lowercased as the omni parser names it."""
+    want: list[str] = []
+    if kind in ("headline", "transaction_rate"):
+        want = ["TRANSACTION_RATE", "THROUGHPUT"]
+    elif kind == "bitrate":
+        want = ["THROUGHPUT"]
+    elif kind == "latency":
+        stat = latency_stat(name)
+        lat = [s for s in sel if s.endswith("_LATENCY")]
+        if stat is None:
+            want = ["MEAN_LATENCY", "RT_LATENCY"] + (lat if len(lat) == 1 else [])
+        else:
+            want = [f"P{stat.replace('.', '_')}_LATENCY" if stat[0].isdigit()
+                    else f"{stat.upper()}_LATENCY"]
+    elif kind == "cpu":
+        side = side_of(name)
+        cpus = [s for s in sel if s.endswith("_CPU_UTIL")]
+        want = [f"{side.upper()}_CPU_UTIL"] if side else (cpus if len(cpus) == 1 else [])
+    return next((w.lower() for w in want if w in sel), None)
 
 
 def refuse_unless_netperf(argv: Sequence[str]) -> ParsedArgs:

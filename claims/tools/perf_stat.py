@@ -86,6 +86,7 @@ def _expand(text: list[str]) -> list[tuple[int, str]]:
 class PerfStat(ToolDescription):
     name = "perf"  # the program; only its `stat` sub-command is described
     programs = ("perf",)
+    sample_pattern = r"\S+"  # event names as the kernel prints them: a claim keeps its own
 
     options = OptionSet([
         Option(("-e", "--event"), lambda v: re.fullmatch(r"[\w\-:/.,=@{}\[\]]+", v) is not None,

@@ -25,6 +25,8 @@ _RATE = re.compile(rf"({NUM})pps\s+({NUM})Mb/sec\s+\(({NUM})bps\)\s+errors:\s*({
 class Pktgen(ToolDescription):
     name = "pktgen"
     programs = ()
+    sample_names = frozenset({"pps", "throughput", "errors"})
+    claim_samples = {"headline": "pps", "packet_rate": "pps", "bitrate": "throughput"}
 
     def parse_args(self, argv: Sequence[str]) -> ParsedArgs:
         raise Refused("pktgen is configured through /proc/net/pktgen, not run from a mail")

@@ -5,6 +5,8 @@ Metric names: `avg_latency` (usec; `avg_rtt` with --full-rtt), `latency_std_dev`
 (99.9) ..., `dropped_messages`, `duplicated_messages`, `out_of_order_messages`; throughput
 mode: `message_rate` (msg/sec) and `bandwidth` (MBps). The valid-duration counters are
 config. Colour codes sockperf writes to a terminal are stripped before reading.
+A prose claim reads by the mode: ping-pong/under-load report latencies, throughput mode a
+message rate and a bandwidth.
 """
 from __future__ import annotations
 
@@ -25,7 +27,9 @@ from claims.tools.base import (
     is_int,
     is_number,
     is_word,
+    latency_stat,
     one_of,
+    option_given,
 )
 from claims.tools.text import NUM, clean_all, mentions, num, remap, sample, split_collapsed
 
@@ -55,6 +59,27 @@ class Sockperf(ToolDescription):
     programs = ("sockperf",)
     subcommand = True
     server_programs = ("sockperf",)
+    sample_names = frozenset({
+        "avg_latency", "avg_rtt", "latency_std_dev", "min_latency", "max_latency",
+        "dropped_messages", "duplicated_messages", "out_of_order_messages", "message_rate",
+        "bandwidth"})
+    sample_pattern = r"p\d+(?:_\d+)?_latency"
+
+    def claim_sample(self, kind: str, name: str, unit: str | None,
+                     parsed: ParsedArgs | None) -> str | None:
+        if parsed is None or not parsed.positionals:
+            return None
+        if parsed.positionals[0] in ("throughput", "tp"):
+            return {"headline": "message_rate", "transaction_rate": "message_rate",
+                    "bitrate": "bandwidth"}.get(kind)
+        if kind not in ("headline", "latency"):
+            return None
+        stat = latency_stat(name)
+        if stat is None:
+            return "avg_rtt" if option_given(parsed, "--full-rtt") else "avg_latency"
+        if stat == "stddev":
+            return "latency_std_dev"
+        return f"{stat}_latency" if not stat[0].isdigit() else _pct_name(float(stat))
 
     options = OptionSet([
         Option(("-i", "--ip"), is_host, role="host"),

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from claims.tools import register
 from claims.tools.base import OutputBlock, ParsedArgs, Refused, Sample, ToolDescription
-from claims.tools.netperf import NETPERF
+from claims.tools.netperf import NETPERF, is_request_response, rate_sample
 from claims.tools.text import NUM, clean_all, mentions, num, sample
 
 _CMD = re.compile(r"super_netperf\s+(\d+)\s+(.*)$")
@@ -30,6 +30,26 @@ class SuperNetperf(ToolDescription):
     name = "super_netperf"
     programs = ("super_netperf",)
     server_programs = ("netserver",)
+    sample_names = frozenset({"throughput", "transaction_rate"})
+
+    def claim_sample(self, kind: str, name: str, unit: str | None,
+                     parsed: ParsedArgs | None) -> str | None:
+        """The bare total is the test's rate, whatever the claim called it."""
+        if parsed is None:
+            return None
+        test = NETPERF.test_name(parsed)
+        rr = is_request_response(test)
+        if kind == "headline" or kind == ("transaction_rate" if rr else "bitrate"):
+            return rate_sample(test)
+        return None
+
+    def sample_for(self, metric_name: str, unit: str | None,
+                   argv: Sequence[str]) -> str | None:
+        got = super().sample_for(metric_name, unit, argv)
+        parsed = self.try_parse(argv)
+        if got in self.sample_names and parsed is not None:
+            return rate_sample(NETPERF.test_name(parsed))
+        return got
 
     def parse_args(self, argv: Sequence[str]) -> ParsedArgs:
         if not argv:
@@ -70,9 +90,8 @@ class SuperNetperf(ToolDescription):
                 tot = _TOTAL.match(text[j])
                 if tot:
                     test = _test_of(m.group(2))
-                    rr = test.endswith(("RR", "CRR", "CC"))
-                    metric, unit = ("transaction_rate", "trans/s") if rr else \
-                        ("throughput", "10^6bits/s")
+                    metric = rate_sample(test)
+                    unit = "trans/s" if is_request_response(test) else "10^6bits/s"
                     blocks.append(OutputBlock(
                         tool=self.name, start=i, end=j, command=m.group(0).strip(),
                         samples=[sample(metric, num(tot.group(1)), unit, "higher", j,

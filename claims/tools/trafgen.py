@@ -40,6 +40,8 @@ def _conf(v: str) -> bool:
 class Trafgen(ToolDescription):
     name = "trafgen"
     programs = ("trafgen",)
+    sample_names = frozenset({"packets_outgoing", "bytes_outgoing", "cpu_time"})
+    sample_pattern = r"cpu\d+_time"  # no rates: a rate claim is read from perf stat around it
 
     options = OptionSet([
         Option(("-i", "-c", "--in", "--conf"), _conf, role="config"),

@@ -7,7 +7,8 @@
 
 Metrics: `rx_pps`, `tx_pps`, `redirect_pps` (pkt/s, higher), `errors_per_sec`,
 `drops_per_sec` (lower). These tools print one line per interval; each line is a sample
-(same metric, one per interval) and a runner averages them.
+(same metric, one per interval) and a runner averages them. A packet-rate claim is
+`rx_pps`, which every Summary line prints, unless the name says tx or redirect.
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from claims.tools.base import (
 )
 from claims.tools.text import NUM, clean_all, mentions, num, sample
 from claims.tools.trafgen import _device
+from claims.tools.xdpsock import _direction
 
 _SUMMARY = re.compile(r"^\s*(Summary|receive total|redirect total|transmit total|xmit total|"
                       r"rx total|tx total)\b(.*)$", re.I)
@@ -83,6 +85,16 @@ class XdpBench(ToolDescription):
     programs = ("xdp-bench",)
     subcommand = True
     options = _LOCAL
+    sample_names = frozenset({"rx_pps", "tx_pps", "redirect_pps", "errors_per_sec",
+                              "drops_per_sec"})
+
+    def claim_sample(self, kind: str, name: str, unit: str | None,
+                     parsed: ParsedArgs | None) -> str | None:
+        if kind not in ("headline", "packet_rate"):
+            return None
+        if re.search(r"redirect", name, re.I):
+            return "redirect_pps"
+        return f"{_direction(name) or 'rx'}_pps"
 
     def parse_args(self, argv: Sequence[str]) -> ParsedArgs:
         if len(argv) < 2 or argv[1] not in COMMANDS:

@@ -7,7 +7,8 @@
 
 Metrics: `rx_pps`, `tx_pps` (pkt/s, higher); the running packet totals are config. Each
 printed interval is a block (labelled with the socket line), so a paste of one interval
-reads as one measurement.
+reads as one measurement. A packet-rate claim is `tx_pps` under -t (txonly), else
+`rx_pps` (rxdrop, the default, and l2fwd), unless the name says rx or tx.
 """
 from __future__ import annotations
 
@@ -19,9 +20,11 @@ from claims.tools.base import (
     Option,
     OptionSet,
     OutputBlock,
+    ParsedArgs,
     ToolDescription,
     is_int,
     is_word,
+    option_given,
 )
 from claims.tools.text import NUM, clean_all, mentions, num, sample
 from claims.tools.trafgen import _device
@@ -34,6 +37,13 @@ _SOCK = re.compile(r"^\s*(sock\d+@\S+)\s+(rxdrop|txonly|l2fwd)\b(.*)$")
 class Xdpsock(ToolDescription):
     name = "xdpsock"
     programs = ("xdpsock",)
+    sample_names = frozenset({"rx_pps", "tx_pps"})
+
+    def claim_sample(self, kind: str, name: str, unit: str | None,
+                     parsed: ParsedArgs | None) -> str | None:
+        if parsed is None or kind not in ("headline", "packet_rate"):
+            return None
+        return f"{_direction(name) or ('tx' if option_given(parsed, '-t') else 'rx')}_pps"
 
     options = OptionSet([
         Option(("-r", "--rxdrop"), None),
@@ -102,6 +112,15 @@ class Xdpsock(ToolDescription):
             if b.samples:
                 blocks.append(b)
         return blocks
+
+
+def _direction(name: str) -> str | None:
+    """"tx" or "rx" when the claim's name says which way the packets went."""
+    if re.search(r"\btx\b|transmit|\bsen[dt]\b|xmit", name, re.I):
+        return "tx"
+    if re.search(r"\brx\b|receive|\bdrop", name, re.I):
+        return "rx"
+    return None
 
 
 XDPSOCK = register(Xdpsock())
