@@ -248,8 +248,8 @@ def run_batch(spec: Spec, runner: Runner, variant_names: Sequence[str], n: int,
 
 def _headline(spec: Spec, rec: RunRecord) -> float | None:
     for m in spec.metrics:
-        if m.name in rec.samples:
-            return rec.samples[m.name]
+        if (m.sample or m.name) in rec.samples:
+            return rec.samples[m.sample or m.name]
     return next(iter(rec.samples.values()), None)
 
 

@@ -35,6 +35,7 @@ _RUNNER_NOTES = {
     "local": "client and server on one host over loopback",
     "ssh": "separate hosts over SSH",
     "fleet": "a pool of hosts",
+    "vm": "each variant's kernel booted with virtme-ng, two namespaces joined by veth inside",
 }
 
 
@@ -73,10 +74,13 @@ def machine(results: Results) -> list[tuple[str, str]]:
         rows.append(("duration", f"{env['duration']:g} s per run"))
     series = env.get("series") or {}
     if series.get("base"):
-        n = series.get("patches") or 0
-        rows.append(("kernels", f"base {series['base'][:12]} ({series.get('base_why')}); "
-                                f"candidate: base + {n} patch{'es' if n != 1 else ''} of "
-                                f"<{series.get('message_id')}>"))
+        n, sha, why = series.get("patches") or 0, series["base"][:12], series.get("base_why")
+        base = f"base: {why}" if why and sha in str(why) else f"base {sha} ({why})"
+        rows.append(("kernels", f"{base}; candidate: base + {n} patch{'es' if n != 1 else ''}"
+                                f" of <{series.get('message_id')}>"))
+    if env.get("emulated"):
+        rows.append(("note", str(env.get("note") or "emulated: timings are not valid for "
+                                                     "performance")))
     return rows
 
 
@@ -111,7 +115,9 @@ def differences(results: Results) -> list[str]:
     if mail_d and here_d and float(mail_d) != float(here_d):
         out.append(f"duration: {float(here_d):g} s per run here, {float(mail_d):g} s in "
                    "the mail")
-    out.extend(f"note: {n}" for n in spec.get("notes") or [])
+    booted = bool((results.environment or {}).get("series"))
+    out.extend(f"note: {n}" for n in spec.get("notes") or []
+               if not (booted and "needs a kernel runner" in n))
     return out
 
 
@@ -339,7 +345,7 @@ def plots(results: Results, verdicts: list[dict[str, Any]]) -> list[dict[str, st
             continue
         fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.2))
         for i, var in enumerate((v["baseline_variant"], v["variant"])):
-            ys = results.samples(var, v["metric"])
+            ys = results.samples(var, v.get("sample") or v["metric"])
             ax1.plot(range(1, len(ys) + 1), ys, "o", label=f"{var} (n={len(ys)})",
                      color=f"C{i}")
         ax1.set_xlabel("run")
