@@ -277,6 +277,12 @@ def _denied(argv: list[str], program: str, tool: str, where: str,
 
 def _check_server(cmd: Command, program: str, bench: Command, where: str) -> list[Problem]:
     btool = tool_for_program(bench.argv[0]) if bench.argv else None
+    inner = getattr(btool, "inner_tool", None)
+    if inner is not None:  # `perf stat -- netperf ...`: the server is the wrapped tool's
+        try:
+            btool = inner(btool.parse_args(bench.argv))  # type: ignore[union-attr]
+        except Refused:
+            btool = None
     own = tool_for_program(program)
     if btool is None or (program not in btool.server_programs and own is not btool):
         return [Problem(f"{where}.argv[0]", f"refused: {program!r} is not the server of "

@@ -106,7 +106,9 @@ def prepare(spec: Spec, runner: Runner, duration: float | None = None,
     except Refused as e:
         raise NotRunnable(f"refused: {e}") from None
     _check_rewritten(spec, argv, server)
-    timeout = min(spec.run.timeout, (dur or spec.run.duration_cap) * 2 + 30)
+    # twice what the command needs (all of `perf stat -r N`'s repeats), capped by the spec
+    need = (dur or spec.run.duration_cap) * tool.invocations(parsed)
+    timeout = min(spec.run.timeout, need * 2 + 30)
     prep = Prepared(tool, argv, bench.role, server, server_role if server else None, port,
                     dur, timeout)
     runner.cache[("prepared", spec.id)] = prep

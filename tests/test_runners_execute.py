@@ -155,3 +155,21 @@ def test_cpu_pin_wraps_the_client_in_taskset():
     assert pinned.samples["sender_bitrate"] > 0
     bad = next(x for x in res.runs if x.variant == "candidate")
     assert not bad.ok and "taskset" in (bad.error or "") + bad.stderr
+
+
+def test_run_timeout_covers_perf_stat_repeats():
+    """`perf stat -r 4 -- iperf3 ...` runs iperf3 four times: the timeout allows for all
+    four (twice their length, plus slack) and stays under the spec's cap."""
+    from runners.execute import prepare
+    from runners.local import LocalRunner
+
+    spec = iperf3_d007(duration=5)
+    timeouts = []
+    for argv in (["iperf3", "-c", "h"], ["perf", "stat", "-r", "4", "--", "iperf3", "-c", "h"]):
+        spec.benchmark.argv, spec.benchmark.tool = argv, tool_for_program(argv[0]).name
+        with LocalRunner() as r:
+            timeouts.append(prepare(spec, r).timeout)
+    assert timeouts == [5 * 2 + 30, 5 * 4 * 2 + 30]
+    spec.run.timeout = 60
+    with LocalRunner() as r:
+        assert prepare(spec, r).timeout == 60

@@ -174,6 +174,26 @@ def test_perf_stat_live_repeats():
     assert "task-clock" in names
 
 
+def test_perf_stat_around_netperf_gives_both_and_averages_the_repeats():
+    """`perf stat -r 2 -- netperf -t TCP_RR`: the counters and netperf's own transaction
+    rate, the mean of its two printed runs; a prose claim maps to that rate."""
+    need("perf", "netperf", "netserver")
+    port = free_port()
+    client, srv = prepared("perf stat -r 2 -e task-clock -- netperf -H h -t TCP_RR -l 1", port)
+    assert srv[:2] == ["netserver", "-D"]
+    with server(srv, port):
+        text = run(client)
+    perf = tool_for_program("perf")
+    got = metrics(client, text)
+    assert got["task-clock"] > 0 and "time_elapsed" in got
+    netperf = tool_for_program("netperf").parse_run(client[client.index("--") + 1:], text)
+    rates = [s.value for s in netperf if s.metric == "transaction_rate"]
+    assert len(rates) == 2 and got["transaction_rate"] == pytest.approx(sum(rates) / 2)
+    assert perf.sample_for("TCP_RR transaction rate", "transactions/s", client) == \
+        "transaction_rate"
+    assert perf.sample_for("context-switches", None, client) == "context-switches"
+
+
 @pytest.mark.root
 def test_trafgen_and_perf_stat_around_it_in_a_namespace(tmp_path):
     """trafgen sends 64-byte frames to the loopback device of a throwaway namespace."""

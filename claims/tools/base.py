@@ -119,7 +119,8 @@ class Option:
 
     `names` are the spellings (`-l`, `--time`); `value` checks its argument, or is None for
     a flag.  `role` marks options whose value the runner rewrites: "host" (a peer address),
-    "duration" (seconds), "port", "device" (an interface), "cpu" (CPU pinning).
+    "duration" (seconds), "port", "device" (an interface), "cpu" (CPU pinning); "repeat"
+    (`perf stat -r`) is read, not rewritten.
     `max_value` bounds numeric arguments (durations, counts) so a mail cannot ask for days.
     """
 
@@ -356,6 +357,12 @@ class ToolDescription:
     def duration(self, parsed: ParsedArgs) -> float | None:
         v = parsed.get("duration")
         return float(v) if v is not None and is_number(v) else None
+
+    def invocations(self, parsed: ParsedArgs) -> int:
+        """How many times one command runs its measurement (`perf stat -r 5` runs the
+        wrapped benchmark five times), so a run's timeout covers all of them."""
+        v = parsed.get("repeat")
+        return max(1, int(v)) if v is not None and is_int(v) else 1
 
     def rewrite(self, argv: Sequence[str], *, host: str | None = None,
                 duration: float | None = None, port: int | None = None) -> list[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from claims.tools import register, tool_for_program
 from claims.tools.base import (
@@ -91,7 +92,7 @@ class PerfStat(ToolDescription):
     options = OptionSet([
         Option(("-e", "--event"), lambda v: re.fullmatch(r"[\w\-:/.,=@{}\[\]]+", v) is not None,
                help="events"),
-        Option(("-r", "--repeat"), is_int, max_value=100, help="repetitions"),
+        Option(("-r", "--repeat"), is_int, role="repeat", max_value=100, help="repetitions"),
         Option(("-a", "--all-cpus"), None),
         Option(("-C", "--cpu"), is_csv_of(lambda v: re.fullmatch(r"\d+(-\d+)?", v) is not None),
                role="cpu"),
@@ -171,6 +172,35 @@ class PerfStat(ToolDescription):
 
     def inner_tool(self, parsed: ParsedArgs) -> ToolDescription | None:
         return tool_for_program(parsed.positionals[0]) if parsed.positionals else None
+
+    def _inner(self, argv: Sequence[str]) -> tuple[ToolDescription, list[str]] | None:
+        parsed = self.try_parse(argv)
+        tool = self.inner_tool(parsed) if parsed is not None else None
+        return (tool, list(parsed.positionals)) if tool is not None and parsed else None
+
+    def parse_run(self, argv: Sequence[str], text: str) -> list[Sample]:
+        """The counters, and what the wrapped benchmark printed (`perf stat -- netperf`
+        claims compare both); a counter keeps its name when the two collide."""
+        own = self.parse(text)
+        inner = self._inner(argv)
+        if inner is None:
+            return own
+        names = {x.metric for x in own}
+        # `-r N` runs the benchmark N times: its figures are averaged, as perf's counters are
+        by_name: dict[str, list[Sample]] = {}
+        for x in inner[0].parse_run(inner[1], text):
+            if x.metric not in names:
+                by_name.setdefault(x.metric, []).append(x)
+        return own + [replace(xs[0], value=sum(x.value for x in xs) / len(xs))
+                      for xs in by_name.values()]
+
+    def sample_for(self, metric_name: str, unit: str | None,
+                   argv: Sequence[str]) -> str | None:
+        """What the wrapped benchmark measures when it knows the claim's metric (a
+        transaction rate), else the counter's own name."""
+        inner = self._inner(argv)
+        found = inner[0].sample_for(metric_name, unit, inner[1]) if inner else None
+        return found or super().sample_for(metric_name, unit, argv)
 
     def server_argv(self, parsed: ParsedArgs) -> list[str] | None:
         tool = self.inner_tool(parsed)
