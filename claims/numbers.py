@@ -65,8 +65,14 @@ class Token:
 
 
 def is_unit(word: str) -> bool:
-    w = word.strip(_STRIP)
+    w = _unit_text(word)
     return bool(w) and len(w) <= 24 and _UNIT_RE.fullmatch(w) is not None
+
+
+def _unit_text(word: str) -> str:
+    """A unit word without punctuation, a sentence's full stop included ("1.2 Mpps.")."""
+    w = word.strip(_STRIP)
+    return w[:-1].rstrip(_STRIP) if w.endswith(".") and len(w) > 1 else w
 
 
 def parse_number(text: str) -> float | None:
@@ -150,7 +156,7 @@ def _tokenize(text: str) -> tuple[Token, ...]:
     for i in range(1, len(out)):
         prev, cur = out[i - 1], out[i]
         if cur.kind == "word" and prev.kind == "value" and prev.unit is None and is_unit(cur.text):
-            prev.unit = cur.text.strip(_STRIP)
+            prev.unit = _unit_text(cur.text)
             if prev.unit == "%":
                 prev.percent = True
     return tuple(out)

@@ -101,8 +101,8 @@ def metric_name(tokens: list[Token], i: int) -> str:
         w = t.text.strip("()[],;:")
         if t.kind != "word" or not w or w in ("#", "|", "+-", "±", "==>", "=>", "->"):
             break
-        after.append(w)
-        if t.text.endswith((",", ";", ")", ":")) or len(after) >= 4:
+        after.append(w.rstrip(".") or w)  # "1.2 Mpps. After ...": the sentence ends there
+        if t.text.endswith((",", ";", ")", ":", ".")) or len(after) >= 4:
             break
     before: list[str] = []
     for t in reversed(tokens[max(0, i - 4):i]):

@@ -16,7 +16,7 @@ from claims.model import Claim, Line, Value
 from claims.numbers import MAX_LINE, Token, better_for, is_unit, parse_number, tokenize, unit_kind
 from claims.pairs import Row, make_row, pair_rows
 from claims.tables import Table, TRow, table_claims
-from claims.variants import clean_label, pick_baseline, role
+from claims.variants import clean_label, pick_baseline, role, shared_subject
 
 _LINE_LABEL = re.compile(r"^\s*(?:[-*•]\s+|\d{1,2}(?:\.\d{1,2})*[.)]?\s+)?(?P<label>[^:\s][^:]{0,50}?):\s+(?P<rest>.*\d.*)$")
 _HEADERISH = re.compile(r"(?i)^(?:subject|date|from|to|cc|signed-off-by|link|fixes|reviewed-by|acked-by|"
@@ -172,7 +172,25 @@ def _segment_row(seg: Segment) -> Row:
                     author=seg.line.author, message_id=seg.line.message_id, label_in_text=False)
 
 
+def _repeats_split(group: list[Segment]) -> list[list[Segment]]:
+    """A label seen again starts a new comparison: "Test: 64KB / Before: 21 / After: 25"
+    then "Test: 16B / Before: 11 / After: 17" are two, not one baseline for eight rows."""
+    subs: list[list[Segment]] = [[]]
+    seen: set[str] = set()
+    for seg in group:
+        key = seg.label.lower()
+        if key in seen:
+            subs.append([])
+            seen = set()
+        subs[-1].append(seg)
+        seen.add(key)
+    return subs
+
+
 def group_claims(group: list[Segment]) -> list[Claim]:
+    subs = _repeats_split(group)
+    if len(subs) > 1:
+        return [c for sub in subs if len(sub) >= 2 for c in group_claims(sub)]
     labels = [s.label for s in group]
     roles = [role(lab) for lab in labels]
     rows = [_segment_row(s) for s in group]
@@ -191,6 +209,15 @@ def group_claims(group: list[Segment]) -> list[Claim]:
     out: list[Claim] = []
     for c in cands:
         out.extend(pair_rows(base, c, tabular=False))
+    used = [base.label, *(c.candidate.label for c in out if c.candidate is not None)]
+    subject = shared_subject(used)
+    # "Test: 64KB, g2h" heading its Before/After rows says what the pair is of
+    head = group[0] if roles[0] is None and group[0].label not in used else None
+    for claim in out:  # "RxIRQs before: 1 / RxIRQs after: 2": the labels name the metric
+        if subject and claim.metric.lower() in ("value", (claim.unit or "").lower()):
+            claim.metric = subject
+        if head is not None and claim.context is None:
+            claim.context = f"{head.label}: {head.text}"
     return out
 
 
@@ -306,8 +333,11 @@ def _metric_before(text: str, pos: int, unit: str | None = None) -> str:
 
 
 _NUM_UNIT = r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[A-Za-zµ%/][\w/%]{{0,14}})?"
-_BASE_WORDS = r"(?:before|without(?:\s+the)?\s+(?:patch|change|series|fix)|on\s+[\w-]+-next|unpatched)"
-_CAND_WORDS = r"(?:after|now|with(?:\s+the|\s+this)?\s+(?:patch|change|series|fix)|patched)"
+_CHANGE_NOUN = r"(?:patch(?:es|set)?|changes?|series|fix(?:es)?)"
+_BASE_WORDS = (r"(?:before|without(?:\s+the|\s+this)?\s+" + _CHANGE_NOUN
+               + r"|on\s+[\w-]+-next|unpatched)")
+_CAND_WORDS = (r"(?:after|now|with(?:\s+the|\s+this|\s+my)?\s+" + _CHANGE_NOUN
+               + r"|with\s+(?:it|them)|patched)")
 # "9.41 Gbits/sec before and 9.39 Gbits/sec after", "14.88 Mpps now, compared to 12.1 Mpps before"
 _SENTENCE_PAIRS = (
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + r"\s+(?:vs\.?|versus)\s+~?" + _NUM_UNIT.format("b")),
@@ -315,6 +345,9 @@ _SENTENCE_PAIRS = (
                + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b"),
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b[^.\d]{0,20}?"
                r"compared\s+(?:to|with)\s+~?" + _NUM_UNIT.format("a") + r"\s+" + _BASE_WORDS + r"\b"),
+    # "latency before: 25 us, after 20 us", "before 1.2 Mpps and after 1.5 Mpps"
+    re.compile(r"(?i)\bbefore\s*:?\s+~?" + _NUM_UNIT.format("a") + r"\s*[,;]?\s+(?:and\s+|but\s+)?"
+               r"after\s*:?\s+~?" + _NUM_UNIT.format("b")),
 )
 
 

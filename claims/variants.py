@@ -71,3 +71,19 @@ def names_both_sides(text: str) -> bool:
     """True for a column header such as "Before   After" (not a row label)."""
     t = text[:200]
     return _BASELINE.search(t) is not None and _CANDIDATE.search(t) is not None
+
+
+_ROLE_WORDS = re.compile(r"(?i)\b(?:before|after|old|new|without|with|the|patch(?:es|ed|set)?|"
+                         r"series|change|fix(?:ed)?)\b")
+
+
+def shared_subject(labels: Sequence[str | None]) -> str | None:
+    """What the labels name once their variant words are dropped: "RxIRQs before" and
+    "RxIRQs after" (or just "after") -> "RxIRQs", the metric the values are of; None when
+    they name different things or nothing is left."""
+    rest = {" ".join(_ROLE_WORDS.sub(" ", lab or "").split()).strip(" ,;-()") for lab in labels}
+    rest.discard("")  # "Rx IRQs before: 1, after: 2": the later labels are the bare word
+    if len(rest) != 1:
+        return None
+    (only,) = rest
+    return only if only and len(only) <= 40 and any(ch.isalpha() for ch in only) else None

@@ -257,3 +257,36 @@ def test_common_pair_shapes(text: str, want: list[tuple[float, float]]) -> None:
 def test_common_relative_shapes() -> None:
     assert relative("This improves throughput by 1.5x.") == [50]
     assert relative("TCP_RR improves ~10 % on average") == [10]
+
+
+def test_repeated_before_after_blocks_pair_within_each_block() -> None:
+    """uperf results as a vsock series gave them: a "Test:" heading, then Before/After,
+    four times; each After pairs with its own Before and the heading is the context."""
+    text = "".join(f"Test: {size}, {d}\nBefore: {b} {u}\nAfter: {a} {u} (+{p}%)\n\n"
+                   for size, d, b, a, u, p in [("64KB", "g2h", 21.63, 25.59, "Gb/s", 18),
+                                               ("16B", "g2h", 11.86, 17.41, "Mb/s", 46),
+                                               ("64KB", "h2g", 2.15, 3.6, "Gb/s", 67)])
+    claims = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == [
+        (21.63, 25.59), (11.86, 17.41), (2.15, 3.6)]
+    assert [c.context for c in claims] == ["Test: 64KB, g2h", "Test: 16B, g2h", "Test: 64KB, h2g"]
+    assert [c.claimed_change_pct for c in claims] == [18, 46, 67]
+
+
+def test_the_labels_name_the_metric_when_the_numbers_do_not() -> None:
+    (c,) = ex("netperf -H 10.0.0.2 -t TCP_RR -l 10\n\nRxIRQs before: 120000\n"
+              "RxIRQs after: 80000\n").claims
+    assert c.metric == "RxIRQs" and (c.baseline.value, c.candidate.value) == (120000, 80000)
+    (c,) = ex("Rx IRQs before: 120000, after: 80000\n").claims
+    assert c.metric == "Rx IRQs"
+
+
+@pytest.mark.parametrize("text,want,unit", [
+    ("latency before: 25 us, after 20 us\n", (25, 20), "us"),
+    ("Throughput was 9.1 Gbps without the patch and 9.4 Gbps with it.\n", (9.1, 9.4), "Gbps"),
+    ("Before the patch: 1.2 Mpps. After the patch: 1.5 Mpps.\n", (1.2, 1.5), "Mpps"),
+])
+def test_sentence_shapes_of_one_pair(text: str, want: tuple[float, float], unit: str) -> None:
+    (c,) = ex(text).claims
+    assert (c.baseline.value, c.candidate.value) == want and c.unit == unit
+    assert not c.metric.endswith(".")

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from claims.extract import extract_message
 from claims.message import message_from_text
-from claims.model import Extraction, Message
+from claims.model import Extraction, Message, Value
 
 _HEADER = re.compile(r"^(Message-I[Dd]|Date|From|Subject):\s*(.*)$")
 
@@ -58,6 +58,14 @@ def read_messages(path: str) -> Iterator[Message]:
     return iter_messages(path)
 
 
+def _cell(v: Value | None) -> str:
+    """'9.1 Gbps (without the patch)': the value, its unit and the mail's label for it."""
+    if v is None:
+        return ""
+    return " ".join(x for x in (_fmt(v.value), v.unit or "", f"({v.label})" if v.label else "")
+                    if x)
+
+
 def _fmt(v: float | None) -> str:
     if v is None:
         return ""
@@ -75,8 +83,7 @@ def _print_table(ex: Extraction) -> None:
     for col in ("metric", "baseline", "candidate", "change", "claimed change", "where"):
         table.add_column(col)
     for c in ex.claims:
-        b = f"{_fmt(c.baseline.value)} {c.baseline.unit or ''} ({c.baseline.label or ''})" if c.baseline else ""
-        k = f"{_fmt(c.candidate.value)} {c.candidate.unit or ''} ({c.candidate.label or ''})" if c.candidate else ""
+        b, k = _cell(c.baseline), _cell(c.candidate)
         ch = f"{c.change_pct:+.1f}%" if c.change_pct is not None else ""
         cl = f"{c.claimed_change_pct:+.1f}%" if c.claimed_change_pct is not None else ""
         table.add_row(c.metric, b, k, ch, cl, f"lines {c.lines[0]}-{c.lines[1]}")
