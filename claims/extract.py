@@ -41,6 +41,8 @@ _PRESCAN = [re.compile(p) for p in (
     r"->\s?\d", r"=>\s?\d", r"→\s?\d", r"vs\.? +~?\d|versus +~?\d",
     r"(?:before|without the patch|unpatched),? (?:and|vs\.?|to) ~?\d", r"compared (?:to|with) ~?\d",
     r"(?:before|after) ?:[ \t]*~?\d", r"before:?[ \t]+~?\d[^\n]{0,30}after:?[ \t]+~?\d",
+    r"(?:without|with|w/o|w/)(?: the| this| my)? (?:patch|change|series|fix)\w*[ \t]*(?:\||:|[ \t]{2,}|\t)"
+    r"[^\n]{0,40}\d",
     r"from\s+~?\d[\d,.]*\s?[a-z/%]{0,12}\s+to\s+~?\d",
     r"\n[\W_]{0,12}(?:before|after|old|new|without|with|w/o|w/|base|baseline|patched|unpatched|original|"
     r"orig|pre|post|vanilla|net-next|copy)(?:\b|\s)[^\n]{0,60}?(?::[ \t]*(?:\n|[^\n]{0,40}\d)|\d)",

@@ -53,17 +53,25 @@ class Table:
     last: int = 0
 
 
+_PARAM_CELL = re.compile(r"[A-Za-z_][\w.-]{0,30}\s?=\s?[\w.,:-]{1,20}")
+_MAGNITUDES = frozenset({"K", "k", "M", "G"})
+
+
 def _cell(text: str) -> Token | None | bool:
     """A cell's value token, None for an empty/N/A cell, False when it is not a number."""
     t = text.strip()
     if not t or t.lower() in _NA:
         return None
+    if _PARAM_CELL.fullmatch(t):
+        return False  # "numjobs=2": a column's setting (a header), not a result
     toks = tokenize(t)
     vals = [x for x in toks if x.kind == "value"]
     if len(vals) != 1:
         return False
     rest = [x for x in toks if x.kind not in ("value", "spread") and x.text not in ("+-", "±")]
     if len(rest) == 1 and toks[0] is vals[0] and re.fullmatch(r"[A-Za-z/%]{1,8}", rest[0].text):
+        if vals[0].unit in _MAGNITUDES:  # "367.2K IOPS": the unit is thousands of IOPS
+            return replace(vals[0], unit=vals[0].unit + rest[0].text)
         return vals[0] if vals[0].unit else replace(vals[0], unit=rest[0].text)
     if rest and not all(is_unit(x.text) for x in rest) and not _PAREN.fullmatch(" ".join(x.text for x in rest)):
         return False
@@ -191,10 +199,17 @@ def _header_above(lines: Sequence[Line], i: int, skip: set[int]) -> str | None:
         t = lines[j].text
         if not t.strip() or _SEPARATOR.match(t):
             continue
-        if j in skip or any(x.kind == "value" for x in tokenize(t)):
+        if j in skip or (any(x.kind == "value" for x in tokenize(t)) and not _settings_header(t)):
             return None
         return t if len(t) < 300 else None
     return None
+
+
+def _settings_header(text: str) -> bool:
+    """A header naming each column by a setting: "4 vcpu VM | numjobs=2 | numjobs=4"."""
+    cells = [c.strip() for c in (text.split("|")[1:] if "|" in text else text.split()[1:])]
+    cells = [c for c in cells if c]
+    return bool(cells) and all(_PARAM_CELL.fullmatch(c) for c in cells)
 
 
 def _split_header(text: str, k: int) -> list[str]:

@@ -290,3 +290,19 @@ def test_sentence_shapes_of_one_pair(text: str, want: tuple[float, float], unit:
     (c,) = ex(text).claims
     assert (c.baseline.value, c.candidate.value) == want and c.unit == unit
     assert not c.metric.endswith(".")
+
+
+def test_stacked_tables_with_setting_headers_pair_rows_not_settings() -> None:
+    """fio results as a virtio-blk series gave them: a "numjobs=2 | numjobs=4" header per
+    VM size, "367.2K IOPS" cells; settings are not results and each table pairs alone."""
+    block = ("           {vm} vcpu VM       |   numjobs=2   |   numjobs=4\n"
+             "      -----------------------------------------------------------\n"
+             "        fio without patch  |  {a}K IOPS  |   {b}K IOPS\n"
+             "      -----------------------------------------------------------\n"
+             "        fio with patch     |  {c}K IOPS  |   {d}K IOPS\n\n")
+    text = (block.format(vm=4, a=367.2, b=397.6, c=372.8, d=407.7)
+            + block.format(vm=12, a=363.6, b=374.8, c=373.8, d=385.3))
+    claims = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == [
+        (367.2, 372.8), (397.6, 407.7), (363.6, 373.8), (374.8, 385.3)]
+    assert {c.unit for c in claims} == {"KIOPS"}
