@@ -64,6 +64,15 @@ _DIFF_BODY = re.compile(r"^(?:[ +\-\\]|@@ |diff --git |index [0-9a-f]|new file m
 # a kernel log line "[    5.392845] ...", git's "mode change 100644 => 100755 path"
 _LOG_LINE = re.compile(r"^\s*\[\s*\d+\.\d{3,}\]|.{0,60}\bmode (?:change )?\d{6}\b")
 _DIFFSTAT = re.compile(r"^\s*\S+\s+\|\s+(?:\d+\s*[+-]*|Bin .*)$|^\s*\d+ files? changed")
+# Sizes, not speed: size(1) ("text data bss dec hex filename" and its rows), pahole's
+# "/* size: 72, cachelines: 2 */" and member offsets, bloat-o-meter's summary and header.
+_SIZE_OUTPUT = re.compile(
+    r"^\s*text\s+data\s+bss\s+dec\s+hex\s+filename"
+    r"|^\s*\d+\s+\d+\s+\d+\s+\d+\s+[0-9a-f]+\s+\S*(?:\.o|\.ko|vmlinux)\b"
+    r"|^\s*/\*\s*(?:size|sum members|sum holes|padding|last cacheline|paddings|bit holes)\b.*\*/\s*$"
+    r"|/\*\s+\d+\s+\d+\s+\*/\s*$"
+    r"|^add/remove: \d+/\d+ grow/shrink: \d+/\d+ up/down:"
+    r"|^\s*function\s+old\s+new\s+delta\s*$")
 
 
 MAX_LINES = 100_000
@@ -95,7 +104,7 @@ def skipped_lines(lines: Sequence[Line]) -> set[int]:
         if _DIFF_START.match(t):
             in_diff = True
             skip.add(i)
-        elif _DIFFSTAT.match(t) or _LOG_LINE.match(t):
+        elif _DIFFSTAT.match(t) or _LOG_LINE.match(t) or _SIZE_OUTPUT.search(t):
             skip.add(i)
     return skip
 
@@ -278,6 +287,9 @@ def _unique_claims(claims: list[Claim]) -> list[Claim]:
     seen: set[tuple] = set()
     out = []
     for c in claims:
+        if c.baseline is not None and c.candidate is not None and c.baseline.value == 0 \
+                and c.candidate.value == 0:
+            continue  # "RX-missed: 0" on both sides: a counter that stayed idle, no claim
         key = (c.baseline.value if c.baseline else None, c.candidate.value if c.candidate else None,
                c.claimed_change_pct if c.baseline is None else None, c.lines, c.metric)
         if key not in seen:

@@ -306,3 +306,22 @@ def test_stacked_tables_with_setting_headers_pair_rows_not_settings() -> None:
     assert [(c.baseline.value, c.candidate.value) for c in claims] == [
         (367.2, 372.8), (397.6, 407.7), (363.6, 373.8), (374.8, 385.3)]
     assert {c.unit for c in claims} == {"KIOPS"}
+
+
+def test_sizes_and_idle_counters_are_not_performance_claims() -> None:
+    """size(1), pahole and bloat-o-meter before/after report bytes, not speed; a counter
+    at 0 on both sides is idle.  None of them is a claim to re-run."""
+    text = ("Before:\n   text    data     bss     dec     hex filename\n"
+            "  25447     713      76   26236    667c drivers/char/virtio_console.o\n\n"
+            "After:\n   text    data     bss     dec     hex filename\n"
+            "  25488     673      76   26237    667d drivers/char/virtio_console.o\n\n"
+            "Before:\n\t/* size: 72, cachelines: 2, members: 9 */\n"
+            "\t/* sum members: 61, holes: 1, sum holes: 4 */\n\n"
+            "After:\n\t/* size: 64, cachelines: 1, members: 8 */\n"
+            "\t/* sum members: 60, holes: 1, sum holes: 3 */\n\n"
+            "add/remove: 0/0 grow/shrink: 1/2 up/down: 12/-40 (-28)\n"
+            "Function                                     old     new   delta\n\n"
+            "Before: RX-missed: 0   RX-packets: 3615824336\n"
+            "After:  RX-missed: 0   RX-packets: 3715795592\n")
+    claims = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == [(3615824336, 3715795592)]
