@@ -401,6 +401,27 @@ def _relative_metric(text: str, t: Token, after: str) -> str:
     return _metric_before(text, t.start)
 
 
+_FILLER = frozenset(
+    "a an the about around roughly almost nearly only just we i it you they can could see saw get "
+    "got shows show showed result results test tests testing is are was were be been has have had "
+    "also still that this these those there here to of in on at by for from with and or but so "
+    "up down less more than which while when brought bring gives give makes make".split())
+
+
+def _tidy_metric(name: str | None) -> str:
+    """A stated change's subject without the sentence around it: "Test result shows about"
+    -> "change", "| 8.2Mpps (+17%" -> "change", "TX PPS" stays."""
+    words = [w.strip(" .,;:()[]|") for w in (name or "").split()]
+    words = [w for w in words if w and not any(ch.isdigit() for ch in w) and "%" not in w]
+    while words and words[0].lower() in _FILLER:
+        words.pop(0)
+    while words and words[-1].lower() in _FILLER:
+        words.pop()
+    if not words or all(w.lower() in _FILLER for w in words):
+        return "change"
+    return " ".join(words)
+
+
 def _words_before(text: str, pos: int) -> str:
     words = re.findall(r"[A-Za-z][\w./%-]*", text[max(0, pos - 80):pos])
     return " ".join(words[-4:])
@@ -442,8 +463,8 @@ def relative_claims(ln: Line) -> list[Claim]:
         elif t.kind == "value" and t.value and after.lower().startswith("times ") and _TIMES.match(after[6:]):
             vals = [round((t.value - 1.0) * 100.0, 4)]
         for v in vals:
-            metric = _relative_metric(text, t, after) or "change"
-            out.append(Claim(metric=metric.strip(" .,;:()"), unit="%", claimed_change_pct=v,
+            metric = _tidy_metric(_relative_metric(text, t, after))
+            out.append(Claim(metric=metric, unit="%", claimed_change_pct=v,
                              lines=(ln.number, ln.number), depth=ln.depth, author=ln.author,
                              message_id=ln.message_id))
     return out

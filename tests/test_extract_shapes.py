@@ -325,3 +325,13 @@ def test_sizes_and_idle_counters_are_not_performance_claims() -> None:
             "After:  RX-missed: 0   RX-packets: 3715795592\n")
     claims = ex(text).claims
     assert [(c.baseline.value, c.candidate.value) for c in claims] == [(3615824336, 3715795592)]
+
+
+@pytest.mark.parametrize("text,metric", [
+    ("Test result shows about 2% improvement.\n", "change"),
+    ("Tests shows at most about 22% improvement on TX PPS when using it\n", "TX PPS"),
+    ("SMAP off | 7.0Mpps | 7.5Mpps  (+7%)\n", "change"),
+])
+def test_a_stated_change_is_named_by_its_subject_not_its_sentence(text: str, metric: str) -> None:
+    (c,) = [c for c in ex(text).claims if c.baseline is None]
+    assert c.metric == metric
