@@ -53,3 +53,22 @@ def wait(cond, timeout: float, proc: subprocess.Popen | None = None, what: str =
     raise AssertionError(f"timed out waiting for {what}")
 
 
+
+
+def bot_config(path: Path, inbox_url: str, bot: str, smtp: str = "") -> Path:
+    """A bot.toml for one test: the inbox, state and outbox beside it, one-second runs and
+    a single maintainer; `bot` adds [bot] settings, `smtp` a whole [smtp] table."""
+    path.write_text(f"""
+[bot]
+lists = ["{inbox_url}"]
+interval = 1
+state = "state.sqlite"
+outbox = "outbox"
+maintainers = ["maint@corpus.example"]
+duration = 1
+warmup = 1
+{bot.strip()}
+
+{smtp.strip()}
+""")
+    return path

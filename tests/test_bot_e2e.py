@@ -14,7 +14,18 @@ from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
-from botkit import BOT, MAINTAINER, SEED001, STRANGER, bot, reply, rows, thread, wait
+from botkit import (
+    BOT,
+    MAINTAINER,
+    SEED001,
+    STRANGER,
+    bot,
+    bot_config,
+    reply,
+    rows,
+    thread,
+    wait,
+)
 from lore import free_port
 
 pytestmark = pytest.mark.root
@@ -45,20 +56,11 @@ def test_bot_replies_once_to_asked_threads_and_survives_kill(local_inbox, tmp_pa
     ctl = Controller(sink, hostname="127.0.0.1", port=free_port())
     ctl.start()
     prefix = "pcvb" + secrets.token_hex(1)
-    cfg = tmp_path / "bot.toml"
-    cfg.write_text(f"""
-[bot]
-lists = ["{inbox.url}"]
-interval = 1
-state = "state.sqlite"
-outbox = "outbox"
+    cfg = bot_config(tmp_path / "bot.toml", inbox.url, f"""
 allow = ["maint@corpus.example"]
-maintainers = ["maint@corpus.example"]
 netns_prefix = "{prefix}"
-duration = 1
 max_runs = 5
-warmup = 1
-
+""", f"""
 [smtp]
 host = "127.0.0.1"
 port = {ctl.port}

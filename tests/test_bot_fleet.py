@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from botkit import MAINTAINER, SEED001, bot, reply, rows, thread, wait
+from botkit import MAINTAINER, SEED001, bot, bot_config, reply, rows, thread, wait
 
 from runners.fleet_lab import LocalLab
 
@@ -36,20 +36,11 @@ def test_bot_runs_asked_claims_on_the_matching_lab_host_and_resumes(local_inbox,
     with LocalLab() as lab:
         lab.add_worker("lab1", "nic=veth", probe=True, extra=["--runner", "netns"])
         lab.add_worker("lab2", "nic=mlx5", probe=True, extra=["--runner", "netns"])
-        cfg = tmp_path / "bot.toml"
-        cfg.write_text(f"""
-[bot]
-lists = ["{inbox.url}"]
-interval = 1
-state = "state.sqlite"
-outbox = "outbox"
-maintainers = ["maint@corpus.example"]
+        cfg = bot_config(tmp_path / "bot.toml", inbox.url, f"""
 runner = "fleet"
 scheduler = "{lab.address}"
 tags = ["nic=veth"]
-duration = 1
 max_runs = 3
-warmup = 1
 dry_run = true
 """)
         log = open(tmp_path / "bot.log", "wb")  # noqa: SIM115
