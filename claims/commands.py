@@ -66,6 +66,7 @@ class ShellEvent:
     last: int  # last line index (continuations)
     command: Command | None = None
     setup: SetupStep | None = None
+    prose_after: bool = False  # "neper tcp_rr -T 32: before 4.2M, after 4.5M": results follow
 
 
 @dataclass
@@ -209,7 +210,8 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
         event = _line_event(rest, prompted, host, ln, i, last) if _worth_parsing(rest, prompted) else None
         if event is not None:
             found.events.append(event)
-            found.used.update(range(i, last + 1))
+            if not event.prose_after:
+                found.used.update(range(i, last + 1))
             i = last + 1
             continue
         _prose_commands(text, ln, i, found)
@@ -243,6 +245,12 @@ def _line_event(rest: str, prompted: bool, host: str | None, ln: Line, i: int,
         return None
     if not prompted and rest.endswith(".") and not rest.endswith(".."):
         rest = rest[:-1]  # a command that ends a sentence
+    head, results = _results_after(rest) if not prompted else (rest, False)
+    if results:
+        ev = _line_event(head, prompted, host, ln, i, last)
+        if ev is not None:
+            ev.prose_after = True
+        return ev
     argv = split_argv(rest)
     if not argv:
         return None
@@ -271,6 +279,18 @@ def _line_event(rest: str, prompted: bool, host: str | None, ln: Line, i: int,
     return ev
 
 
+_RESULTS_AFTER = re.compile(r"^(?P<cmd>\S+(?:\s+\S+){1,40}?):\s+(?=[^\n]*[A-Za-z][^\n]*\d)(?P<rest>.+)$")
+
+
+def _results_after(rest: str) -> tuple[str, bool]:
+    """("neper tcp_rr -T 32", True) for "neper tcp_rr -T 32: before 4.2M, after 4.5M": a
+    command, a colon, then prose with numbers (what it gave) on the same line."""
+    m = _RESULTS_AFTER.match(rest)
+    if m is None or "://" in m.group("cmd") or m.group("rest").lstrip().startswith("-"):
+        return rest, False
+    return m.group("cmd"), True
+
+
 def _prose_commands(text: str, ln: Line, i: int, found: Found) -> None:
     """Commands inside a sentence ('while doing iperf -P 4', '[2]: ./xdpsock -i eth1 -t')."""
     m = _PERF_HEADER.search(text)
@@ -287,7 +307,7 @@ def _prose_commands(text: str, ln: Line, i: int, found: Found) -> None:
         taken: list[str] = []
         expect_value = False
         for w in words:
-            bare = w.rstrip(".,;)'\"`")
+            bare = w.rstrip(".,;:)'\"`")
             if _OPT.match(bare) and not bare.startswith("--") or bare.startswith("--") and len(bare) > 2:
                 taken.append(bare)
                 expect_value = "=" not in bare and not (len(bare) > 2 and not bare.startswith("--")

@@ -34,7 +34,9 @@ _UNIT_RE = re.compile(
     r"requests/s|transactions/s|tr/s|trans\.?/s|packets/s|pkts/s|pkt/s|msgs/s|msg/s|"
     r"conn/s|connections/s|mpps|kpps|gbit|mbit|gbits|mbits|gb|mb|kb|tb|"
     r"gbit/s|mbit/s|gbits/s|mbits/s|gbit/sec|mbit/sec|gbits/sec|mbits/sec|"
-    r"mbytes|gbytes|kbytes|mbytes/s|gbytes/s|mb/s|gb/s|kb/s|times|us/tr|usec/tr",
+    r"mbytes|gbytes|kbytes|mbytes/s|gbytes/s|mb/s|gb/s|kb/s|times|us/tr|usec/tr|"
+    r"[kmg](?:trans/s|tps|qps|rps|req/s|reqs/s|requests/s|transactions/s|msgs/s|msg/s|conn/s|"
+    r"ops/s|ops)",
     re.IGNORECASE,
 )
 
@@ -62,6 +64,9 @@ class Token:
     unit: str | None = None
     percent: bool = False
     signed: bool = False
+
+
+MAGNITUDES = frozenset({"k", "K", "M", "G"})  # "812k", "4.2M": thousands, millions of what the text says
 
 
 def is_unit(word: str) -> bool:
@@ -152,13 +157,17 @@ def _tokenize(text: str) -> tuple[Token, ...]:
             kind, value = "spread", abs(value) if value is not None else None
         spread_next = False
         out.append(Token(m.group(), m.start(), m.end(), kind, value, unit, pct, signed))
-    # A bare unit word right after a value belongs to it: "182 MBytes", "16.1 gbps".
+    # A bare unit word right after a value belongs to it: "182 MBytes", "16.1 gbps", and
+    # after a magnitude: "4.5M trans/s" is in Mtrans/s.
     for i in range(1, len(out)):
         prev, cur = out[i - 1], out[i]
         if cur.kind == "word" and prev.kind == "value" and prev.unit is None and is_unit(cur.text):
             prev.unit = _unit_text(cur.text)
             if prev.unit == "%":
                 prev.percent = True
+        elif cur.kind == "word" and prev.kind == "value" and prev.unit in MAGNITUDES \
+                and is_unit(prev.unit + _unit_text(cur.text)):
+            prev.unit = prev.unit + _unit_text(cur.text)
     return tuple(out)
 
 
@@ -211,7 +220,9 @@ def unit_kind(unit: str | None) -> str | None:
     """What a unit measures ("trans/s" -> "transaction rate"), to name a metric written only as a unit."""
     if not unit:
         return None
-    for pat, kind in _KIND_OF_UNIT:
-        if pat.match(unit.strip(_STRIP)):
-            return kind
+    u = unit.strip(_STRIP)
+    for text in (u, u[1:] if len(u) > 2 and u[0] in MAGNITUDES else None):
+        for pat, kind in _KIND_OF_UNIT:
+            if text and pat.match(text):
+                return kind
     return None

@@ -13,7 +13,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from claims.model import Claim, Line, Value
-from claims.numbers import MAX_LINE, Token, better_for, is_unit, parse_number, tokenize, unit_kind
+from claims.numbers import (
+    MAGNITUDES,
+    MAX_LINE,
+    Token,
+    better_for,
+    is_unit,
+    parse_number,
+    tokenize,
+    unit_kind,
+)
 from claims.pairs import Row, make_row, pair_rows
 from claims.tables import Table, TRow, table_claims
 from claims.variants import clean_label, pick_baseline, role, shared_subject
@@ -239,6 +248,13 @@ def _as_table(group: list[Segment], rows: list[Row]) -> list[Claim]:
     return table_claims(table)
 
 
+def _counted(before: str) -> bool:
+    """A bare magnitude ("812k") counts something when the sentence names a rate or a
+    change just before it ("RPS went up from 812k"), not a size ("from 4K pages")."""
+    near = before[-80:]
+    return _PERF_WORD.search(near) is not None and _STRONG_VERB.search(near) is not None
+
+
 def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
     """"from 2.50Mpps to 3.05Mpps" (the sentence may go on in the next line)."""
     out: list[Claim] = []
@@ -258,11 +274,13 @@ def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
         if ua and ub and ua.lower() != ub.lower() and not (ua.startswith("%") and ub.startswith("%")):
             continue
         unit = (ub or ua or "").rstrip(".,;)") or None
-        if unit is not None and not is_unit(unit):
+        if unit in MAGNITUDES and (ua or "") == (ub or "") and _counted(text[:m.start()]):
+            pass  # "the RPS went up from 812k to 901k"
+        elif unit is not None and not is_unit(unit):
             continue
         if unit is None and not _STRONG_VERB.search(text[max(0, m.start() - 80):m.start()]):
             continue
-        if unit is not None and _SIZE_UNITS.match(unit):
+        if unit is not None and unit not in MAGNITUDES and _SIZE_UNITS.match(unit):
             continue
         if "+" in pre or "-" in pre:
             continue
@@ -327,12 +345,15 @@ def _metric_before(text: str, pos: int, unit: str | None = None) -> str:
             return " ".join(words[j:k + 1])
     kind = unit_kind(unit)
     if kind:  # "XDP_DROP goes 24.1 Mpps -> 26.3 Mpps" -> "XDP_DROP packet rate"
-        test = next((w for w in reversed(words[-4:]) if re.fullmatch(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+", w)), None)
+        test = next((w for w in reversed(words[-8:])
+                     if re.fullmatch(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:tcp|udp|sctp)_[a-z]{2,8}", w)), None)
         return f"{test} {kind}" if test else kind
     return _words_before(text, pos)
 
 
-_NUM_UNIT = r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[A-Za-zµ%/][\w/%]{{0,14}})?"
+_NUM_UNIT = (r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[KMGk]\s(?:trans/s|tps|qps|rps|req/s|msg/s|ops/s)\b|"
+             r"[A-Za-zµ%/][\w/%]{{0,14}})?")
+_NAMED = r"(?:\s*\((?P<l{0}>[^()\n]{{1,20}})\))?"  # "45us (base) vs 38us (patched)"
 _CHANGE_NOUN = r"(?:patch(?:es|set)?|changes?|series|fix(?:es)?)"
 _BASE_WORDS = (r"(?:before|without(?:\s+the|\s+this)?\s+" + _CHANGE_NOUN
                + r"|on\s+[\w-]+-next|unpatched)")
@@ -340,7 +361,8 @@ _CAND_WORDS = (r"(?:after|now|with(?:\s+the|\s+this|\s+my)?\s+" + _CHANGE_NOUN
                + r"|with\s+(?:it|them)|patched)")
 # "9.41 Gbits/sec before and 9.39 Gbits/sec after", "14.88 Mpps now, compared to 12.1 Mpps before"
 _SENTENCE_PAIRS = (
-    re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + r"\s+(?:vs\.?|versus)\s+~?" + _NUM_UNIT.format("b")),
+    re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + _NAMED.format("a") + r"\s+(?:vs\.?|versus)\s+~?"
+               + _NUM_UNIT.format("b") + _NAMED.format("b")),
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + r"\s+" + _BASE_WORDS + r"\s*,?\s+(?:and|vs\.?|to)\s+"
                + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b"),
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b[^.\d]{0,20}?"
@@ -363,7 +385,7 @@ def vs_claims(ln: Line) -> list[Claim]:
     for pat in _SENTENCE_PAIRS:
         for m in pat.finditer(text):
             a, b = parse_number(m.group("a")), parse_number(m.group("b"))
-            ua, ub = (m.group("ua") or "").rstrip(".,;)"), (m.group("ub") or "").rstrip(".,;)")
+            ua, ub = ((m.group(u) or "").rstrip(".,;)").replace(" ", "") for u in ("ua", "ub"))
             if a is None or b is None or a == b or (ua and ub and ua.lower() != ub.lower()):
                 continue
             unit = ub or ua or None
@@ -373,9 +395,10 @@ def vs_claims(ln: Line) -> list[Claim]:
             if unit is None and not _PERF_WORD.search(text[max(0, pos - 80):pos]):
                 continue
             metric = _metric_before(text, pos, unit) or unit or "value"
+            names = m.groupdict()
             out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
-                             baseline=Value(a, unit=unit, line=ln.number),
-                             candidate=Value(b, unit=unit, line=ln.number),
+                             baseline=Value(a, label=names.get("la"), unit=unit, line=ln.number),
+                             candidate=Value(b, label=names.get("lb"), unit=unit, line=ln.number),
                              lines=(ln.number, ln.number), depth=ln.depth, author=ln.author,
                              message_id=ln.message_id))
     return out

@@ -335,3 +335,24 @@ def test_sizes_and_idle_counters_are_not_performance_claims() -> None:
 def test_a_stated_change_is_named_by_its_subject_not_its_sentence(text: str, metric: str) -> None:
     (c,) = [c for c in ex(text).claims if c.baseline is None]
     assert c.metric == metric
+
+
+@pytest.mark.parametrize("text,want,unit", [
+    ("udp_rr: 1.2M -> 1.5M trans/s\n", (1.2, 1.5), "Mtrans/s"),
+    ("The RPS went up from 812k to 901k.\n", (812, 901), "k"),
+    ("p99 latency: 45us (base) vs 38us (patched)\n", (45, 38), "us"),
+    ("Almost 50% improvement (600k iops -> 900k iops) in the high iops case\n", (600, 900), "kiops"),
+])
+def test_magnitudes_and_named_sides(text: str, want: tuple[float, float], unit: str) -> None:
+    (c,) = [c for c in ex(text).claims if c.baseline is not None]
+    assert (c.baseline.value, c.candidate.value) == want and c.unit.lower() == unit.lower()
+
+
+def test_a_command_followed_by_its_results_on_one_line() -> None:
+    """"neper tcp_rr -F 1000 -T 32: before 4.2M trans/s, after 4.5M trans/s": the command
+    stops at the colon and the rest of the line is a claim."""
+    e = ex("neper tcp_rr -F 1000 -T 32: before 4.2M trans/s, after 4.5M trans/s\n")
+    assert [c.raw for c in e.commands] == ["neper tcp_rr -F 1000 -T 32"]
+    (c,) = e.claims
+    assert (c.baseline.value, c.candidate.value) == (4.2, 4.5)
+    assert c.metric == "tcp_rr transaction rate"
