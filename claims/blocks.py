@@ -186,8 +186,13 @@ def labelled_block_claims(lines: Sequence[Line], skip: set[int]) -> tuple[list[C
         got = _pair_series(lines, sides, None)
         if got:
             claims.extend(got)
+            # a block covers its label to the last line a claim came from, not to the next
+            # label: "With patch:" may run on into tables of their own below it
+            last = max(c.lines[1] for c in got)
             for b in series:
-                covered.update(range(b.label_index or b.start, b.end))
+                end = next((k + 1 for k in range(b.end - 1, b.start - 1, -1)
+                            if lines[k].number <= last), b.start)
+                covered.update(range(b.label_index or b.start, max(end, b.start)))
     return claims, covered
 
 

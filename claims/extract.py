@@ -178,6 +178,17 @@ def extract_message(msg: Message) -> Extraction:
     return ex
 
 
+def _restates(pct: float, pair: Claim) -> bool:
+    """A stated change on a line near a pair is that pair's when the sizes agree ("~20%"
+    above "from 2.50 to 3.05"), not another change ("improves by 8%" under a -19% pair).
+    In the pair's own sentence it is always the pair's, so a wrong sum is caught."""
+    a, b = pair.baseline.value if pair.baseline else 0.0, pair.candidate.value if pair.candidate else 0.0
+    if not a:
+        return True
+    actual = abs((b - a) / a * 100.0)
+    return abs(abs(pct) - actual) <= max(2.0, 0.35 * actual)
+
+
 def _attach_relative(claims: list[Claim], lines: Sequence[Line], used: set[int]) -> list[Claim]:
     """Changes stated alone become relative claims, unless they restate a pair's change
     ("~20% improvements (from 2.50Mpps to 3.05Mpps)") — then they attach to that pair."""
@@ -195,7 +206,8 @@ def _attach_relative(claims: list[Claim], lines: Sequence[Line], used: set[int])
             v = rel.claimed_change_pct
             if v is None or any(round(v + d, 1) in stated for d in (-0.1, 0.0, 0.1)):
                 continue
-            near = [c for c in open_pairs.get(ln.number, ()) if c.claimed_change_pct is None]
+            near = [c for c in open_pairs.get(ln.number, ()) if c.claimed_change_pct is None
+                    and (c.lines[0] <= ln.number <= c.lines[1] or _restates(v, c))]
             if len(near) == 1:
                 near[0].claimed_change_pct = v
                 continue

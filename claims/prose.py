@@ -413,7 +413,11 @@ def _relative_metric(text: str, t: Token, after: str) -> str:
     """What a stated change is about: "a 5% improvement in TCP_RR" -> "TCP_RR",
     "throughput increased by 8.5%" -> "throughput", "12% more throughput" -> "more throughput"."""
     if not _CHANGE_AFTER.match(after):
-        return _metric_before(text, t.start) if _PREPOSITION.match(after) else after
+        return _metric_before(text, t.start) if _PREPOSITION.match(after) or not after.strip() \
+            else after
+    first = after.split()[0].strip(" .,;:()") if after.split() else ""
+    if _MEASURE.match(first):  # "a 10% throughput improvement"
+        return first
     m = _WHAT_AFTER.match(text[t.end:t.end + 80].strip())
     if m:
         words = m.group("what").split()
@@ -428,7 +432,9 @@ _FILLER = frozenset(
     "a an the about around roughly almost nearly only just we i it you they can could see saw get "
     "got shows show showed result results test tests testing is are was were be been has have had "
     "also still that this these those there here to of in on at by for from with and or but so "
-    "up down less more than which while when brought bring gives give makes make".split())
+    "up down less more than which while when brought bring gives give makes make "
+    "improves improved increases increased reduces reduced drops dropped boosts boosted "
+    "goes went".split())
 
 
 def _tidy_metric(name: str | None) -> str:
@@ -446,8 +452,12 @@ def _tidy_metric(name: str | None) -> str:
 
 
 def _words_before(text: str, pos: int) -> str:
-    words = re.findall(r"[A-Za-z][\w./%-]*", text[max(0, pos - 80):pos])
+    words = re.findall(r"(?<![\w.])[A-Za-z][\w./%-]*", text[max(0, pos - 80):pos])
     return " ".join(words[-4:])
+
+
+_HEDGES = frozenset({"about", "around", "roughly", "nearly", "almost", "approximately", "approx",
+                     "approx.", "~", "some", "over", "up", "to", "just", "only", "an", "a"})
 
 
 def relative_claims(ln: Line) -> list[Claim]:
@@ -459,7 +469,10 @@ def relative_claims(ln: Line) -> list[Claim]:
     out: list[Claim] = []
     for i, t in enumerate(toks):
         after = " ".join(x.text for x in toks[i + 1:i + 4])
-        before = toks[i - 1].text.lower() if i else ""
+        k = i - 1  # "improves by about 8%": the word before the hedge decides
+        while k > 0 and toks[k].text.lower() in _HEDGES:
+            k -= 1
+        before = toks[k].text.lower() if i and k >= 0 else ""
         if before in ("+-", "±", "+/-"):
             continue
         vals: list[float] = []
@@ -470,7 +483,8 @@ def relative_claims(ln: Line) -> list[Claim]:
         elif t.kind == "value" and t.percent and t.value is not None:
             if t.signed:
                 vals = [t.value]
-            elif _CHANGE_AFTER.match(after) and not after.lower().startswith(("more", "less", "of")):
+            elif _CHANGE_AFTER.match(after) and not after.lower().startswith(("more", "less", "of")) \
+                    and not t.text.endswith((",", ";")):  # "a cpu 100%, pps ...": clause ends
                 vals = [-t.value if _NEGATIVE.match(after) else t.value]
             elif _STRONG_VERB.fullmatch(before) and not t.signed:
                 vals = [-t.value if _NEGATIVE.match(before) else t.value]

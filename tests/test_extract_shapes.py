@@ -330,7 +330,10 @@ def test_sizes_and_idle_counters_are_not_performance_claims() -> None:
 @pytest.mark.parametrize("text,metric", [
     ("Test result shows about 2% improvement.\n", "change"),
     ("Tests shows at most about 22% improvement on TX PPS when using it\n", "TX PPS"),
-    ("SMAP off | 7.0Mpps | 7.5Mpps  (+7%)\n", "change"),
+    ("SMAP off | 7.0Mpps | 7.5Mpps  (+7%)\n", "SMAP off"),
+    ("This gives a 10% throughput improvement.\n", "throughput"),
+    ("throughput increased by 8.5%\n", "throughput"),
+    ("Performance improves by about 8% for small packets.\n", "Performance"),
 ])
 def test_a_stated_change_is_named_by_its_subject_not_its_sentence(text: str, metric: str) -> None:
     (c,) = [c for c in ex(text).claims if c.baseline is None]
