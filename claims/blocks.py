@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from claims.commands import ShellEvent
 from claims.model import Claim, Line
-from claims.numbers import skeleton, tokenize
+from claims.numbers import Token, skeleton, tokenize
 from claims.pairs import Row, make_row, pair_rows, runs_in
 from claims.setup_steps import variant_key
 from claims.variants import clean_label, pick_baseline, role
@@ -128,9 +128,29 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
         key_end = next((i for i, t in enumerate(row.tokens[:12]) if t.text.endswith(":")), None)
         if key_end is not None:
             row.key = " ".join(t.text for t in row.tokens[:key_end + 1]).rstrip(":")
+        else:
+            _name_column(row, text)
         row.columns = _columns(row, headers, header)
         rows.append(row)
     return rows
+
+
+_NAME_COLUMN = re.compile(r"^\s*(?P<name>[A-Za-z][^\t]*?\S)(?:\t|\s{2,})[-+~]?\d")
+
+
+def _name_column(row: Row, text: str) -> None:
+    """Aligned output whose rows start with a name ("Dhrystone 2 using register variables
+    116700.0  948326591.2"): numbers inside the name are part of it, not results, and the
+    name says what the row measures."""
+    m = _NAME_COLUMN.match(text)
+    if m is None or len(m.group("name").split()) > 8:
+        return
+    end = m.end("name")
+    if not any(t.kind == "value" and t.start >= end for t in row.tokens):
+        return
+    row.tokens = [Token(t.text, t.start, t.end, "word") if t.kind == "value" and t.end <= end
+                  else t for t in row.tokens]
+    row.key = m.group("name")
 
 
 def _columns(row: Row, header_lines: list[str], header_words: list[str]) -> list[str | None]:

@@ -359,3 +359,21 @@ def test_a_command_followed_by_its_results_on_one_line() -> None:
     (c,) = e.claims
     assert (c.baseline.value, c.candidate.value) == (4.2, 4.5)
     assert c.metric == "tcp_rr transaction rate"
+
+
+def test_numbers_inside_an_aligned_row_name_are_not_results() -> None:
+    """UnixBench as a kvm series pasted it: "Dhrystone 2 using register variables" and
+    "File Copy 1024 bufsize 2000 maxblocks" name rows; only the aligned columns are results."""
+    head = "System Benchmarks Index Values               BASELINE       RESULT    INDEX\n"
+    rows = [("Dhrystone 2 using register variables ", "116700.0", "948326591.2", "81261.9",
+             "947032915.5", "81151.1"),
+            ("File Copy 1024 bufsize 2000 maxblocks", "  3960.0", "   438936.2", "  1108.4",
+             "   515024.9", " 1300.6")]
+    text = "Before using the patch:\n" + head + "".join(
+        f"{n}        {b}  {r1}  {i1}\n" for n, b, r1, i1, _, _ in rows)
+    text += "\nAfter using the patch:\n" + head + "".join(
+        f"{n}        {b}  {r2}  {i2}\n" for n, b, _, _, r2, i2 in rows)
+    got = {(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims}
+    assert ("Dhrystone 2 using register variables RESULT", 948326591.2, 947032915.5) in got
+    assert ("File Copy 1024 bufsize 2000 maxblocks INDEX", 1108.4, 1300.6) in got
+    assert not {(b, c) for _, b, c in got} & {(2.0, 2.0), (1024.0, 1024.0), (2000.0, 2000.0)}
