@@ -95,8 +95,8 @@ def program_of(argv: Sequence[str]) -> tuple[str, list[str], int]:
                 j = i + 2
                 while j < len(argv) and argv[j].startswith("-"):
                     j += 2 if argv[j] in ("-r", "-e", "-C", "-x", "-o", "-p", "-I", "-G") else 1
-                if j >= len(argv):
-                    return base, wrappers, i
+                if j >= len(argv) or (argv[j] == "sleep" and "-a" in argv[i + 2:j]):
+                    return base, wrappers, i  # "perf stat -a -- sleep 10": perf is the tool
                 wrappers.append("perf stat")
                 i = j
                 continue
@@ -146,6 +146,23 @@ def strip_prompt(text: str) -> tuple[bool, str | None, str]:
 
 def _is_bench(prog: str) -> bool:
     return prog in BENCH_PROGRAMS or prog.startswith(("pktgen_", "xdp_", "udpgso_bench", "super_netperf"))
+
+
+def _tool_accepts(argv: list[str]) -> bool:
+    """The tool's own grammar takes the whole command ("xdp-bench drop eth0": a mode and an
+    interface, no option), which a sentence starting with the tool's name never passes."""
+    from claims.tools import Refused, tool_for_program
+
+    tool = tool_for_program(argv[0]) if len(argv) > 1 else None
+    if tool is None or not getattr(tool, "subcommand", False):
+        return False
+    try:
+        tool.parse_args(argv)
+    except Refused:
+        return False
+    except Exception:  # noqa: BLE001 - a broken tool module must not stop extraction
+        return False
+    return True
 
 
 def _looks_like_args(args: list[str]) -> bool:
@@ -255,7 +272,8 @@ def _line_event(rest: str, prompted: bool, host: str | None, ln: Line, i: int,
     if not argv:
         return None
     first = argv[0].rsplit("/", 1)[-1]
-    if first in SETUP_PROGRAMS or first in ("taskset", "numactl") and len(argv) < 3:
+    in_netns = first == "ip" and argv[1:3] == ["netns", "exec"] and _known_program(program_of(argv)[0])
+    if not in_netns and (first in SETUP_PROGRAMS or first in ("taskset", "numactl") and len(argv) < 3):
         step = parse_setup(rest, ln.number, host, ln.depth)
         if step is not None and (prompted or first != "echo" or ">" in rest):
             return ShellEvent(i, last, setup=step)
@@ -264,7 +282,8 @@ def _line_event(rest: str, prompted: bool, host: str | None, ln: Line, i: int,
     prog, wrappers, at = program_of(argv)
     if not prog:
         return None
-    ok = _known_program(prog) and (_looks_like_args(argv[at + 1:]) or (prompted and len(argv) == at + 1))
+    ok = _known_program(prog) and (_looks_like_args(argv[at + 1:]) or (prompted and len(argv) == at + 1)
+                                   or _tool_accepts(argv[at:]))
     if prompted and not ok:
         ok = (prog not in _NOT_BENCH and "scripts/" not in argv[at] and not prog.endswith(".pl") and not rest.endswith((".", ":"))
               and re.match(r"^\.{0,2}/[\w./-]+$", argv[at]) is not None)

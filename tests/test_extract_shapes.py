@@ -377,3 +377,16 @@ def test_numbers_inside_an_aligned_row_name_are_not_results() -> None:
     assert ("Dhrystone 2 using register variables RESULT", 948326591.2, 947032915.5) in got
     assert ("File Copy 1024 bufsize 2000 maxblocks INDEX", 1108.4, 1300.6) in got
     assert not {(b, c) for _, b, c in got} & {(2.0, 2.0), (1024.0, 1024.0), (2000.0, 2000.0)}
+
+
+def test_commands_behind_netns_sudo_perf_and_bare_modes() -> None:
+    """`ip netns exec NS tool`, `perf stat -a -- sleep N` (perf counts the window) and a
+    tool run as mode + interface with no option are all benchmark commands."""
+    e = ex("  ip netns exec ns1 iperf3 -c 10.0.0.2 -t 30\n"
+           "  $ sudo perf stat -e cycles -a -- sleep 10\n"
+           "  xdp-bench drop eth0\n"
+           "xdp-bench is what I used here.\n")
+    assert [c.raw for c in e.commands] == ["ip netns exec ns1 iperf3 -c 10.0.0.2 -t 30",
+                                           "sudo perf stat -e cycles -a -- sleep 10",
+                                           "xdp-bench drop eth0"]
+    assert not e.setup
