@@ -157,8 +157,14 @@ def abba_order(names: Sequence[str], n: int, rng: random.Random) -> list[str]:
     return order
 
 
-def samples_dict(samples: list[Sample]) -> dict[str, float]:
-    """metric -> value; the first sample of a metric wins (as when the mail was read)."""
+def samples_dict(samples: list[Sample], average: bool = False) -> dict[str, float]:
+    """metric -> value; the first sample of a metric wins (as when the mail was read), or
+    with `average` (a tool that prints every interval) the mean of all of them."""
+    if average:
+        groups: dict[str, list[float]] = {}
+        for s in samples:
+            groups.setdefault(s.metric, []).append(s.value)
+        return {k: sum(v) / len(v) for k, v in groups.items()}
     out: dict[str, float] = {}
     for s in samples:
         out.setdefault(s.metric, s.value)
@@ -205,7 +211,7 @@ def run_once(spec: Spec, runner: Runner, prep: Prepared, variant: Variant, index
     rec.started, rec.ended = res.started, res.ended
     # stderr too: perf stat prints its counters there; argv tells bare outputs apart.
     samples = prep.tool.parse_run(argv, res.stdout + "\n" + res.stderr)
-    rec.samples = samples_dict(samples)
+    rec.samples = samples_dict(samples, average=prep.tool.per_interval)
     rec.tool_seconds = next((rec.samples[k] for k in _TOOL_TIME if k in rec.samples), None)
     if not res.ok:
         rec.ok, rec.error = False, res.reason()

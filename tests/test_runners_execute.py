@@ -173,3 +173,20 @@ def test_run_timeout_covers_perf_stat_repeats():
     spec.run.timeout = 60
     with LocalRunner() as r:
         assert prepare(spec, r).timeout == 60
+
+
+def test_a_tool_that_prints_every_interval_is_averaged():
+    """xdp-bench prints a Summary line a second: a run's rx_pps is their mean, while for
+    one-result tools the first sample stays the run's value."""
+    from pathlib import Path
+
+    from runners.execute import samples_dict
+
+    text = (Path(__file__).parent / "fixtures" / "tools" / "xdp_bench_paste.txt").read_text()
+    tool = tool_for_program("xdp-bench")
+    rates = [s.value for s in tool.parse(text) if s.metric == "rx_pps"]
+    assert len(rates) >= 2 and tool.per_interval
+    got = samples_dict(tool.parse(text), average=tool.per_interval)
+    assert got["rx_pps"] == sum(rates) / len(rates)
+    assert samples_dict(tool.parse(text))["rx_pps"] == rates[0]
+    assert not tool_for_program("netperf").per_interval

@@ -280,6 +280,7 @@ class ToolDescription:
     options: OptionSet = OptionSet([])
     server_programs: tuple[str, ...] = ()  # what must run on the server role (netserver)
     subcommand: bool = False  # the first positional is a mode written before the options
+    per_interval: bool = False  # one line per interval of the same metric: a run is their mean
 
     # What a claim of each kind (see `claim_kind`) is among this tool's samples, when the
     # command line does not decide it; tools whose argv decides override `claim_sample`.

@@ -82,6 +82,7 @@ COMMANDS: dict[str, OptionSet] = {
 
 class XdpBench(ToolDescription):
     name = "xdp-bench"
+    per_interval = True  # a Summary line every second
     programs = ("xdp-bench",)
     subcommand = True
     options = _LOCAL

@@ -36,6 +36,7 @@ _SOCK = re.compile(r"^\s*(sock\d+@\S+)\s+(rxdrop|txonly|l2fwd)\b(.*)$")
 
 class Xdpsock(ToolDescription):
     name = "xdpsock"
+    per_interval = True  # a pps table every interval
     programs = ("xdpsock",)
     sample_names = frozenset({"rx_pps", "tx_pps"})
 
