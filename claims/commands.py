@@ -151,16 +151,14 @@ def _is_bench(prog: str) -> bool:
 def _tool_accepts(argv: list[str]) -> bool:
     """The tool's own grammar takes the whole command ("xdp-bench drop eth0": a mode and an
     interface, no option), which a sentence starting with the tool's name never passes."""
-    from claims.tools import Refused, tool_for_program
+    from claims.tools import tool_for_program
 
     tool = tool_for_program(argv[0]) if len(argv) > 1 else None
     if tool is None or not getattr(tool, "subcommand", False):
         return False
     try:
         tool.parse_args(argv)
-    except Refused:
-        return False
-    except Exception:  # noqa: BLE001 - a broken tool module must not stop extraction
+    except Exception:  # noqa: BLE001 - Refused, or a broken tool module: not a command
         return False
     return True
 

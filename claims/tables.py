@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from claims.model import Claim, Line
-from claims.numbers import Token, is_unit, tokenize
+from claims.numbers import MAGNITUDES, Token, is_unit, tokenize
 from claims.pairs import Row, pair_rows
 from claims.variants import clean_label, names_both_sides, pick_baseline, role
 
@@ -54,7 +54,6 @@ class Table:
 
 
 _PARAM_CELL = re.compile(r"[A-Za-z_][\w.-]{0,30}\s?=\s?[\w.,:-]{1,20}")
-_MAGNITUDES = frozenset({"K", "k", "M", "G"})
 
 
 def _cell(text: str) -> Token | None | bool:
@@ -70,7 +69,7 @@ def _cell(text: str) -> Token | None | bool:
         return False
     rest = [x for x in toks if x.kind not in ("value", "spread") and x.text not in ("+-", "±")]
     if len(rest) == 1 and toks[0] is vals[0] and re.fullmatch(r"[A-Za-z/%]{1,8}", rest[0].text):
-        if vals[0].unit in _MAGNITUDES:  # "367.2K IOPS": the unit is thousands of IOPS
+        if vals[0].unit in MAGNITUDES:  # "367.2K IOPS": the unit is thousands of IOPS
             return replace(vals[0], unit=vals[0].unit + rest[0].text)
         return vals[0] if vals[0].unit else replace(vals[0], unit=rest[0].text)
     if rest and not all(is_unit(x.text) for x in rest) and not _PAREN.fullmatch(" ".join(x.text for x in rest)):

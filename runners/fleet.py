@@ -42,6 +42,7 @@ from verifier.results import Results, RunRecord
 START_TOPIC = "verifier-fleet-start"
 LOST = "worker lost"
 INTERRUPTED = "interrupted"
+CUT = ("FutureCancelledError", INTERRUPTED)  # errors of a run stopped from outside
 
 
 @dataclass(frozen=True)
@@ -230,7 +231,7 @@ class FleetRunner:
             res.environment["host_tags"] = {h: known.get(h, {}).get("tags")
                                             for h in res.environment["fleet_hosts"]}
             cut = [r for r in recs
-                   if (r.error or "").startswith(("FutureCancelledError", INTERRUPTED))]
+                   if (r.error or "").startswith(CUT)]
             if cut:
                 res.status, res.reason = "interrupted", cut[0].error
             elif res.runs and not any(r.ok for r in res.runs):

@@ -9,25 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from extractkit import ex, pairs, relative
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from claims.extract import extract_message
-from claims.message import message_from_text
-
 ROOT = Path(__file__).resolve().parents[1]
 
-
-def ex(text: str):
-    return extract_message(message_from_text(text))
-
-
-def pairs(text: str) -> list[tuple[float, float]]:
-    return [(c.baseline.value, c.candidate.value) for c in ex(text).claims if c.baseline and c.candidate]
-
-
-def relative(text: str) -> list[float]:
-    return [c.claimed_change_pct for c in ex(text).claims if c.baseline is None]
 
 
 H1 = """Subject: [PATCH net-next v2 0/3] tcp: reduce cache misses in tcp_ack()

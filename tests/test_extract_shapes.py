@@ -3,21 +3,10 @@ nothing (versions, dates, diffs, tables without a baseline)."""
 from __future__ import annotations
 
 import pytest
+from extractkit import ex, pairs, relative
 
 from claims.extract import extract_message, might_have_claims
 from claims.message import message_from_text
-
-
-def ex(text: str):
-    return extract_message(message_from_text(text))
-
-
-def pairs(text: str) -> list[tuple[float, float]]:
-    return [(c.baseline.value, c.candidate.value) for c in ex(text).claims if c.baseline and c.candidate]
-
-
-def relative(text: str) -> list[float]:
-    return [c.claimed_change_pct for c in ex(text).claims if c.baseline is None]
 
 
 def test_prompts_are_stripped_and_hosts_kept() -> None:

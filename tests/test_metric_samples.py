@@ -101,12 +101,17 @@ def test_xdpsock_mpps_prose_is_the_tx_rate_of_a_txonly_run():
     assert m.sample in run_names("xdpsock", spec.benchmark.argv, "xdpsock_paste.txt")
 
 
-def test_xdpsock_corpus_mail_pps_claims():
-    path = CORPUS / "d011.txt"
+def _corpus_metrics(case: str) -> list:
+    """The metrics of every spec built from one shared corpus case (skips without it)."""
+    path = CORPUS / f"{case}.txt"
     if not path.exists():
         pytest.skip(f"shared corpus not here: {path}")
     specs = build_specs([extract_message(m) for m in iter_messages(str(path))])
-    metrics = [m for s in specs for m in s.metrics]
+    return [m for s in specs for m in s.metrics]
+
+
+def test_xdpsock_corpus_mail_pps_claims():
+    metrics = _corpus_metrics("d011")
     assert metrics and {(m.name, m.sample) for m in metrics} == {("packet rate", "tx_pps")}
 
 
@@ -142,11 +147,7 @@ def test_argv_decides_for_the_same_words():
 
 def test_names_the_tool_already_gives_are_kept():
     # seed 001: pasted netperf output, so the names are netperf's own and need no sample
-    path = CORPUS / "s001.txt"
-    if not path.exists():
-        pytest.skip(f"shared corpus not here: {path}")
-    specs = build_specs([extract_message(m) for m in iter_messages(str(path))])
-    metrics = [m for s in specs for m in s.metrics]
+    metrics = _corpus_metrics("s001")
     assert metrics and all(m.sample is None for m in metrics)
     assert {m.name for m in metrics} >= {"transaction_rate", "cpu_local"}
 

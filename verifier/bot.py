@@ -492,12 +492,12 @@ class Bot:
         """The spec's fixed plan on the lab (the hosts serialise themselves; no look-by-look
         stopping across hosts).  A resumed claim dispatches only the plan positions with no
         finished record; a position whose last attempt was lost or cut gets a new attempt."""
-        from runners.fleet import INTERRUPTED, LOST, FleetRunner
+        from runners.fleet import CUT, LOST, FleetRunner
         from runners.fleet_host import FleetError, security_from
 
         spec.run.repetitions = spec.run.max_repetitions
         spec.run.duration = min(self.cfg.duration, spec.run.duration_cap)
-        unfinished = (LOST, INTERRUPTED, "FutureCancelledError")
+        unfinished = (LOST, *CUT)
         latest = _latest_attempts(every)
         done = {r.index for r in latest if not (r.error or "").startswith(unfinished)}
         next_attempt = {r.index: r.attempt + 1 for r in latest}
