@@ -464,7 +464,7 @@ class Bot:
         if self.cfg.runner == "fleet":
             spec.run.warmup = self.cfg.warmup
             self.state.set_claim(claim.id, "running")
-            return self._run_on_fleet(claim, spec, every)
+            return self._run_on_fleet(claim, spec, every, stored)
         if stored:
             spec.run.warmup = 0 if any(r.warmup for r in stored) else self.cfg.warmup
             log.info("resuming claim %d with %d stored runs", claim.id, len(stored))
@@ -488,17 +488,18 @@ class Bot:
                                   results=results, sequential=True)
         return results
 
-    def _run_on_fleet(self, claim: ClaimRow, spec: Spec, every: list[RunRecord]) -> Results:
+    def _run_on_fleet(self, claim: ClaimRow, spec: Spec, every: list[RunRecord],
+                      latest: list[RunRecord]) -> Results:
         """The spec's fixed plan on the lab (the hosts serialise themselves; no look-by-look
         stopping across hosts).  A resumed claim dispatches only the plan positions with no
-        finished record; a position whose last attempt was lost or cut gets a new attempt."""
+        finished record; a position whose last attempt was lost or cut gets a new attempt.
+        `every` is each stored attempt, `latest` the last attempt of each position."""
         from runners.fleet import CUT, LOST, FleetRunner
         from runners.fleet_host import FleetError, security_from
 
         spec.run.repetitions = spec.run.max_repetitions
         spec.run.duration = min(self.cfg.duration, spec.run.duration_cap)
         unfinished = (LOST, *CUT)
-        latest = _latest_attempts(every)
         done = {r.index for r in latest if not (r.error or "").startswith(unfinished)}
         next_attempt = {r.index: r.attempt + 1 for r in latest}
         if latest:

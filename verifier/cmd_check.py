@@ -198,23 +198,27 @@ def _thread_kernels(args: argparse.Namespace, source: str, messages: list[Any],
     apply to <base>: <reason>") when git am refuses it; KernelError for anything else."""
     import tempfile
 
-    from verifier.kernel import KernelError, NotApplicable, as_mbox, kernels_for, series_target
+    from verifier.kernel import (
+        KernelError,
+        NotApplicable,
+        as_mbox,
+        kernels_for,
+        midmask_for,
+        series_target,
+    )
 
     root = next((m.message_id for m in messages if m.message_id), None)
     target = series_target(specs, root)
     if not target:
         raise KernelError("--tree: no Message-ID in the thread names its series")
     mbox = None if source == "-" else as_mbox(Path(source), out / "thread.mbox")
-    midmask = None
-    if args.inbox:
-        midmask = args.inbox if "%s" in args.inbox else args.inbox.rstrip("/") + "/%s"
     subject = next((m.subject for m in messages if m.subject), None)
     print(f"verifier check: building the base and <{target}> applied from {args.tree} "
           f"(vng --build; cached by commit and config)...", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="verifier-kernels-") as work:
         try:
             return kernels_for(target, Path(args.tree).expanduser(), Path(work), mbox=mbox,
-                               midmask=midmask, subject=subject, base=args.base,
+                               midmask=midmask_for(args.inbox), subject=subject, base=args.base,
                                jobs=args.jobs), None
         except NotApplicable as e:
             return None, str(e)
@@ -270,11 +274,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             res = check_spec(spec, spec_args, messages)
             if built is not None:
-                res.environment["series"] = {
-                    "message_id": built.series.message_id, "subject": built.series.subject,
-                    "patches": built.series.patches, "base": built.base_sha,
-                    "base_why": built.base_why,
-                    "images": {k: str(v) for k, v in built.images.items()}}
+                res.environment["series"] = built.summary()
         except ValueError as e:  # the runner could not be made (bad --hosts, ...)
             print(f"verifier check: {e}", file=sys.stderr)
             return 2

@@ -31,20 +31,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from verifier.kernel import CONFIG_FRAGMENT, KernelError, NotApplicable, kernels_for
+    from verifier.kernel import (
+        CONFIG_FRAGMENT,
+        KernelError,
+        NotApplicable,
+        kernels_for,
+        midmask_for,
+    )
 
     try:
         config = CONFIG_FRAGMENT
         if args.config:
             config += Path(args.config).read_text()
-        midmask = None
-        if args.inbox:
-            midmask = args.inbox if "%s" in args.inbox else args.inbox.rstrip("/") + "/%s"
         with tempfile.TemporaryDirectory(prefix="verifier-kernels-") as work:
             k = kernels_for(args.msgid, Path(args.tree).expanduser(), Path(work),
-                            mbox=Path(args.mbox) if args.mbox else None, midmask=midmask,
-                            subject=args.subject, base=args.base, config=config,
-                            jobs=args.jobs)
+                            mbox=Path(args.mbox) if args.mbox else None,
+                            midmask=midmask_for(args.inbox), subject=args.subject,
+                            base=args.base, config=config, jobs=args.jobs)
     except NotApplicable as e:
         print(f"verifier kernels: not runnable: {e}", file=sys.stderr)
         return 4

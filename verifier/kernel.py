@@ -107,6 +107,13 @@ def _last(text: str, n: int = 1) -> str:
     return "; ".join(lines[-n:]) or "no output"
 
 
+def midmask_for(inbox: str | None) -> str | None:
+    """b4's `b4.midmask` for a public-inbox URL given as --inbox (`URL/%s`), or None."""
+    if not inbox:
+        return None
+    return inbox if "%s" in inbox else inbox.rstrip("/") + "/%s"
+
+
 def tree_from_subject(subject: str) -> str | None:
     """`[PATCH net-next v2 0/3] ...` -> "net-next"; None when the prefix names no tree."""
     m = _SUBJECT_TREE.search(subject or "")
@@ -303,6 +310,13 @@ class Kernels:
     def kernel_args(self) -> list[str]:
         """The `verifier run --runner vm` arguments that boot these kernels."""
         return [a for v, p in self.images.items() for a in ("--kernel", f"{v}={p}")]
+
+    def summary(self) -> dict[str, Any]:
+        """What a results file says of the pair (`environment["series"]`, the report's
+        "kernels" row)."""
+        return {"message_id": self.series.message_id, "subject": self.series.subject,
+                "patches": self.series.patches, "base": self.base_sha,
+                "base_why": self.base_why, "images": {k: str(v) for k, v in self.images.items()}}
 
 
 def kernels_for(target: str, tree: Path, workdir: Path, *, mbox: Path | None = None,
