@@ -19,6 +19,9 @@ from verifier.report import FORMATS, render
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from verifier.exitcodes import HELP
+
+    p.epilog = HELP
     p.add_argument("target", help="a file (mbox, .eml, archive page, text), a Message-ID or URL")
     from verifier.cmd_run import RUNNERS
 
@@ -237,6 +240,7 @@ def _with_kernels(spec: Any, args: argparse.Namespace, built: Any,
 
 
 def run(args: argparse.Namespace) -> int:
+    from verifier import exitcodes
     from verifier.kernel import KernelError
     from verifier.reply import ReplyError, reply
 
@@ -254,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
     if not specs:
         print(f"verifier check: no performance claim to check in {args.target}",
               file=sys.stderr)
-        return 1
+        return exitcodes.OK
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -268,6 +272,7 @@ def run(args: argparse.Namespace) -> int:
         except (KernelError, OSError) as e:
             print(f"verifier check: {e}", file=sys.stderr)
             return 2
+    codes = []
     for spec in specs:
         print(f"verifier check: {spec.id} on {args.runner}...", file=sys.stderr)
         spec_args = _with_kernels(spec, args, built, blocked) if args.tree else args
@@ -291,4 +296,5 @@ def run(args: argparse.Namespace) -> int:
         except ReplyError as e:
             print(f"reply: not written: {e}")
         print(f"results: {path}")
-    return 0
+        codes.append(exitcodes.for_results(res.status, res.verdicts))
+    return exitcodes.worst(codes)

@@ -23,6 +23,9 @@ RUNNERS = ("local", "netns", "ssh", "vm")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from verifier.exitcodes import HELP
+
+    p.epilog = HELP + "\nWithout --sequential nothing is judged: 0 when the runs completed."
     p.add_argument("spec", help="spec YAML file (from `verifier spec`); '-' for stdin")
     p.add_argument("--runner", choices=RUNNERS, default="netns")
     p.add_argument("--hosts", default=None,
@@ -189,6 +192,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(results.to_dict(), indent=1))
     if code:
         return code
+    if args.sequential and results.status == "complete":
+        from verifier.exitcodes import for_results
+        return for_results(results.status, results.verdicts)
     return {"complete": 0, "not-runnable": 4}.get(results.status, 1)
 
 
