@@ -589,7 +589,9 @@ class Bot:
             return None
         try:
             url, msgs = self.thread_messages(claim.thread_id)
-            msg = build_reply(results, msgs, self.smtp.sender, deliverable=not self.cfg.dry_run)
+            msg = build_reply(results, msgs, self.smtp.sender, deliverable=not self.cfg.dry_run,
+                              requested_by=thread.get("requested_by"),
+                              public_url=self.smtp.public_url)
         except (FetchError, ReplyError) as e:
             self.state.set_reply(claim.id, claim.thread_id, author, mid_hint, st.REPLY_FAILED,
                                  error=str(e))

@@ -25,10 +25,8 @@ WIDTH = 72
 FOOTER_PREFIX = "verifier-result:"
 TEMPLATES = Path(__file__).parent / "templates"
 
-DISCLAIMER = ("Absolute numbers are not comparable across machines: only the relative "
-              "change between baseline and candidate, measured side by side on the "
-              "same runner, is checked against the claim. A different CPU, NIC, driver, "
-              "kernel or topology can change the result.")
+DISCLAIMER = ("Only the change between the two sides, measured here side by side, is "
+              "compared with the claim; absolute numbers differ across machines.")
 
 _RUNNER_NOTES = {
     "netns": "network namespaces joined by a veth pair on one host (no physical NIC)",
@@ -104,17 +102,15 @@ def differences(results: Results) -> list[str]:
         else:
             shown = str(value)
         if str(key).lower() == "hosts":
-            out.append(f"hosts: the mail used {shown}")
+            out.append(f"hosts {shown} there, {kind} here")
             continue
         out.append(f"{key}: the mail says {shown}; here {here or 'not the same'}")
-    if kind in ("netns", "local"):
-        out.append(f"topology: this runner uses {_RUNNER_NOTES[kind]}; the mail's numbers "
-                   "come from its own hosts")
+    if kind in ("netns", "local") and "hosts" not in claimed:
+        out.append(f"the mail's own hosts there, {kind} here")
     mail_d = (spec.get("run") or {}).get("duration")
     here_d = (results.environment or {}).get("duration")
     if mail_d and here_d and float(mail_d) != float(here_d):
-        out.append(f"duration: {float(here_d):g} s per run here, {float(mail_d):g} s in "
-                   "the mail")
+        out.append(f"{float(mail_d):g} s runs there, {float(here_d):g} s here")
     booted = bool((results.environment or {}).get("series"))
     out.extend(f"note: {n}" for n in spec.get("notes") or []
                if not (booted and "needs a kernel runner" in n))
@@ -124,6 +120,172 @@ def differences(results: Results) -> list[str]:
 def _num(x: float) -> str:
     """A claimed number as a person printed it: no exponents for big counters."""
     return f"{x:,.0f}" if abs(x) >= 1e6 else f"{x:g}"
+
+
+def lkp_num(x: float) -> str:
+    """A mean as the kernel test robot prints it (lkp-tests lib/compare.rb): two decimals
+    under 1000, %.4g over 1e8, an integer otherwise."""
+    a = abs(x)
+    if a < 1000:
+        return f"{x:.2f}"
+    if a > 1e8:
+        return f"{x:.4g}"
+    return f"{x:.0f}"
+
+
+def _mean_sd(xs: list[float]) -> tuple[float, float] | None:
+    if not xs:
+        return None
+    m = sum(xs) / len(xs)
+    sd = (sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5 if len(xs) > 1 else 0.0
+    return m, sd
+
+
+def spread(results: Results, v: dict[str, Any]) -> dict[str, Any]:
+    """Absolute mean, standard deviation and run count of each side of a verdict row, and
+    the change of the means (the kernel test robot's %change)."""
+    key = v.get("sample") or v.get("metric") or ""
+    out: dict[str, Any] = {}
+    for side, var in (("base", v.get("baseline_variant") or "baseline"),
+                      ("cand", v.get("variant") or "candidate")):
+        xs = results.samples(var, key)
+        ms = _mean_sd(xs)
+        out[side] = {"variant": var, "n": len(xs), "mean": ms[0] if ms else None,
+                     "sd": ms[1] if ms else None,
+                     "text": f"{lkp_num(ms[0])} +-{lkp_num(ms[1])}" if ms else "-"}
+    b, c = out["base"]["mean"], out["cand"]["mean"]
+    out["change_pct"] = (c / b - 1.0) * 100.0 if b and c is not None else None
+    return out
+
+
+def table(results: Results, verdicts: list[dict[str, Any]]) -> list[str]:
+    """The LKP-like table, preformatted: per row a name line (tool.metric, unit, direction,
+    runs per side) and `baseline mean +-sd | %change | candidate mean +-sd | claimed |
+    verdict`.  Never re-wrapped: it is aligned text."""
+    tool = ((results.spec or {}).get("benchmark") or {}).get("tool")
+    cells = []
+    for v in verdicts:
+        sp = spread(results, v)
+        ch = sp["change_pct"]
+        claimed = (f"{v['claimed_pct']:+.1f}%" if v.get("claimed_pct") is not None
+                   else {"higher": "up", "lower": "down"}.get(str(v.get("better")), "-"))
+        name = ".".join(x for x in (tool, v.get("metric")) if x) or "claim"
+        extra = ", ".join(x for x in (v.get("unit"), f"{v['better']} is better"
+                                      if v.get("better") else None) if x)
+        if v.get("variant") and v.get("variant") != "candidate":
+            extra = ", ".join(filter(None, [extra, f"{v['variant']} vs "
+                                                   f"{v.get('baseline_variant')}"]))
+        runs = f"n={sp['base']['n']}+{sp['cand']['n']}"
+        cells.append((f"{name} ({', '.join(filter(None, [extra, runs]))})",
+                      sp["base"]["text"], "-" if ch is None else f"{ch:+.1f}%",
+                      sp["cand"]["text"], claimed, str(v.get("verdict"))))
+    head = ("", "baseline", "%change", "candidate", "claimed", "verdict")
+    w = [max(len(c[i]) for c in [head, *cells]) for i in range(1, 6)]
+    w[0], w[2] = max(w[0], 13), max(w[2], 13)
+
+    def line(c: tuple[str, ...]) -> str:
+        return (f"  {c[1]:>{w[0]}}  {c[2]:>{w[1]}}  {c[3]:>{w[2]}}  {c[4]:>{w[3]}}  "
+                f"{c[5]}").rstrip()
+
+    out = [line(head), line(("", *("-" * n for n in w[:4]), "-" * max(7, w[4])))]
+    for c in cells:
+        out += [f"  {c[0]}", line(c)]
+    return out
+
+
+_SHORT_RUNNER = {
+    "netns": "two network namespaces joined by veth on one host",
+    "local": "client and server on one host over loopback",
+    "ssh": "separate hosts over SSH",
+    "fleet": "a lab host of the fleet",
+    "vm": "each variant's kernel booted with virtme-ng",
+}
+
+
+def machine_short(results: Results) -> str:
+    """The machine in a line or two: runner, CPU, kernel release, NIC driver, tool."""
+    env = results.environment or {}
+    h = _host(env)
+    kind = env.get("runner") or results.runner
+    parts = [f"{kind} ({_SHORT_RUNNER.get(kind, kind)})"]
+    for host in fleet_hosts(results)[:2]:
+        parts.append(f"host {host}")
+    if h.get("cpu_model"):
+        parts.append(f"{h['cpu_model']}" + (f" x{h['cpus']}" if h.get("cpus") else ""))
+    if h.get("kernel"):
+        parts.append("kernel " + str(h["kernel"]).split()[0])
+    if h.get("nic_driver"):
+        parts.append(str(h["nic_driver"]))
+    tools = {k: v for k, v in (h.get("tools") or {}).items() if v}
+    parts += list(dict.fromkeys(str(v) for v in tools.values()))
+    series = env.get("series") or {}
+    if series.get("base"):
+        parts.append(f"base {str(series['base'])[:12]} vs base + "
+                     f"{series.get('patches') or 0} patch(es)")
+    if env.get("emulated"):
+        parts.append("emulated: timings not valid for performance")
+    return "; ".join(parts)
+
+
+def fleet_hosts(results: Results) -> list[str]:
+    """The hosts that ran the runs, as the fleet recorded them: 'lab1 (kernel 6.1, Xeon,
+    mlx5) 20 runs'."""
+    facts = (results.environment or {}).get("fleet_hosts") or {}
+    by: dict[str, int] = {}
+    for r in results.runs:
+        if r.host and r.host not in ("client", "server") and not r.warmup:
+            by[r.host] = by.get(r.host, 0) + 1
+    out = []
+    for name, n in by.items():
+        f = facts.get(name) if isinstance(facts, dict) else None
+        desc = ", ".join(str(f[k]).split()[0] if k == "kernel" else str(f[k])
+                         for k in ("kernel", "cpu_model", "nic_driver")
+                         if isinstance(f, dict) and f.get(k))
+        out.append(f"{name}" + (f" ({desc})" if desc else "") + f" {n} runs")
+    return out
+
+
+def parameters(results: Results) -> str:
+    """How it ran, in one line: duration, runs per side, order, warm-up, what differs."""
+    spec = results.spec or {}
+    run = spec.get("run") or {}
+    env = results.environment or {}
+    counted = [r for r in results.runs if not r.warmup and r.ok]
+    per: dict[str, int] = {}
+    for r in counted:
+        per[r.variant] = per.get(r.variant, 0) + 1
+    parts = []
+    d = env.get("duration") or run.get("duration")
+    how = f"{float(d):g} s runs" if d else "runs"
+    if per:
+        how = "+".join(str(n) for n in per.values()) + f" {how}, interleaved"
+    if run.get("warmup"):
+        how += f", after {run['warmup']} warm-up each"
+    parts.append(how)
+    labels = [f"{var.get('name')} {var['label']}" for var in spec.get("variants") or []
+              if isinstance(var, dict) and var.get("label")]
+    if labels:
+        parts.append(", ".join(labels))
+    return "; ".join(parts)
+
+
+def device_state(results: Results) -> list[str]:
+    """What each variant set on the devices (the runner's record of its setup steps)."""
+    out = []
+    for t in (results.environment or {}).get("touched") or []:
+        if isinstance(t, dict) and t.get("target") and t.get("old") != t.get("new"):
+            out.append(f"{t.get('role')}: {t['target']} {t.get('old')} -> {t.get('new')}")
+    return list(dict.fromkeys(out))
+
+
+def host_load(results: Results) -> str | None:
+    """The load average the runner recorded around the runs, when it did."""
+    load = (results.environment or {}).get("load")
+    if isinstance(load, dict) and load:
+        return ", ".join(f"{k} {v}" for k, v in load.items())
+    if isinstance(load, list | tuple | str) and load:
+        return " ".join(map(str, load)) if not isinstance(load, str) else load
+    return None
 
 
 def _claimed_text(v: dict[str, Any]) -> str:
@@ -188,6 +350,32 @@ def commands(results: Results) -> list[str]:
     return out
 
 
+def reproduce(results: Results) -> str:
+    """One command a reader pastes next to the attached spec: the run as it ran here,
+    then the report."""
+    spec = results.spec or {}
+    sid = spec.get("id") or "spec"
+    env = results.environment or {}
+    kind = env.get("runner") or results.runner
+    d = f" --duration {float(env['duration']):g}" if env.get("duration") else ""
+    return (f"verifier run spec-{sid}.yaml --runner {kind}{d} --sequential -o r.json "
+            "&& verifier report r.json")
+
+
+def row_notes(verdicts: list[dict[str, Any]]) -> list[str]:
+    """One line per row that has a detail, reason or note, named by its metric."""
+    by_text: dict[str, list[str]] = {}
+    for v in verdicts:
+        why = [x for x in (v.get("detail"), v.get("reason")) if x]
+        why += list(v.get("notes") or [])[:1]
+        if v.get("claim_note"):
+            why.append(v["claim_note"])
+        why += [f"claim arithmetic: {p['message']}" for p in v.get("problems") or []]
+        for w in why:
+            by_text.setdefault(str(w), []).append(str(v.get("metric") or "claim"))
+    return [f"{', '.join(names)}: {w}" for w, names in by_text.items()]
+
+
 def footer(results: Results, verdicts: list[dict[str, Any]]) -> list[str]:
     """Machine-readable lines, one per row:
     'verifier-result: <spec> <metric> <VERDICT> <change>% [<lo>,<hi>] n=<base>+<cand>'."""
@@ -245,10 +433,10 @@ def method(verdicts: list[dict[str, Any]]) -> str:
     v = next((x for x in verdicts if x.get("alpha")), None)
     if v is None:
         return ""
-    holm = " with Holm correction across rows" if any(x.get("holm") for x in verdicts) else ""
-    return (f"Judged on ln(candidate/baseline): Welch t intervals at "
-            f"{(1 - v['alpha']) * 100:.4g}% per look{holm}; noise band "
-            f"+-{v.get('delta_pct', 1.0):.1f}%.")
+    holm = " (Holm)" if any(x.get("holm") for x in verdicts) else ""
+    return (f"%change is of the means; verdicts use Welch t intervals of "
+            f"ln(candidate/baseline) at {(1 - v['alpha']) * 100:.4g}% per look{holm}, "
+            f"noise band +-{v.get('delta_pct', 1.0):.1f}%.")
 
 
 def context(results: Results, calibration: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -264,6 +452,13 @@ def context(results: Results, calibration: dict[str, Any] | None = None) -> dict
                  for v in verdicts],
         "verdicts": verdicts,
         "machine": machine(results),
+        "machine_line": machine_short(results),
+        "table": table(results, verdicts),
+        "parameters": parameters(results),
+        "device_state": device_state(results),
+        "host_load": host_load(results),
+        "reproduce": reproduce(results),
+        "row_notes": row_notes(verdicts),
         "differences": differences(results),
         "commands": commands(results),
         "spec_yaml": spec_yaml(results),
@@ -328,6 +523,7 @@ def _env() -> jinja2.Environment:
     env.filters["wrap"] = _wrap
     env.filters["shell"] = shell_wrap
     env.filters["pct"] = lambda x: "" if x is None else f"{x:+.1f}%"
+    env.filters["fold"] = lambda x: fold(x).rstrip("\n")
     return env
 
 
@@ -375,12 +571,15 @@ def plots(results: Results, verdicts: list[dict[str, Any]]) -> list[dict[str, st
 
 
 def render(results: Results, fmt: str = "email",
-           calibration: dict[str, Any] | None = None) -> str:
-    """The report in one format; the email is folded to 72 columns."""
+           calibration: dict[str, Any] | None = None,
+           extra: dict[str, Any] | None = None) -> str:
+    """The report in one format.  In the email, prose is wrapped to 72 columns and
+    preformatted text (the table, commands) is never re-wrapped; `extra` adds what only a
+    reply knows (who asked, the results page, the attachments)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     ctx = context(results, calibration)
     if fmt == "html":
         ctx["plots"] = plots(results, ctx["verdicts"])
-    text = _env().get_template(f"{fmt}.j2").render(**ctx)
-    return fold(text) if fmt == "email" else text
+    ctx.update(extra or {})
+    return _env().get_template(f"{fmt}.j2").render(**ctx)
