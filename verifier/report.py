@@ -534,6 +534,7 @@ def plots(results: Results, verdicts: list[dict[str, Any]]) -> list[dict[str, st
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     out = []
     for v in verdicts:
@@ -545,9 +546,11 @@ def plots(results: Results, verdicts: list[dict[str, Any]]) -> list[dict[str, st
             ax1.plot(range(1, len(ys) + 1), ys, "o", label=f"{var} (n={len(ys)})",
                      color=f"C{i}")
         ax1.set_xlabel("run")
+        ax1.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax1.set_ylabel(f"{v['metric']}" + (f" [{v['unit']}]" if v.get("unit") else ""))
         ax1.legend(fontsize=8)
-        ax1.set_title("samples per variant", fontsize=9)
+        title = f"{v['metric']}: {v['variant']} vs {v['baseline_variant']}"
+        ax1.set_title(f"{title}, samples in run order", fontsize=9)
         e = v["effect"]
         lo, hi = e["ci_pct"]
         ax2.errorbar([e["measured_pct"]], [0], xerr=[[e["measured_pct"] - lo],
@@ -560,12 +563,12 @@ def plots(results: Results, verdicts: list[dict[str, Any]]) -> list[dict[str, st
         ax2.set_yticks([])
         ax2.set_xlabel("change, %")
         ax2.legend(fontsize=8)
-        ax2.set_title(f"{v['verdict']}", fontsize=9)
+        ax2.set_title(f"{title}: {v['verdict']}", fontsize=9)
         fig.tight_layout()
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=80)
         plt.close(fig)
-        out.append({"title": v.get("label") or v["metric"],
+        out.append({"title": f"{v['metric']} ({v['variant']} vs {v['baseline_variant']})",
                     "png": base64.b64encode(buf.getvalue()).decode("ascii")})
     return out
 
