@@ -10,6 +10,7 @@ end as NOT RUNNABLE HERE with the reason.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from pathlib import Path
@@ -139,6 +140,7 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
         res.status, res.reason = "not-runnable", "refused: " + "; ".join(problems)
         res.verdicts = judge(res)
         return res
+    load = {"before": list(os.getloadavg())}  # the report shows how busy the host was
     try:
         execute(spec, runner, duration=args.duration, approve=args.approve, results=res,
                 sequential=True)
@@ -153,6 +155,7 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
         kill_all()
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    res.environment["load"] = {**load, "after": list(os.getloadavg())}
     res.verdicts = judge(res, res.calibration or None)
     return res
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 from pathlib import Path
@@ -167,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
     results = new_results(spec, runner)
     old = {s: signal.signal(s, _raise_interrupt) for s in (signal.SIGTERM, signal.SIGHUP)}
     code = 0
+    load = {"before": list(os.getloadavg())}  # the report shows how busy the host was
     try:
         with _Display(args.quiet) as display:
             execute(spec, runner, runs=args.runs, duration=args.duration, approve=args.approve,
@@ -185,6 +187,7 @@ def run(args: argparse.Namespace) -> int:
         for s, h in old.items():
             signal.signal(s, h)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    results.environment["load"] = {**load, "after": list(os.getloadavg())}
     if args.output:
         results.save(Path(args.output))
     print(_summary(results), file=sys.stderr)

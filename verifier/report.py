@@ -68,6 +68,9 @@ def machine(results: Results) -> list[tuple[str, str]]:
     tools = {k: v for k, v in (h.get("tools") or {}).items() if v}
     if tools:
         rows.append(("tools", ", ".join(dict.fromkeys(tools.values()))))
+    rows += [("host", x) for x in fleet_hosts(results)]
+    if host_load(results):
+        rows.append(("host load", host_load(results) or ""))
     if env.get("duration"):
         rows.append(("duration", f"{env['duration']:g} s per run"))
     series = env.get("series") or {}
@@ -197,7 +200,7 @@ _SHORT_RUNNER = {
     "netns": "two network namespaces joined by veth on one host",
     "local": "client and server on one host over loopback",
     "ssh": "separate hosts over SSH",
-    "fleet": "a lab host of the fleet",
+    "fleet": "lab hosts",
     "vm": "each variant's kernel booted with virtme-ng",
 }
 
@@ -227,21 +230,36 @@ def machine_short(results: Results) -> str:
     return "; ".join(parts)
 
 
+def _tag_facts(tags: Any) -> dict[str, str]:
+    """kernel, CPU and NIC drivers from a fleet host's tags (runners.fleet_host.probe_tags:
+    'kernel=6.1.0-28-amd64', 'cpu-model=amd-epyc', 'driver=mlx5_core', 'nic=mlx5')."""
+    facts: dict[str, str] = {}
+    for t in tags if isinstance(tags, list) else []:
+        key, eq, value = str(t).partition("=")
+        if not eq:
+            continue
+        name = {"kernel": "kernel", "cpu-model": "CPU", "cpu": "CPU", "driver": "NIC",
+                "nic": "NIC"}.get(key)
+        if name:
+            facts[name] = f"{facts[name]}, {value}" if name in facts else value
+    return facts
+
+
 def fleet_hosts(results: Results) -> list[str]:
-    """The hosts that ran the runs, as the fleet recorded them: 'lab1 (kernel 6.1, Xeon,
-    mlx5) 20 runs'."""
-    facts = (results.environment or {}).get("fleet_hosts") or {}
+    """The lab hosts that ran the runs, with what the fleet recorded of each: 'lab1
+    (kernel 6.1.0-28-amd64, CPU amd-epyc, NIC mlx5_core): 20 runs'."""
+    env = results.environment or {}
+    tags = env.get("host_tags") if isinstance(env.get("host_tags"), dict) else {}
     by: dict[str, int] = {}
     for r in results.runs:
-        if r.host and r.host not in ("client", "server") and not r.warmup:
+        if r.host and not r.warmup and (tags or env.get("runner") == "fleet"
+                                        or results.runner == "fleet"):
             by[r.host] = by.get(r.host, 0) + 1
     out = []
     for name, n in by.items():
-        f = facts.get(name) if isinstance(facts, dict) else None
-        desc = ", ".join(str(f[k]).split()[0] if k == "kernel" else str(f[k])
-                         for k in ("kernel", "cpu_model", "nic_driver")
-                         if isinstance(f, dict) and f.get(k))
-        out.append(f"{name}" + (f" ({desc})" if desc else "") + f" {n} runs")
+        f = _tag_facts(tags.get(name))
+        desc = ", ".join(f"{k} {v}" for k, v in f.items())
+        out.append(f"{name}" + (f" ({desc})" if desc else "") + f": {n} runs")
     return out
 
 
@@ -281,11 +299,17 @@ def device_state(results: Results) -> list[str]:
 def host_load(results: Results) -> str | None:
     """The load average the runner recorded around the runs, when it did."""
     load = (results.environment or {}).get("load")
-    if isinstance(load, dict) and load:
-        return ", ".join(f"{k} {v}" for k, v in load.items())
-    if isinstance(load, list | tuple | str) and load:
-        return " ".join(map(str, load)) if not isinstance(load, str) else load
-    return None
+    if not isinstance(load, dict) or not load:
+        return None
+    parts = []
+    for when in ("before", "after"):
+        v = load.get(when)
+        if isinstance(v, list | tuple) and v and isinstance(v[0], int | float):
+            parts.append(f"{float(v[0]):.2f} {when}")
+    cpus = _host(results.environment or {}).get("cpus")
+    if not parts:
+        return None
+    return "1-min load average " + ", ".join(parts) + (f" ({cpus} CPUs)" if cpus else "")
 
 
 def _claimed_text(v: dict[str, Any]) -> str:
@@ -358,6 +382,9 @@ def reproduce(results: Results) -> str:
     env = results.environment or {}
     kind = env.get("runner") or results.runner
     d = f" --duration {float(env['duration']):g}" if env.get("duration") else ""
+    if kind == "fleet":
+        return (f"verifier fleet spec-{sid}.yaml --scheduler {env.get('scheduler') or 'URL'}"
+                " -o r.json && verifier report r.json")
     return (f"verifier run spec-{sid}.yaml --runner {kind}{d} --sequential -o r.json "
             "&& verifier report r.json")
 
@@ -519,7 +546,7 @@ def _env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              keep_trailing_newline=True,
                              trim_blocks=True, lstrip_blocks=True,
-                             autoescape=jinja2.select_autoescape(["html.j2"]))
+                             autoescape=lambda name: bool(name) and name.startswith("html"))
     env.filters["wrap"] = _wrap
     env.filters["shell"] = shell_wrap
     env.filters["pct"] = lambda x: "" if x is None else f"{x:+.1f}%"
@@ -527,44 +554,51 @@ def _env() -> jinja2.Environment:
     return env
 
 
-def plots(results: Results, verdicts: list[dict[str, Any]]) -> list[dict[str, str]]:
-    """Per row, base64 PNGs: each variant's samples in run order, and the claimed change
-    against the measured interval."""
+def figure(results: Results, v: dict[str, Any]) -> Any:
+    """One row's figure: each variant's samples in run order (integer run axis), and the
+    claimed change against the measured interval; titled by metric and variant."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.2))
+    for i, var in enumerate((v["baseline_variant"], v["variant"])):
+        ys = results.samples(var, v.get("sample") or v["metric"])
+        ax1.plot(range(1, len(ys) + 1), ys, "o", label=f"{var} (n={len(ys)})", color=f"C{i}")
+    ax1.set_xlabel("run")
+    ax1.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax1.set_ylabel(f"{v['metric']}" + (f" [{v['unit']}]" if v.get("unit") else ""))
+    ax1.legend(fontsize=8)
+    title = f"{v['metric']}: {v['variant']} vs {v['baseline_variant']}"
+    ax1.set_title(f"{title}, samples in run order", fontsize=9)
+    e = v["effect"]
+    lo, hi = e["ci_pct"]
+    ax2.errorbar([e["measured_pct"]], [0], xerr=[[e["measured_pct"] - lo],
+                 [hi - e["measured_pct"]]], fmt="o", capsize=6, label="measured (CI)")
+    if v.get("claimed_pct") is not None:
+        ax2.axvline(v["claimed_pct"], color="C3", ls="--", label="claimed")
+    d = v.get("delta_pct") or 1.0
+    ax2.axvspan(-d, d, color="0.85", label="noise band")
+    ax2.axvline(0, color="0.4", lw=0.8)
+    ax2.set_yticks([])
+    ax2.set_xlabel("change, %")
+    ax2.legend(fontsize=8)
+    ax2.set_title(f"{title}: {v['verdict']}", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def plots(results: Results, verdicts: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """Per judged row, a base64 PNG of its figure and a title naming metric and variant."""
+    import matplotlib.pyplot as plt
+
     out = []
     for v in verdicts:
         if not v.get("effect"):
             continue
-        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.2))
-        for i, var in enumerate((v["baseline_variant"], v["variant"])):
-            ys = results.samples(var, v.get("sample") or v["metric"])
-            ax1.plot(range(1, len(ys) + 1), ys, "o", label=f"{var} (n={len(ys)})",
-                     color=f"C{i}")
-        ax1.set_xlabel("run")
-        ax1.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax1.set_ylabel(f"{v['metric']}" + (f" [{v['unit']}]" if v.get("unit") else ""))
-        ax1.legend(fontsize=8)
-        title = f"{v['metric']}: {v['variant']} vs {v['baseline_variant']}"
-        ax1.set_title(f"{title}, samples in run order", fontsize=9)
-        e = v["effect"]
-        lo, hi = e["ci_pct"]
-        ax2.errorbar([e["measured_pct"]], [0], xerr=[[e["measured_pct"] - lo],
-                     [hi - e["measured_pct"]]], fmt="o", capsize=6, label="measured (CI)")
-        if v.get("claimed_pct") is not None:
-            ax2.axvline(v["claimed_pct"], color="C3", ls="--", label="claimed")
-        d = v.get("delta_pct") or 1.0
-        ax2.axvspan(-d, d, color="0.85", label="noise band")
-        ax2.axvline(0, color="0.4", lw=0.8)
-        ax2.set_yticks([])
-        ax2.set_xlabel("change, %")
-        ax2.legend(fontsize=8)
-        ax2.set_title(f"{title}: {v['verdict']}", fontsize=9)
-        fig.tight_layout()
+        fig = figure(results, v)
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=80)
         plt.close(fig)
