@@ -296,7 +296,8 @@ def body(results: Results, original: Message, requested_by: str | None = None,
     extra = {"attachments": [name for name, _, _ in attachments(results)],
              "page_url": page_url(results, public_url),
              "requested_by": _asker(requested_by),
-             "optout": OPT_OUT}
+             "optout": OPT_OUT,
+             "fold_footer": False}  # one trailer line per row, like a Link: trailer
     text = quote(results, original) + "\n\n" + render(results, "email", extra=extra)
     return clean(text)
 

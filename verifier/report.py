@@ -25,8 +25,7 @@ WIDTH = 72
 FOOTER_PREFIX = "verifier-result:"
 TEMPLATES = Path(__file__).parent / "templates"
 
-DISCLAIMER = ("Only the change between the two sides, measured here side by side, is "
-              "compared with the claim; absolute numbers differ across machines.")
+DISCLAIMER = ("Only the change measured here side by side is compared with the claim.")
 
 _RUNNER_NOTES = {
     "netns": "network namespaces joined by a veth pair on one host (no physical NIC)",
@@ -210,17 +209,18 @@ def machine_short(results: Results) -> str:
     env = results.environment or {}
     h = _host(env)
     kind = env.get("runner") or results.runner
-    parts = [f"{kind} ({_SHORT_RUNNER.get(kind, kind)})"]
+    parts = [f"runner: {kind} ({_SHORT_RUNNER.get(kind, kind)})"]
     for host in fleet_hosts(results)[:2]:
         parts.append(f"host {host}")
     if h.get("cpu_model"):
-        parts.append(f"{h['cpu_model']}" + (f" x{h['cpus']}" if h.get("cpus") else ""))
+        parts.append(f"CPU: {h['cpu_model']}" + (f" x{h['cpus']}" if h.get("cpus") else ""))
     if h.get("kernel"):
-        parts.append("kernel " + str(h["kernel"]).split()[0])
+        parts.append("kernel: " + str(h["kernel"]).split()[0])
     if h.get("nic_driver"):
-        parts.append(str(h["nic_driver"]))
+        parts.append(f"NIC/driver: {h['nic_driver']}")
     tools = {k: v for k, v in (h.get("tools") or {}).items() if v}
-    parts += list(dict.fromkeys(str(v) for v in tools.values()))
+    if tools:
+        parts.append("tools: " + ", ".join(dict.fromkeys(str(v) for v in tools.values())))
     series = env.get("series") or {}
     if series.get("base"):
         parts.append(f"base {str(series['base'])[:12]} vs base + "
@@ -461,9 +461,9 @@ def method(verdicts: list[dict[str, Any]]) -> str:
     if v is None:
         return ""
     holm = " (Holm)" if any(x.get("holm") for x in verdicts) else ""
-    return (f"%change is of the means; verdicts use Welch t intervals of "
-            f"ln(candidate/baseline) at {(1 - v['alpha']) * 100:.4g}% per look{holm}, "
-            f"noise band +-{v.get('delta_pct', 1.0):.1f}%.")
+    return (f"%change is of the means; verdicts: Welch t intervals of ln(cand/base), "
+            f"{(1 - v['alpha']) * 100:.4g}% per look{holm}, noise band "
+            f"+-{v.get('delta_pct', 1.0):.1f}%.")
 
 
 def context(results: Results, calibration: dict[str, Any] | None = None) -> dict[str, Any]:
