@@ -73,3 +73,13 @@ def test_html_report_escapes_what_the_mail_wrote():
     html = render(res, "html")
     assert "<script>alert" not in html and "<img src=x" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_no_escape_sequence_from_a_mail_reaches_a_report():
+    res = _two_rows()
+    res.spec["metrics"][0]["name"] = "thr\x1b[31mough\x1b]0;pwned\x07put"
+    res.spec["source"] = {"subject": "\x1b[2Jsubject\r", "author": "x\x9b1mx <x@y.z>"}
+    res.verdicts = []
+    for fmt in ("email", "markdown", "html"):
+        out = render(res, fmt)
+        assert not any(c in out for c in ("\x1b", "\x07", "\x9b", "\r")), fmt

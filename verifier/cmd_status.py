@@ -101,5 +101,7 @@ def run(args: argparse.Namespace) -> int:
     except (BotError, StateError, FetchError) as e:
         print(f"verifier status: {e}", file=sys.stderr)
         return 2
-    print("\n".join(lines))
+    from verifier.report import clean
+
+    print(clean("\n".join(lines)))  # subjects and reasons come from mail: no escapes
     return 0

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from claims.model import Message
-from verifier.report import WIDTH, render, spec_yaml
+from verifier.report import WIDTH, clean, render, spec_yaml
 from verifier.results import Results
 
 DEFAULT_SENDER = "perf claim verifier <verifier@localhost>"  # drafts only, never sent
@@ -97,21 +97,6 @@ def smtp_settings(section: dict[str, Any] | None = None,
     except ValueError as e:
         raise ReplyError(f"bad smtp setting: {e}") from None
     return s
-
-
-_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])"
-                      r"|\x9b[0-?]*[ -/]*[@-~]")
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e"
-                       "\u2066-\u2069\ufeff]")
-
-
-def clean(text: str | None, one_line: bool = False) -> str:
-    """Text from a mail made safe for a reply or a terminal: escape sequences and control
-    characters (bidi overrides too) removed; tabs and newlines kept unless `one_line`."""
-    t = _ESCAPES.sub("", str(text or "")).replace("\r\n", "\n")
-    if one_line:
-        t = " ".join(t.split())
-    return _CONTROLS.sub("", t)
 
 
 _ANGLE = re.compile(r"<([^<>\s]+@[^<>\s]+)>")

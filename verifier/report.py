@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 import shlex
 import textwrap
 from pathlib import Path
@@ -34,6 +35,21 @@ _RUNNER_NOTES = {
     "fleet": "a pool of hosts",
     "vm": "each variant's kernel booted with virtme-ng, two namespaces joined by veth inside",
 }
+
+
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])"
+                      r"|\x9b[0-?]*[ -/]*[@-~]")
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e"
+                       "\u2066-\u2069\ufeff]")
+
+
+def clean(text: str | None, one_line: bool = False) -> str:
+    """Text from a mail made safe for a reply or a terminal: escape sequences and control
+    characters (bidi overrides too) removed; tabs and newlines kept unless `one_line`."""
+    t = _ESCAPES.sub("", str(text or "")).replace("\r\n", "\n")
+    if one_line:
+        t = " ".join(t.split())
+    return _CONTROLS.sub("", t)
 
 
 def verdicts_of(results: Results, calibration: dict[str, Any] | None = None
@@ -619,4 +635,4 @@ def render(results: Results, fmt: str = "email",
     if fmt == "html":
         ctx["plots"] = plots(results, ctx["verdicts"])
     ctx.update(extra or {})
-    return _env().get_template(f"{fmt}.j2").render(**ctx)
+    return clean(_env().get_template(f"{fmt}.j2").render(**ctx))
