@@ -1,11 +1,11 @@
 """The results page: what the bot has seen, been asked, run and judged, one page per thread.
 
-`verifier serve` reads the bot's SQLite state (verifier/state.py) read-only and shows the
+`verifier serve` reads the bot's SQLite state (verifier/state.py; opened per request, WAL
+lets the bot keep writing; nothing shown is changed) and shows the
 threads seen and requested, their claims and verdicts, and for each claim the report with
 its plots, every run and its raw samples and output.  A reply links here
 (`<public_url>/m/<Message-ID>#<spec id>`) so the mail can stay short.  Flask, on loopback
-unless told otherwise; nothing is written and nothing from a mail is trusted as markup
-(jinja2 autoescaping).
+unless told otherwise; nothing from a mail is trusted as markup (jinja2 autoescaping).
 """
 from __future__ import annotations
 
