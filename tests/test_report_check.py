@@ -37,6 +37,19 @@ def test_seed001_check_on_netns(tmp_path, capsys):
     # the archive hides the author's domain: the draft is written, sending would refuse
     reply = next(tmp_path.glob("outbox/reply-*.eml"))
     assert f"reply: {reply}" in out and "undeliverable" in out
+    # the main job's reply: short, 0-day style, the spec attached and valid YAML
+    import email
+    from email import policy
+
+    import yaml
+    msg = email.message_from_bytes(reply.read_bytes(), policy=policy.default)
+    lines = msg.get_body(("plain",)).get_content().splitlines()
+    assert len(lines) <= 60
+    assert any(x.split()[:5] == ["baseline", "%change", "candidate", "claimed", "verdict"]
+               for x in lines)
+    specs = [yaml.safe_load(p.get_content()) for p in msg.iter_attachments()
+             if p.get_filename().endswith(".yaml")]
+    assert specs and specs[0]["id"] == res["spec"]["id"]
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="shared seeds not present")
