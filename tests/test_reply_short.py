@@ -17,6 +17,7 @@ from replykit import SEED, seed_results
 from claims.sources import iter_messages
 from verifier.reply import MAX_RECIPIENTS, build_reply, clean, mailboxes
 from verifier.report import parse_footer, table
+from verifier.verdict import judge
 
 pytestmark = pytest.mark.skipif(SEED is None, reason="shared seeds not present")
 
@@ -111,3 +112,15 @@ def test_recipients_are_capped():
 def test_clean_keeps_text_and_drops_controls():
     assert clean("a\x1b[1mb\x1b[0m\tc\r\nd\x00e\u202ef") == "ab\tc\nde" + "f"
     assert clean("x\ny\rz", one_line=True) == "x y z"
+
+
+def test_many_rows_stay_short():
+    res, msgs = seed_results()
+    extra = [dict(res.spec["metrics"][0], name=f"m{i}", sample="transaction_rate")
+             for i in range(12)]
+    res.spec["metrics"] += extra
+    res.verdicts = judge(res)
+    body = parsed(build_reply(res, msgs, deliverable=False)).get_body(("plain",)).get_content()
+    lines = body.splitlines()
+    assert len(lines) <= 70 and "... 11 more row(s)" in body
+    assert len(parse_footer(body)) == 17  # every row is still in the trailer

@@ -39,6 +39,7 @@ from verifier.results import Results
 DEFAULT_SENDER = "perf claim verifier <verifier@localhost>"  # drafts only, never sent
 MAX_RECIPIENTS = 20  # To + Cc; a long get_maintainer.pl list fits, a flood does not
 QUOTE_LINES = 8  # of the claim, with [...] for what is left out
+MAX_ROWS = 6  # table rows in the mail; the trailer and the attachment have them all
 OPT_OUT = ('Reply with "verifier: no" on a line of its own and the bot will not run or '
            "write here again.")
 
@@ -282,7 +283,8 @@ def body(results: Results, original: Message, requested_by: str | None = None,
              "page_url": page_url(results, public_url),
              "requested_by": _asker(requested_by),
              "optout": OPT_OUT,
-             "fold_footer": False}  # one trailer line per row, like a Link: trailer
+             "fold_footer": False,  # one trailer line per row, like a Link: trailer
+             "max_rows": MAX_ROWS}
     text = quote(results, original) + "\n\n" + render(results, "email", extra=extra)
     return clean(text)
 

@@ -635,4 +635,8 @@ def render(results: Results, fmt: str = "email",
     if fmt == "html":
         ctx["plots"] = plots(results, ctx["verdicts"])
     ctx.update(extra or {})
+    cap = ctx.get("max_rows")
+    if cap and len(ctx["verdicts"]) > cap:  # a short mail: the rest is attached
+        ctx["table"] = table(results, ctx["verdicts"][:cap])
+        ctx["more_rows"] = len(ctx["verdicts"]) - cap
     return clean(_env().get_template(f"{fmt}.j2").render(**ctx))
