@@ -83,3 +83,13 @@ def test_no_escape_sequence_from_a_mail_reaches_a_report():
     for fmt in ("email", "markdown", "html"):
         out = render(res, fmt)
         assert not any(c in out for c in ("\x1b", "\x07", "\x9b", "\r")), fmt
+
+
+def test_kernels_on_each_side_are_named():
+    res = _two_rows()
+    res.environment = {"runner": "vm", "series": {
+        "base": "0123456789abcdef0123", "base_why": "base-commit: trailer", "patches": 2,
+        "message_id": "cover.1@example.org"}}
+    flat = " ".join(render(res, "email").split())
+    assert "candidate: base + 2 patches of <cover.1@example.org>" in flat
+    assert "0123456789ab" in flat

@@ -237,12 +237,11 @@ def machine_short(results: Results) -> str:
     tools = {k: v for k, v in (h.get("tools") or {}).items() if v}
     if tools:
         parts.append("tools: " + ", ".join(dict.fromkeys(str(v) for v in tools.values())))
-    series = env.get("series") or {}
-    if series.get("base"):
-        parts.append(f"base {str(series['base'])[:12]} vs base + "
-                     f"{series.get('patches') or 0} patch(es)")
+    rows = dict(machine(results))
+    if rows.get("kernels"):  # the commits on each side
+        parts.append(f"kernels: {rows['kernels']}")
     if env.get("emulated"):
-        parts.append("emulated: timings not valid for performance")
+        parts.append(f"note: {rows.get('note') or 'emulated: not valid for performance'}")
     return "; ".join(parts)
 
 
