@@ -31,10 +31,11 @@ def test_check_on_the_fleet_runs_on_the_matching_host_and_judges(tmp_path):
              "--scheduler", lab.address, "--tags", "nic=veth", "--duration", "1",
              "--max-runs", "3", "--out", str(tmp_path)],
             capture_output=True, text=True, timeout=600)
-    assert p.returncode == 0, p.stderr[-2000:]
     results = sorted(tmp_path.glob("results-*.json"))
-    assert len(results) == 1
+    assert len(results) == 1, p.stderr[-2000:]
     doc = json.loads(results[0].read_text())
+    from verifier.exitcodes import for_results  # check exits by the verdict
+    assert p.returncode == for_results(doc["status"], doc["verdicts"]), p.stderr[-2000:]
     assert doc["runner"] == "fleet"
     ran = [r for r in doc["runs"] if r["ok"] and not r["warmup"]]
     assert {r["host"] for r in ran} == {"lab1"}

@@ -204,7 +204,7 @@ def test_check_with_a_tree_reports_a_series_that_does_not_apply(repo: Path,
     (repo / "a.txt").write_text("line1\nline2 rewritten upstream\nline3\n")
     git(repo, "commit", "-qam", "upstream rewrite")
     r = _check(str(mbox), "--tree", str(repo), "--base", "main", "--out", str(tmp_path / "o"))
-    assert r.returncode == 0, r.stderr
+    assert r.returncode == 4, r.stderr  # exit 4: NOT RUNNABLE HERE (verifier/exitcodes.py)
     (res,) = (tmp_path / "o").glob("results-*.json")
     doc = json.loads(res.read_text())
     assert doc["status"] == "not-runnable" and doc["reason"].startswith("does not apply to ")
@@ -245,9 +245,10 @@ def test_check_with_a_tree_boots_base_and_patched_kernels(repo: Path, tmp_path: 
         (cache / key / "bzImage").symlink_to(image)
     r = _check(str(mbox), "--tree", str(repo), "--duration", "1", "--max-runs", "2",
                "--out", str(tmp_path / "o"))
-    assert r.returncode == 0, r.stderr[-3000:]
     (res,) = (tmp_path / "o").glob("results-*.json")
     doc = json.loads(res.read_text())
+    from verifier.exitcodes import for_results  # check exits by the verdict
+    assert r.returncode == for_results(doc["status"], doc["verdicts"]), r.stderr[-3000:]
     env = doc["environment"]
     assert env["series"]["base"] == base and env["series"]["message_id"] == cover
     assert env["series"]["images"] == {v: str(cache / k / "bzImage") for v, k in keys.items()}

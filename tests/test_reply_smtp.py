@@ -12,6 +12,8 @@ from stats_sim import fixed
 from verifier.cmd_reply import add_arguments, run
 from verifier.reply import ReplyError, SmtpSettings, build_reply, reply, smtp_settings
 
+FROM = "Verifier <bot@example.org>"
+
 QUOTE = ("lpaa5:~# ./netperf -H lpaa6 -t TCP_RR -l 20 -Cc -- -r 40000,40000\n"
          "16384  87380  40000   40000  20.00   9023.86  2.02   1.70   107.513  90.561")
 ORIG_ID = "1415241576.13896.62.camel@edumazet-glaptop2.roam.corp.google.com"
@@ -55,6 +57,13 @@ def results(tmp_path):
     return res
 
 
+MBOX = (f"From x@y Thu Jan  1 00:00:00 1970\nFrom: Eric Dumazet <eric.dumazet@gmail.com>\n"
+        f"To: Rick Jones <rick.jones2@hp.com>\nCc: netdev <netdev@vger.kernel.org>\n"
+        f"Subject: Re: [PATCH net-next] net: gro: add a per device gro flush timer\n"
+        f"Message-ID: <{ORIG_ID}>\nDate: Wed, 05 Nov 2014 18:39:36 -0800\n\n"
+        f"{QUOTE}\n").encode()
+
+
 def _thread(tmp_path):
     from claims.model import Message
     return [Message(message_id=ORIG_ID, subject="Re: [PATCH net-next] net: gro: add a per "
@@ -66,7 +75,7 @@ def _thread(tmp_path):
 
 def test_send_threads_and_fits_72_columns(smtp, results, tmp_path):
     sink, port = smtp
-    s = SmtpSettings(host="127.0.0.1", port=port, sender="Verifier <bot@example.org>")
+    s = SmtpSettings(host="127.0.0.1", port=port, sender=FROM)
     out = reply(results, tmp_path / "outbox", send=True, thread=_thread(tmp_path), settings=s)
     assert out.sent, out.message
     assert len(sink.got) == 1
@@ -80,7 +89,10 @@ def test_send_threads_and_fits_72_columns(smtp, results, tmp_path):
     assert "eric.dumazet@gmail.com" in msg["To"] and "netdev@vger.kernel.org" in msg["Cc"]
     body = msg.get_body(("plain",)).get_content()
     lines = body.splitlines()
-    assert max(len(x) for x in lines) <= 72
+    # prose within 72 columns; quoted tool output and the trailer are kept as they are
+    assert max(len(x) for x in lines if not x.startswith((">", "verifier-result:"))) <= 72
+    assert "> " + QUOTE.splitlines()[1] in lines  # 75 columns, not re-wrapped
+    assert "-- " in lines
     # bottom-posted: the quote (only the claim's lines) comes before the verdict
     quoted = [x for x in lines if x.startswith(">")]
     assert quoted and lines.index(quoted[0]) < next(i for i, x in enumerate(lines)
@@ -88,12 +100,12 @@ def test_send_threads_and_fits_72_columns(smtp, results, tmp_path):
     assert not any("unsubscribe" in x for x in quoted)
     assert any(x.startswith("verifier-result: ") for x in lines)
     names = [p.get_filename() for p in msg.iter_attachments()]
-    assert names == [f"spec-{results.spec['id']}.yaml"]
+    assert names == [f"spec-{results.spec['id']}.yaml", f"results-{results.spec['id']}.json"]
 
 
 def test_second_send_says_already_sent(smtp, results, tmp_path):
     sink, port = smtp
-    s = SmtpSettings(host="127.0.0.1", port=port)
+    s = SmtpSettings(host="127.0.0.1", port=port, sender=FROM)
     first = reply(results, tmp_path / "ob", send=True, thread=_thread(tmp_path), settings=s)
     second = reply(results, tmp_path / "ob", send=True, thread=_thread(tmp_path), settings=s)
     assert first.sent and not second.sent
@@ -109,7 +121,7 @@ def test_dry_run_sends_nothing(smtp, results, tmp_path):
 
 def test_rate_limit(smtp, results, tmp_path):
     sink, port = smtp
-    s = SmtpSettings(host="127.0.0.1", port=port, rate_per_hour=1)
+    s = SmtpSettings(host="127.0.0.1", port=port, rate_per_hour=1, sender=FROM)
     reply(results, tmp_path / "ob", send=True, thread=_thread(tmp_path), settings=s)
     results.spec["id"] = "another-spec"
     with pytest.raises(ReplyError, match="rate limit"):
@@ -142,10 +154,22 @@ def test_cli_send_twice(smtp, results, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("VERIFIER_CONFIG", str(tmp_path / "none.toml"))
     monkeypatch.setenv("VERIFIER_SMTP_HOST", "127.0.0.1")
     monkeypatch.setenv("VERIFIER_SMTP_PORT", str(port))
+    monkeypatch.setenv("VERIFIER_CACHE", str(tmp_path / "cache"))
     p = argparse.ArgumentParser()
     add_arguments(p)
     argv = [str(path), "--send", "--outbox", str(tmp_path / "ob")]
+    # no From: configured, then no thread anywhere: refused in one line, nothing sent
+    assert run(p.parse_args(argv)) == 2
+    assert "no From: configured" in capsys.readouterr().err
+    monkeypatch.setenv("VERIFIER_SMTP_FROM", FROM)
+    assert run(p.parse_args(argv)) == 2
+    assert "not in the cache" in capsys.readouterr().err and sink.got == []
+    # the thread in the cache (as `verifier fetch` leaves it) is read: the list stays in Cc
+    from verifier.cache import Cache
+    from verifier.fetch import choose_inbox, classify
+    Cache("threads").put(classify(ORIG_ID, choose_inbox(None)).cache_key("http"), MBOX)
     assert run(p.parse_args(argv)) == 0
+    assert "netdev@vger.kernel.org" in capsys.readouterr().out
     assert run(p.parse_args(argv)) == 0
     assert "already sent" in capsys.readouterr().out
     assert len(sink.got) == 1
@@ -177,7 +201,7 @@ def test_starttls_and_login(results, tmp_path):
     ctl.start()
     try:
         s = smtp_settings({"host": "127.0.0.1", "port": ctl.port, "starttls": True,
-                           "cafile": str(crt)},
+                           "cafile": str(crt), "from": FROM},
                           {"VERIFIER_SMTP_USER": "bot", "VERIFIER_SMTP_PASSWORD": "s3cret"})
         out = reply(results, tmp_path / "ob", send=True, thread=_thread(tmp_path), settings=s)
     finally:
@@ -187,7 +211,8 @@ def test_starttls_and_login(results, tmp_path):
 
 
 def test_no_credentials_without_starttls(results, tmp_path):
-    s = SmtpSettings(host="127.0.0.1", port=_free_port(), user="bot", password="pw")
+    s = SmtpSettings(host="127.0.0.1", port=_free_port(), user="bot", password="pw",
+                     sender=FROM)
     with pytest.raises(ReplyError, match="without STARTTLS"):
         reply(results, tmp_path / "ob", send=True, thread=_thread(tmp_path), settings=s)
 
@@ -197,7 +222,7 @@ def test_dry_run_keeps_hidden_addresses_send_refuses(smtp, results, tmp_path):
     results.spec["source"]["author"] = "Eric Dumazet <eric.dumazet@...il.com>"
     out = reply(results, tmp_path / "ob", send=False)
     assert out.path.exists() and "undeliverable" in out.message
-    s = SmtpSettings(host="127.0.0.1", port=port)
+    s = SmtpSettings(host="127.0.0.1", port=port, sender=FROM)
     with pytest.raises(ReplyError, match="no deliverable address"):
         reply(results, tmp_path / "ob", send=True, settings=s)
     assert sink.got == []

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from verifier import cmd_check
+from verifier import cmd_check, exitcodes
 from verifier.report import parse_footer
 
 pytestmark = pytest.mark.root
@@ -27,22 +27,35 @@ def test_seed001_check_on_netns(tmp_path, capsys):
     rc = _check(str(seed), "--runner", "netns", "--duration", "1", "--max-runs", "5",
                 "--out", str(tmp_path))
     out = capsys.readouterr().out
-    assert rc == 0
     rows = parse_footer(out)
     assert rows[0]["metric"] == "transaction_rate" and rows[0]["n"] == [5, 5]
     assert rows[0]["verdict"] in ("CONFIRMED", "PARTLY CONFIRMED", "NOT REPRODUCED",
                                   "CONTRADICTED", "INCONCLUSIVE", "INVALID")
     res = json.loads(next(tmp_path.glob("results-*.json")).read_text())
     assert res["status"] == "complete" and res["verdicts"]
+    assert rc == exitcodes.for_results(res["status"], res["verdicts"])
     # the archive hides the author's domain: the draft is written, sending would refuse
     reply = next(tmp_path.glob("outbox/reply-*.eml"))
     assert f"reply: {reply}" in out and "undeliverable" in out
+    # the main job's reply: short, 0-day style, the spec attached and valid YAML
+    import email
+    from email import policy
+
+    import yaml
+    msg = email.message_from_bytes(reply.read_bytes(), policy=policy.default)
+    lines = msg.get_body(("plain",)).get_content().splitlines()
+    assert len(lines) <= 60
+    assert any(x.split()[:5] == ["baseline", "%change", "candidate", "claimed", "verdict"]
+               for x in lines)
+    specs = [yaml.safe_load(p.get_content()) for p in msg.iter_attachments()
+             if p.get_filename().endswith(".yaml")]
+    assert specs and specs[0]["id"] == res["spec"]["id"]
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="shared seeds not present")
 def test_seed000_is_not_runnable_here(tmp_path, capsys):
     seed = next(SEEDS.glob("000_*.txt"))
-    assert _check(str(seed), "--runner", "netns", "--out", str(tmp_path)) == 0
+    assert _check(str(seed), "--runner", "netns", "--out", str(tmp_path)) == 4  # NOT RUNNABLE
     out = capsys.readouterr().out
     assert out.startswith("NOT RUNNABLE HERE: needs a kernel runner")
 

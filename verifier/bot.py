@@ -85,6 +85,7 @@ class BotConfig:
     approve: bool = False  # setup steps off the allow-list never run unattended
     run: bool = True  # false: decide and queue claims only (a plan of what would run)
     dry_run: bool = False
+    patchwork: str = ""  # a patchwork URL: post a perf-claim check per patch (token: env)
 
     @classmethod
     def from_section(cls, sec: dict[str, Any], base: Path | None = None) -> BotConfig:
@@ -233,6 +234,7 @@ class Bot:
         self.me = address(self.smtp.sender)
         self.state = State(cfg.state)
         self.inboxes = {u: PublicInbox(u) for u in cfg.lists}
+        self.pw_done: set[tuple[str, str]] = set()  # (thread, check state) posted
 
     def close(self) -> None:
         self.state.close()
@@ -589,7 +591,9 @@ class Bot:
             return None
         try:
             url, msgs = self.thread_messages(claim.thread_id)
-            msg = build_reply(results, msgs, self.smtp.sender, deliverable=not self.cfg.dry_run)
+            msg = build_reply(results, msgs, self.smtp.sender, deliverable=not self.cfg.dry_run,
+                              requested_by=thread.get("requested_by"),
+                              public_url=self.smtp.public_url)
         except (FetchError, ReplyError) as e:
             self.state.set_reply(claim.id, claim.thread_id, author, mid_hint, st.REPLY_FAILED,
                                  error=str(e))
@@ -677,6 +681,10 @@ class Bot:
             self.judge_claim(claim)
         for claim in self.state.claims(status=("judged",)):
             self.reply_claim(claim)
+        if self.cfg.patchwork and not self.cfg.dry_run:
+            from verifier.patchwork import bot_post
+            bot_post(self.state, self.results, self.cfg.patchwork, self.smtp.public_url,
+                     self.pw_done)
 
     def run_forever(self, once: bool = False) -> None:
         while True:

@@ -24,6 +24,8 @@ COMMANDS: dict[str, str] = {
     "bot": "verifier.cmd_bot",
     "status": "verifier.cmd_status",
     "queue": "verifier.cmd_queue",
+    "serve": "verifier.cmd_serve",
+    "patchwork": "verifier.cmd_patchwork",
 }
 
 

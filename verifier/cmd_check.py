@@ -10,6 +10,7 @@ end as NOT RUNNABLE HERE with the reason.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from pathlib import Path
@@ -19,6 +20,9 @@ from verifier.report import FORMATS, render
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from verifier.exitcodes import HELP
+
+    p.epilog = HELP
     p.add_argument("target", help="a file (mbox, .eml, archive page, text), a Message-ID or URL")
     from verifier.cmd_run import RUNNERS
 
@@ -136,6 +140,7 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
         res.status, res.reason = "not-runnable", "refused: " + "; ".join(problems)
         res.verdicts = judge(res)
         return res
+    load = {"before": list(os.getloadavg())}  # the report shows how busy the host was
     try:
         execute(spec, runner, duration=args.duration, approve=args.approve, results=res,
                 sequential=True)
@@ -150,6 +155,7 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
         kill_all()
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    res.environment["load"] = {**load, "after": list(os.getloadavg())}
     res.verdicts = judge(res, res.calibration or None)
     return res
 
@@ -237,6 +243,7 @@ def _with_kernels(spec: Any, args: argparse.Namespace, built: Any,
 
 
 def run(args: argparse.Namespace) -> int:
+    from verifier import exitcodes
     from verifier.kernel import KernelError
     from verifier.reply import ReplyError, reply
 
@@ -254,7 +261,7 @@ def run(args: argparse.Namespace) -> int:
     if not specs:
         print(f"verifier check: no performance claim to check in {args.target}",
               file=sys.stderr)
-        return 1
+        return exitcodes.OK
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -268,6 +275,7 @@ def run(args: argparse.Namespace) -> int:
         except (KernelError, OSError) as e:
             print(f"verifier check: {e}", file=sys.stderr)
             return 2
+    codes = []
     for spec in specs:
         print(f"verifier check: {spec.id} on {args.runner}...", file=sys.stderr)
         spec_args = _with_kernels(spec, args, built, blocked) if args.tree else args
@@ -291,4 +299,5 @@ def run(args: argparse.Namespace) -> int:
         except ReplyError as e:
             print(f"reply: not written: {e}")
         print(f"results: {path}")
-    return 0
+        codes.append(exitcodes.for_results(res.status, res.verdicts))
+    return exitcodes.worst(codes)

@@ -2,8 +2,11 @@
 
     verifier reply results.json [--send] [--outbox DIR] [--thread MBOX|EML]
 
-SMTP host, port, STARTTLS, sender and credentials come from the [smtp] table of the
-config file or VERIFIER_SMTP_* variables, never from the command line.
+SMTP host, port, STARTTLS, sender (`from`, required to send), credentials and the results
+page's `public_url` come from the [smtp] table of the config file or VERIFIER_SMTP_*
+variables, never from the command line.  The thread gives the only addresses a reply may
+go to: from --thread, else the cache (`verifier fetch <msgid>` puts it there); without
+either the reply is refused, never sent without the list.
 """
 from __future__ import annotations
 
@@ -27,14 +30,34 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", default=None, help="config file (default: $VERIFIER_CONFIG)")
 
 
-def _thread(path: str | None):
-    if not path:
+def cached_thread(message_id: str | None, inbox: str | None = None) -> str | None:
+    """The cached mbox of the thread of `message_id` (as `verifier fetch` stored it)."""
+    if not message_id:
         return None
-    from claims.sources import InputError, iter_messages
+    from verifier.cache import Cache
+    from verifier.fetch import FetchError, choose_inbox, classify
+
     try:
-        return list(iter_messages(path))
+        target = classify(message_id.strip("<>"), choose_inbox(inbox))
+    except FetchError:
+        return None
+    hit = Cache("threads").get(target.cache_key("http"))
+    return str(hit) if hit else None
+
+
+def _thread(path: str | None, results):
+    from claims.sources import InputError, iter_messages
+
+    mid = ((results.spec or {}).get("source") or {}).get("message_id")
+    where = path or cached_thread(mid)
+    if not where:
+        raise ReplyError(f"the thread of <{mid}> is not in the cache: give it with --thread "
+                         "MBOX, or `verifier fetch` it first (a reply never goes without the "
+                         "list)")
+    try:
+        return list(iter_messages(where))
     except (InputError, OSError) as e:
-        raise ReplyError(f"--thread {path}: {e}") from None
+        raise ReplyError(f"--thread {where}: {e}") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,8 +65,12 @@ def run(args: argparse.Namespace) -> int:
         section = load_config(args.config).section("smtp")
         settings = smtp_settings(section)
         outbox = args.outbox or section.get("outbox") or "outbox"
-        out = reply(load_results(args.results), outbox, send=args.send,
-                    thread=_thread(args.thread), settings=settings)
+        results = load_results(args.results)
+        if args.send and not settings.sender:
+            raise ReplyError("no From: configured: set `from` in [smtp] (or "
+                             "VERIFIER_SMTP_FROM) to send")
+        out = reply(results, outbox, send=args.send, thread=_thread(args.thread, results),
+                    settings=settings)
     except (ValueError, ReplyError, ConfigError) as e:
         print(f"verifier reply: {e}", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 from pathlib import Path
@@ -23,6 +24,9 @@ RUNNERS = ("local", "netns", "ssh", "vm")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from verifier.exitcodes import HELP
+
+    p.epilog = HELP + "\nWithout --sequential nothing is judged: 0 when the runs completed."
     p.add_argument("spec", help="spec YAML file (from `verifier spec`); '-' for stdin")
     p.add_argument("--runner", choices=RUNNERS, default="netns")
     p.add_argument("--hosts", default=None,
@@ -164,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
     results = new_results(spec, runner)
     old = {s: signal.signal(s, _raise_interrupt) for s in (signal.SIGTERM, signal.SIGHUP)}
     code = 0
+    load = {"before": list(os.getloadavg())}  # the report shows how busy the host was
     try:
         with _Display(args.quiet) as display:
             execute(spec, runner, runs=args.runs, duration=args.duration, approve=args.approve,
@@ -182,6 +187,7 @@ def run(args: argparse.Namespace) -> int:
         for s, h in old.items():
             signal.signal(s, h)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    results.environment["load"] = {**load, "after": list(os.getloadavg())}
     if args.output:
         results.save(Path(args.output))
     print(_summary(results), file=sys.stderr)
@@ -189,6 +195,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(results.to_dict(), indent=1))
     if code:
         return code
+    if args.sequential and results.status == "complete":
+        from verifier.exitcodes import for_results
+        return for_results(results.status, results.verdicts)
     return {"complete": 0, "not-runnable": 4}.get(results.status, 1)
 
 

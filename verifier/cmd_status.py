@@ -88,7 +88,7 @@ def thread_status(state: State, mid: str) -> list[str] | None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        cfg, _ = load_bot_config(args.config)
+        cfg, smtp = load_bot_config(args.config)
         with State(cfg.state) as state:
             if args.msgid:
                 lines = thread_status(state, normalize_msgid(args.msgid))
@@ -96,10 +96,17 @@ def run(args: argparse.Namespace) -> int:
                     print(f"verifier status: the bot has not seen <{args.msgid}>",
                           file=sys.stderr)
                     return 1
+                if smtp.public_url:
+                    from urllib.parse import quote
+                    mid = normalize_msgid(args.msgid).strip("<>")
+                    lines.append(f"  page: {smtp.public_url.rstrip('/')}/m/"
+                                 f"{quote(mid, safe='@')}")
             else:
                 lines = overview(state)
     except (BotError, StateError, FetchError) as e:
         print(f"verifier status: {e}", file=sys.stderr)
         return 2
-    print("\n".join(lines))
+    from verifier.report import clean
+
+    print(clean("\n".join(lines)))  # subjects and reasons come from mail: no escapes
     return 0

@@ -1,15 +1,24 @@
 """The reply on the thread: an .eml in an outbox by default, mailed only with --send.
 
 Kernel list etiquette: "Re: <subject>", In-Reply-To and References so it threads, To the
-claim's author with the thread's other recipients in Cc, bottom-posted under a quote of
-only the claim's lines, plain text within 72 columns.  A bot that mails strangers must be
-boring: it never writes to an address that is not in the thread, replies at most once per
-claim and spec (a record in the outbox's SQLite file), and keeps a rate limit.
+claim's author with the thread's other recipients in Cc, bottom-posted under a short quote
+of the claim's own lines, plain text, short (the 0-day robot's layout: verdict first, a
+table, machine and parameters, how to reproduce; the spec and every run attached, never
+inline; a link to the results page for the rest).  Prose is wrapped to 72 columns;
+preformatted text (quoted tool output, the table) is never re-wrapped.
+
+A bot that mails strangers must be boring: it never writes to an address that is not in
+the thread, takes each recipient from a parsed address (a display name never adds one)
+and caps their number, strips control and escape characters a mail brought, replies at
+most once per claim and spec (a record in the outbox's SQLite file), keeps a rate limit,
+and sends only from a configured From:.
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
 import smtplib
 import sqlite3
 import ssl
@@ -19,15 +28,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
-from email.utils import formatdate, getaddresses, make_msgid, parseaddr
+from email.utils import formataddr, formatdate, getaddresses, make_msgid, parseaddr
 from pathlib import Path
 from typing import Any
 
 from claims.model import Message
-from verifier.report import WIDTH, render, spec_yaml
+from verifier.report import WIDTH, clean, render, spec_yaml
 from verifier.results import Results
 
-DEFAULT_SENDER = "perf claim verifier <verifier@localhost>"
+DEFAULT_SENDER = "perf claim verifier <verifier@localhost>"  # drafts only, never sent
+MAX_RECIPIENTS = 20  # To + Cc; a long get_maintainer.pl list fits, a flood does not
+QUOTE_LINES = 8  # of the claim, with [...] for what is left out
+MAX_ROWS = 6  # table rows in the mail; the trailer and the attachment have them all
+OPT_OUT = ('Reply with "verifier: no" on a line of its own and the bot will not run or '
+           "write here again.")
 
 
 class ReplyError(Exception):
@@ -41,16 +55,18 @@ class SmtpSettings:
     starttls: bool = False
     user: str | None = None
     password: str | None = None
-    sender: str = DEFAULT_SENDER
+    sender: str | None = None  # From:, required to send; drafts use DEFAULT_SENDER
     rate_per_hour: int = 10
     timeout: float = 30.0
     cafile: str | None = None  # a private CA for the server's certificate
+    public_url: str | None = None  # base URL of `verifier serve`; the reply links to it
 
 
 _ENV = {"host": "VERIFIER_SMTP_HOST", "port": "VERIFIER_SMTP_PORT",
         "starttls": "VERIFIER_SMTP_STARTTLS", "user": "VERIFIER_SMTP_USER",
         "password": "VERIFIER_SMTP_PASSWORD", "sender": "VERIFIER_SMTP_FROM",
-        "rate_per_hour": "VERIFIER_SMTP_RATE_PER_HOUR", "cafile": "VERIFIER_SMTP_CAFILE"}
+        "rate_per_hour": "VERIFIER_SMTP_RATE_PER_HOUR", "cafile": "VERIFIER_SMTP_CAFILE",
+        "public_url": "VERIFIER_PUBLIC_URL"}
 
 
 def smtp_settings(section: dict[str, Any] | None = None,
@@ -69,7 +85,7 @@ def smtp_settings(section: dict[str, Any] | None = None,
             merged[key] = env[var]
     s = SmtpSettings()
     try:
-        for key in ("host", "user", "password", "sender", "cafile"):
+        for key in ("host", "user", "password", "sender", "cafile", "public_url"):
             if merged.get(key) is not None:
                 setattr(s, key, str(merged[key]))
         if merged.get("port") is not None:
@@ -84,6 +100,28 @@ def smtp_settings(section: dict[str, Any] | None = None,
     return s
 
 
+_ANGLE = re.compile(r"<([^<>\s]+@[^<>\s]+)>")
+
+
+def mailboxes(value: str | None) -> list[tuple[str, str]]:
+    """(display name, address) pairs of a To/Cc header value, control characters gone."""
+    return [(n, a) for n, a in getaddresses([clean(value, one_line=True)]) if a and "@" in a]
+
+
+def author_address(value: str | None) -> tuple[str, str] | None:
+    """The one mailbox of a From: header: the last <address> when there is one, else a
+    single bare address.  A display name decoded from encoded words may hold commas and
+    '@' ("Eve, a1@evil, a2@evil <eve@x>"): it never adds a recipient."""
+    v = clean(value, one_line=True)
+    angles = list(_ANGLE.finditer(v))
+    if angles:
+        m = angles[-1]
+        name = v[:m.start()].strip().strip('"').strip()
+        return name, m.group(1)
+    boxes = mailboxes(v)
+    return boxes[0] if len(boxes) == 1 else None
+
+
 def _valid(addr: str) -> bool:
     """A deliverable address: archives hide domains as 'x@...il.com', never mail those."""
     _, a = parseaddr(addr)
@@ -94,7 +132,7 @@ def _valid(addr: str) -> bool:
 
 
 def _addresses(values: Iterable[str | None]) -> list[tuple[str, str]]:
-    return [(n, a) for n, a in getaddresses([v for v in values if v]) if a]
+    return [box for v in values if v for box in mailboxes(v)]
 
 
 def original_message(results: Results, thread: list[Message] | None = None) -> Message:
@@ -112,7 +150,8 @@ def original_message(results: Results, thread: list[Message] | None = None) -> M
 def thread_addresses(original: Message, thread: list[Message] | None) -> set[str]:
     """Every address that appears in the thread's From, To and Cc (lower-cased)."""
     msgs = list(thread or []) + [original]
-    return {a.lower() for m in msgs for _, a in _addresses([m.from_, m.to, m.cc])}
+    out = {a.lower() for m in msgs for _, a in _addresses([m.to, m.cc])}
+    return out | {box[1].lower() for m in msgs if (box := author_address(m.from_))}
 
 
 def recipients(original: Message, thread: list[Message] | None, sender: str,
@@ -127,11 +166,15 @@ def recipients(original: Message, thread: list[Message] | None, sender: str,
     seen = {me}
     to: list[str] = []
     cc: list[str] = []
-    for field_values, out in (([original.from_], to), ([original.to, original.cc], cc)):
-        for name, addr in _addresses(field_values):
+    author = author_address(original.from_)
+    for boxes, out in (([author] if author else [], to),
+                       (_addresses([original.to, original.cc]), cc)):
+        for name, addr in boxes:
             ok = _valid(addr) or (not deliverable and "@" in addr)
             if addr.lower() in allowed and ok and addr.lower() not in seen:
-                out.append(f"{name} <{addr}>" if name else addr)
+                if len(to) + len(cc) >= MAX_RECIPIENTS:
+                    break
+                out.append(formataddr((name, addr)) if name else addr)
                 seen.add(addr.lower())
     if not to:
         who = original.from_ or "unknown"
@@ -140,25 +183,60 @@ def recipients(original: Message, thread: list[Message] | None, sender: str,
     return to, cc
 
 
+def _number_patterns(spec: dict[str, Any]) -> list[re.Pattern[str]]:
+    """The claimed numbers as they may be printed in the mail (9023.86, 1.70, 9,023)."""
+    out = []
+    for m in spec.get("metrics") or []:
+        for x in (m.get("baseline"), m.get("candidate")):
+            if isinstance(x, int | float) and x:
+                g = f"{x:g}" if abs(x) < 1e6 else f"{x:.0f}"
+                body = re.escape(g).replace(r"\.", r"[.,]") + (r"0*" if "." in g else "")
+                out.append(re.compile(r"(?<![\d.,])" + body + r"(?![\d])"))
+    return out
+
+
+def quoted_lines(results: Results, limit: int = QUOTE_LINES) -> list[str]:
+    """The claim's key lines, verbatim: the benchmark command and the lines that hold the
+    claimed numbers, '[...]' where lines are left out; never re-wrapped."""
+    spec = results.spec or {}
+    text = clean((spec.get("source") or {}).get("quote") or "").expandtabs()
+    lines = [ln.rstrip() for ln in text.splitlines()]
+    if len(lines) <= limit:
+        return lines
+    pats = _number_patterns(spec)
+    command = ((spec.get("benchmark") or {}).get("original") or "").strip()
+    keep = [i for i, ln in enumerate(lines) if ln.strip() and any(p.search(ln) for p in pats)]
+    first_cmd = next((i for i, ln in enumerate(lines) if command and command in ln), None)
+    chosen = sorted({*([first_cmd] if first_cmd is not None else []), *keep})
+    if not chosen:
+        chosen = list(range(limit - 1))
+    out: list[str] = []
+    prev = -1
+    for i in chosen:
+        if len(out) >= limit - 1:
+            break
+        if i != prev + 1 and out:
+            out.append("[...]")
+        out.append(lines[i])
+        prev = i
+    if prev != len(lines) - 1:
+        out.append("[...]")
+    return out
+
+
 def quote(results: Results, original: Message, width: int = WIDTH) -> str:
-    """An attribution line and the claim's lines only, quoted with '> ' and kept in width."""
-    src = (results.spec or {}).get("source") or {}
-    text = src.get("quote") or ""
-    who = parseaddr(original.from_ or "")[0] or original.from_ or "the author"
-    head = f"On {original.date}, {who} wrote:" if original.date else f"{who} wrote:"
+    """An attribution line and the claim's key lines quoted with '> ', as written."""
+    box = author_address(original.from_)
+    who = clean((box[0] if box else None) or original.from_ or "the author", one_line=True)
+    date = clean(original.date, one_line=True)
+    head = f"On {date}, {who} wrote:" if date else f"{who} wrote:"
     out = textwrap.wrap(head, width=width) or [head]
-    for line in text.splitlines():
-        line = line.rstrip()
-        if len(line) + 2 <= width:
-            out.append(f"> {line}".rstrip())
-        else:
-            out.extend(textwrap.wrap(line, width=width, initial_indent="> ",
-                                     subsequent_indent=">   ", break_long_words=True))
+    out += [f"> {ln}".rstrip() for ln in quoted_lines(results)]
     return "\n".join(out)
 
 
 def _subject(original: Message) -> str:
-    s = (original.subject or "performance claim").strip()
+    s = clean(original.subject, one_line=True) or "performance claim"
     return s if s.lower().startswith("re:") else f"Re: {s}"
 
 
@@ -170,8 +248,52 @@ def reply_key(results: Results) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
+def page_url(results: Results, base: str | None) -> str | None:
+    """Where `verifier serve` at `base` shows this claim: by Message-ID, then the spec."""
+    from urllib.parse import quote as urlquote
+
+    mid = ((results.spec or {}).get("source") or {}).get("message_id")
+    if not base or not mid:
+        return None
+    sid = (results.spec or {}).get("id") or ""
+    return f"{base.rstrip('/')}/m/{urlquote(mid.strip('<>'), safe='@')}#{sid}"
+
+
+def attachments(results: Results) -> list[tuple[str, str, str]]:
+    """(file name, MIME subtype, text): the spec and the full results (every run, its raw
+    output and samples) -- never inline."""
+    sid = (results.spec or {}).get("id") or "spec"
+    full = json.dumps(results.to_dict(), indent=1, default=str)
+    return [(f"spec-{sid}.yaml", "x-yaml", spec_yaml(results, width=100, inline=False)),
+            (f"results-{sid}.json", "json", full)]
+
+
+def _asker(requested_by: str | None) -> str | None:
+    """Who asked, as the reply names them: a person's address, or the bot's own setting."""
+    who = clean(requested_by, one_line=True)
+    if not who:
+        return None
+    return who if "@" in who else f"the bot's {who} setting"
+
+
+def body(results: Results, original: Message, requested_by: str | None = None,
+         public_url: str | None = None) -> str:
+    """The reply's text: the short quote, then the 0-day style report."""
+    extra = {"attachments": [name for name, _, _ in attachments(results)],
+             "page_url": page_url(results, public_url),
+             "requested_by": _asker(requested_by),
+             "optout": OPT_OUT,
+             "fold_footer": False,  # one trailer line per row, like a Link: trailer
+             "max_rows": MAX_ROWS}
+    text = quote(results, original) + "\n\n" + render(results, "email", extra=extra)
+    return clean(text)
+
+
 def build_reply(results: Results, thread: list[Message] | None = None,
-                sender: str = DEFAULT_SENDER, deliverable: bool = True) -> EmailMessage:
+                sender: str | None = DEFAULT_SENDER, deliverable: bool = True,
+                requested_by: str | None = None,
+                public_url: str | None = None) -> EmailMessage:
+    sender = sender or DEFAULT_SENDER
     original = original_message(results, thread)
     to, cc = recipients(original, thread, sender, deliverable)
     # long Message-IDs stay on their header line: a folded In-Reply-To threads badly
@@ -190,11 +312,10 @@ def build_reply(results: Results, thread: list[Message] | None = None,
         msg["In-Reply-To"] = mid
         msg["References"] = " ".join([*refs, mid] if mid not in refs else refs)
     msg["X-Verifier-Key"] = reply_key(results)
-    body = quote(results, original) + "\n\n" + render(results, "email")
-    msg.set_content(body, charset="utf-8", cte="8bit")
-    sid = (results.spec or {}).get("id") or "spec"
-    msg.add_attachment(spec_yaml(results, width=100, inline=False), subtype="x-yaml",
-                       filename=f"spec-{sid}.yaml")
+    msg.set_content(body(results, original, requested_by, public_url), charset="utf-8",
+                    cte="8bit")
+    for name, subtype, text in attachments(results):
+        msg.add_attachment(text, subtype=subtype, filename=name)
     return msg
 
 
@@ -237,6 +358,9 @@ class Outbox:
 
 def deliver(msg: EmailMessage, s: SmtpSettings) -> None:
     """Hand the message to the configured SMTP server (STARTTLS and login when configured)."""
+    if not s.sender or parseaddr(msg["From"] or "")[1] != parseaddr(s.sender)[1]:
+        raise ReplyError("no From: configured: set `from` in [smtp] (or VERIFIER_SMTP_FROM) "
+                         "to send")
     if s.user and not s.starttls:
         raise ReplyError(f"SMTP {s.host}:{s.port}: refusing to send credentials "
                          "without STARTTLS")
@@ -260,9 +384,13 @@ class Outcome:
 
 def reply(results: Results, outbox: str | os.PathLike[str], send: bool = False,
           thread: list[Message] | None = None,
-          settings: SmtpSettings | None = None) -> Outcome:
+          settings: SmtpSettings | None = None,
+          requested_by: str | None = None) -> Outcome:
     """Write the reply to the outbox, and mail it when `send` (once per claim and spec)."""
     s = settings or SmtpSettings()
+    if send and not s.sender:
+        raise ReplyError("no From: configured: set `from` in [smtp] (or VERIFIER_SMTP_FROM) "
+                         "to send")
     box = Outbox(outbox)
     try:
         key = reply_key(results)
@@ -273,14 +401,17 @@ def reply(results: Results, outbox: str | os.PathLike[str], send: bool = False,
                            f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime(done[1]))} UTC; "
                            "not sending again")
         if not send:
-            msg = build_reply(results, thread, s.sender, deliverable=False)
+            msg = build_reply(results, thread, s.sender, deliverable=False,
+                              requested_by=requested_by, public_url=s.public_url)
             path = box.write(key, msg)
-            to, cc = recipients(original_message(results, thread), thread, s.sender, False)
+            to, cc = recipients(original_message(results, thread), thread,
+                                s.sender or DEFAULT_SENDER, False)
             hidden = [parseaddr(a)[1] or a for a in to + cc if not _valid(a)]
             note = (f" (undeliverable, --send will leave out: {', '.join(hidden)})"
                     if hidden else "")
             return Outcome(path, False, f"dry run: reply written to {path}{note}")
-        msg = build_reply(results, thread, s.sender)
+        msg = build_reply(results, thread, s.sender, requested_by=requested_by,
+                          public_url=s.public_url)
         path = box.write(key, msg)
         if box.sent_since(time.time() - 3600) >= s.rate_per_hour:
             raise ReplyError(f"rate limit: {s.rate_per_hour} replies in the last hour; "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 import shlex
 import textwrap
 from pathlib import Path
@@ -25,10 +26,7 @@ WIDTH = 72
 FOOTER_PREFIX = "verifier-result:"
 TEMPLATES = Path(__file__).parent / "templates"
 
-DISCLAIMER = ("Absolute numbers are not comparable across machines: only the relative "
-              "change between baseline and candidate, measured side by side on the "
-              "same runner, is checked against the claim. A different CPU, NIC, driver, "
-              "kernel or topology can change the result.")
+DISCLAIMER = ("Only the change measured here side by side is compared with the claim.")
 
 _RUNNER_NOTES = {
     "netns": "network namespaces joined by a veth pair on one host (no physical NIC)",
@@ -37,6 +35,21 @@ _RUNNER_NOTES = {
     "fleet": "a pool of hosts",
     "vm": "each variant's kernel booted with virtme-ng, two namespaces joined by veth inside",
 }
+
+
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])"
+                      r"|\x9b[0-?]*[ -/]*[@-~]")
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e"
+                       "\u2066-\u2069\ufeff]")
+
+
+def clean(text: str | None, one_line: bool = False) -> str:
+    """Text from a mail made safe for a reply or a terminal: escape sequences and control
+    characters (bidi overrides too) removed; tabs and newlines kept unless `one_line`."""
+    t = _ESCAPES.sub("", str(text or "")).replace("\r\n", "\n")
+    if one_line:
+        t = " ".join(t.split())
+    return _CONTROLS.sub("", t)
 
 
 def verdicts_of(results: Results, calibration: dict[str, Any] | None = None
@@ -70,6 +83,9 @@ def machine(results: Results) -> list[tuple[str, str]]:
     tools = {k: v for k, v in (h.get("tools") or {}).items() if v}
     if tools:
         rows.append(("tools", ", ".join(dict.fromkeys(tools.values()))))
+    rows += [("host", x) for x in fleet_hosts(results)]
+    if host_load(results):
+        rows.append(("host load", host_load(results) or ""))
     if env.get("duration"):
         rows.append(("duration", f"{env['duration']:g} s per run"))
     series = env.get("series") or {}
@@ -104,17 +120,15 @@ def differences(results: Results) -> list[str]:
         else:
             shown = str(value)
         if str(key).lower() == "hosts":
-            out.append(f"hosts: the mail used {shown}")
+            out.append(f"hosts {shown} there, {kind} here")
             continue
         out.append(f"{key}: the mail says {shown}; here {here or 'not the same'}")
-    if kind in ("netns", "local"):
-        out.append(f"topology: this runner uses {_RUNNER_NOTES[kind]}; the mail's numbers "
-                   "come from its own hosts")
+    if kind in ("netns", "local") and "hosts" not in claimed:
+        out.append(f"the mail's own hosts there, {kind} here")
     mail_d = (spec.get("run") or {}).get("duration")
     here_d = (results.environment or {}).get("duration")
     if mail_d and here_d and float(mail_d) != float(here_d):
-        out.append(f"duration: {float(here_d):g} s per run here, {float(mail_d):g} s in "
-                   "the mail")
+        out.append(f"{float(mail_d):g} s runs there, {float(here_d):g} s here")
     booted = bool((results.environment or {}).get("series"))
     out.extend(f"note: {n}" for n in spec.get("notes") or []
                if not (booted and "needs a kernel runner" in n))
@@ -124,6 +138,193 @@ def differences(results: Results) -> list[str]:
 def _num(x: float) -> str:
     """A claimed number as a person printed it: no exponents for big counters."""
     return f"{x:,.0f}" if abs(x) >= 1e6 else f"{x:g}"
+
+
+def lkp_num(x: float) -> str:
+    """A mean as the kernel test robot prints it (lkp-tests lib/compare.rb): two decimals
+    under 1000, %.4g over 1e8, an integer otherwise."""
+    a = abs(x)
+    if a < 1000:
+        return f"{x:.2f}"
+    if a > 1e8:
+        return f"{x:.4g}"
+    return f"{x:.0f}"
+
+
+def _mean_sd(xs: list[float]) -> tuple[float, float] | None:
+    if not xs:
+        return None
+    m = sum(xs) / len(xs)
+    sd = (sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5 if len(xs) > 1 else 0.0
+    return m, sd
+
+
+def spread(results: Results, v: dict[str, Any]) -> dict[str, Any]:
+    """Absolute mean, standard deviation and run count of each side of a verdict row, and
+    the change of the means (the kernel test robot's %change)."""
+    key = v.get("sample") or v.get("metric") or ""
+    out: dict[str, Any] = {}
+    for side, var in (("base", v.get("baseline_variant") or "baseline"),
+                      ("cand", v.get("variant") or "candidate")):
+        xs = results.samples(var, key)
+        ms = _mean_sd(xs)
+        out[side] = {"variant": var, "n": len(xs), "mean": ms[0] if ms else None,
+                     "sd": ms[1] if ms else None,
+                     "text": f"{lkp_num(ms[0])} +-{lkp_num(ms[1])}" if ms else "-"}
+    b, c = out["base"]["mean"], out["cand"]["mean"]
+    out["change_pct"] = (c / b - 1.0) * 100.0 if b and c is not None else None
+    return out
+
+
+def table(results: Results, verdicts: list[dict[str, Any]]) -> list[str]:
+    """The LKP-like table, preformatted: per row a name line (tool.metric, unit, direction,
+    runs per side) and `baseline mean +-sd | %change | candidate mean +-sd | claimed |
+    verdict`.  Never re-wrapped: it is aligned text."""
+    tool = ((results.spec or {}).get("benchmark") or {}).get("tool")
+    cells = []
+    for v in verdicts:
+        sp = spread(results, v)
+        ch = sp["change_pct"]
+        claimed = (f"{v['claimed_pct']:+.1f}%" if v.get("claimed_pct") is not None
+                   else {"higher": "up", "lower": "down"}.get(str(v.get("better")), "-"))
+        name = ".".join(x for x in (tool, v.get("metric")) if x) or "claim"
+        extra = ", ".join(x for x in (v.get("unit"), f"{v['better']} is better"
+                                      if v.get("better") else None) if x)
+        if v.get("variant") and v.get("variant") != "candidate":
+            extra = ", ".join(filter(None, [extra, f"{v['variant']} vs "
+                                                   f"{v.get('baseline_variant')}"]))
+        runs = f"n={sp['base']['n']}+{sp['cand']['n']}"
+        cells.append((f"{name} ({', '.join(filter(None, [extra, runs]))})",
+                      sp["base"]["text"], "-" if ch is None else f"{ch:+.1f}%",
+                      sp["cand"]["text"], claimed, str(v.get("verdict"))))
+    head = ("", "baseline", "%change", "candidate", "claimed", "verdict")
+    w = [max(len(c[i]) for c in [head, *cells]) for i in range(1, 6)]
+    w[0], w[2] = max(w[0], 13), max(w[2], 13)
+
+    def line(c: tuple[str, ...]) -> str:
+        return (f"  {c[1]:>{w[0]}}  {c[2]:>{w[1]}}  {c[3]:>{w[2]}}  {c[4]:>{w[3]}}  "
+                f"{c[5]}").rstrip()
+
+    out = [line(head), line(("", *("-" * n for n in w[:4]), "-" * max(7, w[4])))]
+    for c in cells:
+        out += [f"  {c[0]}", line(c)]
+    return out
+
+
+_SHORT_RUNNER = {
+    "netns": "two network namespaces joined by veth on one host",
+    "local": "client and server on one host over loopback",
+    "ssh": "separate hosts over SSH",
+    "fleet": "lab hosts",
+    "vm": "each variant's kernel booted with virtme-ng",
+}
+
+
+def machine_short(results: Results) -> str:
+    """The machine in a line or two: runner, CPU, kernel release, NIC driver, tool."""
+    env = results.environment or {}
+    h = _host(env)
+    kind = env.get("runner") or results.runner
+    parts = [f"runner: {kind} ({_SHORT_RUNNER.get(kind, kind)})"]
+    for host in fleet_hosts(results)[:2]:
+        parts.append(f"host {host}")
+    if h.get("cpu_model"):
+        parts.append(f"CPU: {h['cpu_model']}" + (f" x{h['cpus']}" if h.get("cpus") else ""))
+    if h.get("kernel"):
+        parts.append("kernel: " + str(h["kernel"]).split()[0])
+    if h.get("nic_driver"):
+        parts.append(f"NIC/driver: {h['nic_driver']}")
+    tools = {k: v for k, v in (h.get("tools") or {}).items() if v}
+    if tools:
+        parts.append("tools: " + ", ".join(dict.fromkeys(str(v) for v in tools.values())))
+    rows = dict(machine(results))
+    if rows.get("kernels"):  # the commits on each side
+        parts.append(f"kernels: {rows['kernels']}")
+    if env.get("emulated"):
+        parts.append(f"note: {rows.get('note') or 'emulated: not valid for performance'}")
+    return "; ".join(parts)
+
+
+def _tag_facts(tags: Any) -> dict[str, str]:
+    """kernel, CPU and NIC drivers from a fleet host's tags (runners.fleet_host.probe_tags:
+    'kernel=6.1.0-28-amd64', 'cpu-model=amd-epyc', 'driver=mlx5_core', 'nic=mlx5')."""
+    facts: dict[str, str] = {}
+    for t in tags if isinstance(tags, list) else []:
+        key, eq, value = str(t).partition("=")
+        if not eq:
+            continue
+        name = {"kernel": "kernel", "cpu-model": "CPU", "cpu": "CPU", "driver": "NIC",
+                "nic": "NIC"}.get(key)
+        if name:
+            facts[name] = f"{facts[name]}, {value}" if name in facts else value
+    return facts
+
+
+def fleet_hosts(results: Results) -> list[str]:
+    """The lab hosts that ran the runs, with what the fleet recorded of each: 'lab1
+    (kernel 6.1.0-28-amd64, CPU amd-epyc, NIC mlx5_core): 20 runs'."""
+    env = results.environment or {}
+    tags = env.get("host_tags") if isinstance(env.get("host_tags"), dict) else {}
+    by: dict[str, int] = {}
+    for r in results.runs:
+        if r.host and not r.warmup and (tags or env.get("runner") == "fleet"
+                                        or results.runner == "fleet"):
+            by[r.host] = by.get(r.host, 0) + 1
+    out = []
+    for name, n in by.items():
+        f = _tag_facts(tags.get(name))
+        desc = ", ".join(f"{k} {v}" for k, v in f.items())
+        out.append(f"{name}" + (f" ({desc})" if desc else "") + f": {n} runs")
+    return out
+
+
+def parameters(results: Results) -> str:
+    """How it ran, in one line: duration, runs per side, order, warm-up, what differs."""
+    spec = results.spec or {}
+    run = spec.get("run") or {}
+    env = results.environment or {}
+    counted = [r for r in results.runs if not r.warmup and r.ok]
+    per: dict[str, int] = {}
+    for r in counted:
+        per[r.variant] = per.get(r.variant, 0) + 1
+    parts = []
+    d = env.get("duration") or run.get("duration")
+    how = f"{float(d):g} s runs" if d else "runs"
+    if per:
+        how = "+".join(str(n) for n in per.values()) + f" {how}, interleaved"
+    if run.get("warmup"):
+        how += f", after {run['warmup']} warm-up each"
+    parts.append(how)
+    labels = [f"{var.get('name')} {var['label']}" for var in spec.get("variants") or []
+              if isinstance(var, dict) and var.get("label")]
+    if labels:
+        parts.append(", ".join(labels))
+    return "; ".join(parts)
+
+
+def device_state(results: Results) -> list[str]:
+    """What each variant set on the devices (the runner's record of its setup steps)."""
+    out = []
+    for t in (results.environment or {}).get("touched") or []:
+        if isinstance(t, dict) and t.get("target") and t.get("old") != t.get("new"):
+            out.append(f"{t.get('role')}: {t['target']} {t.get('old')} -> {t.get('new')}")
+    return list(dict.fromkeys(out))
+
+
+def host_load(results: Results) -> str | None:
+    """The load average the runner recorded around the runs, when it did."""
+    load = (results.environment or {}).get("load")
+    if not isinstance(load, dict) or not load:
+        return None
+    parts = []
+    for when in ("before", "after"):
+        v = load.get(when)
+        if isinstance(v, list | tuple) and v and isinstance(v[0], int | float):
+            parts.append(f"{float(v[0]):.2f} {when}")
+    cpus = _host(results.environment or {}).get("cpus")
+    if not parts:
+        return None
+    return "1-min load average " + ", ".join(parts) + (f" ({cpus} CPUs)" if cpus else "")
 
 
 def _claimed_text(v: dict[str, Any]) -> str:
@@ -188,6 +389,35 @@ def commands(results: Results) -> list[str]:
     return out
 
 
+def reproduce(results: Results) -> str:
+    """One command a reader pastes next to the attached spec: the run as it ran here,
+    then the report."""
+    spec = results.spec or {}
+    sid = spec.get("id") or "spec"
+    env = results.environment or {}
+    kind = env.get("runner") or results.runner
+    d = f" --duration {float(env['duration']):g}" if env.get("duration") else ""
+    if kind == "fleet":
+        return (f"verifier fleet spec-{sid}.yaml --scheduler {env.get('scheduler') or 'URL'}"
+                " -o r.json && verifier report r.json")
+    return (f"verifier run spec-{sid}.yaml --runner {kind}{d} --sequential -o r.json "
+            "&& verifier report r.json")
+
+
+def row_notes(verdicts: list[dict[str, Any]]) -> list[str]:
+    """One line per row that has a detail, reason or note, named by its metric."""
+    by_text: dict[str, list[str]] = {}
+    for v in verdicts:
+        why = [x for x in (v.get("detail"), v.get("reason")) if x]
+        why += list(v.get("notes") or [])[:1]
+        if v.get("claim_note"):
+            why.append(v["claim_note"])
+        why += [f"claim arithmetic: {p['message']}" for p in v.get("problems") or []]
+        for w in why:
+            by_text.setdefault(str(w), []).append(str(v.get("metric") or "claim"))
+    return [f"{', '.join(names)}: {w}" for w, names in by_text.items()]
+
+
 def footer(results: Results, verdicts: list[dict[str, Any]]) -> list[str]:
     """Machine-readable lines, one per row:
     'verifier-result: <spec> <metric> <VERDICT> <change>% [<lo>,<hi>] n=<base>+<cand>'."""
@@ -245,9 +475,9 @@ def method(verdicts: list[dict[str, Any]]) -> str:
     v = next((x for x in verdicts if x.get("alpha")), None)
     if v is None:
         return ""
-    holm = " with Holm correction across rows" if any(x.get("holm") for x in verdicts) else ""
-    return (f"Judged on ln(candidate/baseline): Welch t intervals at "
-            f"{(1 - v['alpha']) * 100:.4g}% per look{holm}; noise band "
+    holm = " (Holm)" if any(x.get("holm") for x in verdicts) else ""
+    return (f"%change is of the means; verdicts: Welch t intervals of ln(cand/base), "
+            f"{(1 - v['alpha']) * 100:.4g}% per look{holm}, noise band "
             f"+-{v.get('delta_pct', 1.0):.1f}%.")
 
 
@@ -264,6 +494,13 @@ def context(results: Results, calibration: dict[str, Any] | None = None) -> dict
                  for v in verdicts],
         "verdicts": verdicts,
         "machine": machine(results),
+        "machine_line": machine_short(results),
+        "table": table(results, verdicts),
+        "parameters": parameters(results),
+        "device_state": device_state(results),
+        "host_load": host_load(results),
+        "reproduce": reproduce(results),
+        "row_notes": row_notes(verdicts),
         "differences": differences(results),
         "commands": commands(results),
         "spec_yaml": spec_yaml(results),
@@ -324,63 +561,81 @@ def _env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              keep_trailing_newline=True,
                              trim_blocks=True, lstrip_blocks=True,
-                             autoescape=jinja2.select_autoescape(["html.j2"]))
+                             autoescape=lambda name: bool(name) and name.startswith("html"))
     env.filters["wrap"] = _wrap
     env.filters["shell"] = shell_wrap
     env.filters["pct"] = lambda x: "" if x is None else f"{x:+.1f}%"
+    env.filters["fold"] = lambda x: fold(x).rstrip("\n")
     return env
 
 
-def plots(results: Results, verdicts: list[dict[str, Any]]) -> list[dict[str, str]]:
-    """Per row, base64 PNGs: each variant's samples in run order, and the claimed change
-    against the measured interval."""
+def figure(results: Results, v: dict[str, Any]) -> Any:
+    """One row's figure: each variant's samples in run order (integer run axis), and the
+    claimed change against the measured interval; titled by metric and variant."""
     import matplotlib
 
     matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.2))
+    for i, var in enumerate((v["baseline_variant"], v["variant"])):
+        ys = results.samples(var, v.get("sample") or v["metric"])
+        ax1.plot(range(1, len(ys) + 1), ys, "o", label=f"{var} (n={len(ys)})", color=f"C{i}")
+    ax1.set_xlabel("run")
+    ax1.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax1.set_ylabel(f"{v['metric']}" + (f" [{v['unit']}]" if v.get("unit") else ""))
+    ax1.legend(fontsize=8)
+    title = f"{v['metric']}: {v['variant']} vs {v['baseline_variant']}"
+    ax1.set_title(f"{title}, samples in run order", fontsize=9)
+    e = v["effect"]
+    lo, hi = e["ci_pct"]
+    ax2.errorbar([e["measured_pct"]], [0], xerr=[[e["measured_pct"] - lo],
+                 [hi - e["measured_pct"]]], fmt="o", capsize=6, label="measured (CI)")
+    if v.get("claimed_pct") is not None:
+        ax2.axvline(v["claimed_pct"], color="C3", ls="--", label="claimed")
+    d = v.get("delta_pct") or 1.0
+    ax2.axvspan(-d, d, color="0.85", label="noise band")
+    ax2.axvline(0, color="0.4", lw=0.8)
+    ax2.set_yticks([])
+    ax2.set_xlabel("change, %")
+    ax2.legend(fontsize=8)
+    ax2.set_title(f"{title}: {v['verdict']}", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def plots(results: Results, verdicts: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """Per judged row, a base64 PNG of its figure and a title naming metric and variant."""
     import matplotlib.pyplot as plt
 
     out = []
     for v in verdicts:
         if not v.get("effect"):
             continue
-        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.2))
-        for i, var in enumerate((v["baseline_variant"], v["variant"])):
-            ys = results.samples(var, v.get("sample") or v["metric"])
-            ax1.plot(range(1, len(ys) + 1), ys, "o", label=f"{var} (n={len(ys)})",
-                     color=f"C{i}")
-        ax1.set_xlabel("run")
-        ax1.set_ylabel(f"{v['metric']}" + (f" [{v['unit']}]" if v.get("unit") else ""))
-        ax1.legend(fontsize=8)
-        ax1.set_title("samples per variant", fontsize=9)
-        e = v["effect"]
-        lo, hi = e["ci_pct"]
-        ax2.errorbar([e["measured_pct"]], [0], xerr=[[e["measured_pct"] - lo],
-                     [hi - e["measured_pct"]]], fmt="o", capsize=6, label="measured (CI)")
-        if v.get("claimed_pct") is not None:
-            ax2.axvline(v["claimed_pct"], color="C3", ls="--", label="claimed")
-        d = v.get("delta_pct") or 1.0
-        ax2.axvspan(-d, d, color="0.85", label="noise band")
-        ax2.axvline(0, color="0.4", lw=0.8)
-        ax2.set_yticks([])
-        ax2.set_xlabel("change, %")
-        ax2.legend(fontsize=8)
-        ax2.set_title(f"{v['verdict']}", fontsize=9)
-        fig.tight_layout()
+        fig = figure(results, v)
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=80)
         plt.close(fig)
-        out.append({"title": v.get("label") or v["metric"],
+        out.append({"title": f"{v['metric']} ({v['variant']} vs {v['baseline_variant']})",
                     "png": base64.b64encode(buf.getvalue()).decode("ascii")})
     return out
 
 
 def render(results: Results, fmt: str = "email",
-           calibration: dict[str, Any] | None = None) -> str:
-    """The report in one format; the email is folded to 72 columns."""
+           calibration: dict[str, Any] | None = None,
+           extra: dict[str, Any] | None = None) -> str:
+    """The report in one format.  In the email, prose is wrapped to 72 columns and
+    preformatted text (the table, commands) is never re-wrapped; `extra` adds what only a
+    reply knows (who asked, the results page, the attachments)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     ctx = context(results, calibration)
     if fmt == "html":
         ctx["plots"] = plots(results, ctx["verdicts"])
-    text = _env().get_template(f"{fmt}.j2").render(**ctx)
-    return fold(text) if fmt == "email" else text
+    ctx.update(extra or {})
+    cap = ctx.get("max_rows")
+    if cap and len(ctx["verdicts"]) > cap:  # a short mail: the rest is attached
+        ctx["table"] = table(results, ctx["verdicts"][:cap])
+        ctx["more_rows"] = len(ctx["verdicts"]) - cap
+    return clean(_env().get_template(f"{fmt}.j2").render(**ctx))
