@@ -5,7 +5,9 @@ that know how to put the old value back; `Runner.undo()` replays them newest fir
 path (normal end, failure, Ctrl-C, SIGTERM).  Everything goes through `runner.run(role,
 argv)` with argv lists (`cat`, `tee`, `ethtool`, `tc`), so the same code works on the local
 host, inside a namespace and over SSH.  The allow-list is checked here again even though
-the spec was checked on load: a device or key from a mail never reaches a path unchecked.
+the spec was checked on load: a device or key from a mail never reaches a path unchecked,
+and sysctls follow the same claims.sysctl_policy as the spec check (a host-global key is
+written only when a person approved it).
 """
 from __future__ import annotations
 
@@ -14,13 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from claims import sysctl_policy
 from claims.spec import Action
 
 if TYPE_CHECKING:
     from runners.base import Runner
 
 _TIMEOUT = 15.0
-_SYSCTL_KEY = re.compile(r"^(net|vm)\.[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+)*$")
 _ATTR = re.compile(r"^[A-Za-z0-9_\-]+(/[A-Za-z0-9_\-]+)*$")
 _DEV = re.compile(r"^[A-Za-z0-9_.\-@]{1,15}$")
 _SETTING = re.compile(r"^[A-Za-z0-9_\-]+$")
@@ -82,21 +84,19 @@ def _file_path(runner: Runner, role: str, action: Action) -> str:
     key = action.key or ""
     if ".." in key or "\x00" in key:
         raise ActionError(f"path traversal in {key!r}")
-    if action.kind == "sysctl":
-        if not _SYSCTL_KEY.match(key):
-            raise ActionError(f"sysctl {key!r} is not under net. or vm.")
-        parts = key.split(".")
+    if action.kind in ("sysctl", "procfs"):
+        if action.kind == "procfs" and not (key.startswith("/proc/sys/net/")
+                                            and _ATTR.match(key[len("/proc/sys/net/"):])):
+            raise ActionError(f"procfs path {key!r} is not under /proc/sys/net/")
+        ruling = sysctl_policy.rule(key)
+        if ruling.level == "refused" or (ruling.level == "needs-approval"
+                                         and not action.approved):
+            raise ActionError(f"{ruling.reason}: refused without a person's approval"
+                              if ruling.level != "refused" else f"refused: {ruling.reason}")
+        parts = ruling.key.split(".")
         if action.device and action.device in parts:
             parts[parts.index(action.device)] = runner.device(role)
         return "/proc/sys/" + "/".join(parts)
-    if action.kind == "procfs":
-        m = re.fullmatch(r"/proc/sys/net/(.+)", key)
-        if not m or not _ATTR.match(m.group(1)):
-            raise ActionError(f"procfs path {key!r} is not under /proc/sys/net/")
-        parts = m.group(1).split("/")
-        if action.device and action.device in parts:
-            parts[parts.index(action.device)] = runner.device(role)
-        return "/proc/sys/net/" + "/".join(parts)
     if action.kind == "sysfs":
         m = re.fullmatch(r"/sys/class/net/([^/]+)/(.+)", key)
         dev, attr = (m.group(1), m.group(2)) if m else (action.device, key)
