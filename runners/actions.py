@@ -244,7 +244,15 @@ def _apply_tc(runner: Runner, role: str, action: Action, remember: Remember) -> 
     dev = _map_device(runner, role, action.device)
     old = _run_ok(runner, role, ["tc", "qdisc", "show", "dev", dev, "root"], "tc show").strip()
     remember(Applied(role, "tc", f"tc qdisc dev {dev} root", old, " ".join(rest), [dev]))
-    _run_ok(runner, role, ["tc", "qdisc", "replace", "dev", dev, "root", *rest], "tc qdisc")
+    res = runner.run(role, ["tc", "qdisc", "replace", "dev", dev, "root", *rest],
+                     timeout=_TIMEOUT)
+    if not res.ok and "kind is unknown" in res.stderr:
+        raise Inert(f"the {runner.kind} runner's kernel has no {rest[0]} qdisc")
+    if not res.ok:
+        raise ActionError(f"tc qdisc on {role}: {res.reason()}")
+    shown = _run_ok(runner, role, ["tc", "qdisc", "show", "dev", dev, "root"], "tc show")
+    if f"qdisc {rest[0]} " not in shown + " ":
+        raise Inert(f"tc qdisc {rest[0]} on {dev}: the device shows {shown.strip()!r}")
 
 
 def apply_action(runner: Runner, role: str, action: Action, remember: Remember,

@@ -297,7 +297,9 @@ def inert_reason(runner: Runner, variants: list[Variant], runs: list[Any]) -> st
             problems.append(f"{v.name}: {_knobs(v)} armed the GRO flush timer {per_run:g} "
                             f"times per run over {len(vals)} runs ({background:g} with it "
                             f"off, host-wide): GRO held nothing at the end of a NAPI poll, "
-                            f"so the knob never acted on this runner")
+                            f"so the knob never acted on this runner (on veth packets "
+                            f"arrive in bursts; it acts on a paced link, e.g. tbf with "
+                            f"GSO off)")
     return "; ".join(problems) or None
 
 
