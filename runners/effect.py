@@ -148,14 +148,16 @@ def readback_matches(wrote: str, read: str) -> bool:
 def counters_for(runner: Runner, variant: Variant) -> list[Counter]:
     """The counters that must move during `variant`'s runs, one per (role, counter)."""
     out: dict[str, Counter] = {}
+    roles = list(getattr(runner, "roles", ("client", "server")))
     for a in variant.setup:
         knob = knob_of(a)
         if knob is None:
             continue
-        for role in a.roles or list(runner.roles):
-            if role not in runner.roles:
+        for role in a.roles or roles:
+            if role not in roles:
                 continue
-            dev = runner.device(role)
+            # a fleet controller has no devices of its own: its hosts' runners count
+            dev = runner.device(role) if hasattr(runner, "device") else f"the {role}'s device"
             c = Counter("napi_packets", role, dev, "always",
                         f"packets polled by {dev}'s NAPI (ethtool -S rx_queue_*_xdp_packets)")
             out.setdefault(c.key, c)
@@ -269,7 +271,7 @@ def inert_reason(runner: Runner, variants: list[Variant], runs: list[Any]) -> st
     more often per run than the variants with it off (the count is host-wide: other
     tenants' timers are background), or the knob did nothing measurable."""
     problems: list[str] = []
-    notes: dict[str, str] = runner.cache.get("effect_notes", {})
+    notes: dict[str, str] = getattr(runner, "cache", {}).get("effect_notes", {})
     off: list[float] = []
     on: list[tuple[Variant, Counter, list[float]]] = []
     for v in variants:
@@ -337,7 +339,7 @@ def record_device_state(runner: Runner, variant: str) -> None:
 def not_acting(runner: Runner, variants: list[Variant], results: Any, why: str) -> None:
     """Mark `results` NOT RUNNABLE HERE: the setup cannot act on this runner."""
     results.status = "not-runnable"
-    results.reason = f"the setup cannot act on the {runner.kind} runner: {why}"
+    results.reason = f"the setup cannot act on the {results.runner} runner: {why}"
     results.environment["effects"] = summary(runner, variants, results.runs)
 
 
