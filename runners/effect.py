@@ -281,8 +281,8 @@ def inert_reason(runner: Runner, variants: list[Variant], runs: list[Any]) -> st
         for c in counters_for(runner, v):
             vals = [r.counters[c.key] for r in recs if c.key in getattr(r, "counters", {})]
             if c.name == "napi_packets" and vals and not any(x > 0 for x in vals):
-                problems.append(f"{v.name}: no packet went through {c.device}'s NAPI in "
-                                f"{len(vals)} runs, so {_knobs(v)} had nothing to act on")
+                problems.append(f"no packet went through {c.device}'s NAPI in {len(vals)} "
+                                f"runs, so {_knobs(v)} ({v.name}) had nothing to act on")
             elif c.name == "napi_flush_timer" and c.moves == "off":
                 off += vals
             elif c.name == "napi_flush_timer":
@@ -291,17 +291,16 @@ def inert_reason(runner: Runner, variants: list[Variant], runs: list[Any]) -> st
     for v, c, vals in on:
         if not vals:
             why = notes.get(c.key, "no count was taken")
-            problems.append(f"{v.name}: cannot show that {_knobs(v)} acted: the GRO flush "
+            problems.append(f"cannot show that {_knobs(v)} ({v.name}) acted: the GRO flush "
                             f"timer could not be counted ({why})")
             continue
         per_run = sum(vals) / len(vals)
         if per_run <= background:
-            problems.append(f"{v.name}: {_knobs(v)} armed the GRO flush timer {per_run:g} "
-                            f"times per run over {len(vals)} runs ({background:g} with it "
-                            f"off, host-wide): GRO held nothing at the end of a NAPI poll, "
-                            f"so the knob never acted on this runner (on veth packets "
-                            f"arrive in bursts; it acts on a paced link, e.g. tbf with "
-                            f"GSO off)")
+            problems.append(f"{_knobs(v)} ({v.name}) never armed the GRO flush timer: "
+                            f"{per_run:g} starts per run in {len(vals)} runs, {background:g} "
+                            f"with it off (host-wide); GRO held nothing at the end of a NAPI "
+                            f"poll, so the knob cannot act here (a paced link, e.g. tbf "
+                            f"with GSO off, lets it)")
     return "; ".join(problems) or None
 
 

@@ -33,7 +33,7 @@ def test_seed001_check_on_netns(tmp_path, capsys):
     assert rows[0]["metric"] == "transaction_rate" and rows[0]["n"] == [0, 0]
     assert {r["verdict"] for r in rows} == {"NOT RUNNABLE HERE"}, rows
     res = json.loads(next(tmp_path.glob("results-*.json")).read_text())
-    assert res["status"] == "not-runnable" and "never acted" in res["reason"]
+    assert res["status"] == "not-runnable" and "never armed" in res["reason"]
     assert res["verdicts"] and res["environment"]["effects"]
     # the archive hides the author's domain: the draft is written, sending would refuse
     reply = next(tmp_path.glob("outbox/reply-*.eml"))

@@ -42,7 +42,7 @@ def test_seed001_inert_knob_is_not_runnable_here(tmp_path):
         res = execute(spec, runner, runs=3, duration=1.0)
         made = set(runner.ns.values())
     assert res.status == "not-runnable", res.reason
-    assert "gro_flush_timeout=2000" in res.reason and "never acted" in res.reason
+    assert "gro_flush_timeout=2000" in res.reason and "never armed" in res.reason
     assert [r for r in res.runs if not r.warmup] == []  # stopped after the warm-up
     eff = res.environment["effects"]
     assert eff["baseline"]["client:napi_packets"]["total"] > 0  # NAPI did carry TCP
@@ -70,7 +70,7 @@ def test_readme_main_job_never_reports_an_inert_knob(tmp_path):
     assert "NOT_REPRODUCED" not in text and "NOT REPRODUCED" not in text, text[-2000:]
     assert "NOT_RUNNABLE_HERE" in text, text[-2000:]
     results = json.loads(next(tmp_path.glob("results-*.json")).read_text())
-    assert results["status"] == "not-runnable" and "never acted" in results["reason"]
+    assert results["status"] == "not-runnable" and "never armed" in results["reason"]
     assert netns_names() <= before
 
 

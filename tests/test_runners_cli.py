@@ -27,7 +27,7 @@ def test_seed001_spec_then_run_on_netns(tmp_path, capsys):
     assert rc == 4, capsys.readouterr().err
     res = json.loads(out.read_text())
     assert res["status"] == "not-runnable" and res["runner"] == "netns"
-    assert "never acted" in res["reason"]
+    assert "never armed" in res["reason"]
     warm = [r for r in res["runs"] if r["warmup"]]
     assert sorted(r["variant"] for r in warm) == ["baseline", "candidate"]
     assert all(r["ok"] and r["samples"]["transaction_rate"] > 0 for r in warm)

@@ -35,7 +35,7 @@ def test_seed001_netperf_gro_flush_timeout_on_netns(tmp_path):
         devs = [f"/sys/class/net/{r.device(role)}/gro_flush_timeout" for role in r.roles]
         ethtool = {f"ethtool -K {r.device(role)}" for role in r.roles}
         server = next(iter(r._servers.values()))
-    assert res.status == "not-runnable" and "never acted" in (res.reason or ""), res.reason
+    assert res.status == "not-runnable" and "never armed" in (res.reason or ""), res.reason
     warm = [x for x in res.runs if x.warmup]
     assert len(warm) == 2 and len(res.runs) == 2
     for run in res.runs:
