@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from claims.spec import Action, Variant
@@ -83,6 +83,51 @@ def is_set(action: Action) -> bool:
     return (action.value or "0").strip() not in ("", "0")
 
 
+@dataclass(frozen=True)
+class Proof:
+    """How to tell that one setup step took effect on a runner (recorded per variant)."""
+
+    precondition: str
+    readback: str
+    counter: str
+
+
+def proof_of(action: Action) -> Proof:
+    """What the runner checks for `action`: before, right after, and during the runs."""
+    kind, knob = action.kind, knob_of(action)
+    if kind in ("sysctl", "procfs"):
+        return Proof("the key exists on the runner's kernel (per-namespace keys inside the "
+                     "namespace; host-global ones only with a person's approval)",
+                     "the /proc/sys file reads the value written", "none known: read-back only")
+    if kind == "sysfs" and knob:
+        return Proof("a driver with NAPI and GRO on (made true: ethtool -K gro on; on veth "
+                     "also tso off, or its NAPI never sees a TCP packet)",
+                     "the sysfs file reads the value written",
+                     "packets polled by the device's NAPI (veth: ethtool -S "
+                     "rx_queue_*_xdp_packets) in every variant"
+                     + ("; GRO flush timer starts (napi_watchdog, perf, host-wide) above "
+                        "the knob-off variants'" if NAPI_KNOBS[knob] == "timer" else ""))
+    if kind == "sysfs":
+        return Proof("the runner's device has the attribute", "the sysfs file reads the "
+                     "value written", "none known: read-back only")
+    if kind == "ethtool":
+        sub = action.key or "features"
+        return Proof(f"the driver shows each {sub} setting and does not mark it [fixed]",
+                     f"ethtool {_ETHTOOL_SHOW.get(sub, '-k')} shows the new values",
+                     "none known: read-back only")
+    if kind == "tc":
+        return Proof("the runner's kernel has the qdisc", "tc qdisc show lists it as root",
+                     "packets sent through the root qdisc (tc -s qdisc show) in every run")
+    if kind == "cpu-pin":
+        return Proof("a valid CPU list", "the benchmark argv runs under taskset -c",
+                     "none known")
+    return Proof("a person approved the step", "none: an approved step is run as written",
+                 "none known")
+
+
+_ETHTOOL_SHOW = {"features": "-k", "coalesce": "-c", "ring": "-g", "channels": "-l"}
+
+
 # -- reading device state -------------------------------------------------------------
 def driver(runner: Runner, role: str, dev: str) -> str | None:
     res = runner.run(role, ["ethtool", "-i", dev], timeout=_TIMEOUT)
@@ -133,6 +178,13 @@ def napi_packets(runner: Runner, role: str, dev: str) -> float | None:
     return sum(vals) if vals else None
 
 
+def qdisc_packets(runner: Runner, role: str, dev: str) -> float | None:
+    """Packets the device's root qdisc sent (`tc -s qdisc show dev DEV root`)."""
+    res = runner.run(role, ["tc", "-s", "qdisc", "show", "dev", dev, "root"], timeout=_TIMEOUT)
+    m = re.search(r"Sent \d+ bytes (\d+) pkt", res.stdout) if res.ok else None
+    return float(m.group(1)) if m else None
+
+
 def readback_matches(wrote: str, read: str) -> bool:
     """The kernel kept the value: same words, or the same number/CPU mask in another form."""
     a, b = wrote.split(), read.replace(",", " ").split() if "," in read else read.split()
@@ -151,6 +203,12 @@ def counters_for(runner: Runner, variant: Variant) -> list[Counter]:
     roles = list(getattr(runner, "roles", ("client", "server")))
     for a in variant.setup:
         knob = knob_of(a)
+        if a.kind == "tc":
+            for role in [r for r in (a.roles or roles) if r in roles]:
+                dev = runner.device(role) if hasattr(runner, "device") else f"{role}'s device"
+                q = Counter("qdisc_packets", role, dev, "always",
+                            f"packets sent through {dev}'s root qdisc (tc -s qdisc show)")
+                out.setdefault(q.key, q)
         if knob is None:
             continue
         for role in a.roles or roles:
@@ -200,6 +258,9 @@ def _perf_total(text: str) -> float | None:
     return total if seen else None
 
 
+_READERS = {"napi_packets": napi_packets, "qdisc_packets": qdisc_packets}
+
+
 @dataclass
 class Watch:
     """Counter readings around one run: `start()` before it, `stop()` after."""
@@ -212,13 +273,17 @@ class Watch:
 
     def start(self) -> Watch:
         for c in self.counters:
-            if c.name == "napi_packets":
-                self.before[c.key] = napi_packets(self.runner, c.role, c.device)
+            if c.name in _READERS:
+                self.before[c.key] = _READERS[c.name](self.runner, c.role, c.device)
             elif c.name == "napi_flush_timer":
                 self._start_probe(c)
         return self
 
     def _start_probe(self, c: Counter) -> None:
+        notes = self.runner.cache.setdefault("effect_notes", {})
+        if c.key in notes:  # failed before on this runner: do not wait for it every run
+            self.unavailable[c.key] = notes[c.key]
+            return
         addr = _watchdog_address()
         if addr is None:
             self.unavailable[c.key] = "napi_watchdog is not in /proc/kallsyms"
@@ -244,9 +309,9 @@ class Watch:
         """The counters' deltas over the run (a counter this host cannot read is absent)."""
         out: dict[str, float] = {}
         for c in self.counters:
-            if c.name == "napi_packets":
+            if c.name in _READERS:
                 b = self.before.get(c.key)
-                a = napi_packets(self.runner, c.role, c.device)
+                a = _READERS[c.name](self.runner, c.role, c.device)
                 if a is not None and b is not None:
                     out[c.key] = a - b
             elif c.name == "napi_flush_timer" and self.probe is not None:
@@ -283,6 +348,10 @@ def inert_reason(runner: Runner, variants: list[Variant], runs: list[Any]) -> st
             if c.name == "napi_packets" and vals and not any(x > 0 for x in vals):
                 problems.append(f"no packet went through {c.device}'s NAPI in {len(vals)} "
                                 f"runs, so {_knobs(v)} ({v.name}) had nothing to act on")
+            elif c.name == "qdisc_packets" and vals and not any(x > 0 for x in vals):
+                problems.append(f"no packet went through {c.device}'s root qdisc in "
+                                f"{len(vals)} runs ({v.name}): the tc step did not shape "
+                                f"the benchmark's traffic")
             elif c.name == "napi_flush_timer" and c.moves == "off":
                 off += vals
             elif c.name == "napi_flush_timer":
@@ -321,18 +390,21 @@ def summary(runner: Runner, variants: list[Variant], runs: list[Any]) -> dict[st
     return out
 
 
-def record_device_state(runner: Runner, variant: str) -> None:
-    """Driver, offloads, queues and NAPI knobs of each role's device, once per variant,
-    kept on the runner (execute puts the live dict into the results' environment)."""
+def record_device_state(runner: Runner, variant: Variant) -> None:
+    """Driver, offloads, queues and NAPI knobs of each role's device once per variant, with
+    how each of its steps is proven to act; kept on the runner (execute puts the live dict
+    into the results' environment)."""
     states = runner.cache.setdefault("device_state", {})
-    if variant not in states:
+    if variant.name not in states:
         seen: dict[str, str] = {}
-        states[variant] = {}
+        hosts: dict[str, Any] = {}
         for r in runner.roles:
             key = runner.host_key(r) + ":" + runner.device(r)
-            states[variant][r] = ({"same_as": seen[key]} if key in seen
-                                  else device_state(runner, r))
+            hosts[r] = {"same_as": seen[key]} if key in seen else device_state(runner, r)
             seen.setdefault(key, r)
+        checks = [{"step": a.raw or f"{a.kind} {a.key or ''}".strip(), **asdict(proof_of(a))}
+                  for a in variant.setup]
+        states[variant.name] = {"hosts": hosts, "checks": checks}
 
 
 def not_acting(runner: Runner, variants: list[Variant], results: Any, why: str) -> None:

@@ -205,7 +205,7 @@ def run_once(spec: Spec, runner: Runner, prep: Prepared, variant: Variant, index
         _switch(runner, variant)
         if prep.server_argv is not None and prep.server_role is not None:
             runner.server(prep.server_role, prep.server_argv, prep.port)
-        effect.record_device_state(runner, variant.name)
+        effect.record_device_state(runner, variant)
         watch = effect.Watch(runner, effect.counters_for(runner, variant)).start()
         try:
             res = runner.run(prep.role, argv, prep.timeout, spec.run.output_cap)

@@ -74,8 +74,10 @@ def test_preconditions_refused_with_the_reason():
 def test_device_state_recorded():
     with NetnsRunner(prefix="pcve") as r:
         r.apply(gro("2000")[0])
-        effect.record_device_state(r, "candidate")
-        st = r.cache["device_state"]["candidate"]
+        effect.record_device_state(r, Variant("candidate", setup=gro("2000")))
+        st = r.cache["device_state"]["candidate"]["hosts"]
+        checks = r.cache["device_state"]["candidate"]["checks"]
+    assert "NAPI" in checks[0]["precondition"] and "napi_watchdog" in checks[0]["counter"]
     for role in ("client", "server"):
         assert st[role]["driver"] == "veth" and st[role]["gro_flush_timeout"] == "2000"
         assert st[role]["offloads"]["generic-receive-offload"] == "on"
@@ -127,3 +129,15 @@ def test_uncounted_timer_is_not_judged():
                                                counters={"client:napi_packets": 5.0})]
     host = _Host(cache={"effect_notes": {"client:napi_flush_timer": "perf is missing"}})
     assert "perf is missing" in (effect.inert_reason(host, VARIANTS, runs) or "")
+
+
+def test_qdisc_that_shaped_nothing_is_inert():
+    tbf = Action(kind="tc", device="eth0", roles=["client"],
+                 args=["qdisc", "replace", "dev", "eth0", "root", "tbf", "rate", "1gbit"])
+    variants = [Variant("baseline"), Variant("candidate", setup=[tbf])]
+    runs = [RunRecord(variant="baseline", index=0),
+            RunRecord(variant="candidate", index=1, counters={"client:qdisc_packets": 0.0})]
+    assert "root qdisc" in (effect.inert_reason(_Host(), variants, runs) or "")
+    runs[1].counters["client:qdisc_packets"] = 120.0
+    assert effect.inert_reason(_Host(), variants, runs) is None
+    assert "tc -s qdisc" in effect.proof_of(tbf).counter

@@ -47,7 +47,7 @@ def test_seed001_inert_knob_is_not_runnable_here(tmp_path):
     eff = res.environment["effects"]
     assert eff["baseline"]["client:napi_packets"]["total"] > 0  # NAPI did carry TCP
     assert eff["candidate"]["client:napi_flush_timer"]["total"] == 0
-    state = res.environment["device_state"]["candidate"]["server"]
+    state = res.environment["device_state"]["candidate"]["hosts"]["server"]
     assert state["driver"] == "veth" and state["gro_flush_timeout"] == "2000"
     assert state["offloads"]["generic-receive-offload"] == "on"
     res.verdicts = verdict.judge(res)
