@@ -92,8 +92,12 @@ def scope(key: str) -> Scope:
     return "netns"
 
 
-def rule(key: str) -> Ruling:
-    """The policy's ruling for one sysctl key (dotted or a /proc/sys path)."""
+def rule(key: str, runner: str | None = None) -> Ruling:
+    """The policy's ruling for one sysctl key (dotted or a /proc/sys path).
+
+    `runner` is the runner kind when known: on the local runner even a per-namespace key
+    is set in this host's own namespace, so it needs approval there too (the spec check,
+    which knows no runner, lets it through; the runner asks again before writing)."""
     name = normalize(key)
     if name is None:
         return Ruling(key, "host", "refused", f"{key!r} is not a sysctl name")
@@ -104,6 +108,9 @@ def rule(key: str) -> Ruling:
     if where == "host":
         return Ruling(name, where, "needs-approval",
                       f"sysctl {name} is host-global (not per network namespace)")
+    if runner == "local":
+        return Ruling(name, where, "needs-approval",
+                      f"sysctl {name} would be set in this host's own namespace (local runner)")
     return Ruling(name, where, "ok")
 
 

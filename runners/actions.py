@@ -90,11 +90,13 @@ def _file_path(runner: Runner, role: str, action: Action) -> str:
         if action.kind == "procfs" and not (key.startswith("/proc/sys/net/")
                                             and _ATTR.match(key[len("/proc/sys/net/"):])):
             raise ActionError(f"procfs path {key!r} is not under /proc/sys/net/")
-        ruling = sysctl_policy.rule(key)
-        if ruling.level == "refused" or (ruling.level == "needs-approval"
-                                         and not action.approved):
-            raise ActionError(f"{ruling.reason}: refused without a person's approval"
-                              if ruling.level != "refused" else f"refused: {ruling.reason}")
+        ruling = sysctl_policy.rule(key, runner.kind)
+        if ruling.level == "refused":
+            raise ActionError(f"refused: {ruling.reason}")
+        if ruling.level == "needs-approval" and not action.approved:
+            # the spec check passed it (it knows no runner): not runnable on this one
+            raise Inert(f"{ruling.reason}: needs a person's approval on the {runner.kind} "
+                        f"runner")
         parts = ruling.key.split(".")
         if action.device and action.device in parts:
             parts[parts.index(action.device)] = runner.device(role)

@@ -12,7 +12,9 @@ from claims import sysctl_policy
 from claims.safety import check_action, check_spec
 from claims.spec import Action, Command, Metric, RunPlan, Spec, Variant
 from runners.actions import ActionError
+from runners.effect import Inert
 from runners.execute import execute
+from runners.local import LocalRunner
 from runners.netns import NetnsRunner
 
 pytestmark = pytest.mark.root
@@ -50,7 +52,7 @@ def test_spec_check_and_runner_agree_on_approved_kernel_key():
     p = check_action(a)
     assert p is not None and p.level == "needs-approval" and "host-global" in p.reason
     with NetnsRunner(prefix="pcvp") as r:
-        with pytest.raises(ActionError, match="approval"):
+        with pytest.raises(Inert, match="approval"):
             r.apply(a)
         a.approved = True
         r.apply(a)  # same value written back: the approved path works, nothing changes
@@ -100,7 +102,7 @@ def test_each_class_written_through_the_runner_leaves_the_host_alone():
                 if host_global:
                     res = execute(spec, r, duration=0.5)
                     assert res.status == "not-runnable" and "host-global" in (res.reason or "")
-                    with pytest.raises(ActionError, match="host-global"):
+                    with pytest.raises(Inert, match="host-global"):
                         r.apply(act)
                 else:
                     r.apply(act)
@@ -113,3 +115,24 @@ def test_each_class_written_through_the_runner_leaves_the_host_alone():
                 Path(sysctl_policy.proc_path(k)).write_text(v + "\n")
     assert not (set(made) & netns_names())
 
+
+
+def test_local_runner_asks_approval_even_for_per_namespace_keys():
+    """On the local runner the "namespace" is this host's own: tcp_rmem is host state."""
+    key = "net.ipv4.tcp_rmem"
+    before = host(key)
+    act = Action(kind="sysctl", key=key, value=NEW[key], raw=f"sysctl -w {key}=x")
+    spec = Spec(id="sysctl-local", benchmark=Command(tool="netperf", argv=[
+                    "netperf", "-H", "server", "-t", "TCP_RR", "-l", "1"]),
+                variants=[Variant("baseline", setup=[act]), Variant("candidate")],
+                metrics=[Metric("transaction_rate", better="higher")],
+                run=RunPlan(repetitions=1, warmup=1, duration=1, seed=1))
+    with LocalRunner() as r:
+        with pytest.raises(Inert, match="local runner"):
+            r.apply(act)
+        res = execute(spec, r, duration=1)
+    assert res.status == "not-runnable" and "approval" in (res.reason or ""), res.reason
+    assert host(key) == before
+    with pytest.raises(ActionError):  # a refused key is refused everywhere, approved or not
+        with LocalRunner() as r:
+            r.apply(Action(kind="sysctl", key="kernel.core_pattern", value="x", approved=True))
