@@ -17,6 +17,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Literal
 
+from claims import sysctl_policy
 from claims.spec import Action, Command, Spec
 from claims.tools import tool_for_program
 from claims.tools.base import Refused
@@ -64,7 +65,6 @@ SYSFS_ATTRS = re.compile(
     r"gso_max_size|gso_max_segs|queues/rx-\d+/(rps_cpus|rps_flow_cnt)|"
     r"queues/tx-\d+/(xps_cpus|xps_rxqs|tx_maxrate|byte_queue_limits/limit_(min|max)))$")
 DEVICE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:@-]{0,14}$")
-SYSCTL_KEY = re.compile(r"^[a-z0-9_][a-z0-9_.\-/]*$")
 VALUE = re.compile(r"^[A-Za-z0-9 _.:,/+\-]{0,256}$")
 
 # Programs no approval makes acceptable as a setup step: shells, interpreters, deleters,
@@ -343,20 +343,22 @@ def _check_value(a: Action) -> Problem | None:
 
 
 def _check_sysctl(a: Action) -> Problem | None:
-    key = (a.key or "").strip()
-    if not key or not SYSCTL_KEY.match(key) or ".." in key.replace(".", "/").split("/") \
-            or "/." in key or "//" in key or ".." in key:
-        return Problem("", f"refused: {key!r} is not a sysctl name")
-    key = key.replace("/", ".")
-    if not (key.startswith("net.") or key.startswith("vm.")):
-        return Problem("", f"sysctl {key} is outside net./vm.: {APPROVE_HINT}", "needs-approval")
+    """claims.sysctl_policy decides; a per-namespace key must also exist on this kernel (a
+    host-global one is checked by the runner on its own host, once a person approved it)."""
+    ruling = sysctl_policy.rule(a.key or "")
+    if ruling.level == "refused":
+        return Problem("", f"refused: {ruling.reason}")
+    bad = _check_value(a)
+    if bad is not None:
+        return bad
+    if ruling.level == "needs-approval":
+        return Problem("", f"{ruling.reason}: {APPROVE_HINT}", "needs-approval")
     # per-device keys (net.ipv4.conf.eth0.rp_filter): the mail's device is mapped by the
     # runner, so check the key on the template every kernel has ("default")
-    generic = re.sub(r"^(net\.ipv[46]\.(?:conf|neigh))\.[^.]+\.", r"\1.default.", key)
-    path = "/proc/sys/" + generic.replace(".", "/")
-    if not os.path.isfile(path):
-        return Problem("", f"refused: sysctl {key} does not exist on this machine")
-    return _check_value(a)
+    generic = re.sub(r"^(net\.ipv[46]\.(?:conf|neigh))\.[^.]+\.", r"\1.default.", ruling.key)
+    if not os.path.isfile(sysctl_policy.proc_path(generic)):
+        return Problem("", f"refused: sysctl {ruling.key} does not exist on this machine")
+    return None
 
 
 def _check_procfs(a: Action) -> Problem | None:
@@ -370,7 +372,7 @@ def _check_procfs(a: Action) -> Problem | None:
         return Problem("", f"refused: {path!r} leads outside /proc/sys/net/")
     if not os.path.isfile(real):
         return Problem("", f"refused: {path} does not exist on this machine")
-    return _check_value(a)
+    return _check_sysctl(a)  # a /proc/sys file is a sysctl: one policy for both spellings
 
 
 _SYSFS = re.compile(r"^/sys/class/net/([^/]+)/(.+)$")

@@ -5,7 +5,9 @@ that know how to put the old value back; `Runner.undo()` replays them newest fir
 path (normal end, failure, Ctrl-C, SIGTERM).  Everything goes through `runner.run(role,
 argv)` with argv lists (`cat`, `tee`, `ethtool`, `tc`), so the same code works on the local
 host, inside a namespace and over SSH.  The allow-list is checked here again even though
-the spec was checked on load: a device or key from a mail never reaches a path unchecked.
+the spec was checked on load: a device or key from a mail never reaches a path unchecked,
+and sysctls follow the same claims.sysctl_policy as the spec check (a host-global key is
+written only when a person approved it).
 """
 from __future__ import annotations
 
@@ -14,13 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from claims import sysctl_policy
 from claims.spec import Action
+from runners import effect
+from runners.effect import Inert
 
 if TYPE_CHECKING:
     from runners.base import Runner
 
 _TIMEOUT = 15.0
-_SYSCTL_KEY = re.compile(r"^(net|vm)\.[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+)*$")
 _ATTR = re.compile(r"^[A-Za-z0-9_\-]+(/[A-Za-z0-9_\-]+)*$")
 _DEV = re.compile(r"^[A-Za-z0-9_.\-@]{1,15}$")
 _SETTING = re.compile(r"^[A-Za-z0-9_\-]+$")
@@ -82,21 +86,21 @@ def _file_path(runner: Runner, role: str, action: Action) -> str:
     key = action.key or ""
     if ".." in key or "\x00" in key:
         raise ActionError(f"path traversal in {key!r}")
-    if action.kind == "sysctl":
-        if not _SYSCTL_KEY.match(key):
-            raise ActionError(f"sysctl {key!r} is not under net. or vm.")
-        parts = key.split(".")
+    if action.kind in ("sysctl", "procfs"):
+        if action.kind == "procfs" and not (key.startswith("/proc/sys/net/")
+                                            and _ATTR.match(key[len("/proc/sys/net/"):])):
+            raise ActionError(f"procfs path {key!r} is not under /proc/sys/net/")
+        ruling = sysctl_policy.rule(key, runner.kind)
+        if ruling.level == "refused":
+            raise ActionError(f"refused: {ruling.reason}")
+        if ruling.level == "needs-approval" and not action.approved:
+            # the spec check passed it (it knows no runner): not runnable on this one
+            raise Inert(f"{ruling.reason}: needs a person's approval on the {runner.kind} "
+                        f"runner")
+        parts = ruling.key.split(".")
         if action.device and action.device in parts:
             parts[parts.index(action.device)] = runner.device(role)
         return "/proc/sys/" + "/".join(parts)
-    if action.kind == "procfs":
-        m = re.fullmatch(r"/proc/sys/net/(.+)", key)
-        if not m or not _ATTR.match(m.group(1)):
-            raise ActionError(f"procfs path {key!r} is not under /proc/sys/net/")
-        parts = m.group(1).split("/")
-        if action.device and action.device in parts:
-            parts[parts.index(action.device)] = runner.device(role)
-        return "/proc/sys/net/" + "/".join(parts)
     if action.kind == "sysfs":
         m = re.fullmatch(r"/sys/class/net/([^/]+)/(.+)", key)
         dev, attr = (m.group(1), m.group(2)) if m else (action.device, key)
@@ -116,6 +120,7 @@ def _apply_file(runner: Runner, role: str, action: Action, remember: Remember,
                 current: dict[tuple[str, str], Applied]) -> None:
     path = _file_path(runner, role, action)
     value = _check_value(action.value)
+    _ensure_napi(runner, role, action, remember)
     prev = current.pop((role, path), None)  # set by the previous variant: original known
     if prev is not None:
         rec = Applied(role, "file", path, prev.old, value)
@@ -123,10 +128,51 @@ def _apply_file(runner: Runner, role: str, action: Action, remember: Remember,
         if prev.new == value:
             return
     else:
-        old = _run_ok(runner, role, ["cat", path], f"reading {path}").strip()
-        rec = Applied(role, "file", path, old, value)
+        res = runner.run(role, ["cat", path], timeout=_TIMEOUT)
+        if not res.ok and "No such file" in res.stderr:
+            raise Inert(f"{action.key} does not exist on the {runner.kind} runner's "
+                        f"{role} host ({path})")
+        if not res.ok:
+            raise ActionError(f"reading {path} on {role}: {res.reason()}")
+        rec = Applied(role, "file", path, res.stdout.strip(), value)
         remember(rec)
     _run_ok(runner, role, ["tee", path], f"writing {path}", input=value + "\n")
+    back = _run_ok(runner, role, ["cat", path], f"reading back {path}").strip()
+    if not effect.readback_matches(value, back):
+        raise Inert(f"{path} on {role}: wrote {value!r}, the kernel reads back {back!r}")
+
+
+def _ensure_napi(runner: Runner, role: str, action: Action, remember: Remember) -> None:
+    """Make a NAPI knob able to act on `role`'s device, or raise Inert with why not.
+
+    gro_flush_timeout and napi_defer_hard_irqs act only in a NAPI poll with GRO on.  A
+    driver without NAPI cannot have them; GRO is turned on when it is off (and restored
+    afterwards); veth also needs TSO off, or its NAPI never sees a TCP packet (runners.effect
+    has the measurement)."""
+    knob = effect.knob_of(action)
+    if knob is None:
+        return
+    dev = runner.device(role)
+    drv = effect.driver(runner, role, dev)
+    if drv in effect.NO_NAPI:
+        raise Inert(f"{knob} needs a device with NAPI and GRO; {dev} ({drv}) on the "
+                    f"{runner.kind} runner has no NAPI")
+    feats = effect.offloads(runner, role, dev)
+    gro = feats.get("generic-receive-offload", "")
+    want: dict[str, str] = {}
+    if not gro.startswith("on"):
+        if "fixed" in gro or not gro:
+            raise Inert(f"{knob} needs GRO, which {drv or 'the driver'} cannot turn on "
+                        f"for {dev} (generic-receive-offload: {gro or 'absent'})")
+        want["gro"] = "on"
+    if drv == "veth" and feats.get("tcp-segmentation-offload", "").startswith("on"):
+        want["tso"] = "off"
+    if want:
+        args = " ".join(f"{k} {v}" for k, v in want.items())
+        _apply_ethtool(runner, role, Action(kind="ethtool", key="features", device=dev,
+                                            settings=want,
+                                            raw=f"ethtool -K {dev} {args} (for {knob})"),
+                       remember)
 
 
 def _parse_ethtool(sub: str, text: str) -> dict[str, str]:
@@ -152,18 +198,30 @@ def _apply_ethtool(runner: Runner, role: str, action: Action, remember: Remember
     for k, v in action.settings.items():
         if not _SETTING.match(k) or not _SETTING.match(str(v)):
             raise ActionError(f"ethtool setting {k}={v!r} is not accepted")
-    current = _parse_ethtool(sub, _run_ok(runner, role, ["ethtool", show, dev], f"ethtool {show}"))
+    text = _run_ok(runner, role, ["ethtool", show, dev], f"ethtool {show}")
+    current = _parse_ethtool(sub, text)
     old: dict[str, str] = {}
-    for k in action.settings:
-        name = _FEATURES.get(k, k) if sub == "features" else k
-        val = current.get(name.lower())
+    for k, v in action.settings.items():
+        name = (_FEATURES.get(k, k) if sub == "features" else k).lower()
+        val = current.get(name)
         if val is None:
-            raise ActionError(f"ethtool {show} {dev} shows no {k!r}")
+            raise Inert(f"ethtool {show} {dev} shows no {k!r}: the {effect.driver(runner, role, dev)}"
+                        f" driver on the {runner.kind} runner does not have it")
+        if sub == "features" and val != v and re.search(rf"^\s*{re.escape(name)}: \S+ \[fixed\]",
+                                                        text, re.M | re.I):
+            raise Inert(f"{k} is fixed {val} on {dev} ({effect.driver(runner, role, dev)}): "
+                        f"the driver cannot set it {v}")
         old[k] = val
     remember(Applied(role, "ethtool", f"ethtool {change} {dev}", old, dict(action.settings),
                      [change]))
     args = [x for k, v in action.settings.items() for x in (k, str(v))]
     _run_ok(runner, role, ["ethtool", change, dev, *args], f"ethtool {change}")
+    back = _parse_ethtool(sub, _run_ok(runner, role, ["ethtool", show, dev], f"ethtool {show}"))
+    for k, v in action.settings.items():
+        name = (_FEATURES.get(k, k) if sub == "features" else k).lower()
+        if back.get(name) != str(v):
+            raise Inert(f"ethtool {change} {dev} {k} {v}: the device reads back "
+                        f"{back.get(name)!r}")
 
 
 def _apply_tc(runner: Runner, role: str, action: Action, remember: Remember) -> None:
@@ -188,7 +246,15 @@ def _apply_tc(runner: Runner, role: str, action: Action, remember: Remember) -> 
     dev = _map_device(runner, role, action.device)
     old = _run_ok(runner, role, ["tc", "qdisc", "show", "dev", dev, "root"], "tc show").strip()
     remember(Applied(role, "tc", f"tc qdisc dev {dev} root", old, " ".join(rest), [dev]))
-    _run_ok(runner, role, ["tc", "qdisc", "replace", "dev", dev, "root", *rest], "tc qdisc")
+    res = runner.run(role, ["tc", "qdisc", "replace", "dev", dev, "root", *rest],
+                     timeout=_TIMEOUT)
+    if not res.ok and "kind is unknown" in res.stderr:
+        raise Inert(f"the {runner.kind} runner's kernel has no {rest[0]} qdisc")
+    if not res.ok:
+        raise ActionError(f"tc qdisc on {role}: {res.reason()}")
+    shown = _run_ok(runner, role, ["tc", "qdisc", "show", "dev", dev, "root"], "tc show")
+    if f"qdisc {rest[0]} " not in shown + " ":
+        raise Inert(f"tc qdisc {rest[0]} on {dev}: the device shows {shown.strip()!r}")
 
 
 def apply_action(runner: Runner, role: str, action: Action, remember: Remember,

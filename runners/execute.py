@@ -22,8 +22,10 @@ from typing import Any
 from claims.spec import Spec, Variant
 from claims.tools import tool_for_program
 from claims.tools.base import Refused, Sample, ToolDescription
+from runners import effect
 from runners.actions import ActionError
 from runners.base import Runner, RunnerError
+from runners.effect import Inert
 from verifier.results import Results, RunRecord
 
 Progress = Callable[[dict[str, Any]], None]
@@ -203,7 +205,12 @@ def run_once(spec: Spec, runner: Runner, prep: Prepared, variant: Variant, index
         _switch(runner, variant)
         if prep.server_argv is not None and prep.server_role is not None:
             runner.server(prep.server_role, prep.server_argv, prep.port)
-        res = runner.run(prep.role, argv, prep.timeout, spec.run.output_cap)
+        effect.record_device_state(runner, variant)
+        watch = effect.Watch(runner, effect.counters_for(runner, variant)).start()
+        try:
+            res = runner.run(prep.role, argv, prep.timeout, spec.run.output_cap)
+        finally:
+            rec.counters = watch.stop()  # what had to move for the setup to act
     except (RunnerError, ActionError) as e:
         rec.ok, rec.error, rec.ended = False, str(e), time.time()
         return rec
@@ -312,10 +319,14 @@ def _run_all(spec: Spec, runner: Runner, prep: Prepared, results: Results,
         return
     results.environment["duration"] = prep.duration
     results.environment["touched"] = runner.touched  # the live list: complete if interrupted
+    results.environment["device_state"] = runner.cache.setdefault("device_state", {})
     names = [v.name for v in spec.variants]
     if spec.run.warmup > 0:
         run_batch(spec, runner, names, spec.run.warmup, results, warmup=True,
                   progress=progress)
+        why = effect.inert_reason(runner, spec.variants, [r for r in results.runs if r.warmup])
+        if why:  # the warm-up already shows the setup cannot act: spend nothing more
+            raise Inert(why)
     if sequential:
         from verifier.sequential import run_sequential
 
@@ -346,12 +357,17 @@ def execute(spec: Spec, runner: Runner, *, runs: int | None = None,
         return results
     try:
         _run_all(spec, runner, prep, results, runs, duration, approve, progress, sequential)
+    except Inert as e:
+        effect.not_acting(runner, spec.variants, results, str(e))
+        return results
     except (RunnerError, NotRunnable) as e:
         results.status, results.reason = "failed", str(e)
         return results
     if results.status == "not-runnable":
         return results
     counted = [r for r in results.runs if not r.warmup]
+    if effect.judge_results(runner, spec.variants, results):
+        return results  # NOT RUNNABLE HERE: the setup did not act
     if counted and not any(r.ok for r in counted):
         results.status, results.reason = "failed", f"every run failed: {counted[0].error}"
     else:

@@ -28,6 +28,7 @@ from typing import Any
 
 from claims.spec import Spec
 from claims.tools import Refused
+from runners import effect
 from runners.execute import abba_order
 from runners.fleet_host import (
     BENCH,
@@ -223,7 +224,7 @@ class FleetRunner:
             return results
         by_spec = self._dispatch([(s, items) for s, items, _ in jobs], 0, on_record)
         known = self.hosts()
-        for (_s, _, res), recs in zip(jobs, by_spec, strict=True):
+        for (s, _, res), recs in zip(jobs, by_spec, strict=True):
             res.runs = sorted(recs, key=lambda r: (r.index, r.started))
             # "hosts" is role -> host environment in every results file; the lab's
             # host names go beside it.
@@ -236,6 +237,11 @@ class FleetRunner:
                 res.status, res.reason = "interrupted", cut[0].error
             elif res.runs and not any(r.ok for r in res.runs):
                 res.status, res.reason = "failed", res.runs[-1].error
+                inert = [r.error for r in res.runs if (r.error or "").startswith("Inert on ")]
+                if inert:  # a host could not make the setup act: NOT RUNNABLE HERE
+                    effect.not_acting(self, s.variants, res, inert[0].removeprefix("Inert on "))
+            else:  # the hosts' counters must show that each variant's setup acted
+                effect.judge_results(self, s.variants, res)
         return results
 
     def run_batch(self, spec: Spec, variant_names: list[str], n: int,

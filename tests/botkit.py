@@ -19,10 +19,13 @@ BOT = "Perf Verifier <verifier@bot.example>"
 
 
 def thread(stem: str, date_days: int) -> tuple[str, str, bytes]:
-    """(root msgid, author, root mail): seed 001's gro_flush_timeout claim as a new thread."""
+    """(root msgid, author, root mail): seed 001's claim as a new thread, its knob swapped
+    for tx_queue_len: gro_flush_timeout cannot act in TCP_RR on veth (runners.effect), so the
+    real seed ends NOT RUNNABLE HERE after the warm-up and the bot would have nothing to run."""
     case = read_case(SEED001)
     case = replace(case, stem=stem, date=case.date + timedelta(days=date_days),
-                   subject=f"[PATCH net-next] {stem}: gro flush timer")
+                   subject=f"[PATCH net-next] {stem}: gro flush timer",
+                   body=case.body.replace("/gro_flush_timeout", "/tx_queue_len"))
     root = f"{stem}.0@corpus.example"
     return root, case.author, rfc822(case.subject, case.author, case.date, root, case.body)
 

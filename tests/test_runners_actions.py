@@ -24,14 +24,23 @@ def read(r: NetnsRunner, role: str, path: str) -> str:
 
 
 def test_sysfs_mapped_to_own_device_and_restored(ns):
+    """gro_flush_timeout lands on the runner's veth; its precondition (GRO on, and TSO off
+    so veth's NAPI sees TCP) is made true first, and everything is restored."""
     path = {role: f"/sys/class/net/{ns.device(role)}/gro_flush_timeout" for role in ns.roles}
     before = {role: read(ns, role, p) for role, p in path.items()}
     ns.apply(Action(kind="sysfs", key="/sys/class/net/eth0/gro_flush_timeout", value="2000",
                     device="eth0"))
     assert all(read(ns, role, p) == "2000" for role, p in path.items())
-    assert {t["target"] for t in ns.touched} == set(path.values())
+    ethtool = {f"ethtool -K {ns.device(role)}" for role in ns.roles}
+    assert {t["target"] for t in ns.touched} == set(path.values()) | ethtool
+    for role in ns.roles:
+        k = ns.run(role, ["ethtool", "-k", ns.device(role)], 5).stdout
+        assert "generic-receive-offload: on" in k and "tcp-segmentation-offload: off" in k
     assert ns.undo() == []
     assert {role: read(ns, role, p) for role, p in path.items()} == before
+    for role in ns.roles:
+        k = ns.run(role, ["ethtool", "-k", ns.device(role)], 5).stdout
+        assert "generic-receive-offload: off" in k and "tcp-segmentation-offload: on" in k
 
 
 def test_sysctl_ethtool_tc_restored(ns):

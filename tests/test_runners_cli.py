@@ -17,19 +17,22 @@ SEED001 = next((Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("
 
 @pytest.mark.skipif(SEED001 is None, reason="shared seeds not present")
 def test_seed001_spec_then_run_on_netns(tmp_path, capsys):
+    """The mail's gro_flush_timeout never acts in TCP_RR on veth (runners.effect): `run`
+    measures the warm-up, then says NOT RUNNABLE HERE (exit 4) with the reason."""
     spec = tmp_path / "gro.yaml"
     assert main(["spec", str(SEED001), "-o", str(spec)]) == 0
     out = tmp_path / "results.json"
     rc = main(["run", str(spec), "--runner", "netns", "--duration", "1", "--runs", "1",
                "--quiet", "-o", str(out)])
-    assert rc == 0, capsys.readouterr().err
+    assert rc == 4, capsys.readouterr().err
     res = json.loads(out.read_text())
-    assert res["status"] == "complete" and res["runner"] == "netns"
-    counted = [r for r in res["runs"] if not r["warmup"]]
-    assert sorted(r["variant"] for r in counted) == ["baseline", "candidate"]
-    assert all(r["ok"] and r["samples"]["transaction_rate"] > 0 for r in counted)
-    assert {t["new"] for t in res["environment"]["touched"]} == {"0", "2000"}
-    assert "complete: 2/2 runs ok on netns" in capsys.readouterr().err
+    assert res["status"] == "not-runnable" and res["runner"] == "netns"
+    assert "never armed" in res["reason"]
+    warm = [r for r in res["runs"] if r["warmup"]]
+    assert sorted(r["variant"] for r in warm) == ["baseline", "candidate"]
+    assert all(r["ok"] and r["samples"]["transaction_rate"] > 0 for r in warm)
+    assert {t["new"] for t in res["environment"]["touched"] if t["kind"] == "file"} == {"0",
+                                                                                        "2000"}
 
 
 def one_line_error(capsys) -> str:
@@ -83,7 +86,7 @@ def test_kernel_spec_is_not_runnable(tmp_path, capsys):
 def test_needs_approval_runs_only_with_approve(tmp_path, capsys):
     from claims.spec import Action
 
-    spec = seed001(duration=1, reps=1)
+    spec = seed001(duration=1, reps=1, values=("1001", "1002"), attr="tx_queue_len")
     spec.run.warmup = 0
     spec.variants[1].setup.append(Action(
         kind="sysfs", key="/sys/class/net/eth0/ifalias", value="pcv-approved", device="eth0",

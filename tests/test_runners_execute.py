@@ -27,28 +27,28 @@ def test_abba_order_is_balanced_and_seeded():
 
 
 def test_seed001_netperf_gro_flush_timeout_on_netns(tmp_path):
+    """On veth, TCP_RR never lets gro_flush_timeout act (runners.effect): the warm-up runs
+    run and are recorded, then the result is NOT RUNNABLE HERE instead of an A/A."""
     spec = seed001(duration=1, reps=2)
     with NetnsRunner(prefix="pcvt") as r:
         res = execute(spec, r)
         devs = [f"/sys/class/net/{r.device(role)}/gro_flush_timeout" for role in r.roles]
+        ethtool = {f"ethtool -K {r.device(role)}" for role in r.roles}
         server = next(iter(r._servers.values()))
-    assert res.status == "complete", res.reason
+    assert res.status == "not-runnable" and "never armed" in (res.reason or ""), res.reason
     warm = [x for x in res.runs if x.warmup]
-    counted = [x for x in res.runs if not x.warmup]
-    assert len(warm) == 2 and Counter(x.variant for x in counted) == {"baseline": 2,
-                                                                     "candidate": 2}
+    assert len(warm) == 2 and len(res.runs) == 2
     for run in res.runs:
         assert run.ok, run.error
         assert run.samples["transaction_rate"] > 0 and "Trans." in run.stdout
         assert run.argv[:3] == ["netperf", "-H", r.address("server")]
         assert "-l" in run.argv and run.argv[run.argv.index("-l") + 1] == "1"
         assert run.tool_seconds == pytest.approx(1.0, abs=0.2)
-    assert res.samples("candidate", "transaction_rate")
     env = res.environment
     assert env["runner"] == "netns" and env["hosts"]["client"]["nic_driver"] == "veth"
     assert env["hosts"]["server"]["tools"]["netserver"].startswith("Netperf version")
-    assert {t["target"] for t in env["touched"]} == set(devs)
-    assert {t["new"] for t in env["touched"]} == {"0", "2000"}
+    assert {t["target"] for t in env["touched"]} == set(devs) | ethtool
+    assert {t["new"] for t in env["touched"] if t["kind"] == "file"} == {"0", "2000"}
     assert not pid_alive(server.proc.pid) and not set(r.ns.values()) & netns_names()
     res.save(tmp_path / "r.json")
     assert Results.load(tmp_path / "r.json").runs[0].samples == res.runs[0].samples

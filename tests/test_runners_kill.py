@@ -14,12 +14,12 @@ from runner_specs import children, comm, netns_names, pid_alive, seed001, stop, 
 
 pytestmark = pytest.mark.root
 ROOT = Path(__file__).resolve().parent.parent
-LO_GRO = "/sys/class/net/lo/gro_flush_timeout"
+LO_GRO = "/sys/class/net/lo/tx_queue_len"  # a knob lo has (gro_flush_timeout cannot act)
 
 
 def start_run(tmp_path: Path, runner: str, values: tuple[str, str]) -> subprocess.Popen:
     spec = tmp_path / "spec.yaml"
-    spec.write_text(seed001(duration=2, reps=20, values=values).to_yaml())
+    spec.write_text(seed001(duration=2, reps=20, values=values, attr="tx_queue_len").to_yaml())
     # `python -m verifier.cmd_run` is `verifier run` without the other sub-commands' imports.
     return subprocess.Popen(
         [sys.executable, "-m", "verifier.cmd_run", str(spec), "--runner", runner, "--quiet",
@@ -40,7 +40,7 @@ def finish(proc: subprocess.Popen, sig: int, tmp_path: Path) -> dict:
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_kill_netns_run(tmp_path, sig):
     before = netns_names()
-    proc = start_run(tmp_path, "netns", ("0", "2000"))
+    proc = start_run(tmp_path, "netns", ("1001", "1002"))
     try:
         ours = wait_for(lambda: {n for n in netns_names() - before if n.startswith("pcv-")}
                         if len(netns_names() - before) >= 2 else None)
@@ -61,9 +61,9 @@ def test_kill_netns_run(tmp_path, sig):
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_kill_local_run_restores_sysfs(tmp_path, sig):
     original = Path(LO_GRO).read_text().strip()
-    proc = start_run(tmp_path, "local", ("1000", "2000"))
+    proc = start_run(tmp_path, "local", ("1001", "1002"))
     try:
-        wait_for(lambda: Path(LO_GRO).read_text().strip() in ("1000", "2000"))
+        wait_for(lambda: Path(LO_GRO).read_text().strip() in ("1001", "1002"))
         servers = wait_for(lambda: [p for p in children(proc.pid)
                                     if comm(p) == "netserver"])
         argv = Path(f"/proc/{servers[0]}/cmdline").read_bytes().split(b"\0")

@@ -20,7 +20,7 @@ from runners.execute import execute
 from runners.ssh import SshRunner
 
 pytestmark = pytest.mark.root
-LO_GRO = "/sys/class/net/lo/gro_flush_timeout"
+LO_GRO = "/sys/class/net/lo/tx_queue_len"  # a knob lo has (gro_flush_timeout cannot act)
 
 
 def keygen(path: Path) -> str:
@@ -128,7 +128,7 @@ def test_iperf3_claim_over_ssh_and_server_is_killed(sshd):
 
 def test_seed001_over_ssh_restores_the_setting(sshd):
     original = Path(LO_GRO).read_text().strip()
-    spec = seed001(duration=1, reps=1, values=("1000", "2000"))
+    spec = seed001(duration=1, reps=1, values=("1001", "1002"), attr="tx_queue_len")
     with SshRunner({"client": "lab1", "server": "lab1"}, config=str(sshd["config"])) as r:
         res = execute(spec, r)
     assert res.status == "complete", res.reason
@@ -142,7 +142,7 @@ def test_sigterm_mid_run_stops_the_remote_server(sshd, tmp_path):
     host (a process under this sshd) is gone and the setting restored."""
     original = Path(LO_GRO).read_text().strip()
     spec = tmp_path / "spec.yaml"
-    spec.write_text(seed001(duration=2, reps=20, values=("1000", "2000")).to_yaml())
+    spec.write_text(seed001(duration=2, reps=20, values=("1001", "1002"), attr="tx_queue_len").to_yaml())
     root = Path(__file__).resolve().parent.parent
     proc = subprocess.Popen(
         [sys.executable, "-m", "verifier.cmd_run", str(spec), "--runner", "ssh", "--hosts",
@@ -153,7 +153,7 @@ def test_sigterm_mid_run_stops_the_remote_server(sshd, tmp_path):
                                     if comm(p) == "netserver"], timeout=60)
         argv = Path(f"/proc/{servers[0]}/cmdline").read_bytes().split(b"\0")
         port = argv[argv.index(b"-p") + 1].decode()
-        wait_for(lambda: Path(LO_GRO).read_text().strip() in ("1000", "2000"))
+        wait_for(lambda: Path(LO_GRO).read_text().strip() in ("1001", "1002"))
         time.sleep(1.0)
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)

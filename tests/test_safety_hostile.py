@@ -103,9 +103,8 @@ def test_safe_things_pass():
     ok = ["echo 2000 > /sys/class/net/eth0/gro_flush_timeout",
           "echo 2 > /sys/class/net/eth0/napi_defer_hard_irqs",
           "echo f > /sys/class/net/eth0/queues/rx-0/rps_cpus",
-          "sysctl -w net.core.busy_poll=50", "sysctl -w net.ipv4.tcp_rmem='4096 87380 6291456'",
-          "echo 1 > /proc/sys/net/ipv4/tcp_low_latency" if Path(
-              "/proc/sys/net/ipv4/tcp_low_latency").exists() else "sysctl -w vm.swappiness=10",
+          "sysctl -w net.core.somaxconn=4096", "sysctl -w net.ipv4.tcp_rmem='4096 87380 6291456'",
+          "echo 1 > /proc/sys/net/ipv4/tcp_sack",  # per-namespace keys (claims.sysctl_policy)
           "ethtool -K eth0 gro off", "ethtool -C eth0 rx-usecs 50 adaptive-rx off",
           "ethtool -G eth0 rx 4096 tx 4096", "ethtool -L eth0 combined 8",
           "tc qdisc replace dev eth0 root fq", "tc qdisc add dev eth0 root netem delay 1ms"]

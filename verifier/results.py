@@ -34,6 +34,7 @@ class RunRecord:
     tool_seconds: float | None = None  # duration the tool itself reports
     batch: int = 0
     attempt: int = 0  # re-runs of the same (variant, index) after a lost host
+    counters: dict[str, float] = field(default_factory=dict)  # runners.effect: role:name -> moved
 
 
 @dataclass
