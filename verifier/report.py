@@ -404,8 +404,9 @@ def reproduce(results: Results) -> str:
             "&& verifier report r.json")
 
 
-def row_notes(verdicts: list[dict[str, Any]]) -> list[str]:
-    """One line per row that has a detail, reason or note, named by its metric."""
+def row_notes(verdicts: list[dict[str, Any]], said: str = "") -> list[str]:
+    """One line per row that has a detail, reason or note, named by its metric; a reason the
+    headline `said` already is not repeated."""
     by_text: dict[str, list[str]] = {}
     for v in verdicts:
         why = [x for x in (v.get("detail"), v.get("reason")) if x]
@@ -414,7 +415,8 @@ def row_notes(verdicts: list[dict[str, Any]]) -> list[str]:
             why.append(v["claim_note"])
         why += [f"claim arithmetic: {p['message']}" for p in v.get("problems") or []]
         for w in why:
-            by_text.setdefault(str(w), []).append(str(v.get("metric") or "claim"))
+            if str(w) not in said:
+                by_text.setdefault(str(w), []).append(str(v.get("metric") or "claim"))
     return [f"{', '.join(names)}: {w}" for w, names in by_text.items()]
 
 
@@ -485,11 +487,12 @@ def context(results: Results, calibration: dict[str, Any] | None = None) -> dict
     verdicts = verdicts_of(results, calibration)
     spec = results.spec or {}
     src = spec.get("source") or {}
+    summary = summarize(verdicts)
     return {
         "results": results,
         "spec": spec,
         "source": src,
-        "summary": summarize(verdicts),
+        "summary": summary,
         "rows": [row_context(v, (spec.get("benchmark") or {}).get("original"))
                  for v in verdicts],
         "verdicts": verdicts,
@@ -500,7 +503,7 @@ def context(results: Results, calibration: dict[str, Any] | None = None) -> dict
         "device_state": device_state(results),
         "host_load": host_load(results),
         "reproduce": reproduce(results),
-        "row_notes": row_notes(verdicts),
+        "row_notes": row_notes(verdicts, summary.get("sentence") or ""),
         "differences": differences(results),
         "commands": commands(results),
         "spec_yaml": spec_yaml(results),
