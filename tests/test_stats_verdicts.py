@@ -26,10 +26,11 @@ def test_true_plus_10_with_2pct_noise_is_confirmed():
 
 
 def test_true_zero_is_not_reproduced_no_change():
-    # with a 5% A/A noise band a true 0% lands inside the band
+    # with a 4% A/A noise band a true 0% lands inside the band (the 98% interval of
+    # the looks, not a 90% TOST interval: "no change" must be as sure as any verdict)
     for seed in range(5):
         res = fixed(10.0, 0.0, 2.0, 20, seed)
-        v = verdict.judge(res, calibration={"delta_pct": 3.0})[0]
+        v = verdict.judge(res, calibration={"delta_pct": 4.0})[0]
         assert v["verdict"] == verdict.NOT_REPRODUCED
         assert v["detail"] == "no change"
 
