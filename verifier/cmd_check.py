@@ -137,10 +137,12 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
         res.verdicts = judge(res)
         return res
     try:
+        # the A/A calibration runs before the looks (after the environment probe that
+        # keys its cache), so the looks use its noise band
+        calibrate = ((lambda: _calibration(spec, runner, res, args.duration))
+                     if args.calibrate else None)
         execute(spec, runner, duration=args.duration, approve=args.approve, results=res,
-                sequential=True)
-        if args.calibrate and res.status == "complete":
-            res.calibration = _calibration(spec, runner, res, args.duration) or {}
+                sequential=True, calibrate=calibrate)
     except KeyboardInterrupt:
         res.status, res.reason = "interrupted", "interrupted by a signal"
     finally:
