@@ -58,7 +58,9 @@ NOT_RUNNABLE = "NOT RUNNABLE HERE"
 INVALID = "INVALID"
 UNDECIDED = "UNDECIDED"  # only between looks; never in a final verdict
 
-ALPHA = 0.02  # overall, two-sided: a wrong verdict is a one-sided miss, below 1%
+# Overall, two-sided, over all looks: an A/A comparison must be neither CONFIRMED nor
+# CONTRADICTED (either side of the interval) more than 1% of the time.
+ALPHA = 0.01
 LOOKS = (5, 10, 20, 30)
 MAX_FAILED_FRACTION = 0.2
 
@@ -218,7 +220,7 @@ def _futile(eff: Effect, cl: Claimed, delta: float, n: int, n_max: int, alpha: f
     if cl.size is None or n >= n_max or n < 10 or sd <= 0:
         return None  # five runs' spread is too rough a guess to give up on
     if cl.no_change:
-        w = half_width(sd, n_max, alpha / 4)
+        w = half_width(sd, n_max, alpha / 2)
         if w < 1.25 * delta or abs(eff.x) > delta + w:
             return None  # "no change" may still be shown, or a change may be
         return (f"this runner's noise is about {pct(sd):.1f}% per run; {n_max} runs per "
@@ -305,7 +307,12 @@ def _invalid_reason(row: Row, delta: float, paired: bool) -> str | None:
             return f"{name} has {len(xs)} usable samples of {what}" + _measured_instead(row)
         if any(not (x > 0 and math.isfinite(x)) for x in xs):
             return f"{name} has non-positive samples of {what}"
-    if not paired:  # ABBA pairs cancel a slow drift; unpaired runs cannot
+    if paired:  # ABBA pairs cancel a drift both variants share, not one in their ratio
+        ratios = [c / b for b, c in zip(*row.pairs, strict=True)]
+        d = drift(ratios, delta)
+        if d:
+            return f"{row.variant} against {row.baseline}: {d} in the pairs' ratio"
+    else:
         for name, xs in ((row.baseline, row.base), (row.variant, row.cand)):
             d = drift(xs, delta)
             if d:
@@ -380,9 +387,9 @@ def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
         v["sentence"] = _sentence(v)
         return v
     base, cand = row.pairs if pair else (row.base, row.cand)
-    # a directional verdict is wrong on one side of the interval only (alpha/2); a claim
-    # of no change on either side, so each of its sides gets a quarter of alpha
-    level = 1.0 - (alpha / 4 if cl.no_change else alpha)
+    # a claim of no change is judged at half alpha: the band it must stay inside is as
+    # narrow as 1%, so its interval gets the margin a directional claim has from delta
+    level = 1.0 - (alpha / 2 if cl.no_change else alpha)
     eff = log_effect(base, cand, direction=cl.direction, level=level, paired=pair)
     verdict, detail = _classify(eff, cl, delta, final)
     reason = None
