@@ -28,6 +28,7 @@ from verifier.verdict import (
     claimed_of,
     judge,
     look_schedule,
+    precheck,
     too_small,
 )
 
@@ -132,7 +133,7 @@ def run_sequential(results: Results, more: More,
     schedule = look_schedule(first, maximum)
     variants = _variants(results)
     outcome = Outcome(verdicts=[])
-    if calibration and _nothing_checkable(spec, calibration, schedule):
+    if _nothing_checkable(results, calibration):
         outcome.verdicts = results.verdicts = judge(results, calibration, final=True)
         outcome.stopped = "not checkable here"
         return outcome
@@ -164,14 +165,7 @@ def run_sequential(results: Results, more: More,
     return outcome
 
 
-def _nothing_checkable(spec: dict[str, Any], calibration: dict[str, Any],
-                       schedule: list[int]) -> bool:
-    """Every claimed metric is too small for this runner's calibrated noise."""
-    metrics = spec.get("metrics") or []
-    alpha = pocock_alpha(schedule, ALPHA)
-    for m in metrics:
-        key = sample_name(m)
-        if not too_small(claimed_of(m), noise_band(calibration, key),
-                         noise_sd(calibration, key), schedule[-1], alpha):
-            return False
-    return bool(metrics)
+def _nothing_checkable(results: Results, calibration: dict[str, Any] | None) -> bool:
+    """Every claimed row is known not to be checkable here before any A/B run."""
+    reasons = precheck(results, calibration)
+    return bool(reasons) and all(reasons)

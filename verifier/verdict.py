@@ -279,13 +279,18 @@ def local_remote(metric: dict[str, Any]) -> bool:
     return bool(_LOCAL_REMOTE.search(key) and _CPU.search(key))
 
 
+def _one_machine(row: Row) -> str | None:
+    """Local or remote CPU when client and server are one machine: known before running."""
+    if row.one_machine and local_remote(row.metric):
+        return (f"{_what(row.metric)}: on this runner client and server are one machine "
+                "(they share its CPUs), so local and remote CPU are one measurement of both "
+                "ends at once, not the per-host numbers the claim compares")
+    return None
+
+
 def _no_information(row: Row) -> str | None:
     """Why this row's samples carry no information here, or None."""
     what = _what(row.metric)
-    if row.one_machine and local_remote(row.metric):
-        return (f"{what}: on this runner client and server are one machine (they share its "
-                "CPUs), so local and remote CPU are one measurement of both ends at once, "
-                "not the per-host numbers the claim compares")
     if sorted(row.base) == sorted(row.cand):
         return f"{what}: both variants gave identical samples"
     unit = row.metric.get("unit")
@@ -367,6 +372,12 @@ def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
     v = _base_dict(row, cl, delta)
     v["alpha"] = alpha
     n_max = n_max or max(len(row.base), len(row.cand), 2)
+    same = _one_machine(row)
+    if same:
+        v.update(verdict=INVALID, reason="no information here: " + same, no_information=same,
+                 compared=_compared(row, None, delta, alpha, calibrated))
+        v["sentence"] = _sentence(v)
+        return v
     small = too_small(cl, delta, sd, n_max, alpha)
     if small:
         v.update(verdict=INCONCLUSIVE, reason=small, no_information=small,
@@ -391,6 +402,12 @@ def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
     # narrow as 1%, so its interval gets the margin a directional claim has from delta
     level = 1.0 - (alpha / 2 if cl.no_change else alpha)
     eff = log_effect(base, cand, direction=cl.direction, level=level, paired=pair)
+    if eff.se < 1e-12:  # every pair in the same ratio: an interval of zero width is not
+        why = f"{_what(row.metric)}: the runs' ratios have no spread, so no interval"
+        v.update(verdict=INVALID, reason="no information here: " + why, no_information=why,
+                 compared=_compared(row, eff, delta, alpha, calibrated))
+        v["sentence"] = _sentence(v)
+        return v
     verdict, detail = _classify(eff, cl, delta, final)
     reason = None
     if verdict == UNDECIDED:
@@ -524,6 +541,22 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
         out.append(v)
     _fold_local_remote(out)
     return _cap_emulated(results, out)
+
+
+def precheck(results: Results, calibration: dict[str, Any] | None) -> list[str | None]:
+    """Per row, why it cannot be checked here whatever the runs measure (local and remote
+    CPU of one machine; a claim too small for the calibrated noise), or None: what the
+    sequential loop can say before running."""
+    spec = results.spec or {}
+    run_plan = spec.get("run") or {}
+    alpha = per_look_alpha(run_plan)
+    out: list[str | None] = []
+    for row in rows_of(results):
+        key = sample_name(row.metric)
+        out.append(_one_machine(row) or too_small(
+            claimed_of(row.metric), noise_band(calibration, key), noise_sd(calibration, key),
+            max_runs(run_plan), alpha))
+    return out
 
 
 def _fold_local_remote(verdicts: list[dict[str, Any]]) -> None:
