@@ -196,7 +196,7 @@ def _wrong(claimed, true, v):
     return name not in (verdict.CONTRADICTED, verdict.NOT_REPRODUCED)
 
 
-def test_wrong_verdict_rate_under_5_percent():
+def test_wrong_verdict_rate_at_most_1_percent():
     """Seeded simulations over claims that are true, absent or reversed, 1-10% noise."""
     rng = np.random.default_rng(2026)
     wrong = total = 0
@@ -207,7 +207,7 @@ def test_wrong_verdict_rate_under_5_percent():
         _, out = seq(claimed, true, noise, 1000 + i)
         wrong += _wrong(claimed, true, out.verdicts[0])
         total += 1
-    assert wrong / total < 0.05, f"{wrong}/{total} wrong verdicts"
+    assert wrong / total <= 0.01, f"{wrong}/{total} wrong verdicts"
 
 
 def test_time_budget_stops_before_the_next_batch():
@@ -253,3 +253,40 @@ def test_outliers_are_named_not_dropped():
     assert v["effect"]["outliers"] >= 1 and v["outlier_spread"]
     assert any("far from the rest drove the spread" in n for n in v["notes"])
     assert v["n_base"] == 10
+
+
+def test_pocock_boundary_matches_the_textbook_table():
+    """Pocock's nominal two-sided levels for overall alpha 5% at equally spaced looks
+    (reference/stats.md §3.3): K=2 0.0294, K=3 0.0221, K=4 0.0182, K=5 0.0158."""
+    for k, want in ((2, 0.0294), (3, 0.0221), (4, 0.0182), (5, 0.0158)):
+        assert stats.pocock_alpha(list(range(1, k + 1)), 0.05) == pytest.approx(want, abs=3e-4)
+    assert stats.pocock_alpha([30], 0.01) == pytest.approx(0.01)
+    # the looks the loop plans: one boundary for all of them, less strict than Bonferroni
+    a = verdict.per_look_alpha({"repetitions": 5, "max_repetitions": 30})
+    assert verdict.ALPHA / 4 < a < verdict.ALPHA / 2
+
+
+def test_a_small_claim_in_the_true_direction_is_never_contradicted():
+    """The issue: a claimed +1% with a true +2% was CONTRADICTED 43-92% of the time, and
+    +0.8% against a true +3% 97-100%.  Now the claim keeps its direction."""
+    for seed in range(20):
+        for claimed, true in ((1.0, 2.0), (0.8, 3.0), (-1.0, -2.0)):
+            _, out = seq(claimed, true, 1.0, seed)
+            assert out.verdicts[0]["verdict"] not in (verdict.CONTRADICTED,
+                                                      verdict.NOT_REPRODUCED)
+
+
+def test_only_an_explicit_no_change_claim_is_one():
+    """A claimed 0.5% is a claim of +0.5% (too small here: INCONCLUSIVE with the reason);
+    `no_change` (the mail said "no regression") is CONFIRMED when the runs agree."""
+    res = fixed(0.5, 0.0, 0.5, 30, 1)
+    v = verdict.judge(res)[0]
+    assert v["verdict"] == verdict.INCONCLUSIVE and "cannot be checked here" in v["reason"]
+    res = fixed(None, 0.0, 0.5, 30, 1)
+    res.spec["metrics"][0]["no_change"] = True
+    v = verdict.judge(res)[0]
+    assert (v["verdict"], v["detail"]) == (verdict.CONFIRMED, "no change, as claimed")
+    assert v["no_change_claim"]
+    res = fixed(None, 5.0, 0.5, 30, 1)
+    res.spec["metrics"][0]["no_change"] = True
+    assert verdict.judge(res)[0]["verdict"] == verdict.CONTRADICTED
