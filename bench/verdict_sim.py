@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import math
+import random
 import subprocess
 import sys
 import tempfile
@@ -201,17 +203,40 @@ def main() -> int:
     ap.add_argument("--shapes", default=",".join(SHAPES))
     ap.add_argument("--noises", default=",".join(f"{n:g}" for n in NOISES))
     ap.add_argument("--out", default=None, help="also write the table here")
+    ap.add_argument("--cells", default=None,
+                    help="a JSON-lines file: each finished cell is appended, and cells "
+                         "already in it are not run again (a long run can resume)")
     args = ap.parse_args()
     shapes = args.shapes.split(",")
     noises = [float(x) for x in args.noises.split(",")]
     cells = [(s, n, e, k, args.reps, args.old_reps, args.old_rev)
              for s in shapes for n in noises for e in EFFECTS for k in CLAIMS]
+    done: dict[tuple[Any, ...], dict[str, Any]] = {}
+    store = Path(args.cells) if args.cells else None
+    if store and store.exists():
+        for line in store.read_text().splitlines():
+            r = json.loads(line)
+            if r["reps"] == args.reps:
+                done[(r["shape"], r["noise"], r["true"], r["kind"])] = r
+    # in a shuffled order, so that a run stopped early has cells of every shape and noise
+    todo = [c for c in cells if c[:4] not in done]
+    random.Random(1).shuffle(todo)
     t0 = time.monotonic()
+
+    def keep(r: dict[str, Any]) -> None:
+        done[(r["shape"], r["noise"], r["true"], r["kind"])] = r
+        if store:
+            with store.open("a") as f:
+                f.write(json.dumps(r) + "\n")
+
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as ex:
-            rows = list(ex.map(cell, cells, chunksize=4))
+            for r in ex.map(cell, todo, chunksize=2):
+                keep(r)
     else:
-        rows = [cell(c) for c in cells]
+        for c in todo:
+            keep(cell(c))
+    rows = [done[c[:4]] for c in cells]
     for r in rows:
         r["old_rev"] = args.old_rev
     text = (table(rows) + "\n\n" + summary(rows)

@@ -147,7 +147,7 @@ def trimmed(y: np.ndarray, trim: float = TRIM) -> tuple[float, float, int]:
 
 def log_effect(base: Sequence[float], cand: Sequence[float], direction: int = 1,
                level: float = 0.95, paired: bool = False, trim: float = TRIM,
-               seed: int = 1) -> Effect:
+               seed: int = 1, describe: bool = True) -> Effect:
     """A t interval for the change in the claimed direction, around the same estimate.
 
     The estimate is the trimmed mean of the log-ratios (paired: of the per-pair log
@@ -155,7 +155,8 @@ def log_effect(base: Sequence[float], cand: Sequence[float], direction: int = 1,
     of the logs) and the interval is that statistic's own (Yuen) t interval, so the
     point estimate always lies in the middle of the interval it is printed with.  With
     `trim` = 0 it is the plain mean of logs and its Welch (or paired) t interval.
-    `seed` is kept for callers of the old bootstrap cross-check; it is unused.
+    `seed` is kept for callers of the old bootstrap cross-check; it is unused.  With
+    `describe` False the outliers are not looked for (internal checks at every look).
     """
     la, lb = _logs(base, "baseline"), _logs(cand, "candidate")
     na, nb = la.size, lb.size
@@ -177,6 +178,8 @@ def log_effect(base: Sequence[float], cand: Sequence[float], direction: int = 1,
     x = sgn * est
     eff = Effect(x=x, lo=x - t * se, hi=x + t * se, level=level, n_base=na, n_cand=nb,
                  direction=sgn, paired=paired, df=df, se=se, trim=trim)
+    if not describe:
+        return eff
     k = outliers(np.exp(lb - la)) if paired else outliers(np.exp(la)) + outliers(np.exp(lb))
     eff.outliers = k
     if k and raw > 1.5 * se:
@@ -235,7 +238,7 @@ def aa_delta(samples: Sequence[float], level: float = 0.95) -> float:
     if len(a) < 4:
         raise ValueError("A/A calibration needs at least 4 samples")
     k = len(a) // 2
-    eff = log_effect(a[0:2 * k:2], a[1:2 * k:2], level=level, paired=True)
+    eff = log_effect(a[0:2 * k:2], a[1:2 * k:2], level=level, paired=True, describe=False)
     if eff.lo > 0:
         return eff.lo
     return -eff.hi if eff.hi < 0 else 0.0
@@ -284,7 +287,7 @@ def aa_check(base: Sequence[float], delta: float, level: float = 0.999) -> str |
     """
     if len(base) < 6:
         return None
-    eff = log_effect(list(base)[0::2], list(base)[1::2], level=level)
+    eff = log_effect(list(base)[0::2], list(base)[1::2], level=level, describe=False)
     if eff.lo > delta or eff.hi < -delta:
         return (f"A/A check failed: the baseline differs from itself by "
                 f"{format_effect(eff)}, beyond the {pct(delta):.1f}% noise band")
@@ -301,10 +304,18 @@ def drift(samples: Sequence[float], delta: float, alpha: float = 1e-4) -> str | 
     n = y.size
     if n < 8 or np.ptp(y) == 0:
         return None
-    fit = sps.linregress(np.arange(n), y)
-    total = fit.slope * (n - 1)
-    if fit.pvalue < alpha and abs(total) > delta:
-        return f"drift of {pct(total):+.1f}% over {n} runs (p={fit.pvalue:.1g})"
+    # least squares on the run index and the t test of its slope (scipy's linregress,
+    # without its per-call overhead: this runs at every look)
+    x = np.arange(n) - (n - 1) / 2.0
+    yc = y - y.mean()
+    sxx, sxy, syy = float(x @ x), float(x @ yc), float(yc @ yc)
+    slope = sxy / sxx
+    r2 = min(1.0, sxy * sxy / (sxx * syy))
+    t = math.sqrt(r2 * (n - 2) / max(1.0 - r2, 1e-300))
+    pvalue = float(2.0 * special.stdtr(n - 2, -t))
+    total = slope * (n - 1)
+    if pvalue < alpha and abs(total) > delta:
+        return f"drift of {pct(total):+.1f}% over {n} runs (p={pvalue:.1g})"
     return None
 
 
@@ -367,7 +378,7 @@ def runs_needed(change_pct: float, cv_pct: float, alpha: float = 0.05,
     if d == 0:
         return 10 ** 6
     cv = cv_pct / 100.0
-    z = sps.norm.ppf(1 - alpha / 2) + sps.norm.ppf(power)
+    z = float(special.ndtri(1 - alpha / 2) + special.ndtri(power))
     return max(2, math.ceil(2 * z * z * (cv / d) ** 2))
 
 
