@@ -94,3 +94,25 @@ def calibration_of(samples: dict[str, list[float]], runs: int) -> dict[str, Any]
             metrics[name] = {"delta": d, "delta_pct": pct(d), "n": len(xs), "sd": sd,
                              "sd_pct": pct(sd)}
     return {"metrics": metrics, "created": time.time(), "runs": runs}
+
+
+def calibrate_on(spec: Any, runner: Any, results: Any, duration: float | None,
+                 cache: CalibrationCache | None = None, runs: int = DEFAULT_RUNS
+                 ) -> dict[str, Any]:
+    """The calibration for a spec on a set-up runner: `runs` baseline runs (not recorded in
+    `results`), cached under the runner, host and command that `results.environment`
+    describes.  What `verifier check --calibrate` and the bot run before the looks."""
+    from runners.execute import run_batch
+
+    def run_baseline(n: int) -> dict[str, list[float]]:
+        recs = run_batch(spec, runner, [spec.variants[0].name], n, None, batch=10_000,
+                         duration=duration)
+        out: dict[str, list[float]] = {}
+        for r in recs:
+            if r.ok:
+                for k, v in r.samples.items():
+                    out.setdefault(k, []).append(v)
+        return out
+
+    key = calibration_key(results.spec, results.environment, results.runner)
+    return calibrate(key, run_baseline, cache, runs=runs)

@@ -97,21 +97,9 @@ def _runner_args(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def _calibration(spec: Any, runner: Any, res: Any, duration: float | None) -> dict | None:
-    from runners.execute import run_batch
-    from verifier.calibration import calibrate, calibration_key
+    from verifier.calibration import calibrate_on
 
-    def run_baseline(n: int) -> dict[str, list[float]]:
-        recs = run_batch(spec, runner, [spec.variants[0].name], n, None, batch=10_000,
-                         duration=duration)
-        out: dict[str, list[float]] = {}
-        for r in recs:
-            if r.ok:
-                for k, v in r.samples.items():
-                    out.setdefault(k, []).append(v)
-        return out
-
-    key = calibration_key(res.spec, res.environment, res.runner)
-    return calibrate(key, run_baseline)
+    return calibrate_on(spec, runner, res, duration)
 
 
 def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
