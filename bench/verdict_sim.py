@@ -165,10 +165,11 @@ def table(rows: list[dict[str, Any]]) -> str:
 def summary(rows: list[dict[str, Any]]) -> str:
     worst = max(rows, key=lambda r: r["wrong"])
     aa = [r for r in rows if r["true"] == 0 and r["kind"] != "zero"]
-    aa_bad = max((r["counts"].get(V.CONFIRMED, 0) + r["counts"].get(V.CONTRADICTED, 0))
-                 / r["reps"] for r in aa)
+    aa_bad = max(((r["counts"].get(V.CONFIRMED, 0) + r["counts"].get(V.CONTRADICTED, 0))
+                  / r["reps"] for r in aa), default=0.0)
     small = [r for r in rows if r["kind"] == "half" and r["true"] != 0]
-    small_bad = max(r["counts"].get(V.CONTRADICTED, 0) / r["reps"] for r in small)
+    small_bad = max((r["counts"].get(V.CONTRADICTED, 0) / r["reps"] for r in small),
+                    default=0.0)
     runs = sum(r["runs"] for r in rows) / len(rows)
     lines = [f"cells {len(rows)}, replications a cell {rows[0]['reps']}",
              f"worst cell wrong {100 * worst['wrong']:.2f}% ({worst['shape']}, "

@@ -621,8 +621,8 @@ def summarize(verdicts: list[dict[str, Any]]) -> dict[str, Any]:
         sentence = (f"{overall}: {verdicts[0].get('reason')} ({len(verdicts)} claimed "
                     f"metrics: {names}{more}).")
         return {"verdict": overall, "sentence": sentence, "counts": counts}
-    holm = (f" (Holm-corrected over {len(verdicts)} comparisons)"
-            if any(v.get("holm") for v in verdicts) else "")
+    compared = sum(1 for v in verdicts if v.get("holm") and v.get("effect"))
+    holm = f" (Holm-corrected over {compared} comparisons)" if compared > 1 else ""
     rest: dict[str, int] = {}
     for v in verdicts[1:]:
         rest[v["verdict"]] = rest.get(v["verdict"], 0) + 1
