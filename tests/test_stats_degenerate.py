@@ -9,6 +9,7 @@ read as if they came from two hosts.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -120,3 +121,16 @@ def test_every_row_says_what_was_compared():
     for v in verdict.judge(res, res.calibration):
         assert v["compared"].startswith("candidate against baseline on ")
         assert "noise band" in v["compared"]
+
+
+def test_real_netns_aa_runs_are_never_confirmed_or_contradicted():
+    """Recorded A/A runs (bench/netns_aa.py: both variants the same system) re-judged:
+    iperf3 both ways, TCP_STREAM with CPU, UDP with jitter that is sometimes 0."""
+    seen = Counter()
+    for path in sorted(RECORDED.parent.glob("netns-aa-*.json")):
+        res = Results.from_dict(json.loads(path.read_text()))
+        for v in verdict.judge(res, res.calibration):
+            seen[v["verdict"]] += 1
+            assert v["verdict"] not in (verdict.CONFIRMED, verdict.CONTRADICTED), (path, v)
+            assert v["reason"] or v["effect"]  # every row says why, or what it measured
+    assert seen[verdict.NOT_REPRODUCED] >= 3 and seen[verdict.INVALID] >= 4

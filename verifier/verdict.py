@@ -410,7 +410,8 @@ def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
         return v
     verdict, detail = _classify(eff, cl, delta, final)
     reason = None
-    if verdict == UNDECIDED:
+    if verdict == UNDECIDED or (verdict == INCONCLUSIVE and detail is None):
+        # the same reason whether the loop stopped here or the results file is re-judged
         reason = _futile(eff, cl, delta, len(base), n_max, alpha,
                          robust_sd(base, cand, eff.paired))
         if reason:
