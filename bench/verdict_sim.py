@@ -162,6 +162,29 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+def by_shape(rows: list[dict[str, Any]]) -> str:
+    """One line per (shape, noise): the worst cell of each kind of wrong verdict, how
+    often a verdict was reached, and the runs it took against the present rule."""
+    out = [f"{'shape':<10}{'noise':>6}{'worst':>7}{'A/A c+c':>8}{'small':>7}{'decided':>8}"
+           f"{'runs':>6}{'old':>6}{'oldwrong':>9}"]
+    keys = list(dict.fromkeys((r["shape"], r["noise"]) for r in rows))
+    for shape, noise in keys:
+        rs = [r for r in rows if (r["shape"], r["noise"]) == (shape, noise)]
+        aa = [r for r in rs if r["true"] == 0 and r["kind"] != "zero"]
+        aa_bad = max(((r["counts"].get(V.CONFIRMED, 0) + r["counts"].get(V.CONTRADICTED, 0))
+                      / r["reps"] for r in aa), default=0.0)
+        small = max((r["counts"].get(V.CONTRADICTED, 0) / r["reps"] for r in rs
+                     if r["kind"] == "half" and r["true"] != 0), default=0.0)
+        decided = sum(1 - (r["counts"].get(V.INCONCLUSIVE, 0) + r["counts"].get(V.INVALID, 0))
+                      / r["reps"] for r in rs) / len(rs)
+        old = (f"{sum(r['old_runs'] for r in rs) / len(rs):>6.1f}"
+               f"{100 * max(r['old_wrong'] for r in rs):>8.1f}%" if "old_runs" in rs[0] else "")
+        out.append(f"{shape:<10}{noise:>5g}%{100 * max(r['wrong'] for r in rs):>6.2f}%"
+                   f"{100 * aa_bad:>7.2f}%{100 * small:>6.2f}%{100 * decided:>7.0f}%"
+                   f"{sum(r['runs'] for r in rs) / len(rs):>6.1f}{old}")
+    return "\n".join(out)
+
+
 def summary(rows: list[dict[str, Any]]) -> str:
     worst = max(rows, key=lambda r: r["wrong"])
     aa = [r for r in rows if r["true"] == 0 and r["kind"] != "zero"]
@@ -240,7 +263,7 @@ def main() -> int:
     rows = [done[c[:4]] for c in cells]
     for r in rows:
         r["old_rev"] = args.old_rev
-    text = (table(rows) + "\n\n" + summary(rows)
+    text = (table(rows) + "\n\n" + by_shape(rows) + "\n\n" + summary(rows)
             + f"\n({time.monotonic() - t0:.0f} s)")
     print(text)
     if args.out:
