@@ -356,7 +356,7 @@ def _compared(row: Row, eff: Effect | None, delta: float, alpha: float,
         return f"{row.variant} against {row.baseline} on {what}; {band}"
     runs = (f"{eff.n_base} ABBA pairs" if eff.paired else f"{eff.n_base}+{eff.n_cand} runs")
     return (f"{row.variant} against {row.baseline} on {what}: {runs}, {eff.estimator}, "
-            f"{(1 - alpha) * 100:.4g}% interval; {band}")
+            f"{eff.level * 100:.4g}% interval; {band}")
 
 
 def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
