@@ -97,6 +97,9 @@ class Metric:
     variant: str = "candidate"  # the variant whose claimed value `candidate` is
     # the tool's sample name the runner measures; None when it is `name` itself or unknown
     sample: str | None = None
+    # the mail claims no change ("no regression", "same", "within noise"): only then is
+    # it a claim of no change, never because the claimed number is small
+    no_change: bool = False
 
 
 def sample_name(metric: Mapping[str, Any]) -> str:

@@ -309,8 +309,10 @@ def batch_adder(spec: Spec, runner: Runner, results: Results, *,
 
 def _run_all(spec: Spec, runner: Runner, prep: Prepared, results: Results,
              runs: int | None, duration: float | None, approve: bool,
-             progress: Progress | None, sequential: bool) -> None:
-    """Probe the environment, then the warm-up and the counted runs."""
+             progress: Progress | None, sequential: bool,
+             calibrate: Callable[[], dict[str, Any] | None] | None = None) -> None:
+    """Probe the environment, then the warm-up and the counted runs (sequential: after
+    the A/A calibration `calibrate` runs, so the looks use its noise band)."""
     programs = [prep.argv[0]] + ([prep.server_argv[0]] if prep.server_argv else [])
     results.environment = runner.environment(programs)
     missing = _missing_tools(results.environment, prep)
@@ -331,7 +333,8 @@ def _run_all(spec: Spec, runner: Runner, prep: Prepared, results: Results,
         from verifier.sequential import run_sequential
 
         run_sequential(results, batch_adder(spec, runner, results, duration=duration,
-                                            approve=approve, progress=progress))
+                                            approve=approve, progress=progress),
+                       calibrate=calibrate)
     else:
         run_batch(spec, runner, names, runs or spec.run.repetitions, results,
                   progress=progress)
@@ -340,7 +343,8 @@ def _run_all(spec: Spec, runner: Runner, prep: Prepared, results: Results,
 def execute(spec: Spec, runner: Runner, *, runs: int | None = None,
             duration: float | None = None, approve: bool = False,
             progress: Progress | None = None, results: Results | None = None,
-            sequential: bool = False) -> Results:
+            sequential: bool = False,
+            calibrate: Callable[[], dict[str, Any] | None] | None = None) -> Results:
     """Run the whole spec: warm-up per variant, then `runs` (default: the spec's repetitions)
     of each variant interleaved — or, with `sequential`, batches until the statistics'
     verdicts hold (verifier.sequential).  The caller owns the runner (`with runner:`);
@@ -356,7 +360,8 @@ def execute(spec: Spec, runner: Runner, *, runs: int | None = None,
         results.status, results.reason = "failed", str(e)
         return results
     try:
-        _run_all(spec, runner, prep, results, runs, duration, approve, progress, sequential)
+        _run_all(spec, runner, prep, results, runs, duration, approve, progress, sequential,
+                 calibrate)
     except Inert as e:
         effect.not_acting(runner, spec.variants, results, str(e))
         return results

@@ -81,6 +81,7 @@ class BotConfig:
     tls_key: str | None = None
     duration: float = 5.0  # seconds per benchmark run (caps what the mail asked for)
     max_runs: int = 10  # runs per variant at most (sequential looks stop earlier)
+    calibrate: bool = False  # A/A baseline runs set the noise band before the looks (cached)
     warmup: int = 1
     approve: bool = False  # setup steps off the allow-list never run unattended
     run: bool = True  # false: decide and queue claims only (a plan of what would run)
@@ -485,9 +486,16 @@ class Bot:
                 def keep(_: dict[str, Any]) -> None:
                     self.state.add_run(claim.id, results.runs[-1])
 
+                calibrate = None
+                if self.cfg.calibrate:
+                    from verifier.calibration import calibrate_on
+
+                    def calibrate() -> dict[str, Any]:
+                        return calibrate_on(spec, runner, results, self.cfg.duration)
+
                 results = execute(spec, runner, duration=self.cfg.duration,
                                   approve=self.cfg.approve, progress=keep,
-                                  results=results, sequential=True)
+                                  results=results, sequential=True, calibrate=calibrate)
         return results
 
     def _run_on_fleet(self, claim: ClaimRow, spec: Spec, every: list[RunRecord],

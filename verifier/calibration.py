@@ -1,7 +1,9 @@
 """A/A calibration of the noise band, cached per runner and benchmark.
 
 Comparing the baseline with itself shows how big a change this runner's noise alone can
-produce; the noise band is max(1%, that).  Measuring it costs runs, so it is done once per
+produce; the noise band is max(1%, that), and the per-run noise (`sd`) tells before any
+A/B run which claims are too small for this runner.  It runs before the sequential looks
+(runners.execute's `calibrate`), so the looks use the band it sets.  Measuring it costs runs, so it is done once per
 (runner, host, benchmark command, duration) and kept in a small JSON file.
 """
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from verifier.stats import aa_delta, pct
+from verifier.stats import aa_delta, log_sd, pct
 
 RunBaseline = Callable[[int], dict[str, list[float]]]  # n runs -> samples per metric
 DEFAULT_RUNS = 10
@@ -75,13 +77,42 @@ def calibrate(key: str, run_baseline: RunBaseline, cache: CalibrationCache | Non
     hit = cache.get(key)
     if hit and time.time() - float(hit.get("created", 0)) < max_age:
         return hit
-    samples = run_baseline(runs)
+    value = calibration_of(run_baseline(runs), runs)
+    cache.put(key, value)
+    return value
+
+
+def calibration_of(samples: dict[str, list[float]], runs: int) -> dict[str, Any]:
+    """The calibration of baseline-with-itself samples per metric: the noise band and the
+    per-run noise.  Metrics with fewer than 4 usable samples are left out."""
     metrics: dict[str, Any] = {}
     for name, xs in samples.items():
         xs = [x for x in xs if x > 0]
         if len(xs) >= 4:
             d = aa_delta(xs)
-            metrics[name] = {"delta": d, "delta_pct": pct(d), "n": len(xs)}
-    value = {"metrics": metrics, "created": time.time(), "runs": runs}
-    cache.put(key, value)
-    return value
+            sd = log_sd(xs)
+            metrics[name] = {"delta": d, "delta_pct": pct(d), "n": len(xs), "sd": sd,
+                             "sd_pct": pct(sd)}
+    return {"metrics": metrics, "created": time.time(), "runs": runs}
+
+
+def calibrate_on(spec: Any, runner: Any, results: Any, duration: float | None,
+                 cache: CalibrationCache | None = None, runs: int = DEFAULT_RUNS
+                 ) -> dict[str, Any]:
+    """The calibration for a spec on a set-up runner: `runs` baseline runs (not recorded in
+    `results`), cached under the runner, host and command that `results.environment`
+    describes.  What `verifier check --calibrate` and the bot run before the looks."""
+    from runners.execute import run_batch
+
+    def run_baseline(n: int) -> dict[str, list[float]]:
+        recs = run_batch(spec, runner, [spec.variants[0].name], n, None, batch=10_000,
+                         duration=duration)
+        out: dict[str, list[float]] = {}
+        for r in recs:
+            if r.ok:
+                for k, v in r.samples.items():
+                    out.setdefault(k, []).append(v)
+        return out
+
+    key = calibration_key(results.spec, results.environment, results.runner)
+    return calibrate(key, run_baseline, cache, runs=runs)

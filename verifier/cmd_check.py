@@ -101,21 +101,9 @@ def _runner_args(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def _calibration(spec: Any, runner: Any, res: Any, duration: float | None) -> dict | None:
-    from runners.execute import run_batch
-    from verifier.calibration import calibrate, calibration_key
+    from verifier.calibration import calibrate_on
 
-    def run_baseline(n: int) -> dict[str, list[float]]:
-        recs = run_batch(spec, runner, [spec.variants[0].name], n, None, batch=10_000,
-                         duration=duration)
-        out: dict[str, list[float]] = {}
-        for r in recs:
-            if r.ok:
-                for k, v in r.samples.items():
-                    out.setdefault(k, []).append(v)
-        return out
-
-    key = calibration_key(res.spec, res.environment, res.runner)
-    return calibrate(key, run_baseline)
+    return calibrate_on(spec, runner, res, duration)
 
 
 def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
@@ -142,10 +130,12 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
         return res
     load = {"before": list(os.getloadavg())}  # the report shows how busy the host was
     try:
+        # the A/A calibration runs before the looks (after the environment probe that
+        # keys its cache), so the looks use its noise band
+        calibrate = ((lambda: _calibration(spec, runner, res, args.duration))
+                     if args.calibrate else None)
         execute(spec, runner, duration=args.duration, approve=args.approve, results=res,
-                sequential=True)
-        if args.calibrate and res.status == "complete":
-            res.calibration = _calibration(spec, runner, res, args.duration) or {}
+                sequential=True, calibrate=calibrate)
     except KeyboardInterrupt:
         res.status, res.reason = "interrupted", "interrupted by a signal"
     finally:

@@ -1,10 +1,14 @@
-"""Sequential runs: stop as soon as the verdict holds, at pre-planned looks.
+"""Sequential runs: calibrate, then stop as soon as the verdict holds, at pre-planned looks.
 
-Five runs per variant first (more when the claim's own size and spread say five cannot
-tell), then looks at 10, 20 and 30 runs per variant; every look judges at alpha divided by
-the number of planned looks (Bonferroni), so peeking does not inflate wrong verdicts.  The
-loop does not know how runs happen: it calls `more({variant: extra_runs})`, which must
-append the new RunRecords to the same Results (the runners' `run_batch` fits this).
+The A/A calibration (when asked for) runs first, so the looks use the noise band it sets
+and a claim it already shows to be too small for this runner is INCONCLUSIVE before any
+A/B run.  Then five runs per variant (more when the claim's own size and spread, or the
+calibration's noise, say five cannot tell), then looks at 10, 20 and 30 runs per variant;
+every look judges at the Pocock nominal level of the planned looks (a group-sequential
+boundary: the chance that the interval misses the truth at any look is alpha), so peeking
+does not inflate wrong verdicts.  The loop does not know how runs happen: it calls
+`more({variant: extra_runs})`, which must append the new RunRecords to the same Results
+(the runners' `run_batch` fits this), and `calibrate()` for the band.
 """
 from __future__ import annotations
 
@@ -14,14 +18,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from claims.spec import sample_name
 from verifier.results import Results
-from verifier.stats import runs_needed
+from verifier.stats import noise_band, noise_sd, pct, pocock_alpha, runs_needed
 from verifier.verdict import (
     ALPHA,
+    INVALID,
     all_decided,
     claimed_of,
     judge,
     look_schedule,
+    precheck,
+    too_small,
 )
 
 More = Callable[[dict[str, int]], None]
@@ -44,20 +52,25 @@ def per_run_cv(metric: dict[str, Any]) -> float | None:
 
 
 def first_batch(metrics: list[dict[str, Any]], maximum: int = MAX_RUNS,
-                looks: int = len((5, 10, 20, 30))) -> int:
+                calibration: dict[str, Any] | None = None) -> int:
     """Runs per variant before the first look: 5, or what the claim needs, snapped to a look.
 
     The claim is the alternative hypothesis: a 47% change resolves in a handful of runs, a
     4% change with 2% per-run noise needs about 15-35, and looking at 5 first would waste a
-    look (each look costs confidence).
+    look (each look costs confidence).  The noise is the calibration's when it measured
+    one, else the mail's own spread.
     """
     need = FIRST_RUNS
+    alpha = pocock_alpha(look_schedule(FIRST_RUNS, maximum), ALPHA)
     for m in metrics:
-        cv = per_run_cv(m)
+        sd = noise_sd(calibration, sample_name(m))
+        cv = pct(sd) if sd else per_run_cv(m)
         cl = claimed_of(m)
-        if cv is None or cl.pct is None or cl.pct == 0:
+        if cv is None or cl.pct is None or cl.pct == 0 or cl.no_change:
             continue
-        need = max(need, runs_needed(cl.pct, cv, alpha=ALPHA / looks))
+        if too_small(cl, noise_band(calibration, sample_name(m)), sd, maximum, alpha):
+            continue  # judged INCONCLUSIVE without runs: it must not set the batch size
+        need = max(need, runs_needed(cl.pct, cv, alpha=alpha))
     if need <= FIRST_RUNS:
         return FIRST_RUNS
     for n in (10, 20, 30):
@@ -89,28 +102,41 @@ def _seconds_per_run(results: Results) -> float:
 class Outcome:
     verdicts: list[dict[str, Any]]
     looks: list[int] = field(default_factory=list)  # runs per variant at each look taken
-    stopped: str = ""  # decided | maximum | time budget | invalid
+    stopped: str = ""  # decided | maximum | time budget | invalid | not checkable here
 
 
 def run_sequential(results: Results, more: More,
                    calibration: dict[str, Any] | None = None,
-                   clock: Callable[[], float] = time.monotonic) -> Outcome:
-    """Run batches until every row's verdict holds, the maximum, or the time budget.
+                   clock: Callable[[], float] = time.monotonic,
+                   calibrate: Callable[[], dict[str, Any] | None] | None = None) -> Outcome:
+    """Calibrate (when `calibrate` is given and no calibration is), then run batches until
+    every row's verdict holds, the maximum, or the time budget.
 
     Writes the planned design into results.spec["run"] (repetitions = first batch,
-    max_repetitions) so that re-judging the results file later uses the same alpha, and
-    fills results.verdicts with the final verdicts.
+    max_repetitions) so that re-judging the results file later uses the same alpha, keeps
+    the calibration in results.calibration, and fills results.verdicts with the final
+    verdicts.  When the calibration shows that no claimed row can be checked here, no A/B
+    run is made.
     """
     spec = results.spec
     plan = spec.setdefault("run", {})
     maximum = int(plan.get("max_repetitions") or MAX_RUNS)
     budget = plan.get("time_budget")
-    first = first_batch(spec.get("metrics", []), maximum)
+    start = clock()
+    if calibration is None and calibrate is not None:
+        calibration = calibrate() or None
+    calibration = calibration or getattr(results, "calibration", None) or None
+    if calibration:
+        results.calibration = calibration
+    first = first_batch(spec.get("metrics", []), maximum, calibration)
     plan["repetitions"], plan["max_repetitions"] = first, maximum
     schedule = look_schedule(first, maximum)
     variants = _variants(results)
-    start = clock()
     outcome = Outcome(verdicts=[])
+    if _nothing_checkable(results, calibration):
+        outcome.verdicts = results.verdicts = judge(results, calibration, final=True)
+        outcome.stopped = "not checkable here"
+        return outcome
     for i, target in enumerate(schedule):
         have = counts(results)
         want = {v: target - have.get(v, 0) for v in variants if have.get(v, 0) < target}
@@ -125,10 +151,10 @@ def run_sequential(results: Results, more: More,
         last = i == len(schedule) - 1
         verdicts = judge(results, calibration, final=last)
         outcome.verdicts = verdicts
-        if any(v["verdict"] == "INVALID" for v in verdicts):
+        if verdicts and all(v["verdict"] == INVALID for v in verdicts):
             outcome.stopped = "invalid"
             break
-        if all_decided(verdicts):
+        if all_decided(verdicts):  # an INVALID row is decided: more runs cannot help it
             outcome.stopped = "decided" if not last else "maximum"
             break
     else:
@@ -137,3 +163,9 @@ def run_sequential(results: Results, more: More,
         outcome.verdicts = judge(results, calibration, final=True)
     results.verdicts = outcome.verdicts
     return outcome
+
+
+def _nothing_checkable(results: Results, calibration: dict[str, Any] | None) -> bool:
+    """Every claimed row is known not to be checkable here before any A/B run."""
+    reasons = precheck(results, calibration)
+    return bool(reasons) and all(reasons)

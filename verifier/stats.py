@@ -1,22 +1,31 @@
 """Effect sizes with confidence intervals on the log-ratio scale (reference/stats.md §6).
 
 Absolute numbers do not travel across machines, so everything here works on the relative
-change between two variants measured side by side: e = ln(mean_cand / mean_base).  The
-interval is a Welch t interval on the logs (paired when runs were paired), cross-checked
-with a percentile bootstrap once there are enough runs for a bootstrap to mean something.
+change between two variants measured side by side, as a log-ratio.  One estimator serves
+everywhere: the 10%-trimmed mean of the log-ratios (of ABBA pairs when the runs were paired)
+with its own Yuen t interval, so the point estimate and the interval are the same statistic
+and a few spikes neither move the estimate nor blow up the interval.  Sequential looks use a
+Pocock group-sequential boundary (the same nominal level at every look, chosen so that the
+chance of the interval missing the truth at any look is alpha).  Samples that carry no
+information (no spread, identical on both sides, pinned at a limit) are named, not judged.
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
+from scipy import special
 from scipy import stats as sps
+from scipy.optimize import brentq
 
 MIN_BAND = math.log(1.01)  # the noise band is never narrower than 1%
-BOOTSTRAP_MIN_N = 10
+# Fraction cut from each end before averaging the log-ratios: one run in ten per side, so
+# a first look at 5 pairs keeps all its degrees of freedom and later looks shed a spike.
+TRIM = 0.1
 BOOTSTRAP_RESAMPLES = 2000
 
 
@@ -50,9 +59,17 @@ class Effect:
     paired: bool = False
     df: float = math.inf
     se: float = 0.0
-    boot_lo: float | None = None
-    boot_hi: float | None = None
+    trim: float = TRIM
+    outliers: int = 0  # runs far from the rest (kept, down-weighted by the trimming)
+    outlier_spread: bool = False  # those runs would have driven a plain mean's interval
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def estimator(self) -> str:
+        what = "pair log-ratios" if self.paired else "logs"
+        if not self.trim:
+            return f"mean of the {what}, t interval"
+        return f"{self.trim:.0%}-trimmed mean of the {what}, Yuen t interval"
 
     @property
     def measured_pct(self) -> float:
@@ -67,14 +84,15 @@ class Effect:
         """The same estimate at another confidence level (for TOST and Holm)."""
         if self.se == 0.0:
             return (self.x, self.x)
-        t = sps.t.ppf(0.5 + level / 2.0, self.df)
+        t = t_quantile(0.5 + level / 2.0, self.df)
         return (self.x - t * self.se, self.x + t * self.se)
 
     def p_value(self) -> float:
         """Two-sided p-value of 'no change' (e = 0)."""
         if self.se == 0.0:
             return 0.0 if self.x != 0.0 else 1.0
-        return float(2.0 * sps.t.sf(abs(self.x) / self.se, self.df))
+        z = -abs(self.x) / self.se
+        return float(2.0 * (special.ndtr(z) if math.isinf(self.df) else special.stdtr(self.df, z)))
 
     def format(self) -> str:
         return format_effect(self)
@@ -83,7 +101,7 @@ class Effect:
         d = asdict(self)
         lo, hi = self.measured_ci_pct
         d.update(measured_pct=self.measured_pct, ci_pct=[lo, hi], text=self.format(),
-                 p_value=self.p_value())
+                 p_value=self.p_value(), estimator=self.estimator)
         if math.isinf(self.df):
             d["df"] = None
         return d
@@ -98,56 +116,101 @@ def _logs(samples: Sequence[float], name: str) -> np.ndarray:
     return np.log(a)
 
 
-def log_effect(base: Sequence[float], cand: Sequence[float], direction: int = 1,
-               level: float = 0.95, paired: bool = False, seed: int = 1) -> Effect:
-    """Welch (or paired) t interval for ln(mean_cand/mean_base) in the claimed direction.
+@functools.lru_cache(maxsize=4096)
+def t_quantile(p: float, df: float) -> float:
+    """Student's t quantile (cached: the same few levels and df come back at every look)."""
+    return float(special.stdtrit(df, p)) if math.isfinite(df) else float(special.ndtri(p))
 
-    The point estimate is the ratio of arithmetic means (what a person computes from the
-    printed means); the interval's width comes from the spread of the logs, which is the
-    delta-method variance of that ratio for small coefficients of variation.
+
+def trim_count(n: int, trim: float) -> int:
+    """Runs cut from each end; at least 3 kept, so a tiny sample is never all trimmed."""
+    return max(0, min(int(math.floor(trim * n + 1e-9)), (n - 3) // 2))
+
+
+def trimmed(y: np.ndarray, trim: float = TRIM) -> tuple[float, float, int]:
+    """(trimmed mean, squared standard error, runs kept) of one sample (Tukey-McLaughlin).
+
+    The g smallest and g largest values leave the mean; the spread is the winsorized
+    variance (the cut values replaced by the nearest kept one), so a spike neither moves
+    the estimate nor the interval built around it much, and both stay one statistic.
+    """
+    n = y.size
+    g = trim_count(n, trim)
+    s = np.sort(y)
+    h = n - 2 * g
+    tm = float(s[g:n - g].mean())
+    if g:
+        s[:g], s[n - g:] = s[g], s[n - g - 1]
+    var_w = float(s.var(ddof=1)) if n > 1 else 0.0
+    return tm, (n - 1) * var_w / (h * (h - 1)), h
+
+
+def log_effect(base: Sequence[float], cand: Sequence[float], direction: int = 1,
+               level: float = 0.95, paired: bool = False, trim: float = TRIM,
+               seed: int = 1, describe: bool = True) -> Effect:
+    """A t interval for the change in the claimed direction, around the same estimate.
+
+    The estimate is the trimmed mean of the log-ratios (paired: of the per-pair log
+    differences, runs of one ABBA block; unpaired: the difference of the two trimmed means
+    of the logs) and the interval is that statistic's own (Yuen) t interval, so the
+    point estimate always lies in the middle of the interval it is printed with.  With
+    `trim` = 0 it is the plain mean of logs and its Welch (or paired) t interval.
+    `seed` is kept for callers of the old bootstrap cross-check; it is unused.  With
+    `describe` False the outliers are not looked for (internal checks at every look).
     """
     la, lb = _logs(base, "baseline"), _logs(cand, "candidate")
     na, nb = la.size, lb.size
-    est = math.log(float(np.mean(np.exp(lb))) / float(np.mean(np.exp(la))))
     if paired and na == nb:
-        d = lb - la
-        se = float(np.std(d, ddof=1)) / math.sqrt(na)
-        df = float(na - 1)
+        est, se2, h = trimmed(lb - la, trim)
+        df = float(h - 1)
+        raw = float(np.std(lb - la, ddof=1)) / math.sqrt(na)
     else:
         paired = False
-        va, vb = float(np.var(la, ddof=1)) / na, float(np.var(lb, ddof=1)) / nb
-        se = math.sqrt(va + vb)
-        df = ((va + vb) ** 2 / ((va * va) / (na - 1) + (vb * vb) / (nb - 1))
+        ma, va, ha = trimmed(la, trim)
+        mb, vb, hb = trimmed(lb, trim)
+        est, se2 = mb - ma, va + vb
+        df = ((va + vb) ** 2 / ((va * va) / (ha - 1) + (vb * vb) / (hb - 1))
               if va + vb > 0 else math.inf)
-    t = float(sps.t.ppf(0.5 + level / 2.0, df)) if se > 0 else 0.0
+        raw = math.sqrt(float(np.var(la, ddof=1)) / na + float(np.var(lb, ddof=1)) / nb)
+    se = math.sqrt(se2)
+    t = t_quantile(0.5 + level / 2.0, df) if se > 0 else 0.0
     sgn = 1 if direction >= 0 else -1
     x = sgn * est
     eff = Effect(x=x, lo=x - t * se, hi=x + t * se, level=level, n_base=na, n_cand=nb,
-                 direction=sgn, paired=paired, df=df, se=se)
-    if min(na, nb) >= BOOTSTRAP_MIN_N:
-        blo, bhi = bootstrap_interval(np.exp(la), np.exp(lb), level, seed=seed, paired=paired)
-        eff.boot_lo, eff.boot_hi = sorted((sgn * blo, sgn * bhi))
-        width = max(eff.hi - eff.lo, 1e-12)
-        if abs(eff.boot_lo - eff.lo) > width / 2 or abs(eff.boot_hi - eff.hi) > width / 2:
-            eff.notes.append("bootstrap interval disagrees with the t interval "
-                             f"({pct(sgn * eff.boot_lo):+.1f}%..{pct(sgn * eff.boot_hi):+.1f}%): "
-                             "samples far from normal")
+                 direction=sgn, paired=paired, df=df, se=se, trim=trim)
+    if not describe:
+        return eff
+    k = outliers(np.exp(lb - la)) if paired else outliers(np.exp(la)) + outliers(np.exp(lb))
+    eff.outliers = k
+    if k and raw > 1.5 * se:
+        eff.outlier_spread = True
+        eff.notes.append(
+            f"{k} run{'s' if k > 1 else ''} far from the rest drove the spread: a plain mean "
+            f"would give an interval {raw / max(se, 1e-12):.1f}x as wide; the "
+            f"{trim:.0%}-trimmed mean keeps them but limits their weight")
     return eff
 
 
 def bootstrap_interval(base: np.ndarray, cand: np.ndarray, level: float, seed: int = 1,
-                       paired: bool = False,
+                       paired: bool = False, trim: float = TRIM,
                        resamples: int = BOOTSTRAP_RESAMPLES) -> tuple[float, float]:
-    """Percentile bootstrap of ln(mean_cand/mean_base): the cross-check that needs no normality."""
+    """Percentile bootstrap of the same statistic log_effect reports (trimmed mean of the
+    log-ratios), a cross-check that needs no normality."""
     rng = np.random.default_rng(seed)
-    na, nb = base.size, cand.size
+    la, lb = np.log(base), np.log(cand)
+    na, nb = la.size, lb.size
+
+    def tmean(m: np.ndarray) -> np.ndarray:
+        g = trim_count(m.shape[1], trim)
+        s = np.sort(m, axis=1)
+        return s[:, g:m.shape[1] - g].mean(axis=1)
+
     if paired:
-        idx = rng.integers(0, na, size=(resamples, na))
-        ma, mb = base[idx].mean(axis=1), cand[idx].mean(axis=1)
+        d = lb - la
+        r = tmean(d[rng.integers(0, na, size=(resamples, na))])
     else:
-        ma = base[rng.integers(0, na, size=(resamples, na))].mean(axis=1)
-        mb = cand[rng.integers(0, nb, size=(resamples, nb))].mean(axis=1)
-    r = np.log(mb / ma)
+        r = (tmean(lb[rng.integers(0, nb, size=(resamples, nb))])
+             - tmean(la[rng.integers(0, na, size=(resamples, na))]))
     a = (1.0 - level) / 2.0
     return float(np.quantile(r, a)), float(np.quantile(r, 1.0 - a))
 
@@ -162,17 +225,23 @@ def format_effect(eff: Effect) -> str:
 
 
 def aa_delta(samples: Sequence[float], level: float = 0.95) -> float:
-    """The change an A/A comparison cannot tell from zero on this runner.
+    """The difference an A/A comparison shows on this runner beyond its own noise.
 
-    The baseline's runs are split alternately into two halves (so slow drift lands in both)
-    and compared with each other; the larger end of the interval is the noise the runner
-    adds to any comparison, used as the noise band when it exceeds 1%.
+    The baseline's runs are split alternately into two halves (neighbours paired, so slow
+    drift lands in both) and compared with each other.  The per-run noise is already in
+    every A/B interval; what the band must add is a difference between two identical
+    variants that the noise does not explain: how far the A/A interval lies from zero
+    (0 when it contains zero).  The upper end of that interval would count the same noise
+    twice and make every modest claim uncheckable (at 2% noise, 10 runs put it near 3%).
     """
     a = list(samples)
     if len(a) < 4:
         raise ValueError("A/A calibration needs at least 4 samples")
-    eff = log_effect(a[0::2], a[1::2], level=level)
-    return max(abs(eff.lo), abs(eff.hi))
+    k = len(a) // 2
+    eff = log_effect(a[0:2 * k:2], a[1:2 * k:2], level=level, paired=True, describe=False)
+    if eff.lo > 0:
+        return eff.lo
+    return -eff.hi if eff.hi < 0 else 0.0
 
 
 def noise_band(calibration: dict[str, Any] | None = None, metric: str | None = None) -> float:
@@ -197,6 +266,19 @@ def noise_band(calibration: dict[str, Any] | None = None, metric: str | None = N
     return max(MIN_BAND, d)
 
 
+def noise_sd(calibration: dict[str, Any] | None = None,
+             metric: str | None = None) -> float | None:
+    """The calibration's per-run noise (winsorized sd of the logs), when it measured one."""
+    if calibration and "metrics" in calibration:
+        calibration = (calibration.get("metrics") or {}).get(metric or "")
+    if not calibration:
+        return None
+    if calibration.get("sd") is not None:
+        return float(calibration["sd"])
+    xs = calibration.get("samples")
+    return log_sd(xs) if xs and len(xs) >= 4 else None
+
+
 def aa_check(base: Sequence[float], delta: float, level: float = 0.999) -> str | None:
     """A/A sanity check on the baseline's own runs: None when fine, else why it failed.
 
@@ -205,7 +287,7 @@ def aa_check(base: Sequence[float], delta: float, level: float = 0.999) -> str |
     """
     if len(base) < 6:
         return None
-    eff = log_effect(list(base)[0::2], list(base)[1::2], level=level)
+    eff = log_effect(list(base)[0::2], list(base)[1::2], level=level, describe=False)
     if eff.lo > delta or eff.hi < -delta:
         return (f"A/A check failed: the baseline differs from itself by "
                 f"{format_effect(eff)}, beyond the {pct(delta):.1f}% noise band")
@@ -222,10 +304,18 @@ def drift(samples: Sequence[float], delta: float, alpha: float = 1e-4) -> str | 
     n = y.size
     if n < 8 or np.ptp(y) == 0:
         return None
-    fit = sps.linregress(np.arange(n), y)
-    total = fit.slope * (n - 1)
-    if fit.pvalue < alpha and abs(total) > delta:
-        return f"drift of {pct(total):+.1f}% over {n} runs (p={fit.pvalue:.1g})"
+    # least squares on the run index and the t test of its slope (scipy's linregress,
+    # without its per-call overhead: this runs at every look)
+    x = np.arange(n) - (n - 1) / 2.0
+    yc = y - y.mean()
+    sxx, sxy, syy = float(x @ x), float(x @ yc), float(yc @ yc)
+    slope = sxy / sxx
+    r2 = min(1.0, sxy * sxy / (sxx * syy))
+    t = math.sqrt(r2 * (n - 2) / max(1.0 - r2, 1e-300))
+    pvalue = float(2.0 * special.stdtr(n - 2, -t))
+    total = slope * (n - 1)
+    if pvalue < alpha and abs(total) > delta:
+        return f"drift of {pct(total):+.1f}% over {n} runs (p={pvalue:.1g})"
     return None
 
 
@@ -288,5 +378,82 @@ def runs_needed(change_pct: float, cv_pct: float, alpha: float = 0.05,
     if d == 0:
         return 10 ** 6
     cv = cv_pct / 100.0
-    z = sps.norm.ppf(1 - alpha / 2) + sps.norm.ppf(power)
+    z = float(special.ndtri(1 - alpha / 2) + special.ndtri(power))
     return max(2, math.ceil(2 * z * z * (cv / d) ** 2))
+
+
+def log_sd(samples: Sequence[float], trim: float = TRIM) -> float:
+    """A run's noise as the winsorized standard deviation of the logs (robust to spikes)."""
+    y = np.log(np.asarray(samples, dtype=float))
+    _, se2, h = trimmed(y, trim)
+    return math.sqrt(se2 * h * (h - 1) / max(y.size - 1, 1))
+
+
+def robust_sd(base: Sequence[float], cand: Sequence[float], paired: bool) -> float:
+    """Per-run noise of the logs from the median absolute deviation (1.4826 MAD): a few
+    spikes in the first handful of runs cannot make it look huge.  Paired: of the pair
+    differences, divided by sqrt 2 so that it is one run's noise either way."""
+    la, lb = np.log(np.asarray(base, dtype=float)), np.log(np.asarray(cand, dtype=float))
+
+    def mad(y: np.ndarray) -> float:
+        return 1.4826 * float(np.median(np.abs(y - np.median(y))))
+
+    if paired and la.size == lb.size:
+        return mad(lb - la) / math.sqrt(2.0)
+    return math.sqrt((mad(la) ** 2 + mad(lb) ** 2) / 2.0)
+
+
+def degenerate(name: str, xs: Sequence[float], unit: str | None = None,
+               trim: float = TRIM) -> str | None:
+    """Why one variant's samples carry no information, or None.
+
+    Every run giving the same value (a saturated or quantised metric) or most of them
+    (the trimmed spread is zero) makes any interval a false certainty; a percentage that
+    sits at 100% is pinned at its limit and cannot show a change in either direction.
+    """
+    a = np.asarray(xs, dtype=float)
+    if a.size < 2:
+        return None
+    if np.ptp(a) == 0:
+        return f"every run of {name} gave the same value ({a[0]:g}): no spread, no information"
+    if unit and unit.strip() in ("%", "percent") and float(np.median(a)) >= 99.5:
+        return f"{name} is pinned at its limit ({float(np.median(a)):g}% of 100%)"
+    if log_sd(a, trim) < 1e-9:
+        return (f"most runs of {name} gave the same value ({float(np.median(a)):g}): "
+                "a quantised metric, no usable spread")
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def pocock_z(fractions: tuple[float, ...], alpha: float) -> float:
+    """The Pocock constant: |Z| beyond it at any of the looks has probability alpha under
+    no effect, for looks at these information fractions (n_k / n_max, increasing).
+
+    The looks' statistics are Brownian motion at those times: corr(Z_i, Z_j) =
+    sqrt(t_i / t_j).  One look is the plain two-sided quantile.
+    """
+    k = len(fractions)
+    if k <= 1:
+        return float(sps.norm.ppf(1 - alpha / 2))
+    t = np.asarray(fractions, dtype=float)
+    cov = np.sqrt(np.minimum.outer(t, t) / np.maximum.outer(t, t))
+    mvn = sps.multivariate_normal(mean=np.zeros(k), cov=cov, allow_singular=True, seed=12)
+
+    def miss(c: float) -> float:
+        inside = mvn.cdf(np.full(k, c), lower_limit=np.full(k, -c))
+        return 1.0 - float(inside) - alpha
+
+    return float(brentq(miss, sps.norm.ppf(1 - alpha / 2), sps.norm.ppf(1 - alpha / (2 * k)),
+                        xtol=1e-4))
+
+
+def pocock_alpha(looks: Sequence[int], alpha: float) -> float:
+    """Nominal two-sided level at each of the planned looks (runs per variant)."""
+    return _pocock_alpha(tuple(sorted(set(looks))), alpha)
+
+
+@functools.lru_cache(maxsize=256)
+def _pocock_alpha(looks: tuple[int, ...], alpha: float) -> float:
+    top = looks[-1]
+    z = pocock_z(tuple(n / top for n in looks), alpha)
+    return float(2 * sps.norm.sf(z))

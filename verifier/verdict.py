@@ -1,19 +1,30 @@
 """Verdicts: what the measured change says about the claimed one (reference/stats.md §7).
 
 c is the claimed change and [L, H] the interval of the measured one, both as log-ratios in
-the claimed direction; delta is the noise band.  Rules, in order:
+the claimed direction; delta is the noise band (max(1%, the A/A calibration)).  The interval
+is the trimmed mean of the log-ratios with its own t interval (verifier.stats), at the
+Pocock nominal level of the planned looks, so a verdict reached at any look is wrong with
+probability below alpha/2 whichever look it is reached at.  Rules, in order:
+  NOT RUNNABLE HERE / INVALID        the runner could not run it; failures, drift, or
+                                     samples without information (no spread, identical
+                                     sides, pinned at a limit, local = remote on one host)
+  c <= delta, or c below what n_max  INCONCLUSIVE, said with this runner's noise (before
+  runs can resolve                   running when the calibration already tells)
   H < -delta                         CONTRADICTED
   L > delta, c/2 <= x <= 2c          CONFIRMED      (L > 2c: "larger than claimed")
   L > delta, H < c/2                 PARTLY CONFIRMED
-  90% CI inside +-delta              NOT REPRODUCED ("no change")
-  H < c/2, |CI| not beyond delta     NOT REPRODUCED
+  H < c/2, L <= delta                NOT REPRODUCED (CI inside +-delta: "no change")
   anything else                      undecided: more runs, or INCONCLUSIVE at the maximum
-A claim of no change (c <= delta) is CONFIRMED when the 90% CI is inside +-delta and
-CONTRADICTED when the CI leaves the band.  NOT RUNNABLE HERE and INVALID come first.
+A claim keeps its direction whatever its size: only a mail that says "no change" ("no
+regression", "same", "within noise": the metric's `no_change`) makes a claim of no change,
+CONFIRMED when the interval is inside +-delta and CONTRADICTED when it leaves the band.
+Each row says what was compared (`compared`) and, when it carries none, why
+(`no_information`), for the report to print.
 """
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,15 +32,21 @@ from claims.spec import sample_name
 from verifier import arith
 from verifier.results import Results
 from verifier.stats import (
+    TRIM,
     Effect,
     aa_check,
+    degenerate,
     drift,
     holm_alphas,
     log_effect,
     log_ratio,
     noise_band,
-    outliers,
+    noise_sd,
     pct,
+    pocock_alpha,
+    robust_sd,
+    t_quantile,
+    trim_count,
 )
 
 CONFIRMED = "CONFIRMED"
@@ -41,7 +58,9 @@ NOT_RUNNABLE = "NOT RUNNABLE HERE"
 INVALID = "INVALID"
 UNDECIDED = "UNDECIDED"  # only between looks; never in a final verdict
 
-ALPHA = 0.05
+# Overall, two-sided, over all looks: an A/A comparison must be neither CONFIRMED nor
+# CONTRADICTED (either side of the interval) more than 1% of the time.
+ALPHA = 0.01
 LOOKS = (5, 10, 20, 30)
 MAX_FAILED_FRACTION = 0.2
 
@@ -53,14 +72,21 @@ def look_schedule(first: int, maximum: int) -> list[int]:
 
 
 def per_look_alpha(run_plan: dict[str, Any] | None, alpha: float = ALPHA) -> float:
-    """Bonferroni over the planned looks: a sequential design pays for peeking.
+    """The Pocock boundary over the planned looks: a sequential design pays for peeking,
+    less than Bonferroni does because the looks share their runs.
 
     A fixed design (repetitions == max_repetitions) has one look and keeps alpha.
     """
     plan = run_plan or {}
     first = int(plan.get("repetitions") or 5)
     maximum = int(plan.get("max_repetitions") or first)
-    return alpha / len(look_schedule(first, max(first, maximum)))
+    return pocock_alpha(look_schedule(first, max(first, maximum)), alpha)
+
+
+def max_runs(run_plan: dict[str, Any] | None) -> int:
+    plan = run_plan or {}
+    first = int(plan.get("repetitions") or 5)
+    return max(first, int(plan.get("max_repetitions") or first))
 
 
 @dataclass
@@ -71,16 +97,22 @@ class Claimed:
     size: float | None  # |ln(1 + c/100)|, None when only a direction is claimed
     pct: float | None
     note: str | None = None
+    no_change: bool = False  # the mail says so ("no regression", "same", "within noise")
 
 
 def claimed_of(metric: dict[str, Any]) -> Claimed:
+    """The claim of one metric.  A claim of no change only when the mail says so
+    (`no_change`), never because the claimed number is small or zero."""
+    if metric.get("no_change"):
+        return Claimed(1, 0.0, 0.0, None, no_change=True)
     c = metric.get("claimed_change_pct")
     b, k = metric.get("baseline"), metric.get("candidate")
     if c is None and b and k is not None and b > 0 and k > 0:
         c = (k / b - 1.0) * 100.0
     if c is not None and c > -100.0:
         if c == 0:
-            return Claimed(1, 0.0, 0.0)
+            return Claimed(1, 0.0, 0.0, "the mail's numbers show no change but the mail "
+                                        "does not claim none")
         # "4% better" for a lower-is-better metric: the numbers, when printed, decide the
         # sign; a bare percentage follows the metric's direction when it names one.
         if (b is None or k is None) and metric.get("better") == "lower" and c > 0:
@@ -105,14 +137,15 @@ class Row:
     failed: dict[str, int] = field(default_factory=dict)
     total: dict[str, int] = field(default_factory=dict)
     measured: list[str] = field(default_factory=list)  # sample names the runs recorded
+    pairs: tuple[list[float], list[float]] = ((), ())  # ABBA neighbours (baseline, cand)
+    one_machine: bool = False  # client and server are the same machine (netns, local)
 
 
-def _classify(eff: Effect, cl: Claimed, delta: float, alpha: float,
-              final: bool) -> tuple[str, str | None]:
+def _classify(eff: Effect, cl: Claimed, delta: float, final: bool) -> tuple[str, str | None]:
+    """The verdict of an interval [lo, hi] (already at the look's level) and the claim."""
     lo, hi, x = eff.lo, eff.hi, eff.x
-    t_lo, t_hi = eff.interval(1.0 - 2.0 * alpha)  # TOST: the 90% CI at alpha = 5%
-    inside = -delta < t_lo and t_hi < delta
-    if cl.size is not None and cl.size <= delta:  # a claim of no change
+    inside = -delta < lo and hi < delta
+    if cl.no_change:
         if inside:
             return CONFIRMED, "no change, as claimed"
         if lo > delta or hi < -delta:
@@ -136,9 +169,7 @@ def _classify(eff: Effect, cl: Claimed, delta: float, alpha: float,
             return CONFIRMED, "at least the claimed size"
     if lo > delta and hi < c / 2:
         return PARTLY, "right direction, less than half the claimed size"
-    if inside:  # no change beyond the runner's noise, and the claim is larger than that
-        return NOT_REPRODUCED, "no change"
-    if hi < c / 2 and lo <= delta and hi >= -delta:
+    if hi < c / 2 and lo <= delta:  # half the claimed size is excluded, no change beyond it
         if x < -delta and not final:
             return UNDECIDED, None  # leaning the other way: more runs may contradict it
         return NOT_REPRODUCED, ("no change" if inside else None)
@@ -147,6 +178,60 @@ def _classify(eff: Effect, cl: Claimed, delta: float, alpha: float,
     if lo > delta:
         return INCONCLUSIVE, "a change in the claimed direction, size unresolved"
     return INCONCLUSIVE, None
+
+
+def half_width(sd: float, n: int, alpha: float, trim: float = TRIM) -> float:
+    """The interval's half-width expected at n runs per variant for a per-run noise `sd`
+    (winsorized sd of the logs): what this runner can resolve with that many runs."""
+    g = trim_count(n, trim)
+    h = n - 2 * g
+    se = math.sqrt(2.0 * (n - 1) * sd * sd / (h * (h - 1)))
+    return t_quantile(1.0 - alpha / 2.0, float(h - 1)) * se
+
+
+def too_small(cl: Claimed, delta: float, sd: float | None, n_max: int,
+              alpha: float) -> str | None:
+    """Why this runner cannot check the claim whatever it measures, or None.
+
+    A claimed change inside the noise band cannot be told from the runner's own A/A
+    differences; one that the maximum number of runs cannot resolve (the interval at
+    n_max would still straddle both the band and half the claim) cannot either.
+    """
+    if cl.no_change or cl.size is None or cl.pct is None:
+        return None
+    c, shown = cl.size, abs(cl.pct)
+    if c <= delta:
+        return (f"this runner's noise band is {pct(delta):.1f}%; a {shown:.1f}% claim "
+                "cannot be checked here")
+    if sd is not None and sd > 0:
+        w = half_width(sd, n_max, alpha)
+        if w >= max(c - delta, c / 2):
+            return (f"this runner's noise is {pct(sd):.1f}% per run; {n_max} runs per "
+                    f"variant resolve about +-{pct(w):.1f}%, so a {shown:.1f}% claim "
+                    "cannot be checked here")
+    return None
+
+
+def _futile(eff: Effect, cl: Claimed, delta: float, n: int, n_max: int, alpha: float,
+            sd: float) -> str | None:
+    """At a look before the last: when the runs so far show a per-run noise (`sd`, robust)
+    that even n_max runs could not resolve the claim against, say so now instead of
+    spending the runs.  The estimate itself is not used: only how wide it will stay."""
+    if cl.size is None or n >= n_max or n < 10 or sd <= 0:
+        return None  # five runs' spread is too rough a guess to give up on
+    if cl.no_change:
+        w = half_width(sd, n_max, alpha / 2)
+        if w < 1.25 * delta or abs(eff.x) > delta + w:
+            return None  # "no change" may still be shown, or a change may be
+        return (f"this runner's noise is about {pct(sd):.1f}% per run; {n_max} runs per "
+                f"variant resolve about +-{pct(w):.1f}%, so no change within the "
+                f"+-{pct(delta):.1f}% band cannot be checked here")
+    w = half_width(sd, n_max, alpha)
+    if w < 1.25 * max(cl.size - delta, cl.size / 2):
+        return None
+    return (f"this runner's noise is about {pct(sd):.1f}% per run; {n_max} runs per variant "
+            f"resolve about +-{pct(w):.1f}%, so a {abs(cl.pct or 0):.1f}% claim cannot be "
+            "checked here")
 
 
 def _sentence(v: dict[str, Any]) -> str:
@@ -180,10 +265,43 @@ def _base_dict(row: Row, cl: Claimed, delta: float) -> dict[str, Any]:
         "failed": dict(row.failed), "verdict": None, "detail": None, "reason": None,
         "decided": True, "measured": None, "effect": None, "ruled_out_pct": None,
         "alpha": None, "problems": [p.to_dict() for p in arith.check_metric(m)],
+        "no_change_claim": cl.no_change, "compared": None, "no_information": None,
     }
 
 
-def _invalid_reason(row: Row, delta: float) -> str | None:
+_LOCAL_REMOTE = re.compile(r"(?:^|_)(?:local|remote)(?:_|$)")
+_CPU = re.compile(r"cpu|service_demand|(?:^|_)sd(?:_|$)|util")
+
+
+def local_remote(metric: dict[str, Any]) -> bool:
+    """netperf's cpu_local/cpu_remote, service_demand_*, local_cpu_util, remote_sd, ..."""
+    key = sample_name(metric).lower()
+    return bool(_LOCAL_REMOTE.search(key) and _CPU.search(key))
+
+
+def _one_machine(row: Row) -> str | None:
+    """Local or remote CPU when client and server are one machine: known before running."""
+    if row.one_machine and local_remote(row.metric):
+        return (f"{_what(row.metric)}: on this runner client and server are one machine "
+                "(they share its CPUs), so local and remote CPU are one measurement of both "
+                "ends at once, not the per-host numbers the claim compares")
+    return None
+
+
+def _no_information(row: Row) -> str | None:
+    """Why this row's samples carry no information here, or None."""
+    what = _what(row.metric)
+    if sorted(row.base) == sorted(row.cand):
+        return f"{what}: both variants gave identical samples"
+    unit = row.metric.get("unit")
+    for name, xs in ((row.baseline, row.base), (row.variant, row.cand)):
+        why = degenerate(name, xs, unit)
+        if why:
+            return f"{what}: {why}"
+    return None
+
+
+def _invalid_reason(row: Row, delta: float, paired: bool) -> str | None:
     for name in (row.baseline, row.variant):
         total, failed = row.total.get(name, 0), row.failed.get(name, 0)
         if total and failed / total > MAX_FAILED_FRACTION:
@@ -194,10 +312,16 @@ def _invalid_reason(row: Row, delta: float) -> str | None:
             return f"{name} has {len(xs)} usable samples of {what}" + _measured_instead(row)
         if any(not (x > 0 and math.isfinite(x)) for x in xs):
             return f"{name} has non-positive samples of {what}"
-    for name, xs in ((row.baseline, row.base), (row.variant, row.cand)):
-        d = drift(xs, delta)
+    if paired:  # ABBA pairs cancel a drift both variants share, not one in their ratio
+        ratios = [c / b for b, c in zip(*row.pairs, strict=True)]
+        d = drift(ratios, delta)
         if d:
-            return f"{name}: {d}"
+            return f"{row.variant} against {row.baseline}: {d} in the pairs' ratio"
+    else:
+        for name, xs in ((row.baseline, row.base), (row.variant, row.cand)):
+            d = drift(xs, delta)
+            if d:
+                return f"{name}: {d}"
     return aa_check(row.base, delta)
 
 
@@ -217,34 +341,125 @@ def _measured_instead(row: Row) -> str:
             "it is (set `sample` in the spec)")
 
 
+def use_pairs(row: Row) -> bool:
+    """Judge on ABBA pairs when nearly every run has its neighbour of the other variant."""
+    k = len(row.pairs[0])
+    return k >= 3 and k >= 0.75 * min(len(row.base), len(row.cand))
+
+
+def _compared(row: Row, eff: Effect | None, delta: float, alpha: float,
+              calibrated: bool) -> str:
+    """One line for the report: what this row compared, and how."""
+    what = sample_name(row.metric)
+    band = f"noise band +-{pct(delta):.1f}% ({'A/A calibration' if calibrated else 'floor'})"
+    if eff is None:
+        return f"{row.variant} against {row.baseline} on {what}; {band}"
+    runs = (f"{eff.n_base} ABBA pairs" if eff.paired else f"{eff.n_base}+{eff.n_cand} runs")
+    return (f"{row.variant} against {row.baseline} on {what}: {runs}, {eff.estimator}, "
+            f"{eff.level * 100:.4g}% interval; {band}")
+
+
 def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
-              paired: bool = False) -> dict[str, Any]:
-    """The verdict of one row at significance level `alpha` (already corrected)."""
+              paired: bool | None = None, sd: float | None = None,
+              n_max: int | None = None, calibrated: bool = False) -> dict[str, Any]:
+    """The verdict of one row at significance level `alpha` (already corrected).
+
+    `paired` None: use the ABBA pairs when there are enough.  `sd` is the calibration's
+    per-run noise and `n_max` the most runs per variant, for the claims this runner cannot
+    resolve; `final` False between looks.
+    """
     cl = claimed_of(row.metric)
     v = _base_dict(row, cl, delta)
     v["alpha"] = alpha
-    reason = _invalid_reason(row, delta)
-    if reason:
-        v.update(verdict=INVALID, reason=reason)
+    n_max = n_max or max(len(row.base), len(row.cand), 2)
+    same = _one_machine(row)
+    if same:
+        v.update(verdict=INVALID, reason="no information here: " + same, no_information=same,
+                 compared=_compared(row, None, delta, alpha, calibrated))
         v["sentence"] = _sentence(v)
         return v
-    eff = log_effect(row.base, row.cand, direction=cl.direction, level=1.0 - alpha,
-                     paired=paired)
-    verdict, detail = _classify(eff, cl, delta, alpha, final)
-    v.update(verdict=verdict, detail=detail, decided=verdict != UNDECIDED,
-             effect=eff.to_dict(), measured=eff.format(), p_value=eff.p_value())
+    small = too_small(cl, delta, sd, n_max, alpha)
+    if small:
+        v.update(verdict=INCONCLUSIVE, reason=small, no_information=small,
+                 compared=_compared(row, None, delta, alpha, calibrated))
+        v["sentence"] = _sentence(v)
+        return v
+    pair = use_pairs(row) if paired is None else (paired and use_pairs(row))
+    reason = _invalid_reason(row, delta, pair)
+    if reason:
+        v.update(verdict=INVALID, reason=reason, compared=_compared(row, None, delta, alpha,
+                                                                      calibrated))
+        v["sentence"] = _sentence(v)
+        return v
+    why = _no_information(row)
+    if why:
+        v.update(verdict=INVALID, reason="no information here: " + why, no_information=why,
+                 compared=_compared(row, None, delta, alpha, calibrated))
+        v["sentence"] = _sentence(v)
+        return v
+    base, cand = row.pairs if pair else (row.base, row.cand)
+    # a claim of no change is judged at half alpha: the band it must stay inside is as
+    # narrow as 1%, so its interval gets the margin a directional claim has from delta
+    level = 1.0 - (alpha / 2 if cl.no_change else alpha)
+    eff = log_effect(base, cand, direction=cl.direction, level=level, paired=pair)
+    if eff.se < 1e-12:  # every pair in the same ratio: an interval of zero width is not
+        why = f"{_what(row.metric)}: the runs' ratios have no spread, so no interval"
+        v.update(verdict=INVALID, reason="no information here: " + why, no_information=why,
+                 compared=_compared(row, eff, delta, alpha, calibrated))
+        v["sentence"] = _sentence(v)
+        return v
+    verdict, detail = _classify(eff, cl, delta, final)
+    reason = None
+    if verdict == UNDECIDED or (verdict == INCONCLUSIVE and detail is None):
+        # the same reason whether the loop stopped here or the results file is re-judged
+        reason = _futile(eff, cl, delta, len(base), n_max, alpha,
+                         robust_sd(base, cand, eff.paired))
+        if reason:
+            verdict, detail = INCONCLUSIVE, None
+            v["no_information"] = reason
+    v.update(verdict=verdict, detail=detail, decided=verdict != UNDECIDED, reason=reason,
+             effect=eff.to_dict(), measured=eff.format(), p_value=eff.p_value(),
+             compared=_compared(row, eff, delta, alpha, calibrated),
+             outlier_spread=eff.outlier_spread)
     if verdict == INCONCLUSIVE:
         v["ruled_out_pct"] = pct(cl.direction * eff.hi)
-    notes = list(eff.notes)
-    for name, xs in ((row.baseline, row.base), (row.variant, row.cand)):
-        k = outliers(xs)
-        if k:
-            notes.append(f"{k} of {len(xs)} {name} runs are far from the rest "
-                         "(kept in the analysis)")
-    if notes:
-        v["notes"] = notes
+    if eff.notes:
+        v["notes"] = list(eff.notes)
     v["sentence"] = _sentence(v)
     return v
+
+
+def abba_pairs(results: Results, base: str, var: str,
+               key: str) -> tuple[list[float], list[float]]:
+    """(baseline, candidate) samples of neighbouring runs of one batch: the ABBA blocks the
+    runners interleave, so a slow drift or a correlated stretch hits both of a pair."""
+    out_a: list[float] = []
+    out_b: list[float] = []
+    batches: dict[int, list[Any]] = {}
+    for r in results.runs:
+        if not r.warmup and r.variant in (base, var):
+            batches.setdefault(r.batch, []).append(r)
+    for runs in batches.values():
+        pending = None
+        for r in runs:
+            if pending is None or pending.variant == r.variant:
+                pending = r
+                continue
+            a, b = (pending, r) if pending.variant == base else (r, pending)
+            if a.ok and b.ok and key in a.samples and key in b.samples:
+                out_a.append(a.samples[key])
+                out_b.append(b.samples[key])
+            pending = None
+    return out_a, out_b
+
+
+def one_machine(results: Results) -> bool:
+    """Client and server on the same machine: the namespaces or local runner, or hosts the
+    runner found to be one."""
+    if results.runner in ("netns", "local"):
+        return True
+    hosts = (results.environment or {}).get("hosts") or {}
+    return any(isinstance(h, dict) and "same_as" in h for h in hosts.values())
 
 
 def rows_of(results: Results) -> list[Row]:
@@ -266,6 +481,7 @@ def rows_of(results: Results) -> list[Row]:
             failed[r.variant] = failed.get(r.variant, 0) + 1
     measured = list(dict.fromkeys(k for r in results.runs if r.ok and not r.warmup
                                   for k in r.samples))
+    single = one_machine(results)
     rows = []
     for m in spec.get("metrics", []):
         # a metric names the variant its claimed candidate value belongs to
@@ -279,7 +495,8 @@ def rows_of(results: Results) -> list[Row]:
                             cand=results.samples(var, key),
                             failed={k: failed.get(k, 0) for k in (base, var)},
                             total={k: total.get(k, 0) for k in (base, var)},
-                            measured=measured))
+                            measured=measured, pairs=abba_pairs(results, base, var, key),
+                            one_machine=single))
     return rows
 
 
@@ -301,23 +518,61 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
         return _whole(results, INVALID, "no metrics or no variants to compare")
     run_plan = spec.get("run") or {}
     alpha = per_look_alpha(run_plan)
-    paired = bool(run_plan.get("paired"))
-    deltas = [noise_band(calib, sample_name(row.metric)) for row in rows]  # keyed as runs are
+    paired = None if run_plan.get("paired") is None else bool(run_plan.get("paired"))
+    keys = [sample_name(row.metric) for row in rows]  # keyed as runs are
+    deltas = [noise_band(calib, k) for k in keys]
+    sds = [noise_sd(calib, k) for k in keys]
+    kw = {"n_max": max_runs(run_plan), "calibrated": bool(calib)}
     if len(rows) == 1:
-        return _cap_emulated(results, [judge_row(rows[0], deltas[0], alpha, final, paired)])
+        return _cap_emulated(results, [judge_row(rows[0], deltas[0], alpha, final, paired,
+                                                 sds[0], **kw)])
     pvals = []
     for row in rows:
         try:
             cl = claimed_of(row.metric)
-            pvals.append(log_effect(row.base, row.cand, cl.direction, paired=paired).p_value())
+            pair = use_pairs(row) if paired is None else paired and use_pairs(row)
+            b, c = row.pairs if pair else (row.base, row.cand)
+            pvals.append(log_effect(b, c, cl.direction, paired=pair).p_value())
         except ValueError:
             pvals.append(1.0)
     out = []
-    for row, a, delta in zip(rows, holm_alphas(pvals, alpha), deltas, strict=True):
-        v = judge_row(row, delta, a, final, paired)
+    for row, a, delta, sd in zip(rows, holm_alphas(pvals, alpha), deltas, sds, strict=True):
+        v = judge_row(row, delta, a, final, paired, sd, **kw)
         v["holm"] = True
         out.append(v)
+    _fold_local_remote(out)
     return _cap_emulated(results, out)
+
+
+def precheck(results: Results, calibration: dict[str, Any] | None) -> list[str | None]:
+    """Per row, why it cannot be checked here whatever the runs measure (local and remote
+    CPU of one machine; a claim too small for the calibrated noise), or None: what the
+    sequential loop can say before running."""
+    spec = results.spec or {}
+    run_plan = spec.get("run") or {}
+    alpha = per_look_alpha(run_plan)
+    out: list[str | None] = []
+    for row in rows_of(results):
+        key = sample_name(row.metric)
+        out.append(_one_machine(row) or too_small(
+            claimed_of(row.metric), noise_band(calibration, key), noise_sd(calibration, key),
+            max_runs(run_plan), alpha))
+    return out
+
+
+def _fold_local_remote(verdicts: list[dict[str, Any]]) -> None:
+    """Local and remote CPU of one machine are one finding: the later rows of a variant
+    point at the first (`same_as`) so a report prints the reason once."""
+    first: dict[str, str] = {}
+    for v in verdicts:
+        if v.get("no_information") and local_remote({"name": v.get("sample") or
+                                                      v.get("metric") or ""}) \
+                and "one machine" in v["no_information"]:
+            key = str(v.get("variant"))
+            if key in first:
+                v["same_as"] = first[key]
+            else:
+                first[key] = str(v.get("sample") or v.get("metric"))
 
 
 def _cap_emulated(results: Results, verdicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -367,8 +622,8 @@ def summarize(verdicts: list[dict[str, Any]]) -> dict[str, Any]:
         sentence = (f"{overall}: {verdicts[0].get('reason')} ({len(verdicts)} claimed "
                     f"metrics: {names}{more}).")
         return {"verdict": overall, "sentence": sentence, "counts": counts}
-    holm = (f" (Holm-corrected over {len(verdicts)} comparisons)"
-            if any(v.get("holm") for v in verdicts) else "")
+    compared = sum(1 for v in verdicts if v.get("holm") and v.get("effect"))
+    holm = f" (Holm-corrected over {compared} comparisons)" if compared > 1 else ""
     rest: dict[str, int] = {}
     for v in verdicts[1:]:
         rest[v["verdict"]] = rest.get(v["verdict"], 0) + 1

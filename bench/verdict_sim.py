@@ -1,0 +1,275 @@
+"""How often a verdict is wrong, cell by cell, with the project's own sequential loop.
+
+    python bench/verdict_sim.py                 # 2000 replications a cell (long: ~1 h)
+    python bench/verdict_sim.py --reps 100      # a quick check (a few minutes)
+    python bench/verdict_sim.py --jobs 2 --old-reps 200 --out table.txt
+
+Each replication is one claim checked as `verifier check --calibrate` checks it: 10 A/A
+baseline runs (verifier.calibration.calibration_of), then verifier.sequential's looks over
+runs in the runners' ABBA order (tests/stats_sim.py), judged by verifier.verdict.  Cells:
+true effect 0, +-2, +-5, +-10, +-20, +-50%; claim equal to the truth, half of it, an
+explicit "no change", or the opposite (for a true 0: claims of +10%, +5%, "no change" and
+-10%); per-run noise 1, 3, 10%; noise shapes lognormal, heavy-tailed, 5% spikes x8,
+bimodal, drift, autocorrelated.
+
+A verdict is wrong when it says something false about the truth: CONFIRMED or PARTLY
+CONFIRMED of a false claim (opposite, or any claim on a true 0), CONTRADICTED, NOT
+REPRODUCED or PARTLY CONFIRMED of a true claim (equal or half), CONTRADICTED on a true 0,
+and for a "no change" claim CONFIRMED when the truth is beyond the band used or
+CONTRADICTED when it is inside.  INCONCLUSIVE and INVALID are never wrong, only not
+decisive.  `runs` is the mean runs per variant of the looks (calibration runs excluded:
+they are cached per runner and benchmark); `old` is the rule at the branch point
+(`--old-rev`), run on the same cells without calibration as `check` and the bot ran it.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import types
+import zlib
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
+from stats_sim import SHAPES, Simulator, make_results  # noqa: E402
+
+from verifier import verdict as V  # noqa: E402
+from verifier.calibration import calibration_of  # noqa: E402
+from verifier.sequential import run_sequential  # noqa: E402
+
+EFFECTS = (0.0, 2.0, -2.0, 5.0, -5.0, 10.0, -10.0, 20.0, -20.0, 50.0, -50.0)
+CLAIMS = ("equal", "half", "zero", "opposite")
+AA_CLAIMS = {"equal": 10.0, "half": 5.0, "opposite": -10.0}  # claims checked on a true 0
+NOISES = (1.0, 3.0, 10.0)
+CALIBRATION_RUNS = 10
+
+
+def claim_of(kind: str, true: float) -> float | None:
+    """The claimed change of a cell (None: an explicit claim of no change)."""
+    if kind == "zero":
+        return None
+    if true == 0:
+        return AA_CLAIMS[kind]
+    return {"equal": true, "half": true / 2, "opposite": -true}[kind]
+
+
+def is_wrong(kind: str, true: float, v: dict[str, Any]) -> bool:
+    name = v["verdict"]
+    if name in (V.INCONCLUSIVE, V.INVALID, V.NOT_RUNNABLE):
+        return False
+    if kind == "zero":
+        band = math.log1p((v.get("delta_pct") or 1.0) / 100)
+        beyond = abs(math.log1p(true / 100)) > band
+        return (name == V.CONFIRMED and beyond) or (name == V.CONTRADICTED and not beyond)
+    if true == 0 or kind == "opposite":  # a false claim
+        return name in (V.CONFIRMED, V.PARTLY) or (true == 0 and name == V.CONTRADICTED)
+    return name in (V.CONTRADICTED, V.NOT_REPRODUCED, V.PARTLY)  # a true claim
+
+
+def one(shape: str, noise: float, true: float, kind: str, seed: int,
+        old: types.ModuleType | None = None) -> tuple[str, bool, int]:
+    """(verdict, wrong, runs per variant) of one replication."""
+    claimed = claim_of(kind, true)
+    res = make_results(claimed, no_change=claimed is None)
+    sim = Simulator(res, true, noise, seed, shape=shape)
+    if old is not None:  # the present rule: no calibration, a 'no change' claim is 0%
+        if claimed is None:
+            res.spec["metrics"][0]["claimed_change_pct"] = 0.0
+            del res.spec["metrics"][0]["no_change"]
+        out = old.run_sequential(res, sim)
+    else:
+        def calibrate() -> dict[str, Any]:
+            return calibration_of({"throughput": sim.calibrate(CALIBRATION_RUNS)},
+                                  CALIBRATION_RUNS)
+
+        out = run_sequential(res, sim, calibrate=calibrate)
+    v = out.verdicts[0]
+    return v["verdict"], is_wrong(kind, true, v), out.looks[-1] if out.looks else 0
+
+
+_OLD: dict[str, types.ModuleType] = {}
+
+
+def load_old(rev: str) -> types.ModuleType:
+    """verifier.sequential as it was at `rev`, with its own stats and verdict modules."""
+    if rev in _OLD:
+        return _OLD[rev]
+    tmp = Path(tempfile.mkdtemp(prefix="oldrule-"))
+    pkg = tmp / "oldrule"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    for name in ("stats", "verdict", "sequential"):
+        src = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:verifier/{name}.py"],
+                             check=True, capture_output=True, text=True).stdout
+        for other in ("stats", "verdict", "sequential"):
+            src = src.replace(f"from verifier.{other} import", f"from oldrule.{other} import")
+        (pkg / f"{name}.py").write_text(src)
+    sys.path.insert(0, str(tmp))
+    _OLD[rev] = importlib.import_module("oldrule.sequential")
+    return _OLD[rev]
+
+
+def cell(args: tuple[str, float, float, str, int, int, str | None]) -> dict[str, Any]:
+    shape, noise, true, kind, reps, old_reps, old_rev = args
+    base = zlib.crc32(repr((shape, noise, true, kind)).encode()) % 100_000
+    c: Counter[str] = Counter()
+    wrong = runs = 0
+    for i in range(reps):
+        name, w, n = one(shape, noise, true, kind, base * 10_000 + i)
+        c[name] += 1
+        wrong += w
+        runs += n
+    row = {"shape": shape, "noise": noise, "true": true, "kind": kind, "reps": reps,
+           "wrong": wrong / reps, "runs": runs / reps, "counts": dict(c)}
+    if old_reps and old_rev:
+        old = load_old(old_rev)
+        ow = oruns = 0
+        for i in range(old_reps):
+            _, w, n = one(shape, noise, true, kind, base * 10_000 + i, old=old)
+            ow += w
+            oruns += n
+        row.update(old_wrong=ow / old_reps, old_runs=oruns / old_reps)
+    return row
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    short = {V.CONFIRMED: "conf", V.CONTRADICTED: "contr", V.NOT_REPRODUCED: "notrep",
+             V.PARTLY: "part", V.INCONCLUSIVE: "inc", V.INVALID: "inv"}
+    out = [f"{'shape':<10}{'noise':>6}{'true':>6} {'claim':<9}{'wrong':>7}{'max1%':>6}"
+           + "".join(f"{s:>7}" for s in short.values()) + f"{'runs':>6}{'old':>6}"
+           f"{'oldwr':>7}"]
+    for r in rows:
+        n = r["reps"]
+        pcts = "".join(f"{100 * r['counts'].get(k, 0) / n:>6.1f}%" for k in short)
+        flag = "" if r["wrong"] <= 0.01 else "  <--"
+        old = (f"{r['old_runs']:>6.1f}{100 * r['old_wrong']:>6.1f}%" if "old_runs" in r
+               else "")
+        out.append(f"{r['shape']:<10}{r['noise']:>5g}%{r['true']:>+5g}% {r['kind']:<9}"
+                   f"{100 * r['wrong']:>6.2f}%{'ok' if not flag else 'NO':>6}{pcts}"
+                   f"{r['runs']:>6.1f}{old}{flag}")
+    return "\n".join(out)
+
+
+def by_shape(rows: list[dict[str, Any]]) -> str:
+    """One line per (shape, noise): the worst cell of each kind of wrong verdict, how
+    often a verdict was reached, and the runs it took against the present rule."""
+    out = [f"{'shape':<10}{'noise':>6}{'worst':>7}{'A/A c+c':>8}{'small':>7}{'decided':>8}"
+           f"{'runs':>6}{'old':>6}{'oldwrong':>9}"]
+    keys = list(dict.fromkeys((r["shape"], r["noise"]) for r in rows))
+    for shape, noise in keys:
+        rs = [r for r in rows if (r["shape"], r["noise"]) == (shape, noise)]
+        aa = [r for r in rs if r["true"] == 0 and r["kind"] != "zero"]
+        aa_bad = max(((r["counts"].get(V.CONFIRMED, 0) + r["counts"].get(V.CONTRADICTED, 0))
+                      / r["reps"] for r in aa), default=0.0)
+        small = max((r["counts"].get(V.CONTRADICTED, 0) / r["reps"] for r in rs
+                     if r["kind"] == "half" and r["true"] != 0), default=0.0)
+        decided = sum(1 - (r["counts"].get(V.INCONCLUSIVE, 0) + r["counts"].get(V.INVALID, 0))
+                      / r["reps"] for r in rs) / len(rs)
+        old = (f"{sum(r['old_runs'] for r in rs) / len(rs):>6.1f}"
+               f"{100 * max(r['old_wrong'] for r in rs):>8.1f}%" if "old_runs" in rs[0] else "")
+        out.append(f"{shape:<10}{noise:>5g}%{100 * max(r['wrong'] for r in rs):>6.2f}%"
+                   f"{100 * aa_bad:>7.2f}%{100 * small:>6.2f}%{100 * decided:>7.0f}%"
+                   f"{sum(r['runs'] for r in rs) / len(rs):>6.1f}{old}")
+    return "\n".join(out)
+
+
+def summary(rows: list[dict[str, Any]]) -> str:
+    worst = max(rows, key=lambda r: r["wrong"])
+    aa = [r for r in rows if r["true"] == 0 and r["kind"] != "zero"]
+    aa_bad = max(((r["counts"].get(V.CONFIRMED, 0) + r["counts"].get(V.CONTRADICTED, 0))
+                  / r["reps"] for r in aa), default=0.0)
+    small = [r for r in rows if r["kind"] == "half" and r["true"] != 0]
+    small_bad = max((r["counts"].get(V.CONTRADICTED, 0) / r["reps"] for r in small),
+                    default=0.0)
+    runs = sum(r["runs"] for r in rows) / len(rows)
+    lines = [f"cells {len(rows)}, replications a cell {rows[0]['reps']}",
+             f"worst cell wrong {100 * worst['wrong']:.2f}% ({worst['shape']}, "
+             f"{worst['noise']:g}%, {worst['true']:+g}%, {worst['kind']}); cells above 1%: "
+             f"{sum(r['wrong'] > 0.01 for r in rows)}",
+             f"A/A (true 0, claims +10/+5/-10%): CONFIRMED or CONTRADICTED at most "
+             f"{100 * aa_bad:.2f}% in a cell",
+             f"half-size claims in the true direction: CONTRADICTED at most "
+             f"{100 * small_bad:.2f}% in a cell",
+             f"runs per variant, mean over cells: {runs:.1f} (+{CALIBRATION_RUNS} baseline "
+             "runs of calibration, cached per runner and benchmark)"]
+    if "old_runs" in rows[0]:
+        old_runs = sum(r["old_runs"] for r in rows) / len(rows)
+        old_worst = max(rows, key=lambda r: r["old_wrong"])
+        lines.append(f"present rule ({rows[0].get('old_rev', 'branch point')}): runs per "
+                     f"variant {old_runs:.1f}, worst cell wrong "
+                     f"{100 * old_worst['old_wrong']:.1f}%, cells above 1%: "
+                     f"{sum(r['old_wrong'] > 0.01 for r in rows)}")
+        dec = [(r["runs"], r["old_runs"]) for r in rows]
+        lines.append(f"cells where the new rule runs more than the present one: "
+                     f"{sum(a > b for a, b in dec)} of {len(dec)}")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=2000, help="replications a cell")
+    ap.add_argument("--old-reps", type=int, default=0,
+                    help="replications a cell of the present rule (0: not run)")
+    ap.add_argument("--old-rev", default="727855b", help="git revision of the present rule")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--shapes", default=",".join(SHAPES))
+    ap.add_argument("--noises", default=",".join(f"{n:g}" for n in NOISES))
+    ap.add_argument("--out", default=None, help="also write the table here")
+    ap.add_argument("--cells", default=None,
+                    help="a JSON-lines file: each finished cell is appended, and cells "
+                         "already in it are not run again (a long run can resume)")
+    args = ap.parse_args()
+    shapes = args.shapes.split(",")
+    noises = [float(x) for x in args.noises.split(",")]
+    cells = [(s, n, e, k, args.reps, args.old_reps, args.old_rev)
+             for s in shapes for n in noises for e in EFFECTS for k in CLAIMS]
+    done: dict[tuple[Any, ...], dict[str, Any]] = {}
+    store = Path(args.cells) if args.cells else None
+    if store and store.exists():
+        for line in store.read_text().splitlines():
+            r = json.loads(line)
+            if r["reps"] == args.reps:
+                done[(r["shape"], r["noise"], r["true"], r["kind"])] = r
+    # in a shuffled order, so that a run stopped early has cells of every shape and noise
+    todo = [c for c in cells if c[:4] not in done]
+    random.Random(1).shuffle(todo)
+    t0 = time.monotonic()
+
+    def keep(r: dict[str, Any]) -> None:
+        done[(r["shape"], r["noise"], r["true"], r["kind"])] = r
+        if store:
+            with store.open("a") as f:
+                f.write(json.dumps(r) + "\n")
+
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as ex:
+            for r in ex.map(cell, todo, chunksize=2):
+                keep(r)
+    else:
+        for c in todo:
+            keep(cell(c))
+    rows = [done[c[:4]] for c in cells]
+    for r in rows:
+        r["old_rev"] = args.old_rev
+    text = (table(rows) + "\n\n" + by_shape(rows) + "\n\n" + summary(rows)
+            + f"\n({time.monotonic() - t0:.0f} s)")
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+    return 0 if all(r["wrong"] <= 0.01 for r in rows) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
