@@ -68,12 +68,12 @@ _NOT_BENCH = frozenset({
 
 _PROMPT = re.compile(
     r"^\s*(?:\[(?:[\w.-]+@)?(?P<h1>[\w.-]+)[^\]\n]{0,60}\]|(?:[\w.-]+@)?(?P<h2>[\w.-]+):[^\s#$]{0,80}"
-    r"|(?P<h3>[A-Za-z][\w.-]*(?=[#$]))|~)?\s?[#$]\s+(?P<rest>\S.*)$"
+    r"|[\w.-]+@(?P<h4>[\w.-]+)\s[~/][^\s#$]{0,80}|(?P<h3>[A-Za-z][\w.-]*(?=[#$]))|~)?\s?[#$]\s+(?P<rest>\S.*)$"
 )
 _PERF_HEADER = re.compile(r"Performance counter stats for '(?P<cmd>[^'\n]{1,500})'")
 _PERF_OPEN = "Performance counter stats for '"
 _VAR = re.compile(r"\$\{?(\w+)\}?|\$\(\((?P<arith>[^)]{1,80})\)\)")
-_BULLET = re.compile(r"^\s*(?:[-*•]\s+|\d{1,2}[.)]\s+)?`?")
+_BULLET = re.compile(r"^\s*(?:[-*•+]\s+|\(?\d{1,2}[.)]\s+|\(?[a-z]\)\s+)?`?")
 # "client:  taskset -c 1 sockperf ...", "xmit command: sockperf tp ...": a short label
 _LABEL = re.compile(r"^(?P<label>[A-Za-z][\w./+()-]*(?: [\w./+()-]+){0,3})\s*:\s+(?P<rest>\S.*)$")
 _PROSE_PROG = re.compile(
@@ -151,7 +151,7 @@ def strip_prompt(text: str) -> tuple[bool, str | None, str]:
     m = _PROMPT.match(text[:2000])
     if not m:
         return False, None, text
-    host = m.group("h1") or m.group("h2") or m.group("h3")
+    host = m.group("h1") or m.group("h2") or m.group("h3") or m.group("h4")
     return True, host, m.group("rest")
 
 
@@ -265,6 +265,16 @@ def _unlabel(text: str) -> str:
     rest = m.group("rest").strip()
     first = _FIRST_WORD.match(rest)
     return rest if first and _program_like(first.group()) else text
+
+
+def _wrapped_value(line: str, text: str) -> bool:
+    """A line ending in an option, then a line that starts with its value and goes on with
+    options (`... -m` / `00:11:22:33:44:55 -t 4`): one command wrapped inside an option."""
+    words = text.split()
+    tail = line.split()[-1:] if line.strip() else []
+    return bool(words and tail) and _OPTION_WORD.match(tail[0]) is not None and "=" not in tail[0] \
+        and _VALUEISH.match(words[0]) is not None and any(_OPTION_WORD.match(w) for w in words[1:]) \
+        and _loose_words(words) is not None and _loose_words(words) <= 1
 
 
 def _wrapped_args(text: str) -> bool:
@@ -385,7 +395,7 @@ def _joined(rest: str, lines: Sequence[Line], i: int, skip: set[int],
     depth = lines[i].depth
     while last + 1 < n and last - i < 20 and last + 1 not in skip and lines[last + 1].depth == depth:
         nxt = _clean(lines[last + 1].text).strip()
-        if not _wrapped_args(nxt) or strip_prompt(nxt)[0]:
+        if not (_wrapped_args(nxt) or _wrapped_value(rest, nxt)) or strip_prompt(nxt)[0]:
             break
         last += 1
         rest = rest.rstrip().rstrip("\\").rstrip() + " " + nxt.rstrip("\\").rstrip()
@@ -509,7 +519,10 @@ def _prose_commands(lines: Sequence[Line], i: int, skip: set[int], found: Found)
         return used
     if "-" not in text:
         return 1
+    spans = _quoted_commands(lines, i, found)
     for m in _PROSE_PROG.finditer(text[:4000]):
+        if any(a <= m.start() < b for a, b in spans):
+            continue
         words = text[m.end():m.end() + 600].split()
         taken: list[str] = []
         expect_value = False
@@ -532,14 +545,45 @@ def _prose_commands(lines: Sequence[Line], i: int, skip: set[int], found: Found)
         if not taken:
             continue
         start = _wrappers_before(text, m.start())
-        sentence = re.split(r"[.!?;]\s", text[:start])[-1]
-        if _HYPOTHETICAL.search(sentence):
+        if _hypothetical(text, start):
             continue
         raw = " ".join(filter(None, (text[start:m.start()].strip(), m.group("prog"), m.group("sub"),
                                      *taken)))
         found.events.append(ShellEvent(i, i, command=make_command(raw, ln.number, None, ln.depth,
                                                                   in_prose=True, author=ln.author)))
     return 1
+
+
+_BACKTICKS = re.compile(r"`([^`\n]{3,300})`")
+
+
+def _quoted_commands(lines: Sequence[Line], i: int, found: Found) -> list[tuple[int, int]]:
+    """Commands a sentence quotes in backticks ("run `./vsock_perf --sender 2` on the
+    guest"), judged as a line of their own; with options, so that "`perf stat`" is the
+    tool's name, not a run.  Returns the spans that held a command."""
+    ln = lines[i]
+    text = _clean(ln.text)
+    spans: list[tuple[int, int]] = []
+    for m in _BACKTICKS.finditer(text[:4000]):
+        if _hypothetical(text, m.start()):
+            continue
+        prompted, host, rest = strip_prompt(m.group(1))
+        ctx = _Context(lines, set(), prompted, host, i, i)
+        for part in pieces(rest):
+            words = split_argv(strip_keywords(part.text))
+            inv = invocation(words)
+            if not any(_OPTION_WORD.match(a) for a in inv.argv[inv.at + 1:]) or \
+                    not _runs_benchmark(inv, ctx, alone=True, background=False):
+                continue
+            found.events.append(ShellEvent(i, i, command=make_command(
+                strip_keywords(part.text), ln.number, host, ln.depth, in_prose=True, author=ln.author)))
+            spans.append((m.start(), m.end()))
+    return spans
+
+
+def _hypothetical(text: str, start: int) -> bool:
+    """Does the sentence before `start` speak of a run still to come or a condition?"""
+    return _HYPOTHETICAL.search(re.split(r"[.!?;]\s", text[:start])[-1]) is not None
 
 
 def _wrappers_before(text: str, start: int) -> int:

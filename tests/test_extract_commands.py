@@ -177,6 +177,24 @@ def test_a_tool_named_in_a_sentence_about_a_later_run_is_not_a_command() -> None
         "taskset -c 3 netperf -H peer -l 30"]
 
 
+def test_backticked_commands_in_a_sentence() -> None:
+    """Invented: a quoted run is a command; a quoted tool name without options is not."""
+    assert raws("I then ran `./vsock_perf --sender 2 --bytes 1G` on the guest and `perf stat` "
+                "on the host.\n") == ["./vsock_perf --sender 2 --bytes 1G"]
+    assert raws("If needed, run `./vsock_perf --sender 2` again.\n") == []
+
+
+def test_a_command_wrapped_inside_an_option_and_more_prompts_and_bullets() -> None:
+    """Invented: `-m` at the end of a line, its value on the next; `user@host ~ $`,
+    `(1)` and `a)` in front."""
+    assert raws("./pktgen_sample03_burst_single_flow.sh -i eth2 -d 198.18.0.2 -m\n"
+                "00:11:22:33:44:55 -t 4 -b 32\n") == [
+        "./pktgen_sample03_burst_single_flow.sh -i eth2 -d 198.18.0.2 -m 00:11:22:33:44:55 -t 4 -b 32"]
+    f = found("joe@box ~ $ iperf3 -c peer -t 10\n(1) netperf -H peer -t TCP_RR\na) iperf3 -s\n")
+    assert [(c.raw, c.host) for c in f.commands] == [
+        ("iperf3 -c peer -t 10", "box"), ("netperf -H peer -t TCP_RR", None), ("iperf3 -s", None)]
+
+
 def test_extract_reports_commands_with_the_json_fields() -> None:
     """Through the extractor: the command keeps raw/tool/argv/wrappers/host."""
     e = ex("Before: 10 Gbit/s\nAfter: 12 Gbit/s\n\n$ sudo numactl -C 2 iperf3 -c peer -t 30\n")
