@@ -31,6 +31,7 @@ from claims.shell import (
     invocation,
     measures,
     pieces,
+    privilege_prefix,
     split_words,
     strip_keywords,
     without_redirections,
@@ -199,7 +200,7 @@ def _loose_words(args: Sequence[str]) -> int | None:
             if a.endswith(".") and len(a) > 2:
                 return None
             continue
-        if a.endswith(".") and len(a) > 2 and not _VALUEISH.match(a):
+        if a.endswith(".") and len(a) > 2 and not _VALUEISH.match(a) and a != "...":
             return None
         if not after_option and _LOOSE.match(a):
             loose += 1
@@ -431,8 +432,10 @@ def _line_events(rest: str, ctx: _Context, ln: Line) -> list[ShellEvent]:
     words = split_argv(rest)
     if not words:
         return []
-    if basename(words[0]) in ("for", "while"):
-        step = parse_setup(rest, ln.number, ctx.host, ln.depth)  # a loop writing sysfs
+    lead = privilege_prefix(words)
+    if lead < len(words) and basename(words[lead]) in ("for", "while", "echo"):
+        # a loop writing sysfs, `echo 1 | sudo tee /sys/...`: the setup grammar reads it whole
+        step = parse_setup(rest, ln.number, ctx.host, ln.depth)
         if step is not None:
             return [ShellEvent(ctx.index, ctx.last, setup=step)]
     parts = pieces(rest)
@@ -458,10 +461,11 @@ def _piece_event(text: str, ctx: _Context, ln: Line, *, alone: bool,
     argv = split_argv(text)
     if not argv or text.endswith(":"):
         return None
-    first = basename(argv[0])
+    lead = privilege_prefix(argv)
+    first = basename(argv[lead]) if lead < len(argv) else ""
     inv = invocation(argv)
     is_cmd = _runs_benchmark(inv, ctx, alone=alone, background=background)
-    pin_only = first in ("taskset", "numactl") and len(argv) < 3
+    pin_only = first in ("taskset", "numactl") and len(argv) - lead < 3
     if (first in SETUP_PROGRAMS and not (is_cmd and inv.wrappers)) or pin_only:
         step = parse_setup(text, ln.number, ctx.host, ln.depth)
         if step is not None and (ctx.prompted or first != "echo" or ">" in text):

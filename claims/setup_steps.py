@@ -10,12 +10,14 @@ import re
 import shlex
 
 from claims.model import SetupStep
+from claims.shell import privilege_prefix
 
 _ECHO = re.compile(r"^echo\s+(?:-n\s+)?(?P<val>[^>|]{1,200}?)\s*(?:>>?|\|\s*(?:sudo\s+)?tee(?:\s+-a)?)\s*(?P<path>\S+)\s*$")
 _FOR_ECHO = re.compile(
     r"^for\s+(?P<var>\w+)\s+in\s+(?P<paths>[^;]{1,300});\s*do\s+(?P<body>[^;]{1,300});\s*done\s*$"
 )
 WRAPPERS = ("taskset", "numactl", "chrt", "nice", "sudo", "time", "env", "stdbuf")
+_TYPED_KINDS = frozenset({"sysctl", "sysfs", "procfs", "ethtool", "tc"})
 SETUP_PROGRAMS = ("sysctl", "ethtool", "tc", "ip", "echo", "for", "cpupower", "devlink", "ifconfig",
                   "modprobe", "sysfs")
 
@@ -53,6 +55,15 @@ def parse_setup(raw: str, line: int, host: str | None = None, depth: int = 0) ->
     argv = _split(text)
     if not argv:
         return None
+    lead = privilege_prefix(argv)
+    if 0 < lead < len(argv):
+        # `sudo sysctl -w ...`, `sudo ethtool -K ...`: the step is the rest; only kinds whose
+        # action is typed (never the raw words run as written) keep the `sudo` in their raw
+        step = parse_setup(shlex.join(argv[lead:]), line, host, depth)
+        if step is None or step.kind not in _TYPED_KINDS:
+            return None
+        step.raw = text
+        return step
     prog = argv[0].rsplit("/", 1)[-1]
     step.args = argv[1:]
     if prog == "sysctl":

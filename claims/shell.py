@@ -210,6 +210,24 @@ def _perf_is_the_tool(own: list[str], rest: list[str]) -> bool:
     return basename(rest[0]) == "sleep" and system_wide
 
 
+def privilege_prefix(words: Sequence[str]) -> int:
+    """How many leading words only set who runs a command and with what environment
+    (`sudo -E`, `env A=1`, `FOO=1`): what follows is the command itself, setup or run."""
+    i = 0
+    while i < len(words):
+        if _ASSIGNMENT.match(words[i]):
+            i += 1
+            continue
+        w = _wrapper_at(list(words), i)
+        if w is None or w.name not in ("sudo", "env"):
+            return i
+        inv = invocation(list(words[i:i + 1 + 64]))
+        if not inv.wrappers:
+            return i
+        i += len(inv.wrappers[0][1])
+    return i
+
+
 def measures(words: Sequence[str]) -> bool:
     """Does this wrapper (its own words, `["taskset", "-c", "2"]`) shape or measure the run?"""
     w = _wrapper_at(list(words), 0) if words else None

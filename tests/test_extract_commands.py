@@ -110,6 +110,17 @@ def test_loops_keep_their_setup_and_their_benchmarks() -> None:
 
 # -- invented shapes ---------------------------------------------------------------------
 
+def test_setup_behind_sudo_and_through_tee_stays_setup() -> None:
+    """Invented: `echo 1 | sudo tee /sys/...` is one sysfs step (not split at the pipe);
+    `sudo sysctl`/`sudo ethtool` are typed steps; `sudo ip ...` stays untyped (no step)."""
+    f = found("echo 1 | sudo tee /sys/module/vhost_net/parameters/x\nsudo sysctl -w net.core.busy_poll=50\n"
+              "$ sudo ethtool -K eth0 gro off; sudo netperf -H x -t TCP_RR\nsudo ip link set dev eth0 mtu 9000\n")
+    assert [(s.kind, s.key, s.value) for s in f.setup] == [
+        ("sysfs", "/sys/module/vhost_net/parameters/x", "1"), ("sysctl", "net.core.busy_poll", "50"),
+        ("ethtool", "-K", "gro off")]
+    assert [c.raw for c in f.commands] == ["sudo netperf -H x -t TCP_RR"]
+
+
 def test_compound_lines_give_the_benchmark_pieces() -> None:
     """Invented: `a; b; c | d`, `setup && bench | tee`, redirections out of argv."""
     assert raws("$ nstat -n; ./super_netperf 300 -H peer2 -l 15; nstat | grep TcpInSegs\n") == [
