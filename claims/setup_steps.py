@@ -74,15 +74,17 @@ def parse_setup(raw: str, line: int, host: str | None = None, depth: int = 0) ->
         step.key, step.value = (p.strip() for p in kv.split("=", 1))
         return step
     if prog == "ethtool":
-        opts = [a for a in argv[1:] if a.startswith("-")]
+        opts = [a for a in argv[1:] if a.startswith("-") and a not in _ETHTOOL_MODIFIERS]
         rest = [a for a in argv[1:] if not a.startswith("-")]
-        if not rest:
-            return None
+        if not rest or not opts or _ethtool_query(opts[0]):
+            return None  # `ethtool eth0`, `ethtool -S eth0`: a reading, not a setting
         step.kind = "ethtool"
         step.key = opts[0] if opts else None
         step.device = rest[0]
         step.value = " ".join(rest[1:]) or None
         return step
+    if prog in ("tc", "ip") and not _CHANGES.intersection(argv[1:]):
+        return None  # `tc -s qdisc show dev eth0`, `ip -s link`: a reading, not a setting
     if prog == "tc":
         step.kind = "tc"
         step.key = argv[1] if len(argv) > 1 else None
@@ -98,6 +100,21 @@ def parse_setup(raw: str, line: int, host: str | None = None, depth: int = 0) ->
         step.value = next((a for a in argv[1:] if not a.startswith("-")), None)
         return step
     return None
+
+
+# ethtool's options that only read (statistics, rings, features, driver, coalescing shown)
+_ETHTOOL_QUERIES = frozenset({"-a", "-c", "-g", "-i", "-k", "-l", "-m", "-n", "-u", "-x", "-d",
+                              "-e", "-S", "-P", "-T", "-w", "--statistics", "--driver",
+                              "--phy-statistics", "--module-info", "--permaddr", "--dump-regs",
+                              "--dump-eeprom", "--dump-module-eeprom"})
+_ETHTOOL_MODIFIERS = frozenset({"--json", "-I", "--debug", "--all-groups", "--include-statistics"})
+# the words with which tc and ip change something; without one they show it
+_CHANGES = frozenset({"add", "del", "delete", "change", "replace", "set", "flush", "exec",
+                      "append", "prepend", "attach", "detach", "up", "down"})
+
+
+def _ethtool_query(option: str) -> bool:
+    return option in _ETHTOOL_QUERIES or option.startswith(("--show", "--get"))
 
 
 def wrapper_step(prog: str, args: list[str], line: int, host: str | None, depth: int) -> SetupStep:

@@ -110,6 +110,14 @@ def test_loops_keep_their_setup_and_their_benchmarks() -> None:
 
 # -- invented shapes ---------------------------------------------------------------------
 
+def test_readings_are_not_setup_steps() -> None:
+    """Invented: `ethtool -S`, `tc -s qdisc show`, `ip -s link` read the system; the same
+    tools with a setting or an action word set it up."""
+    f = found("ethtool -S eth0 | grep drops\nethtool eth0\ntc -s qdisc show dev eth0\nip -s link show eth0\n"
+              "ethtool -L eth0 combined 4\ntc qdisc replace dev eth0 root fq\nip link set eth0 up\n")
+    assert [(s.kind, s.device) for s in f.setup] == [("ethtool", "eth0"), ("tc", "eth0"), ("ip", "eth0")]
+
+
 def test_setup_behind_sudo_and_through_tee_stays_setup() -> None:
     """Invented: `echo 1 | sudo tee /sys/...` is one sysfs step (not split at the pipe);
     `sudo sysctl`/`sudo ethtool` are typed steps; `sudo ip ...` stays untyped (no step)."""
