@@ -175,6 +175,14 @@ def test_a_script_whose_line_introduces_its_output() -> None:
     assert raws("zc_selftest.sh 6 udp:\n  tx=1234 rx=1200\n") == ["zc_selftest.sh 6 udp"]
 
 
+def test_a_script_or_own_benchmark_alone_on_its_line() -> None:
+    """Invented: a path to a script after a label, or a benchmark-named program, with no
+    argument; a bare tool name or a build step alone is not a run."""
+    assert raws("Tested with: ./tools/testing/selftests/net/udpgso_bench.sh\n./vsock_test\n") == [
+        "./tools/testing/selftests/net/udpgso_bench.sh", "./vsock_test"]
+    assert raws("netperf\n./configure\nTo test, run ./gro.sh.\n") == []
+
+
 def test_tools_that_inspect_or_configure_are_not_benchmarks() -> None:
     """Archive lines: inspections, builds, key tools; also config dumps under `#`."""
     for line in ("vdpa dev -jp show vdpa0", "driverctl -b vdpa set-override dev1 vhost_vdpa",
