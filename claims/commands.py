@@ -311,15 +311,14 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
     `*perf*`, `*test*`, ...) or a background job, with options.  Tools that inspect or
     configure a system (`vdpa dev show`, `driverctl`, `openssl`, `cc`) have none of these."""
     prog = inv.program
-    if not prog or prog in _NOT_BENCH or prog.startswith("qemu") or prog.endswith(":"):
+    if not prog or prog.endswith(":") or _never_benchmark(prog):
         return False
     word = inv.argv[inv.at]
     args = inv.argv[inv.at + 1:]
     if _known_program(prog):
         return (_looks_like_args(args) or (not args and (ctx.prompted or alone and _executable_word(word)))
                 or _tool_accepts(inv.argv[inv.at:]))
-    if not _PROGRAM_WORD.match(prog) or prog.endswith(_NOT_PROGRAM_EXT) or prog in SETUP_PROGRAMS \
-            or prog.split(".")[0] in _NOT_BENCH or _LIBRARY.search(prog):
+    if not _PROGRAM_WORD.match(prog):
         return False
     loose = _loose_words(args)
     if loose is None or loose > 2:
@@ -330,7 +329,7 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
         # alone on its line with no argument: a script, or a program named as a benchmark
         bare = alone and not args and (prog.endswith(_SCRIPT_EXT) or _BENCH_NAME.search(prog) is not None)
         return _evidence(args) > 0 or ctx.prompted or measured or bare
-    if not prog[0].islower() or loose > 1:
+    if loose > 1:
         return False
     if measured:
         return _evidence(args) > 0
@@ -379,9 +378,9 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
 def _runs_inside(cmd: Command, others: list[Command]) -> bool:
     """A perf stat header's command that another command already runs (`taskset -c 2 perf
     stat -r 10 -- ./virtio_test --batch=64` above the header './virtio_test --batch=64')."""
-    words = split_argv(cmd.raw)
-    return any(len(o_words) > len(words) and o_words[-len(words):] == words
-               for o_words in (split_argv(o.raw) for o in others))
+    words = [basename(w) for w in split_argv(cmd.raw)]  # `./x` in one, `x` in the other
+    return bool(words) and any(len(o_words) > len(words) and o_words[-len(words):] == words
+                               for o_words in ([basename(w) for w in split_argv(o.raw)] for o in others))
 
 
 def _joined(rest: str, lines: Sequence[Line], i: int, skip: set[int],
@@ -527,38 +526,68 @@ def _prose_commands(lines: Sequence[Line], i: int, skip: set[int], found: Found)
     if "-" not in text:
         return 1
     spans = _quoted_commands(lines, i, found)
-    for m in _PROSE_PROG.finditer(text[:4000]):
-        if any(a <= m.start() < b for a, b in spans):
+    matches = sorted([*_PROSE_PROG.finditer(text[:4000]), *_PROSE_OWN.finditer(text[:4000])],
+                     key=lambda m: m.start())
+    for m in matches:
+        if any(a <= m.start() < b for a, b in spans) or (
+                m.re is _PROSE_OWN and not _own_program(m.group("prog"))):
             continue
-        words = text[m.end():m.end() + 600].split()
-        taken: list[str] = []
-        expect_value = False
-        for w in words:
-            bare = w.rstrip(".,;:)'\"`")
-            if _OPT.match(bare) and not bare.startswith("--") or bare.startswith("--") and len(bare) > 2:
-                taken.append(bare)
-                expect_value = "=" not in bare and not (len(bare) > 2 and not bare.startswith("--")
-                                                        and bare[2:].isdigit())
-                if bare != w:
-                    break
-                continue
-            if expect_value and _ARG.match(bare) and not re.match(r"^[A-Z][a-z]+$", bare):
-                taken.append(bare)
-                expect_value = False
-                if bare != w:
-                    break
-                continue
-            break
+        taken = _options_after(text[m.end():m.end() + 600])
         if not taken:
             continue
         start = _wrappers_before(text, m.start())
         if _hypothetical(text, start):
             continue
-        raw = " ".join(filter(None, (text[start:m.start()].strip(), m.group("prog"), m.group("sub"),
-                                     *taken)))
+        sub = m.groupdict().get("sub")
+        raw = " ".join(filter(None, (text[start:m.start()].strip(), m.group("prog"), sub, *taken)))
         found.events.append(ShellEvent(i, i, command=make_command(raw, ln.number, None, ln.depth,
                                                                   in_prose=True, author=ln.author)))
+        spans.append((m.start(), m.end()))
     return 1
+
+
+# A program of one's own in a sentence ("running ./virtio_test --batch=64 gives"):
+# a path, or a name built around a benchmark word (vsock_perf, blkio-bench), then an option.
+_PROSE_OWN = re.compile(r"(?<![\w/.$+-])(?P<prog>(?:\.{1,2}/|~/|/)[\w.+/-]+|[a-z][\w+-]*[_-][\w.+-]+|"
+                        r"[a-z]+\d[\w.+-]*)\s+(?=--?[A-Za-z])")
+
+
+def _own_program(word: str) -> bool:
+    base = basename(word)
+    return not _known_program(base) and not _never_benchmark(base) and (
+        _executable_word(word) or (_BENCH_NAME.search(base) is not None and _PROGRAM_WORD.match(base)
+                                   is not None))
+
+
+def _never_benchmark(prog: str) -> bool:
+    """Programs that inspect, build, boot or configure (cat, make.cross, qemu-system-x86_64,
+    a kernel image, a shared library) whatever wraps them."""
+    return (prog in _NOT_BENCH or prog.split(".")[0] in _NOT_BENCH or prog.startswith("qemu")
+            or prog in SETUP_PROGRAMS or prog.endswith(_NOT_PROGRAM_EXT) or _LIBRARY.search(prog) is not None
+            or prog != prog.lower() and not _known_program(prog))
+
+
+def _options_after(tail: str) -> list[str]:
+    """The options (and their values) that follow a program named in a sentence, up to the
+    first word that is neither: "iperf -P 4 on both hosts" -> ["-P", "4"]."""
+    taken: list[str] = []
+    expect_value = False
+    for w in tail.split():
+        if "\\" in w:
+            return []  # `--peer-cid=2\n`: a string in code, not a sentence about a run
+        bare = w.rstrip(".,;:)'\"`")
+        if _OPT.match(bare) and not bare.startswith("--") or bare.startswith("--") and len(bare) > 2:
+            taken.append(bare)
+            expect_value = "=" not in bare and not (len(bare) > 2 and not bare.startswith("--")
+                                                    and bare[2:].isdigit())
+        elif expect_value and _ARG.match(bare) and not re.match(r"^[A-Z][a-z]+$", bare):
+            taken.append(bare)
+            expect_value = False
+        else:
+            break
+        if bare != w:
+            break
+    return taken
 
 
 _BACKTICKS = re.compile(r"`([^`\n]{3,300})`")

@@ -204,6 +204,18 @@ def test_a_tool_named_in_a_sentence_about_a_later_run_is_not_a_command() -> None
         "taskset -c 3 netperf -H peer -l 30"]
 
 
+def test_a_program_of_ones_own_run_inside_a_sentence() -> None:
+    """Invented: a path or a benchmark-named program with options in prose is a run; an
+    ordinary word before an option is not."""
+    assert raws("Running ./virtio_test --batch=64 gives the numbers below.\n") == ["./virtio_test --batch=64"]
+    assert raws("We used vsock_perf --sender 2 --bytes 1G here.\n") == ["vsock_perf --sender 2 --bytes 1G"]
+    assert raws("the test -d option is wrong, and x86_64 -O2 builds too\n") == []
+    # archive lines: a VM launch, a kernel image, a usage string in code
+    assert raws("I start it with ./qemu-system-x86_64 -cpu EPYC and then\n"
+                "booted /home/u/arch/x86/boot/bzImage -append from here\n"
+                'printf("vsock_uring_test --mode=server --peer-cid=3\\n");\n') == []
+
+
 def test_backticked_commands_in_a_sentence() -> None:
     """Invented: a quoted run is a command; a quoted tool name without options is not."""
     assert raws("I then ran `./vsock_perf --sender 2 --bytes 1G` on the guest and `perf stat` "
