@@ -608,7 +608,7 @@ def _quoted_commands(lines: Sequence[Line], i: int, found: Found) -> list[tuple[
         for part in pieces(rest):
             words = split_argv(strip_keywords(part.text))
             inv = invocation(words)
-            if not any(_OPTION_WORD.match(a) for a in inv.argv[inv.at + 1:]) or \
+            if not any(a.startswith("-") and len(a) > 1 for a in inv.argv[inv.at + 1:]) or \
                     not _runs_benchmark(inv, ctx, alone=True, background=False):
                 continue
             found.events.append(ShellEvent(i, i, command=make_command(

@@ -221,6 +221,7 @@ def test_backticked_commands_in_a_sentence() -> None:
     assert raws("I then ran `./vsock_perf --sender 2 --bytes 1G` on the guest and `perf stat` "
                 "on the host.\n") == ["./vsock_perf --sender 2 --bytes 1G"]
     assert raws("If needed, run `./vsock_perf --sender 2` again.\n") == []
+    assert raws("On the receiver: `netserver -4`\n") == ["netserver -4"]
 
 
 def test_a_command_wrapped_inside_an_option_and_more_prompts_and_bullets() -> None:
