@@ -104,9 +104,9 @@ _VALUEISH = re.compile(r"^(?:[+-]?\d[\d.,:x/-]*[kKmMgGtT]?[bB]?|<[^>]+>|\$\S+|\S
 _PROGRAM_WORD = re.compile(r"^[A-Za-z_][\w.+-]{0,60}$")
 _NOT_PROGRAM_EXT = (".c", ".h", ".pl", ".txt", ".log", ".patch", ".diff", ".json", ".yaml",
                     ".yml", ".conf", ".cfg", ".ko", ".img", ".html", ".md", ".rst", ".csv",
-                    ".o", ".so", ".xz", ".gz", ".tar", ".qcow2", ".iso")
+                    ".o", ".so", ".xz", ".gz", ".tar", ".qcow2", ".iso", ".sock", ".socket")
 _SCRIPT_EXT = (".sh", ".py", ".bash")
-_SYSTEM_DIRS = ("/sys/", "/proc/", "/dev/", "/etc/", "/tmp/", "/var/", "/boot/", "/lib/modules")
+_SYSTEM_DIRS = ("/sys/", "/proc/", "/dev/", "/etc/", "/tmp/", "/boot/", "/lib/modules")
 
 
 @dataclass
@@ -132,12 +132,6 @@ class Found:
 def split_argv(raw: str) -> list[str]:
     """A command's words as its program receives them (redirections left out)."""
     return without_redirections(split_words(raw))
-
-
-def program_of(argv: Sequence[str]) -> tuple[str, list[str], int]:
-    """The benchmark program behind wrappers: (basename, wrappers, index of program)."""
-    inv = invocation(argv)
-    return inv.program, inv.wrapper_names, inv.at
 
 
 def make_command(raw: str, line: int, host: str | None, depth: int, in_prose: bool = False,
@@ -166,9 +160,6 @@ def strip_prompt(text: str) -> tuple[bool, str | None, str]:
     host = m.group("h1") or m.group("h2") or m.group("h3") or m.group("h4")
     return True, host, m.group("rest")
 
-
-def _is_bench(prog: str) -> bool:
-    return prog in BENCH_PROGRAMS or prog.startswith(("pktgen_", "xdp_", "udpgso_bench", "super_netperf"))
 
 
 def _tool_accepts(argv: list[str]) -> bool:
@@ -226,7 +217,8 @@ def _evidence(args: Sequence[str]) -> int:
 
 
 def _known_program(prog: str) -> bool:
-    return _is_bench(prog)
+    """A benchmark program by name: described, listed, or of a listed family (pktgen_*.sh)."""
+    return prog in BENCH_PROGRAMS or prog.startswith(("pktgen_", "xdp_", "udpgso_bench", "super_netperf"))
 
 
 def _executable_word(word: str) -> bool:
@@ -290,10 +282,8 @@ def _wrapped_args(text: str) -> bool:
 
 @dataclass
 class _Context:
-    """What is known around a line when one of its pieces is judged."""
+    """Where a line's pieces come from: its prompt (and the host it names) and its lines."""
 
-    lines: Sequence[Line]
-    skip: set[int]
     prompted: bool
     host: str | None
     index: int
@@ -357,7 +347,7 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
         if not prompted:
             rest = _unlabel(_BULLET.sub("", text, count=1).strip().strip("`").strip())
         rest, last = _joined(rest, lines, i, skip, prompted)
-        ctx = _Context(lines, skip, prompted, host, i, last)
+        ctx = _Context(prompted, host, i, last)
         events = _line_events(rest.strip(), ctx, ln) if _worth_parsing(rest, ctx) else []
         if events:
             found.events.extend(events)
@@ -526,8 +516,10 @@ def _prose_commands(lines: Sequence[Line], i: int, skip: set[int], found: Found)
     if "-" not in text:
         return 1
     spans = _quoted_commands(lines, i, found)
-    matches = sorted([*_PROSE_PROG.finditer(text[:4000]), *_PROSE_OWN.finditer(text[:4000])],
-                     key=lambda m: m.start())
+    # a line that is itself some program's command line (`qemu-system-x86_64 -m 4G ...`) is
+    # not a sentence: the paths among its arguments are not programs run
+    own = [] if _SHELL_LINE.match(text) else list(_PROSE_OWN.finditer(text[:4000]))
+    matches = sorted([*_PROSE_PROG.finditer(text[:4000]), *own], key=lambda m: m.start())
     for m in matches:
         if any(a <= m.start() < b for a, b in spans) or (
                 m.re is _PROSE_OWN and not _own_program(m.group("prog"))):
@@ -548,8 +540,11 @@ def _prose_commands(lines: Sequence[Line], i: int, skip: set[int], found: Found)
 
 # A program of one's own in a sentence ("running ./virtio_test --batch=64 gives"):
 # a path, or a name built around a benchmark word (vsock_perf, blkio-bench), then an option.
-_PROSE_OWN = re.compile(r"(?<![\w/.$+-])(?P<prog>(?:\.{1,2}/|~/|/)[\w.+/-]+|[a-z][\w+-]*[_-][\w.+-]+|"
+_PROSE_OWN = re.compile(r"(?<![\w/.$+=,:-])(?P<prog>(?:\.{1,2}/|~/|/)[\w.+/-]+|[a-z][\w+-]*[_-][\w.+-]+|"
                         r"[a-z]+\d[\w.+-]*)\s+(?=--?[A-Za-z])")
+
+
+_SHELL_LINE = re.compile(r"^\s*(?:[\w.@-]+[#$]\s+)?[\w./~+-]+\s+-")
 
 
 def _own_program(word: str) -> bool:
@@ -604,7 +599,7 @@ def _quoted_commands(lines: Sequence[Line], i: int, found: Found) -> list[tuple[
         if _hypothetical(text, m.start()):
             continue
         prompted, host, rest = strip_prompt(m.group(1))
-        ctx = _Context(lines, set(), prompted, host, i, i)
+        ctx = _Context(prompted, host, i, i)
         for part in pieces(rest):
             words = split_argv(strip_keywords(part.text))
             inv = invocation(words)

@@ -214,6 +214,9 @@ def test_a_program_of_ones_own_run_inside_a_sentence() -> None:
     assert raws("I start it with ./qemu-system-x86_64 -cpu EPYC and then\n"
                 "booted /home/u/arch/x86/boot/bzImage -append from here\n"
                 'printf("vsock_uring_test --mode=server --peer-cid=3\\n");\n') == []
+    # d158: a path among a VM launch's arguments is not a program run
+    assert raws("qemu-system-x86_64 -m 4G --netdev stream,id=n0,addr.path=/run/passt_1.socket -device "
+                "virtio-net,netdev=n0\n") == []
 
 
 def test_backticked_commands_in_a_sentence() -> None:
