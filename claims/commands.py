@@ -31,6 +31,7 @@ from claims.shell import (
     measures,
     pieces,
     privilege_prefix,
+    shell_c,
     split_words,
     strip_keywords,
     without_redirections,
@@ -140,7 +141,7 @@ def make_command(raw: str, line: int, host: str | None, depth: int, in_prose: bo
 
     inv = invocation(split_argv(raw))
     prog = inv.program
-    tool = tool_for_program(prog) if prog else None
+    tool = tool_for_program(prog.strip("${}").lower() if prog.startswith("$") else prog) if prog else None
     variables = []
     for m in _VAR.finditer(raw):
         if m.group(1):
@@ -237,7 +238,7 @@ def _program_like(word: str) -> bool:
     """Could a shell line start with `word`? (cheap: no parse)"""
     base = basename(word)
     return (base in _ALWAYS or _known_program(base) or _executable_word(word)
-            or _ASSIGNMENT.match(word) is not None)
+            or _ASSIGNMENT.match(word) is not None or word.startswith("$") and len(word) > 2)
 
 
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S")
@@ -301,10 +302,15 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
     `*perf*`, `*test*`, ...) or a background job, with options.  Tools that inspect or
     configure a system (`vdpa dev show`, `driverctl`, `openssl`, `cc`) have none of these."""
     prog = inv.program
+    word = inv.argv[inv.at] if prog else ""
+    args = inv.argv[inv.at + 1:]
+    if prog.startswith("$"):
+        # `$NETPERF -H $host ...` in a script: the variable names the program it holds
+        name = prog.strip("${}").lower()
+        return bool(name) and (_known_program(name) or _BENCH_NAME.search(name) is not None) \
+            and _looks_like_args(args)
     if not prog or prog.endswith(":") or _never_benchmark(prog):
         return False
-    word = inv.argv[inv.at]
-    args = inv.argv[inv.at + 1:]
     if _known_program(prog):
         return (_looks_like_args(args) or (not args and (ctx.prompted or alone and _executable_word(word)))
                 or _tool_accepts(inv.argv[inv.at:]))
@@ -425,7 +431,7 @@ def _line_events(rest: str, ctx: _Context, ln: Line) -> list[ShellEvent]:
     if not words:
         return []
     lead = privilege_prefix(words)
-    if lead < len(words) and basename(words[lead]) in ("for", "while", "echo"):
+    if lead < len(words) and (basename(words[lead]) in ("for", "while", "echo") or shell_c(words[lead:])):
         # a loop writing sysfs, `echo 1 | sudo tee /sys/...`: the setup grammar reads it whole
         step = parse_setup(rest, ln.number, ctx.host, ln.depth)
         if step is not None:

@@ -10,7 +10,7 @@ import re
 import shlex
 
 from claims.model import SetupStep
-from claims.shell import privilege_prefix
+from claims.shell import privilege_prefix, shell_c
 
 _ECHO = re.compile(r"^echo\s+(?:-n\s+)?(?P<val>[^>|]{1,200}?)\s*(?:>>?|\|\s*(?:sudo\s+)?tee(?:\s+-a)?)\s*(?P<path>\S+)\s*$")
 _FOR_ECHO = re.compile(
@@ -56,6 +56,13 @@ def parse_setup(raw: str, line: int, host: str | None = None, depth: int = 0) ->
     if not argv:
         return None
     lead = privilege_prefix(argv)
+    inner = shell_c(argv[lead:])
+    if inner is not None:  # `sudo sh -c "echo 1 > /sys/..."`: the step is the quoted one
+        step = parse_setup(inner, line, host, depth)
+        if step is None or step.kind not in _TYPED_KINDS:
+            return None
+        step.raw = text
+        return step
     if 0 < lead < len(argv):
         # `sudo sysctl -w ...`, `sudo ethtool -K ...`: the step is the rest; only kinds whose
         # action is typed (never the raw words run as written) keep the `sudo` in their raw

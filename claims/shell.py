@@ -58,6 +58,8 @@ for _wrapper in (
     _w("stdbuf", "-i -o -e --input --output --error"),
     _w("onload", "-p --profile", measures=True),
     _w("nohup"),
+    _w("sh", "", 0, ("-c",)),
+    _w("bash", "", 0, ("-c",)),
     _w("nsenter", "-t --target -S -G --setuid --setgid -w --wd"),
     _w("ip", "", 1, ("netns", "exec")),
     _w("ssh", "-p -i -l -o -F -J -b -c -E -L -R -D -W -w -Q -m -O -S -e -B -I", 1),
@@ -226,6 +228,13 @@ def privilege_prefix(words: Sequence[str]) -> int:
             return i
         i += len(inv.wrappers[0][1])
     return i
+
+
+def shell_c(words: Sequence[str]) -> str | None:
+    """The command string of `sh -c "..."` / `bash -c "..."`, else None."""
+    if len(words) == 3 and basename(words[0]) in ("sh", "bash") and words[1] == "-c":
+        return words[2]
+    return None
 
 
 def measures(words: Sequence[str]) -> bool:

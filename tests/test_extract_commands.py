@@ -163,6 +163,16 @@ def test_wrappers_in_any_order_before_a_program_in_a_directory() -> None:
     assert f.commands[0].raw.startswith("taskset -c 1 sockperf")
 
 
+def test_scripts_name_programs_by_variables_and_run_them_through_sh() -> None:
+    """Invented: `$NETPERF -H ...` (the variable names the tool), `bash -c "..."`, and
+    `sudo sh -c "echo ... > /sys/..."` as a setup step."""
+    f = found('$NETPERF -H $host -t TCP_RR -l 60\n$PEER is the host\nbash -c "iperf3 -c peer -t 10"\n'
+              'sudo sh -c "echo 1 > /sys/class/net/eth0/threaded"\n')
+    assert [(c.raw, c.tool) for c in f.commands] == [("$NETPERF -H $host -t TCP_RR -l 60", "netperf"),
+                                                     ('bash -c "iperf3 -c peer -t 10"', "iperf3")]
+    assert [(s.kind, s.key, s.value) for s in f.setup] == [("sysfs", "/sys/class/net/eth0/threaded", "1")]
+
+
 def test_ssh_runs_the_quoted_benchmark() -> None:
     """Invented: `ssh HOST "cmd"`: the benchmark is the quoted command."""
     (c,) = found('ssh -p 22 root@peer "netperf -H 10.0.0.1 -t TCP_STREAM -l 30"\n').commands
