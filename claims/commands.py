@@ -77,6 +77,9 @@ _NOT_BENCH = frozenset({
     "uptime", "htop", "lsmod", "lsblk", "lsof", "strace", "ltrace", "gdb", "trace-cmd",
     "bpftrace", "virsh", "docker", "podman", "which", "type", "file", "stat", "sync",
     "service", "xl", "passt", "socat", "nc", "ncat",
+    # builds and installs
+    "configure", "autogen.sh", "bootstrap.sh", "meson", "ninja", "cmake", "cargo", "rustc",
+    "apt-get", "pip3", "rpm", "dpkg", "git-send-email", "checkpatch.pl", "virtme-configkernel",
 })
 
 _PROMPT = re.compile(

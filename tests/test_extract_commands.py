@@ -201,7 +201,8 @@ def test_tools_that_inspect_or_configure_are_not_benchmarks() -> None:
                  "scripts/config --disable DEBUG_INFO", "# Hardware I/O ports",
                  "COMPILER_INSTALL_PATH=$HOME/0day COMPILER=clang ~/bin/make.cross W=1 ARCH=s390",
                  "/mnt/ld-linux-aarch64.so.1 /mnt/ls.coreutils /", "with qemu-system-x86_64 -enable-kvm -device",
-                 "cat /proc/meminfo | grep AnonHugePages:", "baseline 2.7 N/A Mpps"):
+                 "cat /proc/meminfo | grep AnonHugePages:", "baseline 2.7 N/A Mpps",
+                 "./configure --enable-kvm --target-list=x86_64-softmmu", "sudo bin/lkp install job.yaml"):
         assert raws(line + "\n") == [], line
 
 
