@@ -61,6 +61,20 @@ UNDESCRIBED_PROGRAMS = frozenset({
     "xdp-trafficgen",
 })
 BENCH_PROGRAMS = UNDESCRIBED_PROGRAMS | _described_programs()
+
+
+def _server_programs() -> frozenset[str]:
+    """Programs that only serve a described tool (netserver): run bare, they are still a run."""
+    from claims.tools import all_tools
+
+    try:
+        tools = all_tools()
+        return frozenset(p for t in tools for p in t.server_programs) - {p for t in tools for p in t.programs}
+    except Exception:  # noqa: BLE001 - a broken tool module must not stop command recognition
+        return frozenset()
+
+
+_SERVERS = _server_programs()
 # Programs whose invocations count as benchmark commands only behind a shell prompt.
 _NOT_BENCH = frozenset({
     "cat", "ls", "cd", "make", "git", "grep", "egrep", "dmesg", "modprobe", "insmod", "rmmod",
@@ -292,6 +306,7 @@ class _Context:
     host: str | None
     index: int
     last: int
+    labelled: bool = False  # a `server:` label stood before it
 
 
 def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: bool) -> bool:
@@ -315,7 +330,8 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
     if not prog or prog.endswith(":") or _never_benchmark(prog):
         return False
     if _known_program(prog):
-        return (_looks_like_args(args) or (not args and (ctx.prompted or alone and _executable_word(word)))
+        return (_looks_like_args(args) or (not args and (ctx.prompted or alone and (
+                    ctx.labelled and prog in _SERVERS or _executable_word(word))))
                 or _tool_accepts(inv.argv[inv.at:]))
     if not _PROGRAM_WORD.match(prog):
         return False
@@ -353,10 +369,13 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
         ln = lines[i]
         text = _clean(ln.text)
         prompted, host, rest = strip_prompt(text)
+        labelled = False
         if not prompted:
-            rest = _unlabel(_BULLET.sub("", text, count=1).strip().strip("`").strip())
+            bare = _BULLET.sub("", text, count=1).strip().strip("`").strip()
+            rest = _unlabel(bare)
+            labelled = rest != bare
         rest, last = _joined(rest, lines, i, skip, prompted)
-        ctx = _Context(prompted, host, i, last)
+        ctx = _Context(prompted, host, i, last, labelled)
         events = _line_events(rest.strip(), ctx, ln) if _worth_parsing(rest, ctx) else []
         if events:
             found.events.extend(events)

@@ -180,6 +180,13 @@ def test_ssh_runs_the_quoted_benchmark() -> None:
     assert c.wrappers == ["ssh"]
 
 
+def test_a_bare_server_after_a_role_label_is_a_run_a_bare_tool_name_is_not() -> None:
+    """Invented: `host A: netserver` runs the server the descriptions name; `Tool: netperf`
+    only names a tool."""
+    assert raws("host A: netserver\nhost B: netperf -H A -t TCP_RR\nTool: netperf\n") == [
+        "netserver", "netperf -H A -t TCP_RR"]
+
+
 def test_a_script_whose_line_introduces_its_output() -> None:
     """Invented: `zc_selftest.sh 6 udp:` then the output."""
     assert raws("zc_selftest.sh 6 udp:\n  tx=1234 rx=1200\n") == ["zc_selftest.sh 6 udp"]
