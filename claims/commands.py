@@ -1,32 +1,80 @@
 """Benchmark commands in a message: prompted shell lines, bare command lines, commands named
 in prose ("while doing iperf -P 4") and the command in a `perf stat` header.
 
+A line is read as shell (claims/shell.py): continuation lines joined (a trailing `\\`, or a
+long command soft-wrapped by the mail client onto lines of options), a prompt or a
+`client:` label in front dropped, split into its simple commands (`a; b | c`, `a && b`, two
+commands side by side), each walked past its wrappers to the program.  Whether that program
+runs a benchmark is decided by one model: a program a tool description (claims/tools/)
+names, or any other program whose words read as a command line by the evidence around
+it: a path or script name (`./vsock_perf`, `run.sh`), a wrapper in front (`nice -n -20
+./x`), a shell prompt, neighbouring shell lines, or options and no prose words.  Read-only
+inspections (cat, grep) and setup programs (sysctl, ip, ethtool, tc) are never benchmarks.
+
 Also collects the setup steps written as shell lines, in order, because a later stage reads
 the sequence "setup, command, output, setup, command, output" as variants of one benchmark.
 """
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from claims.model import Command, Line, SetupStep
 from claims.setup_steps import SETUP_PROGRAMS, parse_setup, wrapper_step
+from claims.shell import (
+    WRAPPERS,
+    Invocation,
+    basename,
+    gap_splits,
+    invocation,
+    measures,
+    pieces,
+    privilege_prefix,
+    shell_c,
+    split_words,
+    strip_keywords,
+    without_redirections,
+)
 
-BENCH_PROGRAMS = frozenset({
-    "netperf", "iperf", "iperf3", "sockperf", "super_netperf", "neper", "tcp_rr", "tcp_stream",
-    "tcp_crr", "udp_rr", "udp_stream", "xdpsock", "xdp-bench", "xdp_redirect", "xdp_redirect_map",
-    "xdp_redirect_cpu", "xdp_rxq_info", "xdp1", "xdp2", "trafgen", "mausezahn", "pktgen",
-    "sembench", "tbench", "dbench", "hackbench", "fio", "sysbench", "schbench", "redis-benchmark",
-    "memtier_benchmark", "wrk", "wrk2", "ab", "qperf", "uperf", "nuttcp", "ethr", "stress-ng",
-    "ebizzy", "pgbench", "udpgso_bench_tx", "udpgso_bench_rx", "tcp_mmap", "msg_zerocopy",
-    "lat_tcp", "lat_udp", "bw_tcp", "lat_ctx", "lat_syscall", "will-it-scale", "perf",
-    "netbench", "moongen", "testpmd", "dpdk-testpmd", "io_uring-bench", "t/io_uring",
-    "tcp_bench", "ping", "kselftest", "bench", "memcached", "mutilate",
-    "aim7", "reaim", "lmbench", "unixbench", "blogbench", "vng", "kperf", "xdp-trafficgen",
+
+def _described_programs() -> frozenset[str]:
+    """The programs the tool descriptions (claims/tools/) name, servers included."""
+    from claims.tools import all_tools
+
+    try:
+        return frozenset(p for t in all_tools() for p in (*t.programs, *t.server_programs))
+    except Exception:  # noqa: BLE001 - a broken tool module must not stop command recognition
+        return frozenset()
+
+
+# Benchmark programs no tool description covers (yet); the described ones come from there.
+UNDESCRIBED_PROGRAMS = frozenset({
+    "neper", "xdp_redirect", "xdp_redirect_map", "xdp_redirect_cpu", "xdp_rxq_info", "xdp1",
+    "xdp2", "mausezahn", "pktgen", "sembench", "tbench", "dbench", "hackbench", "fio",
+    "sysbench", "schbench", "redis-benchmark", "memtier_benchmark", "wrk", "wrk2", "ab", "qperf",
+    "uperf", "nuttcp", "ethr", "stress-ng", "ebizzy", "pgbench", "udpgso_bench_tx",
+    "udpgso_bench_rx", "tcp_mmap", "msg_zerocopy", "lat_tcp", "lat_udp", "bw_tcp", "lat_ctx",
+    "lat_syscall", "will-it-scale", "netbench", "moongen", "testpmd", "dpdk-testpmd",
+    "io_uring-bench", "t/io_uring", "tcp_bench", "ping", "kselftest", "bench", "memcached",
+    "mutilate", "aim7", "reaim", "lmbench", "unixbench", "blogbench", "vng", "kperf",
+    "xdp-trafficgen",
 })
+BENCH_PROGRAMS = UNDESCRIBED_PROGRAMS | _described_programs()
+
+
+def _server_programs() -> frozenset[str]:
+    """Programs that only serve a described tool (netserver): run bare, they are still a run."""
+    from claims.tools import all_tools
+
+    try:
+        tools = all_tools()
+        return frozenset(p for t in tools for p in t.server_programs) - {p for t in tools for p in t.programs}
+    except Exception:  # noqa: BLE001 - a broken tool module must not stop command recognition
+        return frozenset()
+
+
+_SERVERS = _server_programs()
 # Programs whose invocations count as benchmark commands only behind a shell prompt.
 _NOT_BENCH = frozenset({
     "cat", "ls", "cd", "make", "git", "grep", "egrep", "dmesg", "modprobe", "insmod", "rmmod",
@@ -38,24 +86,45 @@ _NOT_BENCH = frozenset({
     "bash", "sh", "cpupower", "devlink", "exit", "su", "sleep", "wait", "true", "false", "set",
     "diff", "patch", "b4", "sed", "awk", "sort", "uniq", "wc", "find", "xargs", "tee", "chmod",
     "chown", "ln", "touch", "date", "history", "clear", "reboot", "journalctl", "systemctl",
+    # monitors and inspections read a running system; they are not the benchmark
+    "nstat", "sar", "mpstat", "vmstat", "iostat", "pidstat", "numastat", "turbostat", "free",
+    "uptime", "htop", "lsmod", "lsblk", "lsof", "strace", "ltrace", "gdb", "trace-cmd",
+    "bpftrace", "virsh", "docker", "podman", "which", "type", "file", "stat", "sync",
+    "service", "xl", "passt", "socat", "nc", "ncat",
+    # builds and installs
+    "configure", "autogen.sh", "bootstrap.sh", "meson", "ninja", "cmake", "cargo", "rustc",
+    "apt-get", "pip3", "rpm", "dpkg", "git-send-email", "checkpatch.pl", "virtme-configkernel",
 })
-_WRAPPER_ARGS = {"sudo": 0, "time": 0, "nice": 0, "stdbuf": 0, "env": 0, "taskset": 1, "chrt": 1,
-                 "numactl": 0, "perf": 0}
 
 _PROMPT = re.compile(
     r"^\s*(?:\[(?:[\w.-]+@)?(?P<h1>[\w.-]+)[^\]\n]{0,60}\]|(?:[\w.-]+@)?(?P<h2>[\w.-]+):[^\s#$]{0,80}"
-    r"|(?P<h3>[A-Za-z][\w.-]*(?=[#$]))|~)?\s?[#$]\s+(?P<rest>\S.*)$"
+    r"|[\w.-]+@(?P<h4>[\w.-]+)\s[~/][^\s#$]{0,80}|(?P<h3>[A-Za-z][\w.-]*(?=[#$]))|~)?\s?[#$]\s+(?P<rest>\S.*)$"
 )
 _PERF_HEADER = re.compile(r"Performance counter stats for '(?P<cmd>[^'\n]{1,500})'")
+_PERF_OPEN = "Performance counter stats for '"
 _VAR = re.compile(r"\$\{?(\w+)\}?|\$\(\((?P<arith>[^)]{1,80})\)\)")
-_BULLET = re.compile(r"^\s*(?:[-*•]\s+|\d{1,2}[.)]\s+)?`?")
+_BULLET = re.compile(r"^\s*(?:[-*•+]\s+|\(?\d{1,2}[.)]\s+|\(?[a-z]\)\s+)?`?")
+# "client:  taskset -c 1 sockperf ...", "xmit command: sockperf tp ...": a short label
+_LABEL = re.compile(r"^(?P<label>[A-Za-z][\w./+()-]*(?: [\w./+()-]+){0,3})\s*:\s+(?P<rest>\S.*)$")
 _PROSE_PROG = re.compile(
-    r"(?<![\w/.-])(?P<prog>(?:\./|[\w.-]*/)?(?:" + "|".join(
+    r"(?<![\w/.-])(?P<prog>(?:(?:\.{1,2}|~)?/)?(?:[\w.-]+/){0,4}(?:" + "|".join(
         re.escape(p) for p in sorted(BENCH_PROGRAMS, key=len, reverse=True) if p not in ("bench", "perf", "ping", "ab"))
     + r"))\s+(?:(?P<sub>(?!(?:with|and|or|on|in|at|to|for|using|the|a|an|is|was|runs?)\s)[a-z][a-z-]{1,15})\s+)?(?=-)"
 )
+# A sentence about a run that has not happened ("I'll rerun with neper -T4 once ...")
+_HYPOTHETICAL = re.compile(r"\b(?:will|would|could|should|shall|might|may|going to|plan(?:s|ning)? to|"
+                           r"want(?:s|ed)? to|try(?:ing)?|if)\b|'ll\b", re.I)
 _OPT = re.compile(r"^--?[A-Za-z][\w-]*(?:=\S*)?$|^-[A-Za-z]\S*$")
+_OPTION_WORD = re.compile(r"^--?[A-Za-z]")
 _ARG = re.compile(r"^[\w$@%:.,/=+<>(){}\[\]-]{1,120}$")
+_LOOSE = re.compile(r"^[A-Za-z]+[.,]?$")
+_VALUEISH = re.compile(r"^(?:[+-]?\d[\d.,:x/-]*[kKmMgGtT]?[bB]?|<[^>]+>|\$\S+|\S*[/=]\S*|\[\S+\])$")
+_PROGRAM_WORD = re.compile(r"^[A-Za-z_][\w.+-]{0,60}$")
+_NOT_PROGRAM_EXT = (".c", ".h", ".pl", ".txt", ".log", ".patch", ".diff", ".json", ".yaml",
+                    ".yml", ".conf", ".cfg", ".ko", ".img", ".html", ".md", ".rst", ".csv",
+                    ".o", ".so", ".xz", ".gz", ".tar", ".qcow2", ".iso", ".sock", ".socket")
+_SCRIPT_EXT = (".sh", ".py", ".bash")
+_SYSTEM_DIRS = ("/sys/", "/proc/", "/dev/", "/etc/", "/tmp/", "/boot/", "/lib/modules")
 
 
 @dataclass
@@ -67,6 +136,7 @@ class ShellEvent:
     command: Command | None = None
     setup: SetupStep | None = None
     prose_after: bool = False  # "neper tcp_rr -T 32: before 4.2M, after 4.5M": results follow
+    named_by_output: bool = False  # the command a perf stat header names
 
 
 @dataclass
@@ -78,61 +148,26 @@ class Found:
 
 
 def split_argv(raw: str) -> list[str]:
-    try:
-        return shlex.split(raw)
-    except ValueError:
-        return raw.split()
-
-
-def program_of(argv: Sequence[str]) -> tuple[str, list[str], int]:
-    """The benchmark program behind wrappers: (basename, wrappers, index of program)."""
-    wrappers: list[str] = []
-    i = 0
-    while i < len(argv):
-        base = argv[i].rsplit("/", 1)[-1]
-        if base in _WRAPPER_ARGS:
-            if base == "perf" and i + 1 < len(argv) and argv[i + 1] == "stat":
-                j = i + 2
-                while j < len(argv) and argv[j].startswith("-"):
-                    j += 2 if argv[j] in ("-r", "-e", "-C", "-x", "-o", "-p", "-I", "-G") else 1
-                if j >= len(argv) or (argv[j] == "sleep" and "-a" in argv[i + 2:j]):
-                    return base, wrappers, i  # "perf stat -a -- sleep 10": perf is the tool
-                wrappers.append("perf stat")
-                i = j
-                continue
-            if base == "perf":
-                return base, wrappers, i
-            j = i + 1
-            while j < len(argv) and (argv[j].startswith("-") or "=" in argv[j]):
-                j += 2 if base in ("nice", "chrt") and argv[j] in ("-n", "-p") else 1
-            j += _WRAPPER_ARGS[base]
-            wrappers.append(base)
-            i = j
-            continue
-        if base == "ip" and argv[i + 1:i + 3] == ["netns", "exec"]:
-            wrappers.append("ip netns exec")
-            i += 4
-            continue
-        return base, wrappers, i
-    return "", wrappers, len(argv)
+    """A command's words as its program receives them (redirections left out)."""
+    return without_redirections(split_words(raw))
 
 
 def make_command(raw: str, line: int, host: str | None, depth: int, in_prose: bool = False,
                  author: str | None = None) -> Command:
     from claims.tools import tool_for_program
 
-    argv = split_argv(raw)
-    prog, wrappers, at = program_of(argv)
-    tool = tool_for_program(prog) if prog else None
+    inv = invocation(split_argv(raw))
+    prog = inv.program
+    tool = tool_for_program(prog.strip("${}").lower() if prog.startswith("$") else prog) if prog else None
     variables = []
     for m in _VAR.finditer(raw):
         if m.group(1):
             variables.append(m.group(1))
         elif m.group("arith"):
             variables.extend(re.findall(r"[A-Za-z_]\w*", m.group("arith")))
-    return Command(raw=raw, line=line, tool=tool.name if tool else (prog or None), argv=argv[at:],
-                   host=host, variables=list(dict.fromkeys(variables)), wrappers=wrappers,
-                   in_prose=in_prose, depth=depth, author=author)
+    return Command(raw=raw, line=line, tool=tool.name if tool else (prog or None),
+                   argv=inv.argv[inv.at:], host=host, variables=list(dict.fromkeys(variables)),
+                   wrappers=inv.wrapper_names, in_prose=in_prose, depth=depth, author=author)
 
 
 def strip_prompt(text: str) -> tuple[bool, str | None, str]:
@@ -140,12 +175,9 @@ def strip_prompt(text: str) -> tuple[bool, str | None, str]:
     m = _PROMPT.match(text[:2000])
     if not m:
         return False, None, text
-    host = m.group("h1") or m.group("h2") or m.group("h3")
+    host = m.group("h1") or m.group("h2") or m.group("h3") or m.group("h4")
     return True, host, m.group("rest")
 
-
-def _is_bench(prog: str) -> bool:
-    return prog in BENCH_PROGRAMS or prog.startswith(("pktgen_", "xdp_", "udpgso_bench", "super_netperf"))
 
 
 def _tool_accepts(argv: list[str]) -> bool:
@@ -172,34 +204,156 @@ def _looks_like_args(args: list[str]) -> bool:
         and args[1].startswith("-")
     if not (args[0].startswith(("-", "$")) or args[0] in ("stat", "bench", "record") or subcommand):
         return False
+    return _loose_words(args) is not None and _loose_words(args) <= 2
+
+
+def _loose_words(args: Sequence[str]) -> int | None:
+    """How many bare words (not an option, nor an option's value) the arguments hold, or
+    None when one of them cannot be a shell word at all (a sentence's punctuation)."""
     loose = 0
     after_option = False
-    for a in args[:40]:
-        if not (_ARG.match(a) or a.startswith(("-", "$", "'", '"'))):
-            return False
+    for a in args[:60]:
+        if not (_ARG.match(a) or a.startswith(("-", "$", "'", '"', "<", "["))):
+            return None
         if a.startswith("-"):
             after_option = not a.endswith(".")
             if a.endswith(".") and len(a) > 2:
-                return False
+                return None
             continue
-        if not after_option and re.fullmatch(r"[A-Za-z]+[.,]?", a):
+        if a.endswith(".") and len(a) > 2 and not _VALUEISH.match(a) and a != "...":
+            return None
+        if not after_option and _LOOSE.match(a):
             loose += 1
         after_option = False
-    return loose <= 2
+    return loose
 
 
-@lru_cache(maxsize=1)
-def _tool_programs() -> frozenset[str]:
-    from claims.tools import all_tools
-
-    try:
-        return frozenset(p for t in all_tools() for p in t.programs)
-    except Exception:  # a broken tool module must not stop command recognition
-        return frozenset()
+def _evidence(args: Sequence[str]) -> int:
+    """How many arguments read as command-line words: options, numbers and sizes, paths,
+    key=value, variables, <placeholders>."""
+    return sum(1 for a in args if _OPTION_WORD.match(a) or _VALUEISH.match(a))
 
 
 def _known_program(prog: str) -> bool:
-    return _is_bench(prog) or prog in _tool_programs()
+    """A benchmark program by name: described, listed, or of a listed family (pktgen_*.sh)."""
+    return prog in BENCH_PROGRAMS or prog.startswith(("pktgen_", "xdp_", "udpgso_bench", "super_netperf"))
+
+
+def _executable_word(word: str) -> bool:
+    """A path to a program (`./vsock_perf`, `/usr/share/bcc/tools/funclatency`) or a script
+    name (`zc_selftest.sh`): words that only a shell line starts with."""
+    base = basename(word)
+    if not _PROGRAM_WORD.match(base) or base.endswith(_NOT_PROGRAM_EXT) or base in _NOT_BENCH:
+        return False
+    if "scripts/" in word or word.startswith(_SYSTEM_DIRS):
+        return False
+    path = word.startswith(("./", "../", "/", "~/")) and len(word) > 2 and "//" not in word
+    return path or base.endswith(_SCRIPT_EXT)
+
+
+def _program_like(word: str) -> bool:
+    """Could a shell line start with `word`? (cheap: no parse)"""
+    base = basename(word)
+    return (base in _ALWAYS or _known_program(base) or _executable_word(word)
+            or _ASSIGNMENT.match(word) is not None or word.startswith("$") and len(word) > 2)
+
+
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S")
+_FIRST_WORD = re.compile(r"^\S+")
+_ALWAYS = frozenset(BENCH_PROGRAMS | set(SETUP_PROGRAMS) | set(WRAPPERS)
+                    | {"ip", "taskset", "numactl", "do", "then", "(", "{"})
+
+
+def _clean(text: str) -> str:
+    return text[:2000].replace("\xa0", " ")
+
+
+def _unlabel(text: str) -> str:
+    """`client:  taskset -c 1 sockperf ...` -> the command; a label before anything else
+    is kept (it may be a result line)."""
+    m = _LABEL.match(text)
+    if m is None or any(w.startswith("-") for w in m.group("label").split()):
+        return text
+    rest = m.group("rest").strip()
+    first = _FIRST_WORD.match(rest)
+    return rest if first and _program_like(first.group()) else text
+
+
+def _wrapped_value(line: str, text: str) -> bool:
+    """A line ending in an option, then a line that starts with its value and goes on with
+    options (`... -m` / `00:11:22:33:44:55 -t 4`): one command wrapped inside an option."""
+    words = text.split()
+    tail = line.split()[-1:] if line.strip() else []
+    return bool(words and tail) and _OPTION_WORD.match(tail[0]) is not None and "=" not in tail[0] \
+        and _VALUEISH.match(words[0]) is not None and any(_OPTION_WORD.match(w) for w in words[1:]) \
+        and _loose_words(words) is not None and _loose_words(words) <= 1
+
+
+def _wrapped_args(text: str) -> bool:
+    """A line that continues a soft-wrapped command: it starts with an option and holds
+    only command-line words."""
+    words = text.split()
+    return bool(words) and _OPTION_WORD.match(words[0]) is not None and \
+        _PERF_OPEN.lower() not in text.lower() and _loose_words(words) is not None and \
+        _loose_words(words) <= 1
+
+
+@dataclass
+class _Context:
+    """Where a line's pieces come from: its prompt (and the host it names) and its lines."""
+
+    prompted: bool
+    host: str | None
+    index: int
+    last: int
+    labelled: bool = False  # a `server:` label stood before it
+
+
+def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: bool) -> bool:
+    """The one model of "this simple command runs a benchmark" (see the module docstring).
+    `alone`: the piece is the whole line, not one part of `a; b | c`.
+
+    A program a tool description or the benchmark list names needs command-line words after
+    it.  Any other program needs evidence that it is run to be measured: a path or a script
+    of one's own (`./vsock_perf`, `zc_selftest.sh`), a wrapper that shapes or measures a run
+    (perf stat, time, nice, taskset, numactl, chrt), or a benchmark's name (`*bench*`,
+    `*perf*`, `*test*`, ...) or a background job, with options.  Tools that inspect or
+    configure a system (`vdpa dev show`, `driverctl`, `openssl`, `cc`) have none of these."""
+    prog = inv.program
+    word = inv.argv[inv.at] if prog else ""
+    args = inv.argv[inv.at + 1:]
+    if prog.startswith("$"):
+        # `$NETPERF -H $host ...` in a script: the variable names the program it holds
+        name = prog.strip("${}").lower()
+        return bool(name) and (_known_program(name) or _BENCH_NAME.search(name) is not None) \
+            and _looks_like_args(args)
+    if not prog or prog.endswith(":") or _never_benchmark(prog):
+        return False
+    if _known_program(prog):
+        return (_looks_like_args(args) or (not args and (ctx.prompted or alone and (
+                    ctx.labelled and prog in _SERVERS or _executable_word(word))))
+                or _tool_accepts(inv.argv[inv.at:]))
+    if not _PROGRAM_WORD.match(prog):
+        return False
+    loose = _loose_words(args)
+    if loose is None or loose > 2:
+        return False
+    options = sum(1 for a in args if _OPTION_WORD.match(a))
+    measured = any(measures(words) for _, words in inv.wrappers)
+    if _executable_word(word):
+        # alone on its line with no argument: a script, or a program named as a benchmark
+        bare = alone and not args and (prog.endswith(_SCRIPT_EXT) or _BENCH_NAME.search(prog) is not None)
+        return _evidence(args) > 0 or ctx.prompted or measured or bare
+    if loose > 1:
+        return False
+    if measured:
+        return _evidence(args) > 0
+    return options > 0 and (background or _BENCH_NAME.search(prog) is not None)
+
+
+_LIBRARY = re.compile(r"\.so(?:\.\d+)*$")
+# how benchmark and test programs are named (netperf, vsock_perf, blkio-bench, virtio_test)
+_BENCH_NAME = re.compile(r"bench|perf|test|stress|load|mark|_rr$|_stream$|^lat_|^bw_|iops", re.I)
 
 
 def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
@@ -213,86 +367,138 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
             i += 1
             continue
         ln = lines[i]
-        text = ln.text[:2000].replace("\xa0", " ")
+        text = _clean(ln.text)
         prompted, host, rest = strip_prompt(text)
+        labelled = False
         if not prompted:
-            rest = _BULLET.sub("", text, count=1).strip().rstrip("`")
-        last = i
-        while rest.endswith("\\") and last + 1 < n and last - i < 20:
-            last += 1
-            rest = rest[:-1].rstrip() + " " + lines[last].text.replace("\xa0", " ").strip()
-        rest = rest.strip()
-        event = _line_event(rest, prompted, host, ln, i, last) if _worth_parsing(rest, prompted) else None
-        if event is not None:
-            found.events.append(event)
-            if not event.prose_after:
+            bare = _BULLET.sub("", text, count=1).strip().strip("`").strip()
+            rest = _unlabel(bare)
+            labelled = rest != bare
+        rest, last = _joined(rest, lines, i, skip, prompted)
+        ctx = _Context(prompted, host, i, last, labelled)
+        events = _line_events(rest.strip(), ctx, ln) if _worth_parsing(rest, ctx) else []
+        if events:
+            found.events.extend(events)
+            if not all(ev.prose_after for ev in events):
                 found.used.update(range(i, last + 1))
             i = last + 1
             continue
-        _prose_commands(text, ln, i, found)
-        i += 1
+        i += _prose_commands(lines, i, skip, found)
+    shown = [ev.command for ev in found.events if ev.command is not None and not ev.named_by_output]
     for ev in found.events:
-        if ev.command is not None:
+        if ev.command is not None and not (ev.named_by_output and _runs_inside(ev.command, shown)):
             found.commands.append(ev.command)
         if ev.setup is not None:
             found.setup.append(ev.setup)
     return found
 
 
-_FIRST_WORD = re.compile(r"^\S+")
-_ALWAYS = frozenset(BENCH_PROGRAMS | set(SETUP_PROGRAMS) | set(_WRAPPER_ARGS) | {"ip", "taskset", "numactl"})
+def _runs_inside(cmd: Command, others: list[Command]) -> bool:
+    """A perf stat header's command that another command already runs (`taskset -c 2 perf
+    stat -r 10 -- ./virtio_test --batch=64` above the header './virtio_test --batch=64')."""
+    words = [basename(w) for w in split_argv(cmd.raw)]  # `./x` in one, `x` in the other
+    return bool(words) and any(len(o_words) > len(words) and o_words[-len(words):] == words
+                               for o_words in ([basename(w) for w in split_argv(o.raw)] for o in others))
 
 
-def _worth_parsing(rest: str, prompted: bool) -> bool:
+def _joined(rest: str, lines: Sequence[Line], i: int, skip: set[int],
+            prompted: bool) -> tuple[str, int]:
+    """The logical line from `i`: `\\` continuations joined, and the lines of options a mail
+    client wrapped a long command onto."""
+    last = i
+    n = len(lines)
+    while rest.endswith("\\") and last + 1 < n and last - i < 20:
+        last += 1
+        rest = rest[:-1].rstrip() + " " + _clean(lines[last].text).strip()
+    first = _FIRST_WORD.match(rest.strip())
+    if first is None or not (prompted or _program_like(first.group())):
+        return rest, last
+    depth = lines[i].depth
+    while last + 1 < n and last - i < 20 and last + 1 not in skip and lines[last + 1].depth == depth:
+        nxt = _clean(lines[last + 1].text).strip()
+        if not (_wrapped_args(nxt) or _wrapped_value(rest, nxt)) or strip_prompt(nxt)[0]:
+            break
+        last += 1
+        rest = rest.rstrip().rstrip("\\").rstrip() + " " + nxt.rstrip("\\").rstrip()
+    return rest, last
+
+
+def _worth_parsing(rest: str, ctx: _Context) -> bool:
     """A cheap look at the first word before the costly argv parse."""
-    m = _FIRST_WORD.match(rest)
+    m = _FIRST_WORD.match(rest.strip())
     if not m:
         return False
-    if prompted:
+    if ctx.prompted:
         return True
-    first = m.group().rsplit("/", 1)[-1]
-    return first in _ALWAYS or _known_program(first)
+    word = m.group()
+    if _program_like(word):
+        return True
+    # an unknown program is a benchmark only with options (see _runs_benchmark)
+    return _PROGRAM_WORD.match(word) is not None and word[0].islower() and " -" in rest
 
 
-def _line_event(rest: str, prompted: bool, host: str | None, ln: Line, i: int,
-                last: int) -> ShellEvent | None:
+def _line_events(rest: str, ctx: _Context, ln: Line) -> list[ShellEvent]:
     if not rest or len(rest) > 1500:
-        return None
-    if not prompted and rest.endswith(".") and not rest.endswith(".."):
+        return []
+    if not ctx.prompted and rest.endswith(".") and not rest.endswith(".."):
         rest = rest[:-1]  # a command that ends a sentence
-    head, results = _results_after(rest) if not prompted else (rest, False)
-    if results:
-        ev = _line_event(head, prompted, host, ln, i, last)
-        if ev is not None:
-            ev.prose_after = True
-        return ev
-    argv = split_argv(rest)
-    if not argv:
+    if not ctx.prompted:
+        head, results = _results_after(rest)
+        if results:
+            events = _line_events(head, ctx, ln)
+            for ev in events:
+                ev.prose_after = True
+            return events
+    words = split_argv(rest)
+    if not words:
+        return []
+    lead = privilege_prefix(words)
+    if lead < len(words) and (basename(words[lead]) in ("for", "while", "echo") or shell_c(words[lead:])):
+        # a loop writing sysfs, `echo 1 | sudo tee /sys/...`: the setup grammar reads it whole
+        step = parse_setup(rest, ln.number, ctx.host, ln.depth)
+        if step is not None:
+            return [ShellEvent(ctx.index, ctx.last, setup=step)]
+    parts = pieces(rest)
+    events: list[ShellEvent] = []
+    for part in parts:
+        texts, results = gap_splits(part.text, _program_like) \
+            if ("\t" in part.text or "   " in part.text) else ([part.text], False)
+        for k, text in enumerate(texts):
+            alone = len(parts) == 1 and len(texts) == 1
+            background = part.background and k == len(texts) - 1
+            ev = _piece_event(text, ctx, ln, alone=alone, background=background)
+            if ev is not None:
+                ev.prose_after = results  # the numbers after the gap are its output
+                events.append(ev)
+    return events
+
+
+def _piece_event(text: str, ctx: _Context, ln: Line, *, alone: bool,
+                 background: bool) -> ShellEvent | None:
+    text = strip_keywords(text)
+    if alone and not ctx.prompted and text.endswith(":"):
+        text = text[:-1].rstrip()  # "zc_selftest.sh 6 udp:" introduces its output
+    argv = split_argv(text)
+    if not argv or text.endswith(":"):
         return None
-    first = argv[0].rsplit("/", 1)[-1]
-    in_netns = first == "ip" and argv[1:3] == ["netns", "exec"] and _known_program(program_of(argv)[0])
-    if not in_netns and (first in SETUP_PROGRAMS or first in ("taskset", "numactl") and len(argv) < 3):
-        step = parse_setup(rest, ln.number, host, ln.depth)
-        if step is not None and (prompted or first != "echo" or ">" in rest):
-            return ShellEvent(i, last, setup=step)
+    lead = privilege_prefix(argv)
+    first = basename(argv[lead]) if lead < len(argv) else ""
+    inv = invocation(argv)
+    is_cmd = _runs_benchmark(inv, ctx, alone=alone, background=background)
+    pin_only = first in ("taskset", "numactl") and len(argv) - lead < 3
+    if (first in SETUP_PROGRAMS and not (is_cmd and inv.wrappers)) or pin_only:
+        step = parse_setup(text, ln.number, ctx.host, ln.depth)
+        if step is not None and (ctx.prompted or first != "echo" or ">" in text):
+            return ShellEvent(ctx.index, ctx.last, setup=step)
         if first in SETUP_PROGRAMS:
             return None
-    prog, wrappers, at = program_of(argv)
-    if not prog:
+    if not is_cmd:
         return None
-    ok = _known_program(prog) and (_looks_like_args(argv[at + 1:]) or (prompted and len(argv) == at + 1)
-                                   or _tool_accepts(argv[at:]))
-    if prompted and not ok:
-        ok = (prog not in _NOT_BENCH and "scripts/" not in argv[at] and not prog.endswith(".pl") and not rest.endswith((".", ":"))
-              and re.match(r"^\.{0,2}/[\w./-]+$", argv[at]) is not None)
-    if not ok or rest.endswith(":"):
-        return None
-    cmd = make_command(rest, ln.number, host, ln.depth, author=ln.author)
-    ev = ShellEvent(i, last, command=cmd)
-    if any(w in ("taskset", "numactl") for w in wrappers):
-        prog0 = argv[0].rsplit("/", 1)[-1]
-        if prog0 in ("taskset", "numactl"):
-            ev.setup = wrapper_step(prog0, argv[1:at], ln.number, host, ln.depth)
+    cmd = make_command(text, ln.number, ctx.host, ln.depth, author=ln.author)
+    ev = ShellEvent(ctx.index, ctx.last, command=cmd)
+    pin = next(((name, words) for name, words in inv.wrappers if name in ("taskset", "numactl")), None)
+    if pin is not None:
+        ev.setup = wrapper_step(pin[0], pin[1][1:], ln.number, ctx.host, ln.depth)
     return ev
 
 
@@ -308,39 +514,149 @@ def _results_after(rest: str) -> tuple[str, bool]:
     return m.group("cmd"), True
 
 
-def _prose_commands(text: str, ln: Line, i: int, found: Found) -> None:
-    """Commands inside a sentence ('while doing iperf -P 4', '[2]: ./xdpsock -i eth1 -t')."""
-    m = _PERF_HEADER.search(text)
-    if m:
-        raw = m.group("cmd").strip()
+def _perf_header(lines: Sequence[Line], i: int, skip: set[int]) -> tuple[str | None, int]:
+    """The command a perf stat header names, its quote closed on a later line when the mail
+    client wrapped it; and how many lines it took."""
+    text = _clean(lines[i].text)
+    at = text.find(_PERF_OPEN)
+    if at < 0:
+        return None, 1
+    joined, used = text, 1
+    while "'" not in joined[at + len(_PERF_OPEN):] and used < 4 and i + used < len(lines) \
+            and i + used not in skip and lines[i + used].depth == lines[i].depth:
+        joined = joined.rstrip() + " " + _clean(lines[i + used].text).strip()
+        used += 1
+    m = _PERF_HEADER.search(joined)
+    return (m.group("cmd").strip(), used) if m else (None, 1)
+
+
+def _prose_commands(lines: Sequence[Line], i: int, skip: set[int], found: Found) -> int:
+    """Commands inside a sentence ('while doing iperf -P 4', '[2]: ./xdpsock -i eth1 -t')
+    or named by a perf stat header; returns the lines read."""
+    ln = lines[i]
+    text = _clean(ln.text)
+    raw, used = _perf_header(lines, i, skip)
+    if raw is not None:
         if not raw.lower().startswith(("system wide", "cpu", "process id", "thread id")):
-            found.events.append(ShellEvent(i, i, command=make_command(raw, ln.number, None, ln.depth,
-                                                                      author=ln.author)))
-        return
+            found.events.append(ShellEvent(i, i + used - 1, named_by_output=True, command=make_command(
+                raw, ln.number, None, ln.depth, author=ln.author)))
+        return used
     if "-" not in text:
-        return
-    for m in _PROSE_PROG.finditer(text[:4000]):
-        words = text[m.end():m.end() + 600].split()
-        taken: list[str] = []
-        expect_value = False
-        for w in words:
-            bare = w.rstrip(".,;:)'\"`")
-            if _OPT.match(bare) and not bare.startswith("--") or bare.startswith("--") and len(bare) > 2:
-                taken.append(bare)
-                expect_value = "=" not in bare and not (len(bare) > 2 and not bare.startswith("--")
-                                                        and bare[2:].isdigit())
-                if bare != w:
-                    break
-                continue
-            if expect_value and _ARG.match(bare) and not re.match(r"^[A-Z][a-z]+$", bare):
-                taken.append(bare)
-                expect_value = False
-                if bare != w:
-                    break
-                continue
-            break
+        return 1
+    spans = _quoted_commands(lines, i, found)
+    # a line that is itself some program's command line (`qemu-system-x86_64 -m 4G ...`) is
+    # not a sentence: the paths among its arguments are not programs run
+    own = [] if _SHELL_LINE.match(text) else list(_PROSE_OWN.finditer(text[:4000]))
+    matches = sorted([*_PROSE_PROG.finditer(text[:4000]), *own], key=lambda m: m.start())
+    for m in matches:
+        if any(a <= m.start() < b for a, b in spans) or (
+                m.re is _PROSE_OWN and not _own_program(m.group("prog"))):
+            continue
+        taken = _options_after(text[m.end():m.end() + 600])
         if not taken:
             continue
-        raw = " ".join(filter(None, (m.group("prog"), m.group("sub"), *taken)))
+        start = _wrappers_before(text, m.start())
+        if _hypothetical(text, start):
+            continue
+        sub = m.groupdict().get("sub")
+        raw = " ".join(filter(None, (text[start:m.start()].strip(), m.group("prog"), sub, *taken)))
         found.events.append(ShellEvent(i, i, command=make_command(raw, ln.number, None, ln.depth,
                                                                   in_prose=True, author=ln.author)))
+        spans.append((m.start(), m.end()))
+    return 1
+
+
+# A program of one's own in a sentence ("running ./virtio_test --batch=64 gives"):
+# a path, or a name built around a benchmark word (vsock_perf, blkio-bench), then an option.
+_PROSE_OWN = re.compile(r"(?<![\w/.$+=,:-])(?P<prog>(?:\.{1,2}/|~/|/)[\w.+/-]+|[a-z][\w+-]*[_-][\w.+-]+|"
+                        r"[a-z]+\d[\w.+-]*)\s+(?=--?[A-Za-z])")
+
+
+_SHELL_LINE = re.compile(r"^\s*(?:[\w.@-]+[#$]\s+)?[\w./~+-]+\s+-")
+
+
+def _own_program(word: str) -> bool:
+    base = basename(word)
+    return not _known_program(base) and not _never_benchmark(base) and (
+        _executable_word(word) or (_BENCH_NAME.search(base) is not None and _PROGRAM_WORD.match(base)
+                                   is not None))
+
+
+def _never_benchmark(prog: str) -> bool:
+    """Programs that inspect, build, boot or configure (cat, make.cross, qemu-system-x86_64,
+    a kernel image, a shared library) whatever wraps them."""
+    return (prog in _NOT_BENCH or prog.split(".")[0] in _NOT_BENCH or prog.startswith("qemu")
+            or prog in SETUP_PROGRAMS or prog.endswith(_NOT_PROGRAM_EXT) or _LIBRARY.search(prog) is not None
+            or prog != prog.lower() and not _known_program(prog))
+
+
+def _options_after(tail: str) -> list[str]:
+    """The options (and their values) that follow a program named in a sentence, up to the
+    first word that is neither: "iperf -P 4 on both hosts" -> ["-P", "4"]."""
+    taken: list[str] = []
+    expect_value = False
+    for w in tail.split():
+        if "\\" in w:
+            return []  # `--peer-cid=2\n`: a string in code, not a sentence about a run
+        bare = w.rstrip(".,;:)'\"`")
+        if _OPT.match(bare) and not bare.startswith("--") or bare.startswith("--") and len(bare) > 2:
+            taken.append(bare)
+            expect_value = "=" not in bare and not (len(bare) > 2 and not bare.startswith("--")
+                                                    and bare[2:].isdigit())
+        elif expect_value and _ARG.match(bare) and not re.match(r"^[A-Z][a-z]+$", bare):
+            taken.append(bare)
+            expect_value = False
+        else:
+            break
+        if bare != w:
+            break
+    return taken
+
+
+_BACKTICKS = re.compile(r"`([^`\n]{3,300})`")
+
+
+def _quoted_commands(lines: Sequence[Line], i: int, found: Found) -> list[tuple[int, int]]:
+    """Commands a sentence quotes in backticks ("run `./vsock_perf --sender 2` on the
+    guest"), judged as a line of their own; with options, so that "`perf stat`" is the
+    tool's name, not a run.  Returns the spans that held a command."""
+    ln = lines[i]
+    text = _clean(ln.text)
+    spans: list[tuple[int, int]] = []
+    for m in _BACKTICKS.finditer(text[:4000]):
+        if _hypothetical(text, m.start()):
+            continue
+        prompted, host, rest = strip_prompt(m.group(1))
+        ctx = _Context(prompted, host, i, i)
+        for part in pieces(rest):
+            words = split_argv(strip_keywords(part.text))
+            inv = invocation(words)
+            if not any(a.startswith("-") and len(a) > 1 for a in inv.argv[inv.at + 1:]) or \
+                    not _runs_benchmark(inv, ctx, alone=True, background=False):
+                continue
+            found.events.append(ShellEvent(i, i, command=make_command(
+                strip_keywords(part.text), ln.number, host, ln.depth, in_prose=True, author=ln.author)))
+            spans.append((m.start(), m.end()))
+    return spans
+
+
+def _hypothetical(text: str, start: int) -> bool:
+    """Does the sentence before `start` speak of a run still to come or a condition?"""
+    return _HYPOTHETICAL.search(re.split(r"[.!?;]\s", text[:start])[-1]) is not None
+
+
+def _wrappers_before(text: str, start: int) -> int:
+    """Where the wrappers written in front of a program in a sentence begin ("run with
+    taskset -c 1 sockperf tp ..."): the longest run of words before it that reads as
+    wrappers ending exactly at the program."""
+    spans = [m for m in re.finditer(r"\S+", text[max(0, start - 200):start])][-8:]
+    offset = max(0, start - 200)
+    best = start
+    for k in range(len(spans), 0, -1):
+        words = [m.group() for m in spans[-k:]]
+        if basename(words[0]) not in WRAPPERS and not _ASSIGNMENT.match(words[0]):
+            continue
+        if invocation([*words, "PROGRAM"]).at == k:
+            best = offset + spans[-k].start()
+            break
+    return best

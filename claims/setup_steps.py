@@ -10,12 +10,14 @@ import re
 import shlex
 
 from claims.model import SetupStep
+from claims.shell import privilege_prefix, shell_c
 
 _ECHO = re.compile(r"^echo\s+(?:-n\s+)?(?P<val>[^>|]{1,200}?)\s*(?:>>?|\|\s*(?:sudo\s+)?tee(?:\s+-a)?)\s*(?P<path>\S+)\s*$")
 _FOR_ECHO = re.compile(
     r"^for\s+(?P<var>\w+)\s+in\s+(?P<paths>[^;]{1,300});\s*do\s+(?P<body>[^;]{1,300});\s*done\s*$"
 )
 WRAPPERS = ("taskset", "numactl", "chrt", "nice", "sudo", "time", "env", "stdbuf")
+_TYPED_KINDS = frozenset({"sysctl", "sysfs", "procfs", "ethtool", "tc"})
 SETUP_PROGRAMS = ("sysctl", "ethtool", "tc", "ip", "echo", "for", "cpupower", "devlink", "ifconfig",
                   "modprobe", "sysfs")
 
@@ -53,6 +55,22 @@ def parse_setup(raw: str, line: int, host: str | None = None, depth: int = 0) ->
     argv = _split(text)
     if not argv:
         return None
+    lead = privilege_prefix(argv)
+    inner = shell_c(argv[lead:])
+    if inner is not None:  # `sudo sh -c "echo 1 > /sys/..."`: the step is the quoted one
+        step = parse_setup(inner, line, host, depth)
+        if step is None or step.kind not in _TYPED_KINDS:
+            return None
+        step.raw = text
+        return step
+    if 0 < lead < len(argv):
+        # `sudo sysctl -w ...`, `sudo ethtool -K ...`: the step is the rest; only kinds whose
+        # action is typed (never the raw words run as written) keep the `sudo` in their raw
+        step = parse_setup(shlex.join(argv[lead:]), line, host, depth)
+        if step is None or step.kind not in _TYPED_KINDS:
+            return None
+        step.raw = text
+        return step
     prog = argv[0].rsplit("/", 1)[-1]
     step.args = argv[1:]
     if prog == "sysctl":
@@ -63,15 +81,17 @@ def parse_setup(raw: str, line: int, host: str | None = None, depth: int = 0) ->
         step.key, step.value = (p.strip() for p in kv.split("=", 1))
         return step
     if prog == "ethtool":
-        opts = [a for a in argv[1:] if a.startswith("-")]
+        opts = [a for a in argv[1:] if a.startswith("-") and a not in _ETHTOOL_MODIFIERS]
         rest = [a for a in argv[1:] if not a.startswith("-")]
-        if not rest:
-            return None
+        if not rest or not opts or _ethtool_query(opts[0]):
+            return None  # `ethtool eth0`, `ethtool -S eth0`: a reading, not a setting
         step.kind = "ethtool"
         step.key = opts[0] if opts else None
         step.device = rest[0]
         step.value = " ".join(rest[1:]) or None
         return step
+    if prog in ("tc", "ip") and not _CHANGES.intersection(argv[1:]):
+        return None  # `tc -s qdisc show dev eth0`, `ip -s link`: a reading, not a setting
     if prog == "tc":
         step.kind = "tc"
         step.key = argv[1] if len(argv) > 1 else None
@@ -87,6 +107,21 @@ def parse_setup(raw: str, line: int, host: str | None = None, depth: int = 0) ->
         step.value = next((a for a in argv[1:] if not a.startswith("-")), None)
         return step
     return None
+
+
+# ethtool's options that only read (statistics, rings, features, driver, coalescing shown)
+_ETHTOOL_QUERIES = frozenset({"-a", "-c", "-g", "-i", "-k", "-l", "-m", "-n", "-u", "-x", "-d",
+                              "-e", "-S", "-P", "-T", "-w", "--statistics", "--driver",
+                              "--phy-statistics", "--module-info", "--permaddr", "--dump-regs",
+                              "--dump-eeprom", "--dump-module-eeprom"})
+_ETHTOOL_MODIFIERS = frozenset({"--json", "-I", "--debug", "--all-groups", "--include-statistics"})
+# the words with which tc and ip change something; without one they show it
+_CHANGES = frozenset({"add", "del", "delete", "change", "replace", "set", "flush", "exec",
+                      "append", "prepend", "attach", "detach", "up", "down"})
+
+
+def _ethtool_query(option: str) -> bool:
+    return option in _ETHTOOL_QUERIES or option.startswith(("--show", "--get"))
 
 
 def wrapper_step(prog: str, args: list[str], line: int, host: str | None, depth: int) -> SetupStep:
