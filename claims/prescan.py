@@ -88,7 +88,9 @@ _UNIT = _UNITS.pattern if isinstance(_UNITS, re.Pattern) else r"[^\W\d_][\w/%.]{
 _U = rf"(?<![\w.])\d[\d,.]*[^\S\n]?(?i:{_UNIT})(?![\w/])"
 _CUES = [re.compile(p, re.M) for p in (
     # a change stated alone: 12%, 1.5x, 3×, 2 times, tenfold
-    r"%[+-]?\d|\d[^\S\n]?(?:%|[x×X](?![A-Za-z0-9_])|percent\b|times\b|-?fold\b)",
+    # (a token of its own: "%40" in a URL, "0x%x" and "3c59x.c" are not)
+    r"(?<![\w%])%[+-]?\d|(?<![\w.])\d(?:[\d,.]*\d)?[^\S\n]?(?:%|[x×X](?=[\s)\],;:!?]|\.(?:\s|$)|$)"
+    r"|percent\b|times\b|-?fold\b)",
     # an operator between variants
     rf"(?:->|=>|→|⇒)[^\S\n]*{_N}",
     rf"(?:\bvs\b|\bversus\b|\bcompared\b|\bagainst\b)[^\n]{{0,80}}?{_N}",
@@ -108,6 +110,9 @@ _CELL = re.compile(
     r"(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w)")
 # A line that ends in ":" opens a block ("Before:", "After applying it, iperf3 says:")
 # (an attribution "On .., X wrote:" names the quoted author; claims.message reads it as one).
+# a number in a block, but not a list marker ("1. ", "2) ") or a footnote ("[1]")
+_BLOCK_NUM = re.compile(r"(?<![\w.\[])[~≈]?[+-]?(?:\d[\d,.]*|\.\d)(?:[eE][+-]?\d+)?"
+                        r"(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w|[.)\]](?:[^\S\n]|\n|\Z))")
 _BLOCK_END = re.compile(r"(?<!wrote)(?<!writes)(?<!said)(?<!schrieb)(?<!crit)(?<!escribió)(?<!写道):[^\S\n]*\n")
 
 _BENCH = (
@@ -147,6 +152,25 @@ _SHELL = re.compile(
 _DIGIT = re.compile(r"\d")
 
 
+def _variant_words() -> re.Pattern[str]:
+    """The words that name a variant, from claims.variants (the extractor's lexicon), or a
+    broad stand-in when that module has changed shape."""
+    try:
+        from claims import variants
+
+        parts = [p.pattern.removeprefix("(?i)") for p in (variants._BASELINE, variants._CANDIDATE)]
+        return re.compile("|".join(f"(?:{p})" for p in parts), re.IGNORECASE)
+    except (ImportError, AttributeError, re.error):
+        return re.compile(r"(?i)before|after|with|base|old|new|patch|orig|vanilla|upstream|next|pre|post")
+
+
+_VARIANT = _variant_words()
+
+
+def _is_variant(text: str) -> bool:
+    return _VARIANT.search(text) is not None
+
+
 def might_have_claims(text: str) -> bool:
     """False only when no claim, command or setup step can be found in `text` (a decoded
     body, quote markers kept or removed)."""
@@ -170,17 +194,38 @@ def _has_command(text: str) -> bool:
     return named and _PROGRAM_LINE.search(text) is not None
 
 
+def _variant_near(text: str, pos: int, above: int = 2) -> bool:
+    """Does the line at `pos`, or one of the `above` lines over it, name a variant
+    ("before", "patched", "net-next", "with the series": claims.variants' own lexicon)?"""
+    start = pos
+    for _ in range(above + 1):
+        start = text.rfind("\n", 0, start - 1) if start > 0 else -1
+        if start < 0:
+            break
+    end = text.find("\n", pos)
+    return _is_variant(text[start + 1:end if end >= 0 else len(text)])
+
+
 def _paired_cells(text: str) -> bool:
-    """Two numbers in cells, or blocks opened by a `...:` line with a number in the next few
-    lines, anywhere in the text (blocks pair output that is far apart)."""
+    """Two numbers in cells on two lines, or blocks opened by a `...:` line with a number in
+    the next few lines, anywhere in the text (blocks pair output that is far apart); a pair
+    of them names its two variants, so each cell or block label has a variant word on its
+    line or just above it (a table's header)."""
     seen = 0
-    found = _CELL.search(text)
-    if found is not None:
-        seen = 1 if _CELL.search(text, found.end()) is None else 2
-    if seen < 2:
-        for m in _BLOCK_END.finditer(text):
-            if _NUM.search(text, m.end(), m.end() + 400) is not None:
-                seen += 1
-                if seen >= 2:
-                    break
-    return seen >= 2
+    line_end = -1
+    for m in _CELL.finditer(text):
+        if m.start() <= line_end or not _variant_near(text, m.start()):
+            continue
+        seen += 1
+        if seen >= 2:
+            return True
+        line_end = text.find("\n", m.end())
+        if line_end < 0:
+            break
+    for m in _BLOCK_END.finditer(text):
+        if _BLOCK_NUM.search(text, m.end(), m.end() + 400) is not None \
+                and _variant_near(text, m.start(), above=0):
+            seen += 1
+            if seen >= 2:
+                return True
+    return False
