@@ -28,6 +28,7 @@ and (slow) the whole archive: tests/test_prescan.py counts every claim it would 
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from claims import numbers
 
@@ -81,15 +82,20 @@ def readable(text: str) -> str:
 # "0x1f" are not numbers). `\d` is Unicode-aware, as in the tokenizer.
 _N = r"(?<![\w.])[~≈]?[+-]?(?:\d[\d,.]*|\.\d)(?:[eE][+-]?\d+)?(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w)"
 _NUM = re.compile(_N)
+# the same, digit first (".5" is then read from its 5: never stricter)
+_N0 = r"\d(?<!\w\d)[\d,.]*(?:[eE][+-]?\d+)?(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w)"
 # a number with its unit, glued or one space away ("25 us", "1.2Mpps", "40%"); the units are
 # the tokenizer's own (claims.numbers), so a unit it learns is one this gate knows
 _UNITS = getattr(numbers, "_UNIT_RE", None)
 _UNIT = _UNITS.pattern if isinstance(_UNITS, re.Pattern) else r"[^\W\d_][\w/%.]{0,11}"
 _U = rf"(?<![\w.])\d[\d,.]*[^\S\n]?(?i:{_UNIT})(?![\w/])"
+_U0 = rf"\d(?<!\w\d)[\d,.]*[^\S\n]?(?i:{_UNIT})(?![\w/])"  # the same, digit first
 _CUES = [re.compile(p, re.M) for p in (
     # a change stated alone: 12%, 1.5x, 3×, 2 times, tenfold
-    # (a token of its own: "%40" in a URL, "0x%x" and "3c59x.c" are not)
-    r"(?<![\w%])%[+-]?\d|(?<![\w.])\d(?:[\d,.]*\d)?[^\S\n]?(?:%|[x×X](?=[\s)\],;:!?]|\.(?:\s|$)|$)"
+    # (a token of its own: "%40" in a URL, "0x%x" and "3c59x.c" are not). Patterns start with
+    # a digit or a literal where they can: the regex engine then skips to those.
+    r"%(?<![\w%]%)[+-]?\d",
+    r"\d(?<![\w.]\d)(?:[\d,.]*\d)?[^\S\n]?(?:%|[x×X](?=[\s)\],;:!?]|\.(?:\s|$)|$)"
     r"|percent\b|times\b|-?fold\b)",
     # an operator between variants
     rf"(?:->|=>|→|⇒)[^\S\n]*{_N}",
@@ -97,9 +103,9 @@ _CUES = [re.compile(p, re.M) for p in (
     # "from X to Y", also wrapped across a line break
     r"\d[^\d]{0,60}?\bto[\s>]+[~≈]?[+-]?\d",
     # two numbers with units on one line ("9.1 Gbps without the patch and 9.4 Gbps with it")
-    rf"{_U}[^\n]{{0,120}}?{_U}",
+    rf"{_U0}[^\n]{{0,120}}?{_U}",
     # aligned columns: two numbers with a column gap between them
-    rf"{_N}(?:[^\S\n]+[^\W\d][^\s|]{{0,15}})?(?:[^\S\n]{{2,}}|\t|[^\S\n]*\|[^\S\n]*){_N}",
+    rf"{_N0}(?:[^\S\n]+[^\W\d][^\s|]{{0,15}})?(?:[^\S\n]{{2,}}|\t|[^\S\n]*\|[^\S\n]*){_N}",
 )]
 # A number in a cell: after a column gap, a `|`, a "label: " or a "key=". Written digit
 # first (the context is looked behind), so the regex engine jumps from digit to digit.
@@ -113,7 +119,8 @@ _CELL = re.compile(
 # a number in a block, but not a list marker ("1. ", "2) ") or a footnote ("[1]")
 _BLOCK_NUM = re.compile(r"(?<![\w.\[])[~≈]?[+-]?(?:\d[\d,.]*|\.\d)(?:[eE][+-]?\d+)?"
                         r"(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w|[.)\]](?:[^\S\n]|\n|\Z))")
-_BLOCK_END = re.compile(r"(?<!wrote)(?<!writes)(?<!said)(?<!schrieb)(?<!crit)(?<!escribió)(?<!写道):[^\S\n]*\n")
+_BLOCK_END = re.compile(r":(?<!wrote:)(?<!writes:)(?<!said:)(?<!schrieb:)(?<!crit:)(?<!escribió:)(?<!写道:)"
+                        r"[^\S\n]*\n")
 
 _BENCH = (
     "netperf iperf iperf3 sockperf super_netperf neper tcp_rr tcp_stream tcp_crr udp_rr udp_stream "
@@ -134,21 +141,37 @@ def _alt(words: list[str]) -> str:
 
 
 _PROGRAM_WORDS = frozenset(_BENCH + _SETUP + _WRAPPERS)
-# Punctuation a program name may be written against ("`netperf`", "(ethtool", "ip;").
+_BENCH_WORDS = frozenset(_BENCH)
+_WRAPPER_WORDS = frozenset(_WRAPPERS)
+# Punctuation a program name may be written against ("`netperf`", "(ethtool", "./ip;").
 _APART = str.maketrans({c: " " for c in "`'\"()[]{};,:|&<>=*/"})
-_LEAD = r"^(?:[^\S\n]|>)*(?:[-*•][^\S\n]+|\d{1,2}[.)][^\S\n]+)?`?(?:[\w.~-]*/)?"
-_PROGRAM_LINE = re.compile(
-    rf"{_LEAD}(?:(?:{_alt(_BENCH + _SETUP)}|[\w.-]*bench[\w.-]*|xdp[\w-]*)(?![\w-])"
-    rf"|(?:{_alt(_WRAPPERS)})[^\S\n][^\n]*?(?:\./|(?<![\w-])(?:{_alt(_BENCH + _SETUP)})(?![\w-])))"
-    # a benchmark program named in prose before an option ("we ran netperf -t TCP_RR")
-    rf"|(?<![\w/.-])(?:{_alt(_BENCH)})[^\S\n]+(?:[a-z][a-z-]{{1,15}}[^\S\n]+)?-", re.M)
-_SHELL = re.compile(
-    # a shell prompt: [user@host dir]# , host:~$ , #
-    r"^(?:[^\S\n]|>)*(?:\[[^\]\n]{0,80}\]|[\w.@-]{1,60}:[^\s#$]{0,80}|[\w.~-]{1,60})?[^\S\n]?[#$][^\S\n]+\S"
-    # a shell loop or an echo into a file, on a line of its own
-    rf"|{_LEAD}(?:for[^\S\n]+\w+[^\S\n]+in\b[^\n]*;[^\S\n]*do\b"
-    r"|echo\b[^\n]*(?:>|\|[^\S\n]*(?:sudo[^\S\n]+)?tee\b))"
-    r"|Performance counter stats", re.M)
+# What may stand before a program at the start of a line: quotes, a bullet, a backtick, a path.
+_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:[-*•][^\S\n]+|\d{1,2}[.)][^\S\n]+)?`?(?:[\w.~-]*/)?")
+_LEAD_NO_PATH = re.compile(r"(?:[^\S\n]|>)*(?:[-*•][^\S\n]+|\d{1,2}[.)][^\S\n]+)?`?")
+# ... and before a prompt's # or $: [user@host dir], user@host:path, host
+_PROMPT_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:\[[^\]\n]{0,80}\]|[\w.@-]{1,60}:[^\s#$]{0,80}|[\w.~-]{1,60})?"
+                          r"[^\S\n]?")
+_PROMPT = re.compile(r"[#$][^\S\n]+\S")
+_LOOP = re.compile(rf"^{_LEAD.pattern}for[^\S\n]+\w+[^\S\n]+in\b[^\n]*;[^\S\n]*do\b", re.M)
+_ECHO = re.compile(rf"^{_LEAD.pattern}echo\b[^\n]*(?:>|\|[^\S\n]*(?:sudo[^\S\n]+)?tee\b)", re.M)
+_TOKEN_START = re.compile(r"[\w.~/-]*\Z")
+
+
+@cache
+def _word_re(word: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
+
+
+@cache
+def _prose_re(word: str) -> re.Pattern[str]:
+    """A benchmark program named in prose before an option ("we ran netperf -t TCP_RR")."""
+    return re.compile(rf"(?<![\w/.-]){re.escape(word)}[^\S\n]+(?:[a-z][a-z-]{{1,15}}[^\S\n]+)?-")
+
+
+def _at_line_start(text: str, pos: int, lead: re.Pattern[str] = _LEAD) -> bool:
+    return lead.fullmatch(text, text.rfind("\n", 0, pos) + 1, pos) is not None
+
+
 _DIGIT = re.compile(r"\d")
 
 
@@ -185,13 +208,37 @@ def might_have_claims(text: str) -> bool:
 
 
 def _has_command(text: str) -> bool:
-    """A shell prompt, loop or redirect; or a program word used as a command."""
-    if ("#" in text or "$" in text or "for" in text or "echo" in text or "Performance" in text) \
-            and _SHELL.search(text) is not None:
+    """A shell prompt, loop or echo into a file; "Performance counter stats"; or a program
+    word starting a line (a wrapper only before `./` or a program) or, for a benchmark
+    program, before an option in prose."""
+    if ("#" in text or "$" in text) and any(
+            _at_line_start(text, m.start(), _PROMPT_LEAD) for m in _PROMPT.finditer(text)):
         return True
-    named = not _PROGRAM_WORDS.isdisjoint(text.translate(_APART).split()) \
-        or "bench" in text or "xdp" in text
-    return named and _PROGRAM_LINE.search(text) is not None
+    if ("; do" in text and _LOOP.search(text)) or ("echo" in text and _ECHO.search(text)) \
+            or "Performance counter stats" in text:
+        return True
+    for name in ("bench", "xdp"):  # any program named so ("./xdp_redirect", "io_uring-bench")
+        pos = text.find(name)
+        while pos >= 0:
+            line = text.rfind("\n", 0, pos) + 1
+            start = _TOKEN_START.search(text, line, pos)
+            if start is not None and _LEAD_NO_PATH.fullmatch(text, line, start.start()):
+                return True
+            pos = text.find(name, pos + 1)
+    words = _PROGRAM_WORDS.intersection(text.translate(_APART).split())
+    for word in words:
+        if word in _BENCH_WORDS and _prose_re(word).search(text):
+            return True
+        for m in _word_re(word).finditer(text):
+            if not _at_line_start(text, m.start()):
+                continue
+            if word not in _WRAPPER_WORDS:
+                return True
+            end = text.find("\n", m.end())
+            rest = text[m.end():end if end >= 0 else len(text)]
+            if "./" in rest or any(_word_re(w).search(rest) for w in words - _WRAPPER_WORDS):
+                return True
+    return False
 
 
 def _variant_near(text: str, pos: int, above: int = 2) -> bool:
@@ -210,21 +257,24 @@ def _paired_cells(text: str) -> bool:
     """Two numbers in cells on two lines, or blocks opened by a `...:` line with a number in
     the next few lines, anywhere in the text (blocks pair output that is far apart); a pair
     of them names its two variants, so each cell or block label has a variant word on its
-    line or just above it (a table's header)."""
-    seen = 0
-    line_end = -1
+    line or just above it (a table's header). The variant words are looked up last, only
+    on the candidate lines: they are the costly part."""
+    candidates: list[tuple[int, int]] = []  # (a position on the line, lines above to read)
+    last = -1
     for m in _CELL.finditer(text):
-        if m.start() <= line_end or not _variant_near(text, m.start()):
-            continue
-        seen += 1
-        if seen >= 2:
-            return True
-        line_end = text.find("\n", m.end())
-        if line_end < 0:
-            break
-    for m in _BLOCK_END.finditer(text):
-        if _BLOCK_NUM.search(text, m.end(), m.end() + 400) is not None \
-                and _variant_near(text, m.start(), above=0):
+        start = text.rfind("\n", 0, m.start()) + 1
+        if start != last:
+            candidates.append((m.start(), 2))
+            last = start
+    if ":" in text:
+        for m in _BLOCK_END.finditer(text):
+            if _BLOCK_NUM.search(text, m.end(), m.end() + 400) is not None:
+                candidates.append((m.start(), 0))
+    if len(candidates) < 2:
+        return False
+    seen = 0
+    for pos, above in candidates:
+        if _variant_near(text, pos, above):
             seen += 1
             if seen >= 2:
                 return True
