@@ -20,7 +20,7 @@ from claims.commands import find_commands
 from claims.lkp import lkp_claims
 from claims.model import Claim, Extraction, Line, Message
 from claims.numbers import MAX_LINE, is_unit, unit_kind
-from claims.prescan import might_have_claims
+from claims.prescan import message_might_have_claims, might_have_claims  # noqa: F401 - re-exported
 from claims.prose import (
     arrow_claims,
     from_to_claims,
@@ -82,7 +82,7 @@ def extract_message(msg: Message) -> Extraction:
         # A message this long is logs or an attachment; claims sit in its text, early on.
         msg.warnings.append(f"extract: only the first {MAX_LINES} of {len(lines)} lines were read")
         lines = lines[:MAX_LINES]
-    if not lines or not might_have_claims("\n".join(ln.text for ln in lines)):
+    if not lines or not message_might_have_claims(msg, "\n".join(ln.text for ln in lines)):
         return ex
     skip = skipped_lines(lines)
     found = find_commands(lines, skip)

@@ -254,28 +254,43 @@ def _variant_near(text: str, pos: int, above: int = 2) -> bool:
 
 
 def _paired_cells(text: str) -> bool:
-    """Two numbers in cells on two lines, or blocks opened by a `...:` line with a number in
-    the next few lines, anywhere in the text (blocks pair output that is far apart); a pair
-    of them names its two variants, so each cell or block label has a variant word on its
-    line or just above it (a table's header). The variant words are looked up last, only
+    """Two numbers in cells, or blocks opened by a `...:` line with a number in the next few
+    lines, anywhere in the text (blocks pair output that is far apart); a pair of them names
+    its two variants, so each cell or block label has a variant word on its line or just
+    above it (a table's header). The variant words are looked up last, once a line, only
     on the candidate lines: they are the costly part."""
-    candidates: list[tuple[int, int]] = []  # (a position on the line, lines above to read)
-    last = -1
+    candidates: list[tuple[int, int, int]] = []  # (line start, a position on it, lines above)
     for m in _CELL.finditer(text):
-        start = text.rfind("\n", 0, m.start()) + 1
-        if start != last:
-            candidates.append((m.start(), 2))
-            last = start
+        candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 2))
     if ":" in text:
         for m in _BLOCK_END.finditer(text):
             if _BLOCK_NUM.search(text, m.end(), m.end() + 400) is not None:
-                candidates.append((m.start(), 0))
+                candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0))
     if len(candidates) < 2:
         return False
     seen = 0
-    for pos, above in candidates:
-        if _variant_near(text, pos, above):
+    known: dict[tuple[int, int], bool] = {}
+    for line, pos, above in candidates:
+        key = (line, above)
+        if key not in known:
+            known[key] = _variant_near(text, pos, above)
+        if known[key]:
             seen += 1
             if seen >= 2:
                 return True
     return False
+
+
+_PASSED = "_prescan_passed"
+
+
+def mark_passed(msg: object) -> None:
+    """Record on a message that its decoded body passed the gate (the reader checked it
+    before building the lines), so the extractor does not scan it a second time."""
+    setattr(msg, _PASSED, True)
+
+
+def message_might_have_claims(msg: object, text: str) -> bool:
+    """The gate for a message whose lines are `text`: already passed, or passes now."""
+    return getattr(msg, _PASSED, False) or might_have_claims(text)
+

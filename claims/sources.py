@@ -38,7 +38,7 @@ from claims.mime import (
     parse_headers,
 )
 from claims.model import Message
-from claims.prescan import might_have_claims
+from claims.prescan import mark_passed, might_have_claims
 
 HEAD_BYTES = 1 << 16
 MAX_SINGLE_MESSAGE = 512 << 20  # an .eml/page bigger than this is not a message
@@ -296,6 +296,7 @@ def _read_lines(lines: list[bytes], first: int, name: str) -> Message:
                                  msg.warnings)
     if not might_have_claims("\n".join(texts)):
         return msg  # headers and warnings; no body lines: nothing to extract
+    mark_passed(msg)
     return fill_lines(msg, texts, numbers)
 
 

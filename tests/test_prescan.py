@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import claims.extract as extract
+import claims.prescan as prescan
 import claims.sources as sources
 from claims.message import message_from_text
 from claims.model import Extraction
@@ -28,6 +29,7 @@ ARCHIVE = SHARED / "data" / "virtualization-list.mbox.xz"
 
 def gate_open(monkeypatch: pytest.MonkeyPatch) -> None:
     """No pre-scan anywhere: the reader and the extractor let every message through."""
+    monkeypatch.setattr(prescan, "might_have_claims", lambda text: True)
     monkeypatch.setattr(sources, "might_have_claims", lambda text: True)
     monkeypatch.setattr(extract, "might_have_claims", lambda text: True, raising=False)
 
