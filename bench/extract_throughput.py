@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 """Throughput and peak memory of `extract` over a real list archive, against a bare parse.
 
-    python bench/extract_throughput.py                     # 27,573 messages
-    python bench/extract_throughput.py --twice             # 55,146 messages
-    python bench/extract_throughput.py --limit 2000        # a quick look
+    python bench/extract_throughput.py                  # 3 interleaved rounds, whole archive
+    python bench/extract_throughput.py --rounds 5
+    python bench/extract_throughput.py --limit 3000     # a quick look (first 3,000 messages)
 
-Each side runs in its own subprocess so that its peak RSS is its own:
-- ours: claims.sources.iter_messages + claims.extract.extract_message (message reading only
-  when the extractor is not there), straight from the .xz;
+Each run is its own subprocess, so its CPU time and peak RSS are its own:
 - bare: the standard library alone, mailbox.mbox with email.policy.default, reading each
-  message's plain-text body, over the same archive decompressed to a temporary file first
-  (mailbox needs a plain file; the decompression is not timed, which favours the bare side).
-Goal: ours no slower than bare, memory flat in mbox size. Speed is reported per wall second
-and per CPU second; on a shared machine the CPU-time figure is the comparable one.
+  message's plain-text body (the archive decompressed to a temporary file first, untimed);
+- ours: what `verifier extract` does, claims.sources.iter_messages(prescan=True) and
+  claims.extract.extract_message, over the same plain file; also once from the .xz;
+- ours without the pre-scan (once): the same with claims.prescan's gate always open, which
+  gives the claims to compare: every claim it finds that ours does not is counted as lost;
+- ours over the archive twice in one run (once): peak RSS must not grow with the input.
+The two sides alternate within each round (order flipped every round) and each round gives
+one ratio of messages per CPU-second, ours / bare; the min and median are reported. CPU
+seconds, not wall time, are compared: the machine is shared.
 """
 from __future__ import annotations
 
@@ -22,53 +25,57 @@ import lzma
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-ARCHIVE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data",
-                       "virtualization-list.mbox.xz")
-
-
-def _peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+ARCHIVE = os.path.join(ROOT, "..", "shared", "data", "virtualization-list.mbox.xz")
 
 
 def _cpu_seconds() -> float:
-    """User + system CPU time: unlike wall time it does not depend on what else runs."""
     ru = resource.getrusage(resource.RUSAGE_SELF)
     return ru.ru_utime + ru.ru_stime
 
 
-def run_ours(path: str, rounds: int, limit: int | None) -> dict:
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from claims.sources import iter_messages
+def run_ours(path: str, passes: int, limit: int, prescan: bool, keys_out: str | None) -> dict:
+    sys.path.insert(0, ROOT)
+    import claims.extract as extract
+    import claims.prescan as gate
+    import claims.sources as sources
 
-    try:
-        from claims.extract import extract_message  # written concurrently; optional here
-    except ImportError:
-        extract_message = None
-    count = claims = failures = 0
-    start = time.perf_counter()
-    for _ in range(rounds):
-        n = 0
-        for msg in iter_messages(path):
-            count += 1
-            n += 1
-            if extract_message is not None:
-                try:
-                    claims += len(extract_message(msg).claims)
-                except Exception:  # counted, not fatal: the bench measures speed
-                    failures += 1
+    if not prescan:  # the gate always open, in the reader and in the extractor
+        gate.might_have_claims = lambda text: True  # type: ignore[assignment]
+        sources.might_have_claims = lambda text: True  # type: ignore[assignment]
+        extract.might_have_claims = lambda text: True  # type: ignore[assignment]
+    count = claims = failures = found = 0
+    keys = open(keys_out, "w") if keys_out else None  # noqa: SIM115
+    for _ in range(passes):
+        for n, msg in enumerate(sources.iter_messages(path, prescan=True)):
             if limit and n >= limit:
                 break
-    seconds = time.perf_counter() - start
-    return {"side": "ours", "extract": extract_message is not None, "messages": count,
-            "seconds": seconds, "claims": claims, "failures": failures}
+            count += 1
+            try:
+                ex = extract.extract_message(msg)
+            except Exception:  # counted, not fatal: the bench measures speed
+                failures += 1
+                continue
+            claims += len(ex.claims)
+            found += bool(ex.claims or ex.commands or ex.setup)
+            if keys is not None:
+                for c in ex.claims:
+                    keys.write(json.dumps([n, msg.message_id, c.metric, list(c.lines),
+                                           c.baseline and c.baseline.value, c.candidate and c.candidate.value,
+                                           c.claimed_change_pct]) + "\n")
+    if keys is not None:
+        keys.close()
+    return {"messages": count, "claims": claims, "with_findings": found, "failures": failures}
 
 
-def run_bare(path: str, rounds: int, limit: int | None) -> dict:
+def run_bare(path: str, passes: int, limit: int) -> dict:
     import email
     import mailbox
     from email import policy
@@ -77,43 +84,46 @@ def run_bare(path: str, rounds: int, limit: int | None) -> dict:
         return email.message_from_binary_file(f, policy=policy.default)
 
     count = failures = 0
-    start = time.perf_counter()
-    for _ in range(rounds):
-        n = 0
-        for msg in mailbox.mbox(path, factory=factory, create=False):
+    for _ in range(passes):
+        for n, msg in enumerate(mailbox.mbox(path, factory=factory, create=False)):
+            if limit and n >= limit:
+                break
             count += 1
-            n += 1
             try:
                 body = msg.get_body(preferencelist=("plain",))
                 if body is not None:
                     body.get_content()
             except Exception:
                 failures += 1
-            if limit and n >= limit:
-                break
-    seconds = time.perf_counter() - start
-    return {"side": "bare", "messages": count, "seconds": seconds, "failures": failures}
+    return {"messages": count, "failures": failures}
 
 
 def child(argv: list[str]) -> int:
-    side, path, rounds, limit = argv[0], argv[1], int(argv[2]), int(argv[3]) or None
-    cpu0 = _cpu_seconds()
-    result = (run_ours if side == "ours" else run_bare)(path, rounds, limit)
+    side, path, passes, limit, keys = argv[0], argv[1], int(argv[2]), int(argv[3]), argv[4] or None
+    cpu0, wall0 = _cpu_seconds(), time.perf_counter()
+    if side == "bare":
+        result = run_bare(path, passes, limit)
+    else:
+        result = run_ours(path, passes, limit, prescan=side == "ours", keys_out=keys)
     result["cpu_seconds"] = _cpu_seconds() - cpu0
-    result["cpu_rate"] = round(result["messages"] / result["cpu_seconds"], 1) \
-        if result["cpu_seconds"] else 0.0
-    result["peak_rss_mb"] = round(_peak_rss_mb(), 1)
-    result["rate"] = round(result["messages"] / result["seconds"], 1) if result["seconds"] else 0.0
+    result["seconds"] = time.perf_counter() - wall0
+    result["cpu_rate"] = result["messages"] / result["cpu_seconds"] if result["cpu_seconds"] else 0.0
+    result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     print(json.dumps(result))
     return 0
 
 
-def spawn(side: str, path: str, rounds: int, limit: int) -> dict:
+def spawn(side: str, path: str, passes: int = 1, limit: int = 0, keys: str = "") -> dict:
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", side, path,
-                          str(rounds), str(limit)], capture_output=True, text=True, check=False)
+                          str(passes), str(limit), keys], capture_output=True, text=True, check=False)
     if out.returncode != 0:
-        raise SystemExit(f"{side} failed: {out.stderr.strip()[-500:]}")
+        raise SystemExit(f"{side} failed: {out.stderr.strip()[-800:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _claim_keys(path: str) -> set[tuple]:
+    with open(path) as f:
+        return {tuple(json.dumps(x) for x in json.loads(line)) for line in f}
 
 
 def main() -> int:
@@ -121,51 +131,59 @@ def main() -> int:
         return child(sys.argv[2:])
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--mbox", default=ARCHIVE)
-    ap.add_argument("--twice", action="store_true", help="read the archive twice (55k messages)")
-    ap.add_argument("--limit", type=int, default=0, help="messages per round (0: all)")
-    ap.add_argument("--only", choices=("ours",), help="run our side alone (memory vs mbox size)")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved A/B rounds (default 3)")
+    ap.add_argument("--limit", type=int, default=0, help="messages per pass (0: all)")
+    ap.add_argument("--skip-checks", action="store_true",
+                    help="only the A/B rounds: no claim comparison, no 2x-archive run")
     args = ap.parse_args()
     if not os.path.exists(args.mbox):
         print(f"error: {args.mbox} not found", file=sys.stderr)
         return 1
-    rounds = 2 if args.twice else 1
-    plain = args.mbox
-    tmp = None
-    if args.only == "ours":
-        r = spawn("ours", args.mbox, rounds, args.limit)
-        print(f"ours: {r['messages']} messages, {r['seconds']:.1f} s, {r['rate']:.0f} msg/s, "
-              f"{r['cpu_rate']:.0f} msg/CPU-s, "
-              f"peak RSS {r['peak_rss_mb']:.1f} MB, claims {r.get('claims', 0)}, "
-              f"extract failures {r.get('failures', 0)}")
-        return 0
-    if args.mbox.endswith(".xz"):
-        tmp = tempfile.NamedTemporaryFile(suffix=".mbox", delete=False)
-        with lzma.open(args.mbox) as src, tmp:
-            shutil.copyfileobj(src, tmp, 1 << 20)
-        plain = tmp.name
+    tmpdir = tempfile.mkdtemp(prefix="extract-bench-")
     try:
-        bare = spawn("bare", plain, rounds, args.limit)
-        ours = spawn("ours", args.mbox, rounds, args.limit)
-        ours_plain = spawn("ours", plain, rounds, args.limit) if tmp else None
+        plain = args.mbox
+        if args.mbox.endswith(".xz"):
+            plain = os.path.join(tmpdir, "archive.mbox")
+            with lzma.open(args.mbox) as src, open(plain, "wb") as dst:
+                shutil.copyfileobj(src, dst, 1 << 20)
+        ratios: list[float] = []
+        ours_runs: list[dict] = []
+        bare_runs: list[dict] = []
+        for r in range(args.rounds):
+            order = ("bare", "ours") if r % 2 == 0 else ("ours", "bare")
+            got = {side: spawn(side, plain, 1, args.limit) for side in order}
+            bare_runs.append(got["bare"])
+            ours_runs.append(got["ours"])
+            ratio = got["ours"]["cpu_rate"] / got["bare"]["cpu_rate"]
+            ratios.append(ratio)
+            print(f"round {r + 1}: ours {got['ours']['cpu_rate']:.0f} msg/CPU-s "
+                  f"({got['ours']['cpu_seconds']:.1f} CPU-s), bare {got['bare']['cpu_rate']:.0f} msg/CPU-s "
+                  f"({got['bare']['cpu_seconds']:.1f} CPU-s): {ratio:.2f}x", flush=True)
+        print(f"ratio ours/bare per CPU-second over {args.rounds} rounds: "
+              f"min {min(ratios):.2f}x, median {statistics.median(ratios):.2f}x")
+        o, b = ours_runs[-1], bare_runs[-1]
+        print(f"messages {o['messages']}, claims {o['claims']} in {o['with_findings']} messages with "
+              f"findings, extract failures {o['failures']}, bare failures {b['failures']}")
+        print(f"peak RSS 1x: ours {max(x['peak_rss_mb'] for x in ours_runs):.1f} MiB, "
+              f"bare {max(x['peak_rss_mb'] for x in bare_runs):.1f} MiB")
+        if args.mbox != plain:
+            xz = spawn("ours", args.mbox, 1, args.limit)
+            print(f"ours from the .xz: {xz['cpu_rate']:.0f} msg/CPU-s "
+                  f"({xz['cpu_rate'] / statistics.median(x['cpu_rate'] for x in bare_runs):.2f}x the "
+                  f"median bare run), peak RSS {xz['peak_rss_mb']:.1f} MiB")
+        if args.skip_checks:
+            return 0
+        with_keys, without_keys = os.path.join(tmpdir, "with.jsonl"), os.path.join(tmpdir, "without.jsonl")
+        spawn("ours", plain, 1, args.limit, with_keys)
+        off = spawn("open", plain, 1, args.limit, without_keys)
+        got, want = _claim_keys(with_keys), _claim_keys(without_keys)
+        print(f"claims without the pre-scan {len(want)}, with it {len(got)}: lost {len(want - got)}, "
+              f"extra {len(got - want)} (ours without the gate: {off['cpu_rate']:.0f} msg/CPU-s)")
+        twice = spawn("ours", plain, 2, args.limit)
+        print(f"peak RSS 2x archive ({twice['messages']} messages in one run): {twice['peak_rss_mb']:.1f} MiB")
+        return 0
     finally:
-        if tmp:
-            os.unlink(tmp.name)
-    rows = [("ours (" + ("extract" if ours["extract"] else "read only") + ", .xz)", ours)]
-    if ours_plain:
-        rows.append(("ours (same, plain mbox)", ours_plain))
-    rows.append(("bare stdlib (plain mbox)", bare))
-    print(f"{'side':34} {'messages':>9} {'wall s':>8} {'msg/s':>8} {'CPU s':>8} "
-          f"{'msg/CPU-s':>10} {'peak RSS MB':>12}")
-    for name, r in rows:
-        print(f"{name:34} {r['messages']:9d} {r['seconds']:8.1f} {r['rate']:8.0f} "
-              f"{r['cpu_seconds']:8.1f} {r['cpu_rate']:10.0f} {r['peak_rss_mb']:12.1f}")
-    for name, r in rows[:-1]:
-        ratio = r["cpu_rate"] / bare["cpu_rate"] if bare["cpu_rate"] else float("nan")
-        wall = r["rate"] / bare["rate"] if bare["rate"] else float("nan")
-        print(f"ratio {name} / bare: {ratio:.2f} by CPU time, {wall:.2f} by wall time")
-    print(f"claims found: {ours.get('claims', 0)}, extract failures: {ours.get('failures', 0)}, "
-          f"bare failures: {bare['failures']}")
-    return 0
+        shutil.rmtree(tmpdir, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -16,10 +16,11 @@ import re
 from collections.abc import Sequence
 
 from claims.blocks import command_run_claims, labelled_block_claims
-from claims.commands import BENCH_PROGRAMS, find_commands
+from claims.commands import find_commands
 from claims.lkp import lkp_claims
 from claims.model import Claim, Extraction, Line, Message
 from claims.numbers import MAX_LINE, is_unit, unit_kind
+from claims.prescan import message_might_have_claims, might_have_claims  # noqa: F401 - re-exported
 from claims.prose import (
     arrow_claims,
     from_to_claims,
@@ -30,34 +31,6 @@ from claims.prose import (
 )
 from claims.tables import all_table_claims
 
-_PROGRAM_ALT = "|".join(re.escape(p) for p in sorted(BENCH_PROGRAMS - {"bench", "perf", "ab", "ping"},
-                                                     key=len, reverse=True))
-# Each check starts with a literal (or a newline), so the regex engine skips through text at
-# memchr speed; the checks run on the lower-cased text and the first hit ends the scan.
-_PRESCAN_WORDS = ("performance counter", "==>", "faster", "speedup", "speed-up", "times better")
-_PRESCAN = [re.compile(p) for p in (
-    r"%(?<=\d%)|%(?<=\d %)|%\d+\.\d",
-    r"x(?<=\dx)(?:\s|[.,;:)]|$)|×",
-    r"->\s?\d", r"=>\s?\d", r"→\s?\d", r"vs\.? +~?\d|versus +~?\d",
-    r"(?:before|without the patch|unpatched),? (?:and|vs\.?|to) ~?\d", r"compared (?:to|with) ~?\d",
-    r"(?:before|after) ?:[ \t]*~?\d", r"before:?[ \t]+~?\d[^\n]{0,30}after:?[ \t]+~?\d",
-    r"(?:without|with|w/o|w/)(?: the| this| my)? (?:patch|change|series|fix)\w*[ \t]*(?:\||:|[ \t]{2,}|\t)"
-    r"[^\n]{0,40}\d",
-    r"from\s+~?\d[\d,.]*\s?[a-z/%]{0,12}\s+to\s+~?\d",
-    r"\n[\W_]{0,12}(?:before|after|old|new|without|with|w/o|w/|base|baseline|patched|unpatched|original|"
-    r"orig|pre|post|vanilla|net-next|copy)(?:\b|\s)[^\n]{0,60}?(?::[ \t]*(?:\n|[^\n]{0,40}\d)|\d)",
-    r"before (?:the |this |my )?(?:patch|change|fix|series|commit)[^\n]{0,60}:[ \t]*\n",
-    r"after (?:the |this |my )?(?:patch|change|fix|series|commit)[^\n]{0,60}:[ \t]*\n",
-    r"(?:before|baseline|old|base|original|vanilla|unpatched|net-next|without|w/o)"
-    r"(?:[ \t]?[(\[][^)\]\n]{0,12}[)\]])?(?:[ \t]*\||[ \t]{2,}|\t)"
-    r"[^\n]{0,40}?"
-    r"(?:after|new|patched|patch|with)",
-    r"(?:after|patched|new)[^\n|]{0,30}\|[^\n]{0,60}(?:before|base|old|orig|vanilla|unpatched)",
-    r"\n[ \t>]{0,8}[\w.@-]{0,60}(?::[^\s#$]{0,40})?[#$] +[./\w]",
-)]
-_PROGRAM_WORDS = frozenset({p for p in BENCH_PROGRAMS if p not in ("bench", "ab", "ping")}
-                           | {"./" + p for p in BENCH_PROGRAMS} | {"sysctl", "ethtool"})
-_PROGRAM_RE = re.compile(r"(?:^|[\s/])(?:" + _PROGRAM_ALT + r")(?:\s+[a-z][a-z-]{1,15})?\s+-")
 _DIFF_START = re.compile(r"^(?:diff --git |Index: |--- a/|\+\+\+ b/|@@ -\d+(?:,\d+)? \+\d+)")
 _DIFF_BODY = re.compile(r"^(?:[ +\-\\]|@@ |diff --git |index [0-9a-f]|new file mode|deleted file mode|"
                         r"similarity index|rename (?:from|to)|old mode|new mode|Binary files)")
@@ -76,18 +49,6 @@ _SIZE_OUTPUT = re.compile(
 
 
 MAX_LINES = 100_000
-
-
-def might_have_claims(text: str) -> bool:
-    """A cheap test that lets the many messages without any claim through in microseconds."""
-    d = text.find("\ndiff --git ")
-    if d >= 0:  # a patch's hunks are code, skipped by the extractor: read around them
-        sig = text.find("\n-- \n", d)
-        text = text[:d] + (text[sig:] if sig >= 0 else text[d:])
-    low = "\n" + text.lower()
-    if any(w in low for w in _PRESCAN_WORDS) or any(p.search(low) is not None for p in _PRESCAN):
-        return True
-    return not _PROGRAM_WORDS.isdisjoint(low.split()) and _PROGRAM_RE.search(text) is not None
 
 
 def skipped_lines(lines: Sequence[Line]) -> set[int]:
@@ -121,7 +82,7 @@ def extract_message(msg: Message) -> Extraction:
         # A message this long is logs or an attachment; claims sit in its text, early on.
         msg.warnings.append(f"extract: only the first {MAX_LINES} of {len(lines)} lines were read")
         lines = lines[:MAX_LINES]
-    if not lines or not might_have_claims("\n".join(ln.text for ln in lines)):
+    if not lines or not message_might_have_claims(msg, "\n".join(ln.text for ln in lines)):
         return ex
     skip = skipped_lines(lines)
     found = find_commands(lines, skip)

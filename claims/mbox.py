@@ -6,6 +6,10 @@ searching blocks with `bytes.find` instead of looping over lines in Python keeps
 A message starts at a `From ` line that looks like a real separator (`From addr Day Mon dd
 hh:mm...`), so an unescaped "From " sentence inside an mboxo body does not split it. mboxrd quoting (`>From `,
 `>>From `) loses one `>`.
+
+A message larger than `max_message` (a mail bomb, or an input that is not mail at all) is
+not held: its first bytes are kept, the rest is counted and dropped, and it comes out as
+an `Oversize` (its head, and its full size) so the reader can record "too large, skipped".
 """
 from __future__ import annotations
 
@@ -14,6 +18,19 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 BLOCK = 1 << 20
+MAX_MESSAGE = 64 << 20  # bytes; a real message, attachments and all, is far smaller
+OVERSIZE_HEAD = 64 << 10  # what is kept of an oversize message: its headers, for the warning
+
+
+class Oversize(bytes):
+    """The first bytes of a message too large to read; `size` is its full size in bytes."""
+
+    size: int
+
+    def __new__(cls, head: bytes, size: int) -> Oversize:
+        obj = super().__new__(cls, head)
+        obj.size = size
+        return obj
 _SEPARATOR = re.compile(rb"From \S+\s+\S.*\d{1,2}:\d\d")
 _MBOXRD = re.compile(rb"^>(>*From )", re.M)
 
@@ -41,17 +58,21 @@ def looks_like_separator(line: bytes) -> bool:
     return bool(sender) and b"@" in sender[0]
 
 
-def split_mbox(stream: BinaryIO, head: bytes = b"") -> Iterator[tuple[int, bytes]]:
+def split_mbox(stream: BinaryIO, head: bytes = b"",
+               max_message: int = MAX_MESSAGE) -> Iterator[tuple[int, bytes]]:
     """Yield (input line number of the message's first line, its bytes) for each message.
 
     `head` is data already read from `stream` (to sniff the format); the input must start
-    with a `From ` line.
+    with a `From ` line. A message over `max_message` bytes comes out as an `Oversize`.
+    Memory stays within about max_message + 2 blocks whatever the input.
     """
     buf = head
     line = 1  # input line number of buf[0]
     # start of the current message: just after the first separator line
     eol = buf.find(b"\n")
     while eol < 0:
+        if len(buf) > max_message:
+            return  # a first line longer than any message: nothing to split
         more = stream.read(BLOCK)
         if not more:
             return
@@ -61,6 +82,8 @@ def split_mbox(stream: BinaryIO, head: bytes = b"") -> Iterator[tuple[int, bytes
     line += 1
     search = begin - 1
     eof = False
+    dropped = dropped_lines = 0  # bytes and lines of the current message already dropped
+    kept = b""  # the head of an oversize message
     while True:
         nl = buf.find(b"\nFrom ", search)
         if nl >= 0:
@@ -69,8 +92,14 @@ def split_mbox(stream: BinaryIO, head: bytes = b"") -> Iterator[tuple[int, bytes
                 if end_line < 0:
                     end_line = len(buf)
                 if _is_separator(buf, nl, end_line):
-                    yield line, _message(buf, begin, nl)
-                    line += buf.count(b"\n", begin, end_line + 1)
+                    if dropped:
+                        yield line, Oversize(kept, dropped + nl - begin)
+                        line += dropped_lines + buf.count(b"\n", begin, end_line + 1)
+                        dropped = dropped_lines = 0
+                        kept = b""
+                    else:
+                        yield line, _message(buf, begin, nl)
+                        line += buf.count(b"\n", begin, end_line + 1)
                     begin = end_line + 1
                 search = end_line
                 continue
@@ -79,14 +108,25 @@ def split_mbox(stream: BinaryIO, head: bytes = b"") -> Iterator[tuple[int, bytes
             resume = max(len(buf) - 6, search)
         if eof:
             break
+        if len(buf) - begin + dropped > max_message and resume - begin > 0:
+            # too large: keep its head, count and drop what is already searched
+            if not dropped:
+                kept = bytes(buf[begin:begin + OVERSIZE_HEAD])
+            cut = resume
+            dropped += cut - begin
+            dropped_lines += buf.count(b"\n", begin, cut)
+            begin = cut
         more = stream.read(BLOCK)
         if not more:
             eof = True
         search = max(resume - begin, 0)
         buf = buf[begin:] + more
         begin = 0
-    if begin < len(buf):
-        yield line, _message(buf, begin, len(buf))
+    if begin < len(buf) or dropped:
+        if dropped:
+            yield line, Oversize(kept, dropped + len(buf) - begin)
+        else:
+            yield line, _message(buf, begin, len(buf))
 
 
 def _message(buf: bytes, begin: int, end: int) -> bytes:

@@ -5,6 +5,17 @@ streamed), a raw .eml, an HTML archive page, the text of an archive page copied 
 browser, a draft with no headers, or "-" for stdin — and yields `Message`s. What cannot be
 read at all raises `InputError` with a one-line reason; what is partly readable comes back
 with `Message.warnings`.
+
+Reading is bounded whatever the input (/dev/zero, a gzip of 4 GiB of NULs, one endless
+line): at most `MAX_INPUT` bytes after decompression, and no more than `MAX_RATIO` times the
+compressed size once past `BOMB_FLOOR`; a message over `claims.mbox.MAX_MESSAGE` or a
+line over `MAX_LINE_BYTES` is skipped or cut with a warning on that message.
+
+`iter_messages(path, prescan=True)` is the two-level reader `verifier extract` uses: each
+mbox message is split on raw bytes, only its text's transfer encoding is decoded, and the
+full message model (quote depth, authors, signatures: `fill_lines`) is built only when
+`claims.prescan` says the text can hold a claim; the others come back with their headers
+and warnings but no body lines, so the extractor skips them at once.
 """
 from __future__ import annotations
 
@@ -17,13 +28,24 @@ import zlib
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from claims.mbox import looks_like_separator, split_mbox
-from claims.message import message_from_text
-from claims.mime import message_from_bytes
+from claims.mbox import Oversize, looks_like_separator, split_mbox
+from claims.message import fill_lines, message_from_text, set_header
+from claims.mime import (
+    content_type,
+    decode_leaf,
+    message_from_bytes,
+    message_from_lines,
+    parse_headers,
+)
 from claims.model import Message
+from claims.prescan import mark_passed, might_have_claims
 
 HEAD_BYTES = 1 << 16
 MAX_SINGLE_MESSAGE = 512 << 20  # an .eml/page bigger than this is not a message
+MAX_INPUT = 8 << 30  # bytes read after decompression: twenty times the largest list archive we read
+MAX_RATIO = 200  # decompressed / compressed; mail text compresses 5-10x, a bomb 1000x
+BOMB_FLOOR = 256 << 20  # the ratio is judged once this much has come out
+MAX_LINE_BYTES = 1 << 20  # a longer line is cut (tables and prose lines are short)
 
 _HEADER_LINE = re.compile(rb"^[!-9;-~]+:")
 _KNOWN = {b"from", b"date", b"subject", b"message-id", b"received", b"return-path", b"to",
@@ -36,12 +58,14 @@ class InputError(Exception):
 
 
 class _Prefixed(io.RawIOBase):
-    """A stream that first replays bytes already read (to sniff a format) then the rest."""
+    """A stream that first replays bytes already read (to sniff a format) then the rest;
+    `served` counts the bytes it gave out (the compressed size, for the bomb check)."""
 
     def __init__(self, head: bytes, rest: BinaryIO, close_rest: bool) -> None:
         self._head = head
         self._rest = rest
         self._close_rest = close_rest
+        self.served = len(head)
 
     def close(self) -> None:
         if self._close_rest and not self.closed:
@@ -59,7 +83,41 @@ class _Prefixed(io.RawIOBase):
             return n
         data = self._rest.read(len(buf))
         buf[: len(data)] = data
+        self.served += len(data)
         return len(data)
+
+
+class _Bounded(io.RawIOBase):
+    """The decompressed input, cut off with an InputError past MAX_INPUT bytes or, for a
+    compressed input, past MAX_RATIO times what was read of the file."""
+
+    def __init__(self, inner: BinaryIO, raw: _Prefixed | None, name: str) -> None:
+        self._inner = inner
+        self._raw = raw
+        self._name = name
+        self.count = 0
+
+    def close(self) -> None:
+        if not self.closed:
+            self._inner.close()
+        super().close()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf) -> int:  # type: ignore[override]
+        data = self._inner.read(len(buf))
+        n = len(data)
+        buf[:n] = data
+        self.count += n
+        if self.count > MAX_INPUT:
+            raise InputError(f"{self._name} is larger than {MAX_INPUT >> 30} GiB; "
+                             "stopped reading (split it)")
+        if self._raw is not None and self.count > BOMB_FLOOR \
+                and self.count > MAX_RATIO * max(self._raw.served, 1):
+            raise InputError(f"{self._name} decompresses to over {MAX_RATIO} times its size "
+                             f"({self.count >> 20} MB so far); stopped reading (a decompression bomb?)")
+        return n
 
 
 def _open(path: str, data: bytes | None) -> tuple[BinaryIO, str]:
@@ -76,19 +134,24 @@ def _open(path: str, data: bytes | None) -> tuple[BinaryIO, str]:
             raise InputError(f"cannot read {path}: {e.strerror or e}") from None
         name = path
     magic = raw.read(6)
-    stream: BinaryIO = io.BufferedReader(_Prefixed(magic, raw, raw is not sys.stdin.buffer), 1 << 16)  # type: ignore[arg-type]
+    prefixed = _Prefixed(magic, raw, raw is not sys.stdin.buffer)
+    stream: BinaryIO = io.BufferedReader(prefixed, 1 << 16)  # type: ignore[arg-type]
+    packed = True
     if magic.startswith(b"\xfd7zXZ\x00"):
         stream = lzma.open(stream)  # type: ignore[assignment]
     elif magic.startswith(b"\x1f\x8b"):
         stream = gzip.open(stream)  # type: ignore[assignment]
-    return stream, name
+    else:
+        packed = False
+    bounded = _Bounded(stream, prefixed if packed else None, name)
+    return io.BufferedReader(bounded, 1 << 16), name  # type: ignore[arg-type,return-value]
 
 
 def _read_head(stream: BinaryIO, name: str) -> bytes:
     try:
         head = stream.read(HEAD_BYTES)
         if len(head) == HEAD_BYTES:
-            head += stream.readline()
+            head += stream.readline(MAX_LINE_BYTES)  # bounded: /dev/zero has no newline
     except (OSError, EOFError, lzma.LZMAError, zlib.error) as e:
         raise InputError(f"cannot read {name}: {e}") from None
     return head
@@ -153,11 +216,12 @@ def _decode_page(data: bytes, warnings: list[str]) -> str:
         return text
 
 
-def iter_messages(path: str, *, data: bytes | None = None) -> Iterator[Message]:
+def iter_messages(path: str, *, data: bytes | None = None, prescan: bool = False) -> Iterator[Message]:
     """Yield the messages of an input of any supported kind ("-" is stdin).
 
-    `data` gives the bytes directly (path is then only the name used in messages).
-    Raises InputError when nothing can be read.
+    `data` gives the bytes directly (path is then only the name used in messages). With
+    `prescan`, mbox messages that cannot hold a claim come without body lines (see above).
+    Raises InputError when nothing can be read, or when reading must stop (too large).
     """
     stream, name = _open(path, data)
     try:
@@ -175,7 +239,7 @@ def iter_messages(path: str, *, data: bytes | None = None) -> Iterator[Message]:
         if kind == "mbox":
             try:
                 for first, raw in split_mbox(stream, head):
-                    yield message_from_bytes(raw, first, source=name)
+                    yield read_mbox_message(raw, first, name, prescan)
             except (OSError, EOFError, lzma.LZMAError, zlib.error) as e:
                 raise InputError(f"cannot read {name}: {e}") from None
             return
@@ -189,6 +253,51 @@ def iter_messages(path: str, *, data: bytes | None = None) -> Iterator[Message]:
         yield read_single(whole, kind, name)
     finally:
         stream.close()
+
+
+def read_mbox_message(raw: bytes, first: int, name: str, prescan: bool = False) -> Message:
+    """One message of an mbox (its first line is input line `first`); an oversize one
+    comes back with its headers and a warning, lines over MAX_LINE_BYTES are cut."""
+    if isinstance(raw, Oversize):
+        msg = message_from_bytes(raw.split(b"\n\n", 1)[0] + b"\n\n", first, source=name)
+        msg.lines = []
+        msg.warnings.append(f"message at line {first} is too large ({raw.size >> 20} MB); "
+                            "skipped")
+        return msg
+    if b"\r" in raw:
+        raw = raw.replace(b"\r\n", b"\n")
+    lines = raw.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    cut = 0
+    if len(raw) > MAX_LINE_BYTES:
+        for k, ln in enumerate(lines):
+            if len(ln) > MAX_LINE_BYTES:
+                lines[k] = ln[:MAX_LINE_BYTES]
+                cut += 1
+    msg = _read_lines(lines, first, name) if prescan else message_from_lines(lines, first, source=name)
+    if cut:
+        msg.warnings.append(f"{cut} line(s) longer than {MAX_LINE_BYTES >> 20} MB cut")
+    return msg
+
+
+def _read_lines(lines: list[bytes], first: int, name: str) -> Message:
+    """The two-level read: a one-part text message is decoded, pre-scanned, and gets its
+    body lines only when it can hold a claim; anything else is read in full."""
+    headers, body = parse_headers(lines, 0, len(lines))
+    mime, params = content_type(headers)
+    if mime != "text/plain":  # multipart, HTML, attachments: the full MIME walk
+        return message_from_lines(lines, first, source=name)
+    msg = Message(source=name)
+    for key, value in headers:
+        set_header(msg, key, value)
+    cte = next((v for k, v in headers if k == "content-transfer-encoding"), "")
+    texts, numbers = decode_leaf(lines, body, len(lines), first, cte, params.get("charset"),
+                                 msg.warnings)
+    if not might_have_claims("\n".join(texts)):
+        return msg  # headers and warnings; no body lines: nothing to extract
+    mark_passed(msg)
+    return fill_lines(msg, texts, numbers)
 
 
 def read_single(data: bytes, kind: str, name: str) -> Message:

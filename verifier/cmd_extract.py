@@ -3,6 +3,10 @@
     verifier extract thread.mbox
     verifier extract --format json msg.eml
     verifier extract - < cover-letter.txt
+
+The table lists only the messages where something was found, then one summary line; JSON
+has every message. An mbox is read in two levels (claims.sources, prescan=True): messages
+that cannot hold a claim are never fully modelled.
 """
 from __future__ import annotations
 
@@ -55,7 +59,7 @@ def read_messages(path: str) -> Iterator[Message]:
         from claims.sources import iter_messages  # type: ignore[attr-defined]
     except ImportError:
         return _fallback_messages(path)
-    return iter_messages(path)
+    return iter_messages(path, prescan=True)
 
 
 def _cell(v: Value | None) -> str:
@@ -106,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         from claims.sources import InputError  # type: ignore[attr-defined]
     except ImportError:
         InputError = ValueError  # noqa: N806
-    emit = _JsonStream() if args.format == "json" else _print_table
+    emit: _JsonStream | _Tables = _JsonStream() if args.format == "json" else _Tables()
     try:
         for msg in read_messages(args.path):
             emit(extract_message(msg))  # one message at a time: memory stays flat on a big mbox
@@ -114,9 +118,36 @@ def run(args: argparse.Namespace) -> int:
         return _fail(emit, f"{exc}")
     except (OSError, UnicodeError, ValueError) as exc:
         return _fail(emit, f"cannot read {args.path}: {exc}")
-    if isinstance(emit, _JsonStream):
-        emit.close()
+    emit.close()
     return 0
+
+
+class _Tables:
+    """The table format: a table for each message where something was found, a line on
+    stderr for each message skipped as too large, and one summary line at the end."""
+
+    def __init__(self) -> None:
+        self.messages = self.found = self.claims = self.commands = self.setup = self.skipped = 0
+
+    def __call__(self, ex: Extraction) -> None:
+        self.messages += 1
+        for w in ex.message.warnings:
+            if "too large" in w or "cut" in w:
+                self.skipped += "too large" in w
+                print(f"verifier extract: {ex.message.source or 'input'}: {w}", file=sys.stderr)
+        if not (ex.claims or ex.commands or ex.setup):
+            return
+        self.found += 1
+        self.claims += len(ex.claims)
+        self.commands += len(ex.commands)
+        self.setup += len(ex.setup)
+        _print_table(ex)
+
+    def close(self) -> None:
+        skipped = f", {self.skipped} skipped as too large" if self.skipped else ""
+        print(f"{self.messages} message(s), {self.found} with findings: {self.claims} claim(s), "
+              f"{self.commands} command(s), {self.setup} setup step(s){skipped}")
+        sys.stdout.flush()
 
 
 class _JsonStream:
@@ -138,9 +169,8 @@ class _JsonStream:
         sys.stdout.flush()
 
 
-def _fail(emit: object, msg: str) -> int:
-    """A one-line error; a JSON stream is still closed so what came before stays readable."""
-    if isinstance(emit, _JsonStream):
-        emit.close()
+def _fail(emit: _JsonStream | _Tables, msg: str) -> int:
+    """A one-line error; the output is still closed so what came before stays readable."""
+    emit.close()
     print(f"verifier extract: {msg}", file=sys.stderr)
     return 1

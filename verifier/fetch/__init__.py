@@ -6,24 +6,36 @@ Entry points for other commands:
 - `resolve_input(arg, inbox)` -> that path for a Message-ID/URL, None for a local file;
 - `choose_inbox(cli_value)`: --inbox, else config `inbox`, else b4's `b4.midmask`, else lore.
 All failures raise FetchError with a one-line message; nothing is cached on failure.
+
+The network and HTML parts (requests, bs4: 23 MB and a third of a second) are imported only
+when something is fetched, so `verifier extract local.mbox` never loads them.
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from verifier.cache import Cache
 from verifier.config import DEFAULT_INBOX, Config, ConfigError, load_config
-from verifier.fetch.archives import ARCHIVES, archive_for, fetch_archive_thread
-from verifier.fetch.b4cli import b4_thread, git_midmask, inbox_from_midmask
 from verifier.fetch.errors import FetchError
-from verifier.fetch.http import Http
-from verifier.fetch.lore import PublicInbox, normalize_msgid, parse_inbox_url
+
+if TYPE_CHECKING:
+    from verifier.fetch.http import Http
 
 __all__ = ["ARCHIVES", "FetchError", "Target", "choose_inbox", "classify", "fetch_thread", "resolve_input"]
 
 VIA = ("http", "b4")
+
+
+def __getattr__(name: str) -> Any:
+    """`ARCHIVES` (the web-archive adapters) loads bs4: only when someone asks for it."""
+    if name == "ARCHIVES":
+        from verifier.fetch.archives import ARCHIVES
+
+        return ARCHIVES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -46,6 +58,8 @@ def choose_inbox(cli_value: str | None, config: Config | None = None) -> str:
     """--inbox, else the config file's `inbox`, else b4's `b4.midmask`, else lore's /all."""
     if cli_value:
         return cli_value.rstrip("/")
+    from verifier.fetch.b4cli import git_midmask, inbox_from_midmask
+
     cfg = config if config is not None else _config()
     if cfg.inbox_is_set:
         return cfg.inbox.rstrip("/")
@@ -68,6 +82,8 @@ def is_remote(arg: str) -> bool:
         return True
     if arg == "-" or os.path.exists(arg):
         return False
+    from verifier.fetch.lore import normalize_msgid
+
     try:
         normalize_msgid(arg)
     except FetchError:
@@ -77,6 +93,9 @@ def is_remote(arg: str) -> bool:
 
 def classify(arg: str, inbox: str | None = None, archive: str | None = None) -> Target:
     """Read what the user named; `archive` forces a web-archive adapter (for mirrors)."""
+    from verifier.fetch.archives import ARCHIVES, archive_for
+    from verifier.fetch.lore import normalize_msgid, parse_inbox_url
+
     if archive is not None and archive not in ARCHIVES:
         raise FetchError(f"unknown archive {archive!r} (known: {', '.join(ARCHIVES)})")
     if arg.startswith(("http://", "https://")):
@@ -93,6 +112,8 @@ def classify(arg: str, inbox: str | None = None, archive: str | None = None) -> 
 
 def http_from_config(config: Config | None = None) -> Http:
     """An Http client with the [fetch] settings of the config file (delay, timeout, retries)."""
+    from verifier.fetch.http import Http
+
     try:
         sec = (config if config is not None else _config()).section("fetch")
         return Http(delay=float(sec.get("delay", 1.0)),
@@ -106,6 +127,10 @@ def http_from_config(config: Config | None = None) -> Http:
 
 def download(target: Target, via: str = "http", http: Http | None = None) -> bytes:
     """The thread's mbox bytes, straight from the network."""
+    from verifier.fetch.archives import fetch_archive_thread
+    from verifier.fetch.b4cli import b4_thread
+    from verifier.fetch.lore import PublicInbox
+
     if via not in VIA:
         raise FetchError(f"unknown fetch method {via!r} (use one of: {', '.join(VIA)})")
     if target.kind == "archive":

@@ -55,7 +55,7 @@ class Http:
                 time.sleep(self.backoff * 2 ** (attempt - 1))
             self._wait_turn(host)
             try:
-                r = self.session.request(method, url, timeout=self.timeout, **kw)  # type: ignore[arg-type]
+                r = self.session.request(method, url, timeout=self.timeout, stream=True, **kw)  # type: ignore[arg-type]
             except requests.Timeout:
                 err = f"timed out fetching {url}"
                 continue
@@ -71,10 +71,26 @@ class Http:
                 raise FetchError(f"not found (HTTP 404): {url}", not_found=True)
             if r.status_code >= 400:
                 raise FetchError(f"HTTP {r.status_code} from {url}")
-            if len(r.content) > self.max_bytes:
-                raise FetchError(f"response too large from {url}")
+            self._read_capped(r, url)
             return r
         raise FetchError(err)
+
+    def _read_capped(self, r: requests.Response, url: str) -> None:
+        """Read the body (decoded, as `r.content` gives it) but never more than max_bytes:
+        a server's gzip bomb ends here instead of in memory."""
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            for chunk in r.iter_content(1 << 16):
+                size += len(chunk)
+                if size > self.max_bytes:
+                    raise FetchError(f"response too large from {url} (over {self.max_bytes >> 20} MB)")
+                chunks.append(chunk)
+        except requests.RequestException as e:
+            raise FetchError(f"cannot read the response from {url}: {type(e).__name__}") from None
+        finally:
+            r.close()
+        r._content = b"".join(chunks)  # what requests itself caches after reading
 
     def get(self, url: str, **kw: object) -> requests.Response:
         return self.request("GET", url, **kw)

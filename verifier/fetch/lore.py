@@ -7,7 +7,6 @@ results as gzip mbox; a body starting `x=` asks for full threads) and `/new.atom
 """
 from __future__ import annotations
 
-import gzip
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -64,13 +63,34 @@ def parse_inbox_url(url: str) -> tuple[str, str] | None:
     return None
 
 
-def _gunzip(data: bytes, what: str) -> bytes:
+MAX_MBOX = 200 << 20  # a thread's mbox, decompressed; a gzip bomb stops here
+
+
+def _gunzip(data: bytes, what: str, limit: int = MAX_MBOX) -> bytes:
+    """Decompress a (multi-member) gzip, at most `limit` bytes of it: a 4 MB gzip of 4 GiB
+    of NULs ends in a one-line FetchError, not in 4 GiB of memory."""
     if data[:2] != b"\x1f\x8b":
         return data
+    out: list[bytes] = []
+    total = 0
+    rest = data
     try:
-        return gzip.decompress(data)
-    except (OSError, EOFError, zlib.error):
+        while rest[:2] == b"\x1f\x8b":
+            d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            buf = rest
+            while buf and not d.eof:
+                chunk = d.decompress(buf, 1 << 20)
+                total += len(chunk)
+                if total > limit:
+                    raise FetchError(f"{what} decompresses to more than {limit >> 20} MB; not read")
+                out.append(chunk)
+                buf = d.unconsumed_tail
+            if not d.eof:
+                raise FetchError(f"corrupt gzip data from {what}")
+            rest = d.unused_data
+    except zlib.error:
         raise FetchError(f"corrupt gzip data from {what}") from None
+    return b"".join(out)
 
 
 def check_mbox(data: bytes, what: str, msgid: str | None = None) -> bytes:

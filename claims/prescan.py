@@ -1,0 +1,296 @@
+"""Which messages can hold a claim at all: a cheap gate in front of the extractor.
+
+Almost no message of a list archive holds a performance claim, a benchmark command or a
+setup step, so `verifier extract` reads an archive faster than a bare parse only if most
+messages are turned away before the message model and the extractor stages are built.
+The gate must never turn away a message the extractor would find something in, and the
+extractor is rewritten often, so the gate is not tuned to its words: it is built from
+conditions that any claim, command or setup step needs, whatever model finds it.
+
+- Only text the extractor reads counts. Patch hunks (also quoted ones) and everything
+  after a top-level `--` signature line are removed first (`readable`), exactly as far as
+  the extractor skips them and never further (a hunk run stops where the quoting changes,
+  so a line the message model might keep is never cut).
+- Every claim needs a number ("every digit is Unicode-aware": `\\d` matches the digits the
+  extractor's tokenizer reads).
+- A change stated alone needs a number with `%`, `x`/`×`, "times" or "fold".
+- A pair needs two numbers and something that makes them two variants of one metric: an
+  operator or word between numbers (`->`, `=>`, `vs`, `from .. to`, `compared`), a row of
+  aligned numeric columns, numbers after column gaps on two rows, or a `label: number`
+  line next to another numbered line (blocks such as "Before:" / "After:", bare-line labels
+  and on/off variants all end in one of those layouts).
+- A command or setup step needs a shell prompt, or a line whose first word is a program
+  (benchmark, setup or wrapper program), or a benchmark program named in prose before an
+  option.
+The gate is checked against extraction without it over the labelled corpus, the shapes
+and (slow) the whole archive: tests/test_prescan.py counts every claim it would lose.
+"""
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from claims import numbers
+
+# --- what the extractor never reads --------------------------------------------------------
+
+# A quote prefix exactly as claims.message.quote_depth strips it (greedy, never given back).
+_Q = r"(?>(?:[ \t]?>)+)(?P<s> )?"
+_NOT_QUOTED = r"(?![ \t]?>)"
+_START = r"(?:diff --git |Index: |--- a/|\+\+\+ b/|@@ -\d+(?:,\d+)? \+\d+)"
+_BODY = (r"(?:[ +\-\\]|@@ |diff --git |index [0-9a-f]|new file mode|deleted file mode|"
+         r"similarity index|rename (?:from|to)|old mode|new mode|Binary files)")
+# An unquoted hunk: its first line, then diff lines or empty lines, all unquoted.
+_HUNK = re.compile(rf"^{_NOT_QUOTED}{_START}[^\n]*(?:\n(?:{_NOT_QUOTED}{_BODY}[^\n]*|(?=\n|\Z)))*",
+                   re.M)
+# A quoted hunk: every line with the same quote prefix as its first line.
+_QHUNK = re.compile(
+    rf"^(?P<q>(?>(?:[ \t]?>)+))(?P<s> )?{_START}[^\n]*"
+    rf"(?:\n(?P=q)(?(s) |(?! )){_NOT_QUOTED}(?:{_BODY}[^\n]*|(?=\n|\Z)))*", re.M)
+_HUNK_HINTS = ("diff --git ", "Index: ", "--- a/", "+++ b/", "@@ -")
+# A top-level signature line: the message model drops everything after it.
+_SIGNATURE = re.compile(r"^--[ \t]*$", re.M)
+# Single lines the extractor skips wherever they are (claims.extract.skipped_lines): diffstat
+# rows and summaries, kernel log lines; matched after the exact quote prefix the message
+# model strips, with whitespace that never crosses a line.
+_P = r"^(?>(?:[ \t]?>)*)"
+_W = r"[^\S\n]"
+_SKIPPED_LINE = re.compile(
+    rf"{_P}{_W}*\S+{_W}+\|{_W}+(?:\d+{_W}*[+-]*|Bin [^\n]*)$|{_P}{_W}*\d+ files? changed[^\n]*"
+    rf"|{_P}{_W}*\[{_W}*\d+\.\d{{3,}}\][^\n]*", re.M)
+
+
+def readable(text: str) -> str:
+    """The part of a decoded body the extractor reads: no patch hunks, nothing after a
+    top-level signature, no diffstat lines."""
+    m = _SIGNATURE.search(text)
+    if m is not None:
+        text = text[:m.start()]
+    if any(h in text for h in _HUNK_HINTS):
+        text = _HUNK.sub("", text)
+        if ">" in text:
+            text = _QHUNK.sub("", text)
+    if "|" in text or "changed" in text or "[" in text:
+        text = _SKIPPED_LINE.sub("", text)
+    return text
+
+
+# --- what every claim, command or setup step needs ------------------------------------------
+
+# A number as the extractor's tokenizer reads one: not glued to a word before it ("v2",
+# "eth0", "x86"), digits then at most a unit, then no more word characters ("3ef0e5ba" and
+# "0x1f" are not numbers). `\d` is Unicode-aware, as in the tokenizer.
+_N = r"(?<![\w.])[~≈]?[+-]?(?:\d[\d,.]*|\.\d)(?:[eE][+-]?\d+)?(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w)"
+_NUM = re.compile(_N)
+# the same, digit first (".5" is then read from its 5: never stricter)
+_N0 = r"\d(?<!\w\d)[\d,.]*(?:[eE][+-]?\d+)?(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w)"
+# a number with its unit, glued or one space away ("25 us", "1.2Mpps", "40%"); the units are
+# the tokenizer's own (claims.numbers), so a unit it learns is one this gate knows
+_UNITS = getattr(numbers, "_UNIT_RE", None)
+_UNIT = _UNITS.pattern if isinstance(_UNITS, re.Pattern) else r"[^\W\d_][\w/%.]{0,11}"
+_U = rf"(?<![\w.])\d[\d,.]*[^\S\n]?(?i:{_UNIT})(?![\w/])"
+_U0 = rf"\d(?<!\w\d)[\d,.]*[^\S\n]?(?i:{_UNIT})(?![\w/])"  # the same, digit first
+_CUES = [re.compile(p, re.M) for p in (
+    # a change stated alone: 12%, 1.5x, 3×, 2 times, tenfold
+    # (a token of its own: "%40" in a URL, "0x%x" and "3c59x.c" are not). Patterns start with
+    # a digit or a literal where they can: the regex engine then skips to those.
+    r"%(?<![\w%]%)[+-]?\d",
+    r"\d(?<![\w.]\d)(?:[\d,.]*\d)?[^\S\n]?(?:%|[x×X](?=[\s)\],;:!?]|\.(?:\s|$)|$)"
+    r"|percent\b|times\b|-?fold\b)",
+    # an operator between variants
+    rf"(?:->|=>|→|⇒)[^\S\n]*{_N}",
+    rf"(?:\bvs\b|\bversus\b|\bcompared\b|\bagainst\b)[^\n]{{0,80}}?{_N}",
+    # "from X to Y", also wrapped across a line break
+    r"\d[^\d]{0,60}?\bto[\s>]+[~≈]?[+-]?\d",
+    # two numbers with units on one line ("9.1 Gbps without the patch and 9.4 Gbps with it")
+    rf"{_U0}[^\n]{{0,120}}?{_U}",
+    # aligned columns: two numbers with a column gap between them
+    rf"{_N0}(?:[^\S\n]+[^\W\d][^\s|]{{0,15}})?(?:[^\S\n]{{2,}}|\t|[^\S\n]*\|[^\S\n]*){_N}",
+)]
+# A number in a cell: after a column gap, a `|`, a "label: " or a "key=". Written digit
+# first (the context is looked behind), so the regex engine jumps from digit to digit.
+_SIGN = "[-+~≈]?"
+_CELL = re.compile(
+    r"\d(?:" + "|".join(f"(?<={ctx}{sign}\\d)" for ctx in (r"[^\S\n][^\S\n]", r"\t", r"\|", r"\| ", r": ", r":\t", r"\w=")
+                        for sign in ("", "[-+~≈]")) + r")(?:[\d,.]*\d)?(?:[eE][+-]?\d+)?"
+    r"(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w)")
+# A line that ends in ":" opens a block ("Before:", "After applying it, iperf3 says:")
+# (an attribution "On .., X wrote:" names the quoted author; claims.message reads it as one).
+# a number in a block, but not a list marker ("1. ", "2) ") or a footnote ("[1]")
+_BLOCK_NUM = re.compile(r"(?<![\w.\[])[~≈]?[+-]?(?:\d[\d,.]*|\.\d)(?:[eE][+-]?\d+)?"
+                        r"(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w|[.)\]](?:[^\S\n]|\n|\Z))")
+_BLOCK_END = re.compile(r":(?<!wrote:)(?<!writes:)(?<!said:)(?<!schrieb:)(?<!crit:)(?<!escribió:)(?<!写道:)"
+                        r"[^\S\n]*\n")
+
+_BENCH = (
+    "netperf iperf iperf3 sockperf super_netperf neper tcp_rr tcp_stream tcp_crr udp_rr udp_stream "
+    "xdpsock xdp-bench xdp_redirect xdp_redirect_map xdp_redirect_cpu xdp_rxq_info xdp1 xdp2 "
+    "trafgen mausezahn pktgen sembench tbench dbench hackbench fio sysbench schbench "
+    "redis-benchmark memtier_benchmark wrk wrk2 ab qperf uperf nuttcp ethr stress-ng ebizzy pgbench "
+    "udpgso_bench_tx udpgso_bench_rx tcp_mmap msg_zerocopy lat_tcp lat_udp bw_tcp lat_ctx "
+    "lat_syscall will-it-scale perf netbench moongen testpmd dpdk-testpmd io_uring-bench "
+    "t/io_uring tcp_bench ping kselftest bench memcached mutilate aim7 reaim lmbench unixbench "
+    "blogbench vng kperf xdp-trafficgen"
+).split()
+_SETUP = "sysctl ethtool tc ip cpupower devlink ifconfig modprobe sysfs taskset numactl".split()
+_WRAPPERS = "sudo time nice env stdbuf chrt".split()
+
+
+def _alt(words: list[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+
+
+_PROGRAM_WORDS = frozenset(_BENCH + _SETUP + _WRAPPERS)
+_BENCH_WORDS = frozenset(_BENCH)
+_WRAPPER_WORDS = frozenset(_WRAPPERS)
+# Punctuation a program name may be written against ("`netperf`", "(ethtool", "./ip;").
+_APART = str.maketrans({c: " " for c in "`'\"()[]{};,:|&<>=*/"})
+# What may stand before a program at the start of a line: quotes, a bullet, a backtick, a path.
+_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:[-*•][^\S\n]+|\d{1,2}[.)][^\S\n]+)?`?(?:[\w.~-]*/)?")
+_LEAD_NO_PATH = re.compile(r"(?:[^\S\n]|>)*(?:[-*•][^\S\n]+|\d{1,2}[.)][^\S\n]+)?`?")
+# ... and before a prompt's # or $: [user@host dir], user@host:path, host
+_PROMPT_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:\[[^\]\n]{0,80}\]|[\w.@-]{1,60}:[^\s#$]{0,80}|[\w.~-]{1,60})?"
+                          r"[^\S\n]?")
+_PROMPT = re.compile(r"[#$][^\S\n]+\S")
+_LOOP = re.compile(rf"^{_LEAD.pattern}for[^\S\n]+\w+[^\S\n]+in\b[^\n]*;[^\S\n]*do\b", re.M)
+_ECHO = re.compile(rf"^{_LEAD.pattern}echo\b[^\n]*(?:>|\|[^\S\n]*(?:sudo[^\S\n]+)?tee\b)", re.M)
+_TOKEN_START = re.compile(r"[\w.~/-]*\Z")
+
+
+@cache
+def _word_re(word: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
+
+
+@cache
+def _prose_re(word: str) -> re.Pattern[str]:
+    """A benchmark program named in prose before an option ("we ran netperf -t TCP_RR")."""
+    return re.compile(rf"(?<![\w/.-]){re.escape(word)}[^\S\n]+(?:[a-z][a-z-]{{1,15}}[^\S\n]+)?-")
+
+
+def _at_line_start(text: str, pos: int, lead: re.Pattern[str] = _LEAD) -> bool:
+    return lead.fullmatch(text, text.rfind("\n", 0, pos) + 1, pos) is not None
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def _variant_words() -> re.Pattern[str]:
+    """The words that name a variant, from claims.variants (the extractor's lexicon), or a
+    broad stand-in when that module has changed shape."""
+    try:
+        from claims import variants
+
+        parts = [p.pattern.removeprefix("(?i)") for p in (variants._BASELINE, variants._CANDIDATE)]
+        return re.compile("|".join(f"(?:{p})" for p in parts), re.IGNORECASE)
+    except (ImportError, AttributeError, re.error):
+        return re.compile(r"(?i)before|after|with|base|old|new|patch|orig|vanilla|upstream|next|pre|post")
+
+
+_VARIANT = _variant_words()
+
+
+def _is_variant(text: str) -> bool:
+    return _VARIANT.search(text) is not None
+
+
+def might_have_claims(text: str) -> bool:
+    """False only when no claim, command or setup step can be found in `text` (a decoded
+    body, quote markers kept or removed)."""
+    text = readable(text)
+    if _DIGIT.search(text) is not None:
+        for cue in _CUES:
+            if cue.search(text) is not None:
+                return True
+        if _paired_cells(text):
+            return True
+    return _has_command(text)
+
+
+def _has_command(text: str) -> bool:
+    """A shell prompt, loop or echo into a file; "Performance counter stats"; or a program
+    word starting a line (a wrapper only before `./` or a program) or, for a benchmark
+    program, before an option in prose."""
+    if ("#" in text or "$" in text) and any(
+            _at_line_start(text, m.start(), _PROMPT_LEAD) for m in _PROMPT.finditer(text)):
+        return True
+    if ("; do" in text and _LOOP.search(text)) or ("echo" in text and _ECHO.search(text)) \
+            or "Performance counter stats" in text:
+        return True
+    for name in ("bench", "xdp"):  # any program named so ("./xdp_redirect", "io_uring-bench")
+        pos = text.find(name)
+        while pos >= 0:
+            line = text.rfind("\n", 0, pos) + 1
+            start = _TOKEN_START.search(text, line, pos)
+            if start is not None and _LEAD_NO_PATH.fullmatch(text, line, start.start()):
+                return True
+            pos = text.find(name, pos + 1)
+    words = _PROGRAM_WORDS.intersection(text.translate(_APART).split())
+    for word in words:
+        if word in _BENCH_WORDS and _prose_re(word).search(text):
+            return True
+        for m in _word_re(word).finditer(text):
+            if not _at_line_start(text, m.start()):
+                continue
+            if word not in _WRAPPER_WORDS:
+                return True
+            end = text.find("\n", m.end())
+            rest = text[m.end():end if end >= 0 else len(text)]
+            if "./" in rest or any(_word_re(w).search(rest) for w in words - _WRAPPER_WORDS):
+                return True
+    return False
+
+
+def _variant_near(text: str, pos: int, above: int = 2) -> bool:
+    """Does the line at `pos`, or one of the `above` lines over it, name a variant
+    ("before", "patched", "net-next", "with the series": claims.variants' own lexicon)?"""
+    start = pos
+    for _ in range(above + 1):
+        start = text.rfind("\n", 0, start - 1) if start > 0 else -1
+        if start < 0:
+            break
+    end = text.find("\n", pos)
+    return _is_variant(text[start + 1:end if end >= 0 else len(text)])
+
+
+def _paired_cells(text: str) -> bool:
+    """Two numbers in cells, or blocks opened by a `...:` line with a number in the next few
+    lines, anywhere in the text (blocks pair output that is far apart); a pair of them names
+    its two variants, so each cell or block label has a variant word on its line or just
+    above it (a table's header). The variant words are looked up last, once a line, only
+    on the candidate lines: they are the costly part."""
+    candidates: list[tuple[int, int, int]] = []  # (line start, a position on it, lines above)
+    for m in _CELL.finditer(text):
+        candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 2))
+    if ":" in text:
+        for m in _BLOCK_END.finditer(text):
+            if _BLOCK_NUM.search(text, m.end(), m.end() + 400) is not None:
+                candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0))
+    if len(candidates) < 2:
+        return False
+    seen = 0
+    known: dict[tuple[int, int], bool] = {}
+    for line, pos, above in candidates:
+        key = (line, above)
+        if key not in known:
+            known[key] = _variant_near(text, pos, above)
+        if known[key]:
+            seen += 1
+            if seen >= 2:
+                return True
+    return False
+
+
+_PASSED = "_prescan_passed"
+
+
+def mark_passed(msg: object) -> None:
+    """Record on a message that its decoded body passed the gate (the reader checked it
+    before building the lines), so the extractor does not scan it a second time."""
+    setattr(msg, _PASSED, True)
+
+
+def message_might_have_claims(msg: object, text: str) -> bool:
+    """The gate for a message whose lines are `text`: already passed, or passes now."""
+    return getattr(msg, _PASSED, False) or might_have_claims(text)
+
