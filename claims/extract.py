@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from claims.blocks import command_run_claims, labelled_block_claims
 from claims.commands import BENCH_PROGRAMS, find_commands
+from claims.grid import might_hold_grid
 from claims.lkp import lkp_claims
 from claims.model import Claim, Extraction, Line, Message
 from claims.numbers import MAX_LINE, is_unit, unit_kind
@@ -86,6 +87,8 @@ def might_have_claims(text: str) -> bool:
         text = text[:d] + (text[sig:] if sig >= 0 else text[d:])
     low = "\n" + text.lower()
     if any(w in low for w in _PRESCAN_WORDS) or any(p.search(low) is not None for p in _PRESCAN):
+        return True
+    if might_hold_grid(text):
         return True
     return not _PROGRAM_WORDS.isdisjoint(low.split()) and _PROGRAM_RE.search(text) is not None
 

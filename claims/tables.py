@@ -430,6 +430,13 @@ def _by_columns(rows: list[TRow], header: list[str], better: str | None) -> list
 
 
 def all_table_claims(lines: Sequence[Line], skip: set[int]) -> tuple[list[Claim], set[int]]:
+    """Every table of the message, read by the grid model (claims.grid)."""
+    from claims.grid import all_grid_claims
+
+    return all_grid_claims(lines, skip)
+
+
+def old_table_claims(lines: Sequence[Line], skip: set[int]) -> tuple[list[Claim], set[int]]:
     claims: list[Claim] = []
     covered: set[int] = set()
     for t in find_tables(lines, skip):
