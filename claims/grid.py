@@ -100,6 +100,7 @@ class Grid:
     names: list[str] = field(default_factory=list)  # per value column
     units: list[str | None] = field(default_factory=list)
     key_name: str | None = None
+    section: str | None = None  # a label line further up that may name the table's variant
 
 
 def _columns_of(text: str) -> list[int]:
@@ -409,6 +410,8 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
         if len(got) >= MAX_HEADER_LINES:
             break
         j -= 1
+    if g.title is None:
+        g.section = _section_title(lines, j, depth)
     for t in got:
         sep, ps = pieces(t)
         g.header.append([(s, e, x, k) for k, (s, e, x) in enumerate(ps)])
@@ -417,6 +420,28 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
         m = _UNIT_IN_TITLE.search(g.title)
         if m and is_unit(m.group("u")):
             g.unit = m.group("u")
+
+
+_SHELLISH = re.compile(r"(?:^|\s)-\S|[&;=$`<>]|^\S*/|\(qemu\)|#")
+
+
+def _section_title(lines: Sequence[Line], j: int, depth: int) -> str | None:
+    """The label line a table stands under, above its command line or notes ("Baseline
+    kernel", "grommet v2"): the nearest short line of one piece within a few lines."""
+    for n in range(j, max(-1, j - 6), -1):
+        ln = lines[n]
+        t = ln.text.strip()
+        if ln.depth != depth:
+            return None
+        if not t or _is_rule(t):
+            continue
+        if parse_line(t) is not None:
+            return None
+        _, ps = pieces(t)
+        if len(ps) == 1 and len(t.split()) <= 6 and not t.endswith((".", ",", ";")) \
+                and any(ch.isalpha() for ch in t) and not _SHELLISH.search(t):
+            return clean_label(t)
+    return None
 
 
 def _scaled(t: Token) -> float:
@@ -929,7 +954,7 @@ def _marked_claims(g: Grid, k: int, kinds: list[str]) -> list[Claim]:
 
 
 # Two numbers standing in columns: "0.032     0.030", "5.0Mpps | 5.7Mpps", "1820113\t0.00007".
-_TWO_CELLS = re.compile(r"\d[^\s|]{0,12}(?:[ \t]*\|[ \t]*|\t[ \t]*| {2,})[~<+-]?\.?\d")
+_TWO_CELLS = re.compile(r"\d[^\s|]{0,12}(?: [A-Za-z/%]{1,8})?(?:[ \t]*\|[ \t]*|\t[ \t]*| {2,})[~<+-]?\.?\d")
 
 
 def might_hold_grid(text: str) -> bool:
@@ -937,7 +962,7 @@ def might_hold_grid(text: str) -> bool:
     return _TWO_CELLS.search(text) is not None
 
 
-def all_grid_claims(lines: Sequence[Line], skip: set[int]) -> tuple[list[Claim], set[int]]:
+def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "") -> tuple[list[Claim], set[int]]:
     """Claims from every grid in the message, and the lines the grids that compared cover."""
     claims: list[Claim] = []
     covered: set[int] = set()
@@ -945,11 +970,69 @@ def all_grid_claims(lines: Sequence[Line], skip: set[int]) -> tuple[list[Claim],
     if not grids:
         return claims, covered
     inside = {i for g in grids for i in range(g.first, g.last + 1)}
-    prose = re.sub(r"[^a-z0-9]", "", " ".join(
+    prose = re.sub(r"[^a-z0-9]", "", context[:1000].lower() + " ".join(
         ln.text.lower() for i, ln in enumerate(lines[:5000]) if i not in inside)[:200_000])
+    idle: list[Grid] = []
     for g in grids:
         got = grid_claims(g, prose)
         if got:
             claims.extend(got)
             covered.update(range(g.first, g.last + 1))
+        elif any(g.names) and g.header:
+            idle.append(g)
+    for group in _sections(idle):
+        got = section_claims(group)
+        if got:
+            claims.extend(got)
+            for g in group:
+                covered.update(range(g.first, g.last + 1))
     return claims, covered
+
+
+def _sections(grids: list[Grid]) -> list[list[Grid]]:
+    """Tables printed one per variant: the same columns, each under its own label."""
+    out: list[list[Grid]] = []
+    cur: list[Grid] = []
+    for g in grids:
+        label = g.title or g.section
+        if label and cur and g.names == cur[-1].names and g.first - cur[-1].last <= 40 \
+                and g.rows[0].line.depth == cur[-1].rows[0].line.depth:
+            cur.append(g)
+            continue
+        if len(cur) >= 2:
+            out.append(cur)
+        cur = [g] if label else []
+    if len(cur) >= 2:
+        out.append(cur)
+    return out
+
+
+def section_claims(group: list[Grid]) -> list[Claim]:
+    """Pair each table with the baseline table, row by row label, column by column."""
+    labels = [g.title or g.section or "" for g in group]
+    if len(set(labels)) != len(labels):
+        return []
+    bi = _pick(labels, list(range(len(group))))
+    base = group[bi]
+    k = len(base.names)
+    kinds = _column_kinds(base, k)
+    vcols = [j for j in range(k) if kinds[j] not in ("change", "spread", "runs", "index")]
+    by_label = {r.label: r for r in base.rows if r.label}
+    has_aggregate = any(_kind_of_name(lab) == "aggregate" for lab in by_label)
+    out: list[Claim] = []
+    for n, g in enumerate(group):
+        if n == bi:
+            continue
+        for r in g.rows:
+            b = by_label.get(r.label)
+            if b is None or len(r.cells) != k or (has_aggregate and _kind_of_name(r.label) == "index"):
+                continue
+            for j in vcols:
+                bc, cc = b.cells[j], r.cells[j]
+                if bc is None or cc is None:
+                    continue
+                cl = _claim(g, _metric(r.label, g.names[j]), bc, cc, labels[bi], labels[n],
+                            g.units[j] or base.units[j] or g.unit, [b, r], None, r.label)
+                if cl is not None:
+                    out.append(cl)
+    return out

@@ -429,11 +429,12 @@ def _by_columns(rows: list[TRow], header: list[str], better: str | None) -> list
     return out
 
 
-def all_table_claims(lines: Sequence[Line], skip: set[int]) -> tuple[list[Claim], set[int]]:
-    """Every table of the message, read by the grid model (claims.grid)."""
+def all_table_claims(lines: Sequence[Line], skip: set[int], context: str = "") -> tuple[list[Claim], set[int]]:
+    """Every table of the message, read by the grid model (claims.grid); `context` is other
+    text of the message (its subject) that may name the variants."""
     from claims.grid import all_grid_claims
 
-    return all_grid_claims(lines, skip)
+    return all_grid_claims(lines, skip, context)
 
 
 def old_table_claims(lines: Sequence[Line], skip: set[int]) -> tuple[list[Claim], set[int]]:
