@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from claims.model import Claim, Line, Value
 from claims.normalise import normalise_line
@@ -101,6 +101,7 @@ class Grid:
     units: list[str | None] = field(default_factory=list)
     key_name: str | None = None
     section: str | None = None  # a label line further up that may name the table's variant
+    swept: bool = False  # the columns are named by a row of rising numbers: a swept parameter
 
 
 def _columns_of(text: str) -> list[int]:
@@ -280,9 +281,11 @@ def parse_line(text: str) -> _Parsed | None:
         if cells:
             if sep != "|" and k == len(ps) - 1 and is_unit(t):
                 continue  # "11  7  4  Gbps": the row's unit
+            if any(x.kind == "value" for x in tokenize(t)):
+                return None  # "RX-missed: 0   RX-packets: 36158": key-value pairs, not cells
             right.append(t)
             continue
-        if k == len(ps) - 1 or sep == " " and len(ps) == 1:
+        if k == len(ps) - 1 or sep == " " and len(ps) == 1 or _LABEL_VALUE.match(t):
             lab, glued = _glued_values(t, s, k)
             if glued and any(c is not None and c.tok.text.endswith((",", ";", ".")) for c in glued):
                 return None  # "Batch: 1892844.25pps, 878280070bps.": a sentence's list
@@ -299,10 +302,10 @@ def parse_line(text: str) -> _Parsed | None:
     if len(vals) == 1 and vals[0].glued and len(ps) == 1 and len(cells) == 1:
         return None
     label = " ".join(left + right)
+    if _CODE.search(label):
+        return None  # a numbered source listing or a line of code, not a table row
     if len(label.split()) > MAX_LABEL_WORDS or len(right) > 1 or any(len(r.split()) > 4 for r in right):
         return None
-    while cells and cells[-1] is None and sep != "|":
-        cells.pop()
     unit = None
     if sep != "|" and ps and is_unit(ps[-1][2]) and _value_cell(ps[-1][2], 0, 0, 0) is None:
         unit = ps[-1][2]
@@ -319,6 +322,8 @@ def _is_rule(text: str) -> bool:
 
 def _is_sentence(text: str) -> bool:
     t = text.strip()
+    if len(pieces(t)[1]) >= 3:
+        return False  # three cells or more: a header, however many words
     words = t.split()
     return len(words) > 14 or (len(words) > 4 and t.endswith((".", "?", "!", ",")))
 
@@ -422,6 +427,8 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             g.unit = m.group("u")
 
 
+_CODE = re.compile(r"[;{}]|\w\(|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^#\w|\b[0-9a-f]{12,40}\b")
+_LABEL_VALUE = re.compile(r"^[^:\d]{1,40}:\s*[~<+-]?\d")  # "Before: 5.2Mpps" in a piece of its own
 _SHELLISH = re.compile(r"(?:^|\s)-\S|[&;=$`<>]|^\S*/|\(qemu\)|#")
 
 
@@ -588,6 +595,8 @@ def _column_kinds(g: Grid, k: int) -> list[str]:
     for j in range(k):
         cells = [r.cells[j] for r in g.rows if r.cells[j] is not None]
         kind = _kind_of_name(g.names[j]) if j < len(g.names) else "empty"
+        if g.swept and kind in ("name", "empty", "metric"):
+            kind = "param"
         if kind in ("empty", "name", "metric", "param") and cells:
             if all(c.tok.percent and c.tok.signed for c in cells if c is not None):  # type: ignore[union-attr]
                 kind = "change"
@@ -662,9 +671,11 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
     if any(x in ("index", "aggregate") for x in rkinds):
         row_score -= 3.0
     if row_score >= col_score and row_score > 0 and len(body) >= 2:
-        if row_score < 2 and not _named_in_text([labels[i] for i in body], prose):
+        if row_score < 2 and (not _named_in_text([labels[i] for i in body], prose) or len(vcols) < 2):
             return None
         if not any(x == "variant" for x in rkinds) and ref_row is None and not change_rows \
+                and not (all(x in ("name", "variant", "param") for x in rkinds) and cols_are_keys
+                         and any(x == "name" for x in rkinds)) \
                 and not all(x in ("name", "variant") for x in rkinds):
             return None
         base = ref_row if ref_row is not None else _pick([labels[i] for i in body], body)
@@ -682,7 +693,8 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
 
 def _named_in_text(names: list[str], prose: str) -> bool:
     """Variants with no cue word pair only when the message's own text names them."""
-    return len(names) >= 2 and sum(_text_names(prose, n) for n in names) >= 2
+    said = sum(_text_names(prose, n) for n in names)
+    return len(names) >= 2 and (said >= 2 or said == 1 and len(names) == 2)
 
 
 def _pick(names: list[str], idx: list[int]) -> int:
@@ -756,9 +768,42 @@ def grid_claims(g: Grid, prose: str) -> list[Claim]:
     if not g.rows:
         return []
     _name_columns(g, k)
+    blocks = _side_by_side(g.names)
+    if blocks:
+        out: list[Claim] = []
+        for cols in blocks:
+            sub = replace(g, rows=[replace(r, cells=[r.cells[j] for j in cols]) for r in g.rows],
+                          names=[g.names[j] for j in cols], units=[g.units[j] for j in cols])
+            out.extend(_named_grid_claims(sub, len(cols), prose))
+        return out
+    return _named_grid_claims(g, k, prose)
+
+
+def _side_by_side(names: list[str]) -> list[list[int]]:
+    """Column blocks of tables printed side by side: the header's names repeat
+    ("buf size | copy | zerocopy |   | buf size | copy | zerocopy")."""
+    k = len(names)
+    if k < 4 or not names[0]:
+        return []
+    for q in range(2, k):
+        if names[q] != names[0]:
+            continue
+        width = q - 1 if not names[q - 1] else q
+        if width < 2 or names[q:q + width] != names[:width]:
+            continue
+        blocks = [list(range(0, width))]
+        at = q
+        while at + width <= k and names[at:at + width] == names[:width]:
+            blocks.append(list(range(at, at + width)))
+            at += width + (q - width)
+        return blocks
+    return []
+
+
+def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
     kinds = _column_kinds(g, k)
-    slash = all(c is None or c.second is not None for r in g.rows for c in r.cells) and \
-        any(c is not None for r in g.rows for c in r.cells)
+    slash = any(all(r.cells[j] is None or r.cells[j].second is not None for r in g.rows)  # type: ignore[union-attr]
+                and any(r.cells[j] is not None for r in g.rows) for j in range(k))
     if slash:
         return _slash_claims(g, k, kinds)
     if any(r.mark for r in g.rows):
@@ -887,11 +932,12 @@ def _promote_header_row(g: Grid) -> None:
     if role(head.label) or head.mark or len(vals) < 2 or len(vals) != len(head.cells):
         return
     nums = [_scaled(c.tok) for c in vals]
-    rising = all(float(v).is_integer() for v in nums) and all(a < b for a, b in zip(nums, nums[1:], strict=False))
+    rising = all(c.tok.unit is None for c in vals) and all(float(v).is_integer() for v in nums) and all(a < b for a, b in zip(nums, nums[1:], strict=False))
     unlabelled = not head.label and len(rows) >= 3 and all(r.label for r in rows[1:])
     if not (rising and len(vals) >= 3) and not unlabelled:
         return
     rows.pop(0)
+    g.swept = rising
     if g.header or head.label:
         g.header = [[(c.start, c.end, f"{head.label} {c.tok.text}".strip() if head.label else c.tok.text, c.piece)
                      for c in vals]]
