@@ -86,6 +86,7 @@ class GRow:
     sep: str
     mark: str | None = None
     note: float | None = None  # a trailing "(45% improvement)" piece
+    parts: list[str] = field(default_factory=list)  # the label's own pieces, left to right
 
 
 @dataclass
@@ -244,6 +245,7 @@ class _Parsed:
     sep: str
     mark: str | None
     note: float | None
+    parts: list[str] = field(default_factory=list)
 
 
 def parse_line(text: str) -> _Parsed | None:
@@ -312,7 +314,8 @@ def parse_line(text: str) -> _Parsed | None:
     for c in vals:
         if c.unit is None and unit:
             c.unit = unit
-    return _Parsed(clean_label(label), cells, len(ps), sep, mark, note)
+    return _Parsed(clean_label(label), cells, len(ps), sep, mark, note,
+                   [clean_label(x) for x in left] if not right else [])
 
 
 def _is_rule(text: str) -> bool:
@@ -366,7 +369,7 @@ def find_grids(lines: Sequence[Line], skip: set[int]) -> list[Grid]:
         if cur is None:
             cur = Grid(first=i)
             _read_header(cur, lines, i, skip, collapsed=p.sep == "_")
-        cur.rows.append(GRow(ln, i, p.label, p.cells, p.npieces, p.sep, p.mark, p.note))
+        cur.rows.append(GRow(ln, i, p.label, p.cells, p.npieces, p.sep, p.mark, p.note, p.parts))
         cur.last = i
         blanks = 0
     _close(cur, grids)
@@ -427,7 +430,7 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             g.unit = m.group("u")
 
 
-_CODE = re.compile(r"[;{}]|\w\(|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^#\w|\b[0-9a-f]{12,40}\b")
+_CODE = re.compile(r"[;{}]|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^#\w|\b[0-9a-f]{12,40}\b")
 _LABEL_VALUE = re.compile(r"^[^:\d]{1,40}:\s*[~<+-]?\d")  # "Before: 5.2Mpps" in a piece of its own
 _SHELLISH = re.compile(r"(?:^|\s)-\S|[&;=$`<>]|^\S*/|\(qemu\)|#")
 
@@ -611,9 +614,12 @@ def _key_column(g: Grid, kinds: list[str]) -> bool:
     if len(kinds) < 2 or kinds[0] in ("variant", "change", "spread") or any(r.label for r in g.rows):
         return False
     cells = [r.cells[0] for r in g.rows]
-    if len(cells) < 2 or any(c is None or c.tok.percent or c.tok.value is None for c in cells):
+    if any(c is None or c.tok.percent or c.tok.value is None for c in cells):
         return False
     vals = [_scaled(c.tok) for c in cells if c is not None]
+    if len(vals) == 1:  # one row: a key when the other columns are the named variants
+        return float(vals[0]).is_integer() and kinds[0] != "variant" and \
+            sum(x == "variant" for x in kinds[1:]) >= 2
     return all(float(v).is_integer() for v in vals) and all(a < b for a, b in zip(vals, vals[1:], strict=False))
 
 
@@ -681,6 +687,8 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
         base = ref_row if ref_row is not None else _pick([labels[i] for i in body], body)
         return _Axis(True, body, base)
     if col_score > row_score and col_score > 0 and len(vcols) >= 2:
+        if any(kinds[j] != "empty" for j in vcols):
+            vcols = [j for j in vcols if kinds[j] != "empty"]  # a column without a name is no variant
         names = [g.names[j] for j in vcols]
         if col_score < 2 and not _named_in_text(names, prose):
             return None
@@ -688,6 +696,42 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
                 and not all(kinds[j] == "name" for j in vcols):
             return None
         return _Axis(False, vcols, _pick(names, vcols))
+    return None
+
+
+def _runs_of(xs: list[str]) -> int:
+    return sum(1 for i, x in enumerate(xs) if i == 0 or xs[i - 1] != x)
+
+
+def _long_format(g: Grid, prose: str) -> Grid | None:
+    """Rows named by two label columns, one a variant cycling inside groups of the other
+    ("9p-cache-none  seqread-psync", "virtiofs-cache-none  seqread-psync", ...): a grid
+    whose rows are marked by their variant and keyed by the other column."""
+    rows = g.rows
+    if len(rows) < 4 or sum(len(r.parts) == 2 for r in rows) < len(rows) / 2:
+        return None
+    seconds = {r.parts[1] for r in rows if len(r.parts) == 2}
+    parts = []
+    for r in rows:  # a first cell as wide as its column: "virtiofs-dax-cache-none seqread-psync"
+        if len(r.parts) == 1:
+            cut = r.parts[0].rsplit(" ", 1)
+            if len(cut) != 2 or cut[1] not in seconds:
+                return None
+            parts.append(cut)
+        elif len(r.parts) == 2:
+            parts.append(r.parts)
+        else:
+            return None
+    cols = [[x[0] for x in parts], [x[1] for x in parts]]
+    for vi in (0, 1):
+        var, key = cols[vi], cols[1 - vi]
+        distinct_key, distinct_var = len(set(key)), len(set(var))
+        if _runs_of(key) != distinct_key or distinct_var < 2 or distinct_key < 2 or _runs_of(var) <= distinct_var:
+            continue  # the key must come in contiguous groups and the variant cycle through them
+        names = list(dict.fromkeys(var))
+        if not any(role(n) for n in names) and not _named_in_text(names, prose):
+            return None
+        return replace(g, rows=[replace(r, label=key[n], mark=var[n]) for n, r in enumerate(rows)])
     return None
 
 
@@ -808,6 +852,9 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
         return _slash_claims(g, k, kinds)
     if any(r.mark for r in g.rows):
         return _marked_claims(g, k, kinds)
+    long = _long_format(g, prose)
+    if long:
+        return _marked_claims(long, k, kinds)
     key_col = _key_column(g, kinds)
     axis = _decide(g, k, kinds, key_col, prose)
     if axis is None:
@@ -1041,6 +1088,8 @@ def _sections(grids: list[Grid]) -> list[list[Grid]]:
     cur: list[Grid] = []
     for g in grids:
         label = g.title or g.section
+        if label and _SHELLISH.search(label):
+            label = None
         if label and cur and g.names == cur[-1].names and g.first - cur[-1].last <= 40 \
                 and g.rows[0].line.depth == cur[-1].rows[0].line.depth:
             cur.append(g)
