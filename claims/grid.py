@@ -287,7 +287,8 @@ def parse_line(text: str) -> _Parsed | None:
                 return None  # "RX-missed: 0   RX-packets: 36158": key-value pairs, not cells
             right.append(t)
             continue
-        if k == len(ps) - 1 or sep == " " and len(ps) == 1 or _LABEL_VALUE.match(t):
+        if not cells and all(not x or x.lower() in _NA or _value_cell(x, 0, 0, 0, pipe=sep == "|") is not None
+                             for _, _, x in ps[k + 1:]):
             lab, glued = _glued_values(t, s, k)
             if glued and any(c is not None and c.tok.text.endswith((",", ";", ".")) for c in glued):
                 return None  # "Batch: 1892844.25pps, 878280070bps.": a sentence's list
