@@ -704,35 +704,49 @@ def _runs_of(xs: list[str]) -> int:
     return sum(1 for i, x in enumerate(xs) if i == 0 or xs[i - 1] != x)
 
 
+def _label_columns(rows: list[GRow]) -> list[list[list[str]]]:
+    """Ways to read row labels as two label columns: their own pieces ("9p-cache-none",
+    "seqread-psync"), else the first word and the rest, or all but the last word and the
+    last ("xmit by syscall", "xmit by xsk", "recv by syscall", ...)."""
+    out: list[list[list[str]]] = []
+    if sum(len(r.parts) == 2 for r in rows) >= len(rows) / 2:
+        seconds = {r.parts[1] for r in rows if len(r.parts) == 2}
+        parts = []
+        for r in rows:  # a first cell as wide as its column: "virtiofs-dax-cache-none seqread-psync"
+            cut = r.parts if len(r.parts) == 2 else r.parts[0].rsplit(" ", 1) if len(r.parts) == 1 else []
+            if len(cut) != 2 or len(r.parts) == 1 and cut[1] not in seconds:
+                return out
+            parts.append(cut)
+        out.append(parts)
+        return out
+    words = [r.label.split() for r in rows]
+    if all(len(w) >= 2 for w in words):
+        out.append([[" ".join(w[:-1]), w[-1]] for w in words])
+        out.append([[w[0], " ".join(w[1:])] for w in words])
+    return out
+
+
 def _long_format(g: Grid, prose: str) -> Grid | None:
     """Rows named by two label columns, one a variant cycling inside groups of the other
     ("9p-cache-none  seqread-psync", "virtiofs-cache-none  seqread-psync", ...): a grid
     whose rows are marked by their variant and keyed by the other column."""
     rows = g.rows
-    if len(rows) < 4 or sum(len(r.parts) == 2 for r in rows) < len(rows) / 2:
+    if len(rows) < 4:
         return None
-    seconds = {r.parts[1] for r in rows if len(r.parts) == 2}
-    parts = []
-    for r in rows:  # a first cell as wide as its column: "virtiofs-dax-cache-none seqread-psync"
-        if len(r.parts) == 1:
-            cut = r.parts[0].rsplit(" ", 1)
-            if len(cut) != 2 or cut[1] not in seconds:
-                return None
-            parts.append(cut)
-        elif len(r.parts) == 2:
-            parts.append(r.parts)
-        else:
-            return None
-    cols = [[x[0] for x in parts], [x[1] for x in parts]]
-    for vi in (0, 1):
-        var, key = cols[vi], cols[1 - vi]
-        distinct_key, distinct_var = len(set(key)), len(set(var))
-        if _runs_of(key) != distinct_key or distinct_var < 2 or distinct_key < 2 or _runs_of(var) <= distinct_var:
-            continue  # the key must come in contiguous groups and the variant cycle through them
-        names = list(dict.fromkeys(var))
-        if not any(role(n) for n in names) and not _named_in_text(names, prose):
-            return None
-        return replace(g, rows=[replace(r, label=key[n], mark=var[n]) for n, r in enumerate(rows)])
+    for parts in _label_columns(rows):
+        cols = [[x[0] for x in parts], [x[1] for x in parts]]
+        for vi in (0, 1):
+            var, key = cols[vi], cols[1 - vi]
+            distinct_key, distinct_var = len(set(key)), len(set(var))
+            if _runs_of(key) != distinct_key or distinct_var < 2 or distinct_key < 2 \
+                    or _runs_of(var) <= distinct_var or distinct_key >= len(rows):
+                continue  # the key must come in contiguous groups and the variant cycle through them
+            names = list(dict.fromkeys(var))
+            if any(_kind_of_name(n) in ("param", "index", "aggregate", "metric", "change") for n in names):
+                continue
+            if not any(role(n) for n in names) and not _named_in_text(names, prose):
+                continue
+            return replace(g, rows=[replace(r, label=key[n], mark=var[n]) for n, r in enumerate(rows)])
     return None
 
 

@@ -188,3 +188,15 @@ def test_grid_time_is_linear_in_the_input() -> None:
     all_grid_claims(_lines(long_line), set())
     t3 = time.perf_counter()
     assert t2 - t1 < 30 * max(t1 - t0, 0.01) and t3 - t2 < 5.0
+
+
+def test_row_labels_read_as_key_and_variant_words() -> None:
+    text = ("The syscall path against AF_XDP (xsk):\n\n"
+            "                  |  CPU   |  PPS\n"
+            "------------------|--------|-----------\n"
+            "xmit by syscall   |  100%  |   676,915\n"
+            "xmit by xsk       |  59.1% | 5,447,168\n"
+            "recv by syscall   |  60%   |   932,288\n"
+            "recv by xsk       |  35.7% | 3,343,168\n")
+    got = pairs(text)
+    assert (676915, 5447168) in got and (932288, 3343168) in got and len(got) == 4
