@@ -654,8 +654,22 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
     col_score = 2.0 * sum(x == "variant" for x in ckinds)
     row_score = 2.0 * sum(x == "variant" for x in rkinds)
     ref_row = None
+    computed_base = None
     if len(vcols) >= 2 and ccols:
         col_score += 1.5
+    pct_cols = ccols + [j for j in vcols if kinds[j] in ("empty", "name") and all(
+        rows[i].cells[j] is None or rows[i].cells[j].tok.percent for i in body)]  # type: ignore[union-attr]
+    plain = [j for j in vcols if j not in pct_cols]
+    for ch in pct_cols:
+        for a, b in zip(plain, plain[1:], strict=False):
+            computed_base = _change_computed_from(rows, body, [a, b], ch)
+            if computed_base is not None:
+                col_score += 3.0  # the change column is the candidate against the baseline column
+                vcols, ccols = [a, b], [ch]
+                kinds[ch] = "change"
+                break
+        if computed_base is not None:
+            break
     if ccols and len(vcols) == 1:
         zero = [i for i in body if rows[i].cells[ccols[0]] is not None
                 and rows[i].cells[ccols[0]].tok.value == 0]  # type: ignore[union-attr]
@@ -696,8 +710,32 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
         if not any(kinds[j] == "variant" for j in vcols) and not ccols \
                 and not all(kinds[j] == "name" for j in vcols):
             return None
-        return _Axis(False, vcols, _pick(names, vcols))
+        return _Axis(False, vcols, computed_base if computed_base is not None else _pick(names, vcols))
     return None
+
+
+def _change_computed_from(rows: list[GRow], body: list[int], vcols: list[int], ccol: int) -> int | None:
+    """The value column a change column was computed against, when its numbers say so:
+    for most rows the stated % equals (other / this - 1) for one ordering of two columns."""
+    if len(vcols) != 2:
+        return None
+    a, b = vcols
+    votes = {a: 0, b: 0}
+    n = 0
+    for i in body:
+        ca, cb, ch = rows[i].cells[a], rows[i].cells[b], rows[i].cells[ccol]
+        if ca is None or cb is None or ch is None or not ca.tok.value or not cb.tok.value or ch.tok.value is None:
+            continue
+        n += 1
+        for base, cand in ((ca, cb), (cb, ca)):
+            want = (cand.tok.value / base.tok.value - 1.0) * 100.0  # type: ignore[operator]
+            if abs(ch.tok.value - want) <= max(1.0, 0.1 * abs(want)):
+                votes[a if base is ca else b] += 1
+    if n == 0:
+        return None
+    best = max(votes, key=lambda k: votes[k])
+    other = b if best == a else a
+    return best if votes[best] >= max(1, 0.6 * n) and votes[best] > votes[other] else None
 
 
 def _runs_of(xs: list[str]) -> int:
@@ -815,6 +853,14 @@ def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, uni
     return claim
 
 
+def _column_name(g: Grid, j: int) -> str:
+    """What a value column measures: its header name, else what its unit measures ("PPS")."""
+    if j < len(g.names) and g.names[j]:
+        return g.names[j]
+    u = g.units[j] if j < len(g.units) else None
+    return unit_kind(u) or u or ""
+
+
 def _metric(*parts: str | None) -> str:
     return " ".join(p for p in parts if p).strip()
 
@@ -905,7 +951,7 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
                     stated = cand.cells[ccols[0]].tok.value  # type: ignore[union-attr]
                 elif cand.note is not None and len(vcols) == 1:
                     stated = cand.note
-                name = _metric(g.names[j] if kinds[j] != "empty" else None, g.title if not g.names[j] else None)
+                name = _metric(_column_name(g, j), g.title if not g.names[j] else None)
                 cl = _claim(g, name, b, c, base.label or (base.mark or ""), cand.label, g.units[j] or g.unit,
                             [base, cand], stated, g.title)
                 if cl is not None:
@@ -1051,7 +1097,7 @@ def _marked_claims(g: Grid, k: int, kinds: list[str]) -> list[Claim]:
                 b, c = base.cells[j], cand.cells[j]
                 if b is None or c is None:
                     continue
-                metric = _metric(key or None, g.names[j])
+                metric = _metric(key or None, _column_name(g, j))
                 cl = _claim(g, metric, b, c, base.mark or "", cand.mark or "", g.units[j] or g.unit,
                             [base, cand], None, key or None)
                 if cl is not None:
@@ -1141,7 +1187,7 @@ def section_claims(group: list[Grid]) -> list[Claim]:
                 bc, cc = b.cells[j], r.cells[j]
                 if bc is None or cc is None:
                     continue
-                cl = _claim(g, _metric(r.label, g.names[j]), bc, cc, labels[bi], labels[n],
+                cl = _claim(g, _metric(r.label, _column_name(g, j)), bc, cc, labels[bi], labels[n],
                             g.units[j] or base.units[j] or g.unit, [b, r], None, r.label)
                 if cl is not None:
                     out.append(cl)

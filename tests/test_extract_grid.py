@@ -200,3 +200,12 @@ def test_row_labels_read_as_key_and_variant_words() -> None:
             "recv by xsk       |  35.7% | 3,343,168\n")
     got = pairs(text)
     assert (676915, 5447168) in got and (932288, 3343168) in got and len(got) == 4
+
+
+def test_change_column_computed_from_two_columns_names_the_baseline() -> None:
+    """No cue word anywhere: the % column equals patched/plain - 1, so the columns are the
+    variants and the one it was computed against is the baseline, wherever it stands."""
+    text = ("rw          bs      mode=b       mode=a\n"
+            "randread    4k      120,000      100,000    20%\n"
+            "randwrite   4k      110,000      100,000    10%\n")
+    assert pairs(text) == [(100000, 120000), (100000, 110000)]
