@@ -23,8 +23,9 @@ output pasted as columns, are all read the same way:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from claims.model import Claim, Line, Value
 from claims.normalise import normalise_line
@@ -249,9 +250,15 @@ class _Parsed:
 
 
 def parse_line(text: str) -> _Parsed | None:
-    """A table row: label text on either side, value cells between; None for other lines."""
-    if not any(ch.isdigit() for ch in text[:MAX_LINE]):
+    """A table row: label text on either side, value cells between; None for other lines.
+    Several steps read the same line, so results are cached: callers must not change them."""
+    if _DIGIT.search(text, 0, MAX_LINE) is None:
         return None
+    return _parse_line(text[:MAX_LINE])
+
+
+@lru_cache(maxsize=8192)
+def _parse_line(text: str) -> _Parsed | None:
     mark = None
     m = _MARKER.search(text[:1000])
     if m:
@@ -351,8 +358,9 @@ def find_grids(lines: Sequence[Line], skip: set[int]) -> list[Grid]:
         if _is_rule(text):
             continue
         p = parse_line(text)
+        label = p.label if p is not None else ""
         if p is not None and not p.label and pending is not None and pending[0] == i - 1:
-            p.label = pending[1]
+            label = pending[1]
         elif p is None:
             words = text.split()
             if cur is not None and 1 <= len(words) <= 4 and len(text) < 60 and not _is_sentence(text) \
@@ -370,7 +378,7 @@ def find_grids(lines: Sequence[Line], skip: set[int]) -> list[Grid]:
         if cur is None:
             cur = Grid(first=i)
             _read_header(cur, lines, i, skip, collapsed=p.sep == "_")
-        cur.rows.append(GRow(ln, i, p.label, p.cells, p.npieces, p.sep, p.mark, p.note, p.parts))
+        cur.rows.append(GRow(ln, i, label, list(p.cells), p.npieces, p.sep, p.mark, p.note, list(p.parts)))
         cur.last = i
         blanks = 0
     _close(cur, grids)
@@ -432,6 +440,7 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
 
 
 _CODE = re.compile(r"[;{}]|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^#\w|\b[0-9a-f]{12,40}\b")
+_DIGIT = re.compile(r"\d")
 _LABEL_VALUE = re.compile(r"^[^:\d]{1,40}:\s*[~<+-]?\d")  # "Before: 5.2Mpps" in a piece of its own
 _SHELLISH = re.compile(r"(?:^|\s)-\S|[&;=$`<>]|^\S*/|\(qemu\)|#")
 
@@ -1111,6 +1120,22 @@ def _marked_claims(g: Grid, k: int, kinds: list[str]) -> list[Claim]:
 _TWO_CELLS = re.compile(r"\d[^\s|]{0,12}(?: [A-Za-z/%]{1,8})?(?:[ \t]*\|[ \t]*|\t[ \t]*| {2,})[~<+-]?\.?\d")
 
 
+class _Prose(str):
+    """The message's text outside its tables, lower-case letters and digits only, built the
+    first time a table asks whether the text names its variants."""
+
+    def __new__(cls, build: Callable[[], str]) -> _Prose:
+        obj = super().__new__(cls, "")
+        obj._build = build  # type: ignore[attr-defined]
+        obj._text = None  # type: ignore[attr-defined]
+        return obj
+
+    def __contains__(self, key: object) -> bool:
+        if self._text is None:  # type: ignore[attr-defined]
+            self._text = self._build()  # type: ignore[attr-defined]
+        return key in self._text  # type: ignore[attr-defined, operator]
+
+
 def might_hold_grid(text: str) -> bool:
     """A cheap test for the pre-scan: some line holds two numbers in separate columns."""
     return _TWO_CELLS.search(text) is not None
@@ -1124,8 +1149,8 @@ def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "") ->
     if not grids:
         return claims, covered
     inside = {i for g in grids for i in range(g.first, g.last + 1)}
-    prose = re.sub(r"[^a-z0-9]", "", context[:1000].lower() + " ".join(
-        ln.text.lower() for i, ln in enumerate(lines[:5000]) if i not in inside)[:200_000])
+    prose = _Prose(lambda: re.sub(r"[^a-z0-9]", "", context[:1000].lower() + " ".join(
+        ln.text.lower() for i, ln in enumerate(lines[:5000]) if i not in inside)[:200_000]))
     idle: list[Grid] = []
     for g in grids:
         got = grid_claims(g, prose)
