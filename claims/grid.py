@@ -1137,8 +1137,12 @@ class _Prose(str):
 
 
 def might_hold_grid(text: str) -> bool:
-    """A cheap test for the pre-scan: some line holds two numbers in separate columns."""
-    return _TWO_CELLS.search(text) is not None
+    """A cheap test for the pre-scan: two lines hold two numbers in separate columns."""
+    m = _TWO_CELLS.search(text)
+    if m is None:
+        return False
+    nl = text.find("\n", m.end())
+    return nl >= 0 and _TWO_CELLS.search(text, nl) is not None
 
 
 def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "") -> tuple[list[Claim], set[int]]:
