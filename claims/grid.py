@@ -104,6 +104,7 @@ class Grid:
     key_name: str | None = None
     section: str | None = None  # a label line further up that may name the table's variant
     swept: bool = False  # the columns are named by a row of rising numbers: a swept parameter
+    code: bool = False  # its header is a line of code: a numbered source listing
 
 
 def _columns_of(text: str) -> list[int]:
@@ -413,6 +414,10 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             continue
         if parse_line(t) is not None or _is_sentence(t) or len(t) > 300:
             break
+        if _CODE.search(t):
+            g.header, g.header_seps, g.title = [], [], None
+            g.code = True  # a numbered source listing: no table
+            return
         sep, ps = pieces(t)
         if len(ps) == 1 and (got or blanks or len(ps[0][2].split()) <= 6):
             words = ps[0][2]
@@ -439,7 +444,7 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             g.unit = m.group("u")
 
 
-_CODE = re.compile(r"[;{}]|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^#\w|\b[0-9a-f]{12,40}\b")
+_CODE = re.compile(r"[;{}]|/\*|\*/|^\s*\*(?:\s|$)|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^#\w|\b[0-9a-f]{12,40}\b")
 _DIGIT = re.compile(r"\d")
 _LABEL_VALUE = re.compile(r"^[^:\d]{1,40}:\s*[~<+-]?\d")  # "Before: 5.2Mpps" in a piece of its own
 _SHELLISH = re.compile(r"(?:^|\s)-\S|[&;=$`<>]|^\S*/|\(qemu\)|#")
@@ -875,6 +880,8 @@ def _metric(*parts: str | None) -> str:
 
 
 def grid_claims(g: Grid, prose: str) -> list[Claim]:
+    if g.code:
+        return []
     k = _shape(g)
     if k == 0:
         return []
