@@ -99,7 +99,7 @@ def extract_message(msg: Message) -> Extraction:
     got, covered = lkp_claims(lines, used)
     claims += got
     used |= covered
-    got, covered = all_table_claims(lines, used)
+    got, covered = all_table_claims(lines, used, context=msg.subject or "")
     claims += got
     used |= covered
     blocks_used = set(used)

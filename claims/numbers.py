@@ -13,10 +13,13 @@ from functools import lru_cache
 
 MAX_LINE = 4000  # longer lines are cut before any regex sees them
 
-# A number as printed: 1,055,201 / 52,1076 (a misplaced comma) / 0.55 / 12 / .5 / 1e6.
-_NUM = r"(?:\d{1,3}(?:,\d{3,4})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+"
+# A number as printed: 1,055,201 / 1.204.300 (dot groups, two or more) / 52,1076 (a
+# misplaced comma) / 0.55 / 12 / .5 / 1e6.
+_NUM = r"\d{1,3}(?:\.\d{3}){2,}|(?:\d{1,3}(?:,\d{3,4})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+"
+_DOT_GROUPS = re.compile(r"\d{1,3}(?:\.\d{3}){2,}")
+# Before the number: "~12", "<1%", "≈3", "#4"; a sign may stand apart ("+ 3%", joined below).
 _VALUE_TOKEN = re.compile(
-    rf"(?P<pre>[%~≈#]?)(?P<sign>[+-]?)(?P<num>{_NUM})(?P<unit>[A-Za-zµ%/][A-Za-zµ%/.]{{0,15}})?"
+    rf"(?P<pre>[%~≈#<>≤≥]?)(?P<sign>[+-]?)(?P<num>{_NUM})(?P<unit>[A-Za-zµ%/][A-Za-zµ%/.]{{0,15}})?"
 )
 _RANGE_TOKEN = re.compile(rf"[+-]?(?:{_NUM})(?:-|–|\.\.\.?)[+-]?(?:{_NUM})[A-Za-z%/]*")
 _FOOTNOTE = re.compile(r"\[\d{1,3}\][:,.;)]*$")
@@ -32,7 +35,7 @@ _UNIT_RE = re.compile(
     r"|[mµun]?s|[mµun]?secs?|seconds?|msecs?|usecs?|nsecs?|minutes?|mins?|hours?|"
     r"cycles?|insns?|ipc|%|cpu|x|percent|calls/s|trans/s|tps|qps|rps|req/s|reqs/s|"
     r"requests/s|transactions/s|tr/s|trans\.?/s|packets/s|pkts/s|pkt/s|msgs/s|msg/s|"
-    r"conn/s|connections/s|mpps|kpps|gbit|mbit|gbits|mbits|gb|mb|kb|tb|"
+    r"conn/s|connections/s|mpps|kpps|fps|gbit|mbit|gbits|mbits|gb|mb|kb|tb|"
     r"gbit/s|mbit/s|gbits/s|mbits/s|gbit/sec|mbit/sec|gbits/sec|mbits/sec|"
     r"mbytes|gbytes|kbytes|mbytes/s|gbytes/s|mb/s|gb/s|kb/s|times|us/tr|usec/tr|"
     r"[kmg](?:trans/s|tps|qps|rps|req/s|reqs/s|requests/s|transactions/s|msgs/s|msg/s|conn/s|"
@@ -81,8 +84,9 @@ def _unit_text(word: str) -> str:
 
 
 def parse_number(text: str) -> float | None:
-    """'1,055,201' -> 1055201.0; None when `text` is not a plain number."""
-    t = text.strip().replace(",", "")
+    """'1,055,201' and '1.204.300' -> the number; None when `text` is not a plain number."""
+    t = text.strip()
+    t = t.replace(".", "") if _DOT_GROUPS.fullmatch(t) else t.replace(",", "")
     try:
         return float(t)
     except ValueError:
@@ -140,8 +144,12 @@ def tokenize(line: str) -> list[Token]:
 def _tokenize(text: str) -> tuple[Token, ...]:
     out: list[Token] = []
     spread_next = False
+    sign_at: int | None = None  # where a lone "+" stood: "+ 3%" is +3%
     for m in re.finditer(r"\S+", text):
         word = m.group()
+        if word == "+" and not spread_next:
+            sign_at = m.start()
+            continue
         if word in SPREAD_MARKS or word in ("(+-", "(±"):
             spread_next = True
             out.append(Token(word, m.start(), m.end(), "word"))
@@ -151,12 +159,21 @@ def _tokenize(text: str) -> tuple[Token, ...]:
             spread_next = True
             word = word.lstrip("(")[len(glued):]
         kind, value, unit, pct, signed = classify(word)
+        start = m.start()
+        if sign_at is not None:
+            if kind == "value" and not signed and word[:1].isdigit():
+                signed, start = True, sign_at
+            else:
+                out.append(Token("+", sign_at, sign_at + 1, "word"))
+            sign_at = None
         if kind == "value" and word.endswith("]") and out and out[-1].text == "[":
             kind = "word"  # an id such as iperf's "[  5]"
         if kind == "value" and spread_next:
             kind, value = "spread", abs(value) if value is not None else None
         spread_next = False
-        out.append(Token(m.group(), m.start(), m.end(), kind, value, unit, pct, signed))
+        out.append(Token(text[start:m.end()], start, m.end(), kind, value, unit, pct, signed))
+    if sign_at is not None:
+        out.append(Token("+", sign_at, sign_at + 1, "word"))
     # A bare unit word right after a value belongs to it: "182 MBytes", "16.1 gbps", and
     # after a magnitude: "4.5M trans/s" is in Mtrans/s.
     for i in range(1, len(out)):

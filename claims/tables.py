@@ -1,33 +1,26 @@
-"""Result tables: `+---+`/`|` bordered, markdown, whitespace- or tab-aligned, and tables whose
-whitespace a web archive collapsed.
+"""Result tables.
 
-A table yields claims only when it compares: a row or column is named as a variant
-("Original", "pre"/"post", "baseline"/"patch 3", "before"/"after", rows marked
-"==> before the change"), or a change row ("diff", "percent", "+2.37% +13.09%") says what
-changed.  A table of one system's numbers (no baseline) yields nothing.
+Tables in a message are read by the grid model (claims.grid, through `all_table_claims`).
+What stays here is `table_claims`, which pairs rows already cut into cells by another stage
+(prose.variant_groups hands it "label: value value" lines): a row or column named as a
+variant, or a change row, says what is compared; rows of one system's numbers yield nothing.
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from claims.model import Claim, Line
-from claims.numbers import MAGNITUDES, Token, is_unit, tokenize
+from claims.numbers import Token, is_unit
 from claims.pairs import Row, pair_rows
-from claims.variants import clean_label, names_both_sides, pick_baseline, role
+from claims.variants import pick_baseline, role
 
-_SEPARATOR = re.compile(r"^\s*[-=+|:._~*\s]{3,}$")
-_MARKER = re.compile(r"\s(?:==+>|<==+|-->|<--|=>|<-)\s*(?P<mark>[^=<>]{2,60})$")
 _CHANGE_LABEL = re.compile(r"(?i)\b(?:diff|delta|change|%change|percent|gain|improvement|speed-?up|"
                            r"ratio|increase|decrease|regression|%)\b|^[+-]?%$|^%")
 _SPREAD_COL = re.compile(r"(?i)^(?:variance|var|stddev|stdev|std|sd|dev|%stddev|cv|spread|err|error|"
                          r"±|\+-|ci|confidence)$")
 _RUNS_COL = re.compile(r"(?i)^(?:iterations?|runs?|n|samples?|count|reps?)$")
-_NA = frozenset({"n/a", "na", "-", "--", "?", "x"})
-MAX_LABEL_WORDS = 8
-_DIGIT = re.compile(r"\d")
-_PAREN = re.compile(r"\([^()]{0,40}\)")
 
 
 @dataclass
@@ -53,162 +46,9 @@ class Table:
     last: int = 0
 
 
-_PARAM_CELL = re.compile(r"[A-Za-z_][\w.-]{0,30}\s?=\s?[\w.,:-]{1,20}")
-
-
-def _cell(text: str) -> Token | None | bool:
-    """A cell's value token, None for an empty/N/A cell, False when it is not a number."""
-    t = text.strip()
-    if not t or t.lower() in _NA:
-        return None
-    if _PARAM_CELL.fullmatch(t):
-        return False  # "numjobs=2": a column's setting (a header), not a result
-    toks = tokenize(t)
-    vals = [x for x in toks if x.kind == "value"]
-    if len(vals) != 1:
-        return False
-    rest = [x for x in toks if x.kind not in ("value", "spread") and x.text not in ("+-", "±")]
-    if len(rest) == 1 and toks[0] is vals[0] and re.fullmatch(r"[A-Za-z/%]{1,8}", rest[0].text):
-        if vals[0].unit in MAGNITUDES:  # "367.2K IOPS": the unit is thousands of IOPS
-            return replace(vals[0], unit=vals[0].unit + rest[0].text)
-        return vals[0] if vals[0].unit else replace(vals[0], unit=rest[0].text)
-    if rest and not all(is_unit(x.text) for x in rest) and not _PAREN.fullmatch(" ".join(x.text for x in rest)):
-        return False
-    return vals[0]
-
-
-def parse_row(text: str) -> tuple[str, list[Token | None], str | None, str | None] | None:
-    """(label, value cells, trailing unit, marker) for a whitespace-aligned row, or None."""
-    if _DIGIT.search(text) is None:
-        return None
-    mark = None
-    m = _MARKER.search(text[:1000])
-    if m:
-        mark = clean_label(m.group("mark"))
-        text = text[:m.start()]
-    if "|" in text:
-        parts = text.rstrip().split("|")
-        if parts and not parts[-1].strip():
-            parts = parts[:-1]
-        if parts and parts[0] == "":
-            parts = parts[1:]
-        if len(parts) < 2:
-            return None
-        label = parts[0].strip()
-        cells: list[Token | None] = []
-        for p in parts[1:]:
-            c = _cell(p)
-            if c is False:
-                return None
-            cells.append(c)  # type: ignore[arg-type]
-        return label, cells, None, mark
-    toks = [t for i, t in enumerate(tokenize(text[:1000]))
-            if not (i and t.text.startswith("(") and t.text.endswith(")") and t.kind == "value"
-                    and tokenize(text[:1000])[i - 1].kind == "value")]
-    unit = None
-    end = len(toks)
-    if end > 1 and toks[-1].kind == "word" and is_unit(toks[-1].text) and (
-            toks[-2].kind == "value" or toks[-2].text.lower() in _NA):
-        unit = toks[-1].text
-        end -= 1
-    cells = []
-    i = end - 1
-    while i >= 0:
-        t = toks[i]
-        if t.kind == "value":
-            cells.insert(0, t)
-        elif t.kind == "spread" or t.text in ("+-", "±", "(", ")"):
-            pass
-        elif t.text.lower() in _NA:
-            cells.insert(0, None)
-        elif t.kind == "word" and i > 0 and toks[i - 1].kind == "value" and is_unit(t.text) and t.text != "x":
-            pass  # "182 MBytes" inside the row
-        else:
-            break
-        i -= 1
-    if not any(c is not None for c in cells):
-        return None
-    label = text[:toks[i].end].strip() if i >= 0 else ""
-    if len(label.split()) > MAX_LABEL_WORDS:
-        return None
-    if len(cells) == 1 and i >= 0 and cells[0] is not None:
-        gap = text[toks[i].end:cells[0].start]
-        if "\t" not in gap and len(gap) < 2:
-            return None  # "in patch 1": a sentence ending in a number, not a table row
-    return clean_label(label), cells, unit, mark
 
 
 _HEADER_UNIT = re.compile(r"[(\[]([A-Za-zµ/%]{1,12})[)\]]")
-
-
-def find_tables(lines: Sequence[Line], skip: set[int]) -> list[Table]:
-    tables: list[Table] = []
-    cur: Table | None = None
-    pending_label: tuple[str, int] | None = None
-    gap = 0
-    n = len(lines)
-    for i in range(n):
-        ln = lines[i]
-        text = ln.text
-        if i in skip:
-            cur, pending_label, gap = _close(cur, tables), None, 0
-            continue
-        if not text.strip() or _SEPARATOR.match(text):
-            gap += 1 if not text.strip() else 0
-            if gap > 1:
-                cur, pending_label = _close(cur, tables), None
-            continue
-        got = parse_row(text)
-        if got is not None:
-            label, cells, unit, mark = got
-            if not label and pending_label is not None and pending_label[1] == i - 1:
-                label = pending_label[0]
-            pending_label = None
-            if cur is None or (cur.rows and cur.rows[-1].depth != ln.depth):
-                cur = _close(cur, tables)
-                cur = Table(first=i)
-                cur.header_text = _header_above(lines, i, skip)
-            cur.rows.append(TRow(label=label, cells=cells, line=ln.number, index=i, depth=ln.depth,
-                                 mark=mark, unit=unit, author=ln.author, message_id=ln.message_id,
-                                 text=text))
-            cur.last = i
-            gap = 0
-            continue
-        words = text.split()
-        if 1 <= len(words) <= 4 and not any(t.kind == "value" for t in tokenize(text)) and len(text) < 60 \
-                and not names_both_sides(text):
-            pending_label = (clean_label(text), i)
-            if cur is not None and cur.rows and cur.rows[-1].index >= i - 2:
-                continue
-        cur = _close(cur, tables)
-        gap = 0
-    _close(cur, tables)
-    return tables
-
-
-def _close(cur: Table | None, tables: list[Table]) -> None:
-    if cur is not None and (len(cur.rows) >= 2 or cur.rows and cur.header_text
-                            and names_both_sides(cur.header_text)):
-        tables.append(cur)
-    return None
-
-
-def _header_above(lines: Sequence[Line], i: int, skip: set[int]) -> str | None:
-    for j in range(i - 1, max(-1, i - 4), -1):
-        t = lines[j].text
-        if not t.strip() or _SEPARATOR.match(t):
-            continue
-        if j in skip or (any(x.kind == "value" for x in tokenize(t)) and not _settings_header(t)):
-            return None
-        return t if len(t) < 300 else None
-    return None
-
-
-def _settings_header(text: str) -> bool:
-    """A header naming each column by a setting: "4 vcpu VM | numjobs=2 | numjobs=4"."""
-    cells = [c.strip() for c in (text.split("|")[1:] if "|" in text else text.split()[1:])]
-    cells = [c for c in cells if c]
-    return bool(cells) and all(_PARAM_CELL.fullmatch(c) for c in cells)
 
 
 def _split_header(text: str, k: int) -> list[str]:
@@ -429,12 +269,9 @@ def _by_columns(rows: list[TRow], header: list[str], better: str | None) -> list
     return out
 
 
-def all_table_claims(lines: Sequence[Line], skip: set[int]) -> tuple[list[Claim], set[int]]:
-    claims: list[Claim] = []
-    covered: set[int] = set()
-    for t in find_tables(lines, skip):
-        got = table_claims(t)
-        if got:
-            claims.extend(got)
-            covered.update(range(t.first, t.last + 1))
-    return claims, covered
+def all_table_claims(lines: Sequence[Line], skip: set[int], context: str = "") -> tuple[list[Claim], set[int]]:
+    """Every table of the message, read by the grid model (claims.grid); `context` is other
+    text of the message (its subject) that may name the variants."""
+    from claims.grid import all_grid_claims
+
+    return all_grid_claims(lines, skip, context)

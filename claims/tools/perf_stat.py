@@ -4,7 +4,9 @@ Event names stay exactly as printed (`cycles:k`, `task-clock`): they are the ker
 names and a maintainer greps for them. Derived `#` comments become their own samples:
 `insns_per_cycle` (IPC), `<event>_pct` for "% of all ..." shares, `<event>/sec` for the
 rates perf prints per event (unit as printed: GHz, K/sec), else the comment snake_cased.
-The wall clock is `time_elapsed` (s); `time_user` and `time_sys` likewise.
+The wall clock is `time_elapsed` (s); `time_user` and `time_sys` likewise. The share of
+the run a multiplexed counter was scheduled (`(71.20%)` at the line's end) is bookkeeping,
+kept as a config sample so that it never becomes a claim.
 
 The command perf ran (`Performance counter stats for 'trafgen -i foo ...' (10 runs):`)
 is exposed as OutputBlock.command; a perf stat argv is validated by the options below and
@@ -41,7 +43,7 @@ _EVENT = re.compile(
     r"(?:(msec|usec|nsec|ns|Joules|joules|MiB|W|%)\s+)?"
     r"([A-Za-z_][\w\-:/.,=@{}\[\]]*)"
     rf"(?:\s+#\s+({NUM})\s*(%?)\s*(.*?))?"
-    rf"\s*(?:\(\s*\+-\s*({NUM})%\s*\))?\s*(?:\(\s*{NUM}%\s*\))?\s*$")
+    rf"\s*(?:\(\s*\+-\s*({NUM})%\s*\))?\s*(?:\(\s*({NUM})%\s*\))?\s*$")
 _TIME = re.compile(
     rf"^\s*({NUM})\s*(?:\+-\s*({NUM})\s*)?seconds\s+(time elapsed|user|sys)"
     rf"\s*(?:\(\s*\+-\s*({NUM})%\s*\))?\s*$")
@@ -341,6 +343,8 @@ class PerfStat(ToolDescription):
                 d = _derived(event, num(m.group(4)), m.group(5), m.group(6) or "", i)
                 if d is not None:
                     out.append(d)
+            if m.group(8):  # "(71.20%)": the share of the run the counter was scheduled
+                out.append(sample(f"{event}_scheduled_pct", num(m.group(8)), "%", None, i, config=True))
             return out
         m = _CSV.match(t)
         if m:

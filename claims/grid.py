@@ -1,0 +1,1230 @@
+"""One model for everything laid out in rows and columns.
+
+Bordered (`+---+`, `│`), markdown, whitespace-aligned and tab-separated tables, and tool
+output pasted as columns, are all read the same way:
+
+1. Each line is cut into pieces: at `|` when it has borders, else at tabs and runs of two
+   or more spaces; a piece is a value cell (a number with its unit, spread, "(+14%)" note
+   or a "318K/316K" slash pair), an empty/N/A cell, or text.
+2. A grid is a run of lines (blank lines and rules allowed between them) whose value cells
+   line up; the lines above it that are not rows are its header, read over several lines
+   and mapped onto the value columns by piece index or by character position; a lone
+   short line above that is its title.
+3. Every header cell and row label is classified: variant cue (claims.variants.role),
+   swept parameter ("1 flow", "4K", "numjobs=2", a numeric key column), change ("Diff",
+   "+12%" cells), spread ("stddev", "±"), run count, metric/unit, run index ("Run 2") or
+   a plain name.
+4. Which axis holds the variants is decided by scored evidence from both axes (cues,
+   a change column or a `+0%` reference row, a swept parameter on the other axis, metric
+   names on this one); a table of one system's numbers, or of repeated runs of one
+   variant, has no variant axis and yields nothing.
+5. Each candidate is paired with the baseline by row and column key.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+from claims.model import Claim, Line, Value
+from claims.normalise import normalise_line
+from claims.numbers import MAGNITUDES, MAX_LINE, Token, better_for, is_unit, tokenize, unit_kind
+from claims.variants import clean_label, role
+
+MAX_LABEL_WORDS = 8
+MAX_HEADER_LINES = 3
+_RULE = re.compile(r"^[\s\-=+|:._~*#]*$")
+_RULE_CHARS = re.compile(r"[-=_~*#]{3,}")
+_MARKER = re.compile(r"\s(?:==+>|<==+|-->|<--|=>|<-)\s*(?P<mark>[^=<>]{2,60})$")
+_PIECE_SPLIT = re.compile(r"\t+ *|  +")
+_NA = frozenset({"n/a", "na", "-", "--", "---", "?", "x", "same", "same as above"})
+_PARAM_CELL = re.compile(r"[A-Za-z_][\w.-]{0,30}\s?=\s?[\w.,:-]{1,20}")
+_SLASH_PAIR = re.compile(r"(?P<a>[~<]?\d[\d.,]*[A-Za-z%]{0,6})/(?P<b>[~<]?\d[\d.,]*[A-Za-z%]{0,6})")
+_NOTE = re.compile(r"\((?P<body>[^()]{1,60})\)")
+_PCT = re.compile(r"(?P<sign>[+-])?\s?(?P<num>\d+(?:\.\d+)?)\s?%")
+_GLUED_PAREN_UNIT = re.compile(r"(?<=\d)\((?=[A-Za-zµ/%]{1,12}\))")
+_PAREN_UNIT = re.compile(r"^[(\[](?P<u>[A-Za-zµ/%. ]{1,16})[)\]]$")
+_UNIT_IN_TITLE = re.compile(r"[(\[](?P<u>[A-Za-zµ/%]{1,12})[)\]]")
+_PAREN_NUMBER = re.compile(r"(?P<v>[^()]{1,30}?)\s*\(\s*(?:±|\+-|\+/-)?\s*(?P<s>\d[\d.,]*%?)\s*\)")
+_WORSE = re.compile(r"(?i)regress|slower|worse|drop|degrad|loss")
+
+_CHANGE_NAME = re.compile(r"(?i)^(?:[+-]?%|\+-%|%\s?change|%diff|diff\.?|delta|change|percent(?:age)?|gain|"
+                          r"improvement|improv\.?|speed-?up|ratio|increase|decrease|regression|"
+                          r"(?:diff|delta|change|gain)\s?\(?%\)?|vs\.? \w+)$")
+_SPREAD_NAME = re.compile(r"(?i)^(?:variance|var|stddev|stdev|std|sd|dev|%stddev|cv|spread|err|error|"
+                          r"±|\+-|\+/-|ci|confidence|std\.? ?dev\.?|rsd)$")
+_RUNS_NAME = re.compile(r"(?i)^(?:iterations?|runs?|n|samples?|count|reps?)$")
+_RUN_INDEX = re.compile(r"(?i)^(?:run|iter(?:ation)?|trial|sample|test|round|pass|try|#)\s*#?\s*\d{1,4}$"
+                        r"|^\d{1,3}(?:st|nd|rd|th)(?: run)?$")
+_AGGREGATE = re.compile(r"(?i)^(?:avg|average|mean|median|min|max|total|sum|stddev|std|geomean|"
+                        r"geo\.? mean)$")
+_PARAM_NAME = re.compile(r"^[~<>]?\d[\d.,]*\s?[A-Za-z%]{0,10}(?:\s\S+){0,2}$|^[\w.-]{1,20}\s?=\s?\S{1,20}$")
+
+
+@dataclass
+class Cell:
+    """One value cell: the number, what is printed with it, and where it stands."""
+
+    tok: Token
+    start: int  # character columns, tabs expanded
+    end: int
+    piece: int  # index of the piece of the line it came from
+    unit: str | None = None
+    spread: Token | None = None
+    stated: float | None = None  # "(+14%)" printed in the cell
+    second: Token | None = None  # the other half of a "318K/316K" slash pair
+    glued: bool = False  # cut out of a text piece ("batch = 1 410"), not a piece of its own
+
+
+@dataclass
+class GRow:
+    line: Line
+    index: int
+    label: str
+    cells: list[Cell | None]  # value columns; None for an empty or N/A cell
+    npieces: int
+    sep: str
+    mark: str | None = None
+    note: float | None = None  # a trailing "(45% improvement)" piece
+    parts: list[str] = field(default_factory=list)  # the label's own pieces, left to right
+
+
+@dataclass
+class Grid:
+    rows: list[GRow] = field(default_factory=list)
+    header: list[list[tuple[int, int, str, int]]] = field(default_factory=list)  # per line: pieces
+    header_seps: list[str] = field(default_factory=list)
+    title: str | None = None
+    unit: str | None = None
+    first: int = 0
+    last: int = 0
+    names: list[str] = field(default_factory=list)  # per value column
+    units: list[str | None] = field(default_factory=list)
+    key_name: str | None = None
+    section: str | None = None  # a label line further up that may name the table's variant
+    swept: bool = False  # the columns are named by a row of rising numbers: a swept parameter
+    code: bool = False  # its header is a line of code: a numbered source listing
+
+
+def _columns_of(text: str) -> list[int]:
+    """Character column of each index of `text` with tabs expanded (8 wide), plus the end."""
+    col, out = 0, []
+    for ch in text:
+        out.append(col)
+        col = (col // 8 + 1) * 8 if ch == "\t" else col + 1
+    out.append(col)
+    return out
+
+
+def pieces(text: str) -> tuple[str, list[tuple[int, int, str]]]:
+    """The separator kind of a line ('|', tab or spaces) and its pieces with their columns."""
+    text = normalise_line(text[:MAX_LINE]).rstrip()
+    cols = _columns_of(text)
+    out: list[tuple[int, int, str]] = []
+    if "|" in text:
+        sep = "|"
+        bounds = [-1] + [i for i, ch in enumerate(text) if ch == "|"] + [len(text)]
+        for a, b in zip(bounds, bounds[1:], strict=False):
+            seg = text[a + 1:b]
+            s = len(seg) - len(seg.lstrip())
+            out.append((cols[a + 1 + s], cols[b], seg.strip()))
+        if out and not out[0][2] and text.lstrip().startswith("|"):
+            out = out[1:]
+        if out and not out[-1][2]:
+            out = out[:-1]
+        return sep, out
+    sep = "\t" if "\t" in text.strip() else " "
+    pos = len(text) - len(text.lstrip())
+    for m in _PIECE_SPLIT.finditer(text + "  ", pos):
+        seg = text[pos:m.start()]
+        if seg.strip():
+            out.append((cols[pos], cols[m.start()], seg.strip()))
+        pos = m.end()
+    return sep, out
+
+
+def _stated_of(body: str) -> float | None:
+    m = _PCT.search(body)
+    if m is None:
+        return None
+    v = float(m.group("num"))
+    if m.group("sign") == "-" or (m.group("sign") is None and _WORSE.search(body)):
+        v = -v
+    return v
+
+
+def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False) -> Cell | None:
+    """A value cell from one piece's text, or None when it is not one number."""
+    stated = None
+    for m in _NOTE.finditer(text):
+        body = m.group("body")
+        if _PCT.search(body) and not _PAREN_UNIT.match(m.group(0)):
+            stated = _stated_of(body) if stated is None else stated
+            text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    t = _GLUED_PAREN_UNIT.sub(" (", text.strip())
+    if not t:
+        return None
+    sp = _SLASH_PAIR.fullmatch(t)
+    if sp is not None:
+        a, b = tokenize(sp.group("a")), tokenize(sp.group("b"))
+        if len(a) == 1 == len(b) and a[0].kind == "value" == b[0].kind:
+            return Cell(a[0], start, end, piece, unit=a[0].unit, second=b[0], stated=stated)
+        return None
+    if _PARAM_CELL.fullmatch(t):
+        return None
+    paren_spread = None
+    ps = _PAREN_NUMBER.fullmatch(t)
+    if ps is not None:  # "1267765 (14146)": a value and its spread as the header says "avg (stdev)"
+        st = tokenize(ps.group("s"))
+        if len(st) == 1 and st[0].kind == "value":
+            paren_spread = Token(st[0].text, st[0].start, st[0].end, "spread", abs(st[0].value or 0.0),
+                                 st[0].unit, st[0].percent)
+            t = ps.group("v")
+    toks = tokenize(t)
+    vals = [x for x in toks if x.kind == "value"]
+    if len(vals) != 1 or toks[0] is not vals[0] and toks[0].text not in ("+-", "±"):
+        return None
+    unit = vals[0].unit
+    spread = None
+    for x in toks[1:]:
+        if x is vals[0] or x.text in ("+-", "±", "+/-", "(", ")"):
+            continue
+        if x.kind == "spread":
+            spread = x
+            continue
+        w = x.text
+        pu = _PAREN_UNIT.match(w)
+        if pu and is_unit(pu.group("u")):
+            unit = unit or pu.group("u")
+            continue
+        if x.kind == "word" and (is_unit(w) or pipe and x is toks[-1] and re.fullmatch(r"[A-Za-z/]{1,6}", w)):
+            if vals[0].unit in MAGNITUDES and is_unit(vals[0].unit + w.strip("()")):
+                unit = vals[0].unit + w.strip("()")
+            else:
+                unit = unit or w.strip("()[]")
+            continue
+        return None
+    return Cell(vals[0], start, end, piece, unit=unit, spread=spread or paren_spread, stated=stated)
+
+
+def _glued_values(text: str, start: int, piece: int) -> tuple[str, list[Cell | None]]:
+    """A text piece ending in numbers separated by single spaces ("batch = 1 410 +0%"):
+    the leading words and the trailing value cells."""
+    toks = tokenize(text)
+    cells: list[Cell | None] = []
+    i = len(toks) - 1
+    unit = None
+    if i > 0 and toks[i].kind == "word" and is_unit(toks[i].text) and (
+            toks[i - 1].kind == "value" or toks[i - 1].text.lower() in _NA):
+        unit = toks[i].text  # "2.3 4 Mpps": the row's unit
+        i -= 1
+    while i >= 0:
+        t = toks[i]
+        if t.kind == "value" and "=" not in t.text and not (t.unit and not is_unit(t.unit)
+                                                             and t.unit not in MAGNITUDES):
+            cells.insert(0, Cell(t, start + t.start, start + t.end, piece, unit=t.unit or unit, glued=True))
+        elif t.kind == "spread" and cells:
+            pass
+        elif t.kind == "word" and t.text.lower() in _NA and i > 0:
+            cells.insert(0, None)
+        elif t.kind == "word" and is_unit(t.text) and i > 0 and toks[i - 1].kind == "value" and cells:
+            pass  # "182 MBytes" inside the row
+        else:
+            break
+        i -= 1
+    while cells and cells[0] is None:
+        cells.pop(0)
+    label = text[:toks[i].end].strip() if i >= 0 else ""
+    return label, cells
+
+
+@dataclass
+class _Parsed:
+    label: str
+    cells: list[Cell | None]
+    npieces: int
+    sep: str
+    mark: str | None
+    note: float | None
+    parts: list[str] = field(default_factory=list)
+
+
+def parse_line(text: str) -> _Parsed | None:
+    """A table row: label text on either side, value cells between; None for other lines.
+    Several steps read the same line, so results are cached: callers must not change them."""
+    if _DIGIT.search(text, 0, MAX_LINE) is None:
+        return None
+    return _parse_line(text[:MAX_LINE])
+
+
+@lru_cache(maxsize=8192)
+def _parse_line(text: str) -> _Parsed | None:
+    mark = None
+    m = _MARKER.search(text[:1000])
+    if m:
+        mark = clean_label(m.group("mark"))
+        text = text[:m.start()]
+    sep, ps = pieces(text)
+    if not ps:
+        return None
+    left: list[str] = []
+    right: list[str] = []
+    cells: list[Cell | None] = []
+    note = None
+    for k, (s, e, t) in enumerate(ps):
+        low = t.lower()
+        if not t or low in _NA:
+            if cells or left or sep == "|":
+                cells.append(None)
+            continue
+        c = _value_cell(t, s, e, k, pipe=sep == "|")
+        if c is not None:
+            if right:
+                return None  # words between value cells: a sentence, not a row
+            cells.append(c)
+            continue
+        nm = _NOTE.fullmatch(t)
+        if nm and cells and _PCT.search(nm.group("body")):
+            note = _stated_of(nm.group("body"))
+            continue
+        if cells:
+            if sep != "|" and k == len(ps) - 1 and is_unit(t):
+                continue  # "11  7  4  Gbps": the row's unit
+            if any(x.kind == "value" for x in tokenize(t)):
+                return None  # "RX-missed: 0   RX-packets: 36158": key-value pairs, not cells
+            right.append(t)
+            continue
+        if not cells and all(not x or x.lower() in _NA or _value_cell(x, 0, 0, 0, pipe=sep == "|") is not None
+                             for _, _, x in ps[k + 1:]):
+            lab, glued = _glued_values(t, s, k)
+            if glued and any(c is not None and c.tok.text.endswith((",", ";", ".")) for c in glued):
+                return None  # "Batch: 1892844.25pps, 878280070bps.": a sentence's list
+            if glued and (len(glued) >= 2 or sep != " " or len(ps) > 1):
+                if len(ps) == 1:
+                    sep = "_"  # collapsed: single spaces only, no column positions
+                left.append(lab)
+                cells.extend(glued)
+                continue
+        left.append(t)
+    vals = [c for c in cells if c is not None]
+    if not vals:
+        return None
+    if len(vals) == 1 and vals[0].glued and len(ps) == 1 and len(cells) == 1:
+        return None
+    label = " ".join(left + right)
+    if _CODE.search(label):
+        return None  # a numbered source listing or a line of code, not a table row
+    if len(label.split()) > MAX_LABEL_WORDS or len(right) > 1 or any(len(r.split()) > 4 for r in right):
+        return None
+    unit = None
+    if sep != "|" and ps and is_unit(ps[-1][2]) and _value_cell(ps[-1][2], 0, 0, 0) is None:
+        unit = ps[-1][2]
+    for c in vals:
+        if c.unit is None and unit:
+            c.unit = unit
+    return _Parsed(clean_label(label), cells, len(ps), sep, mark, note,
+                   [clean_label(x) for x in left] if not right else [])
+
+
+def _is_rule(text: str) -> bool:
+    t = normalise_line(text).strip()
+    return bool(t) and _RULE.match(t) is not None and (_RULE_CHARS.search(t) is not None or set(t) <= set("|+-: "))
+
+
+def _is_sentence(text: str) -> bool:
+    t = text.strip()
+    if len(pieces(t)[1]) >= 3:
+        return False  # three cells or more: a header, however many words
+    words = t.split()
+    return len(words) > 14 or (len(words) > 4 and t.endswith((".", "?", "!", ",")))
+
+
+def find_grids(lines: Sequence[Line], skip: set[int]) -> list[Grid]:
+    """Runs of table rows with their headers and titles."""
+    grids: list[Grid] = []
+    cur: Grid | None = None
+    blanks = 0
+    pending: tuple[int, str] | None = None  # a short label line over a row of values
+    for i, ln in enumerate(lines):
+        if i in skip:
+            cur, pending = _close(cur, grids), None
+            continue
+        text = ln.text
+        if not text.strip():
+            blanks += 1
+            if blanks > 1:
+                cur, pending = _close(cur, grids), None
+            continue
+        if _is_rule(text):
+            continue
+        p = parse_line(text)
+        label = p.label if p is not None else ""
+        if p is not None and not p.label and pending is not None and pending[0] == i - 1:
+            label = pending[1]
+        elif p is None:
+            words = text.split()
+            if cur is not None and 1 <= len(words) <= 4 and len(text) < 60 and not _is_sentence(text) \
+                    and not any(ch.isdigit() for ch in text) and pending is None:
+                pending = (i, clean_label(text))
+                continue
+            cur, pending = _close(cur, grids), None
+            blanks = 0
+            continue
+        if pending is not None and pending[0] != i - 1:
+            cur = _close(cur, grids)
+        pending = None
+        if cur is not None and (cur.rows[-1].line.depth != ln.depth):
+            cur = _close(cur, grids)
+        if cur is None:
+            cur = Grid(first=i)
+            _read_header(cur, lines, i, skip, collapsed=p.sep == "_")
+        cur.rows.append(GRow(ln, i, label, list(p.cells), p.npieces, p.sep, p.mark, p.note, list(p.parts)))
+        cur.last = i
+        blanks = 0
+    _close(cur, grids)
+    return grids
+
+
+def _close(cur: Grid | None, grids: list[Grid]) -> None:
+    if cur is not None and cur.rows:
+        grids.append(cur)
+    return None
+
+
+def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collapsed: bool = False) -> None:
+    """Header lines above the first row (nearest last), and a lone short title line."""
+    depth = lines[i].depth
+    got: list[str] = []
+    blanks = 0
+    j = i - 1
+    while j >= 0 and i - j <= 8:
+        ln = lines[j]
+        t = ln.text
+        if j in skip or ln.depth != depth:
+            break
+        if not t.strip():
+            blanks += 1
+            if blanks > 1 or (got and blanks > 0 and len(got) >= 1 and g.title is None and False):
+                break
+            j -= 1
+            continue
+        if _is_rule(t):
+            j -= 1
+            continue
+        if parse_line(t) is not None or _is_sentence(t) or len(t) > 300:
+            break
+        if _CODE.search(t):
+            g.header, g.header_seps, g.title = [], [], None
+            g.code = True  # a numbered source listing: no table
+            return
+        sep, ps = pieces(t)
+        if len(ps) == 1 and (got or blanks or len(ps[0][2].split()) <= 6):
+            words = ps[0][2]
+            if len(words.split()) <= 8 and not words.endswith((".", ",")):
+                g.title = words.rstrip(":")
+            if got or (len(words.split()) <= 3 or collapsed) and i - j == 1 and not blanks:
+                if not got:
+                    got.insert(0, t)  # a one-word header over one value column
+            break
+        got.insert(0, t)
+        blanks = 0
+        if len(got) >= MAX_HEADER_LINES:
+            break
+        j -= 1
+    if g.title is None:
+        g.section = _section_title(lines, j, depth)
+    for t in got:
+        sep, ps = pieces(t)
+        g.header.append([(s, e, x, k) for k, (s, e, x) in enumerate(ps)])
+        g.header_seps.append(sep)
+    if g.title:
+        m = _UNIT_IN_TITLE.search(g.title)
+        if m and is_unit(m.group("u")):
+            g.unit = m.group("u")
+
+
+_CODE = re.compile(r"[;{}]|/\*|\*/|^\s*\*(?:\s|$)|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^#\w|\b[0-9a-f]{12,40}\b")
+_DIGIT = re.compile(r"\d")
+_LABEL_VALUE = re.compile(r"^[^:\d]{1,40}:\s*[~<+-]?\d")  # "Before: 5.2Mpps" in a piece of its own
+_SHELLISH = re.compile(r"(?:^|\s)-\S|[&;=$`<>]|^\S*/|\(qemu\)|#")
+
+
+def _section_title(lines: Sequence[Line], j: int, depth: int) -> str | None:
+    """The label line a table stands under, above its command line or notes ("Baseline
+    kernel", "grommet v2"): the nearest short line of one piece within a few lines."""
+    for n in range(j, max(-1, j - 6), -1):
+        ln = lines[n]
+        t = ln.text.strip()
+        if ln.depth != depth:
+            return None
+        if not t or _is_rule(t):
+            continue
+        if parse_line(t) is not None:
+            return None
+        _, ps = pieces(t)
+        if len(ps) == 1 and len(t.split()) <= 6 and not t.endswith((".", ",", ";")) \
+                and any(ch.isalpha() for ch in t) and not _SHELLISH.search(t):
+            return clean_label(t)
+    return None
+
+
+def _scaled(t: Token) -> float:
+    v = t.value or 0.0
+    u = (t.unit or "")[:1]
+    return v * {"K": 1e3, "k": 1e3, "M": 1e6, "G": 1e9}.get(u, 1.0) if u in MAGNITUDES else v
+
+
+def _shape(g: Grid) -> int:
+    """Bring every row to k value columns; returns k (0 when the rows do not line up)."""
+    counts = [len(r.cells) for r in g.rows]
+    multi = [c for c in counts if c >= 2]
+    k = min(multi) if multi else min(counts)
+    if k == 0:
+        return 0
+    full = [r for r in g.rows if len(r.cells) == k]
+    spans: list[tuple[int, int]] = []
+    for j in range(k):
+        cs = [r.cells[j] for r in full if r.cells[j] is not None]
+        if not cs:
+            spans.append((-1, -1))
+        else:
+            spans.append((min(c.start for c in cs), max(c.end for c in cs)))  # type: ignore[union-attr]
+    for r in g.rows:
+        n = len(r.cells)
+        if n > k:
+            extra = r.cells[:n - k]
+            if any(c is None for c in extra):
+                return 0
+            r.label = (r.label + " " + " ".join(c.tok.text for c in extra if c is not None)).strip()
+            r.cells = r.cells[n - k:]
+        elif n < k:
+            if r.sep == "|":
+                r.cells = [None] * (k - n) + r.cells
+                continue
+            placed: list[Cell | None] = [None] * k
+            for c in r.cells:
+                if c is None:
+                    continue
+                best = min(range(k), key=lambda j: _gap((c.start, c.end), spans[j]))
+                if _gap((c.start, c.end), spans[best]) > 2 or placed[best] is not None:
+                    r.cells = []
+                    break
+                placed[best] = c
+            else:
+                r.cells = placed
+    g.rows = [r for r in g.rows if len(r.cells) == k]
+    return k if g.rows else 0
+
+
+def _gap(a: tuple[int, int], b: tuple[int, int]) -> int:
+    if b[0] < 0:
+        return 10**6
+    return max(0, max(a[0], b[0]) - min(a[1], b[1]))
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return max(0, min(a[1], b[1]) - max(a[0], b[0]))
+
+
+def _name_columns(g: Grid, k: int) -> None:
+    """Column names (and units) from the header lines, by piece index or by position."""
+    names: list[list[str]] = [[] for _ in range(k)]
+    units: list[str | None] = [None] * k
+    key: list[str] = []
+    full = [r for r in g.rows if all(c is not None for c in r.cells)] or g.rows
+    spans = []
+    for j in range(k):
+        cs = [r.cells[j] for r in full if r.cells[j] is not None]
+        spans.append((min(c.start for c in cs), max(c.end for c in cs)) if cs else (-1, -1))  # type: ignore[union-attr]
+    label_end = min((s for s, _ in spans if s >= 0), default=0)
+    ref = full[0]
+    for hdr, sep in zip(g.header, g.header_seps, strict=False):
+        words: list[tuple[int, int, str, int]] = []  # start, end, text, column (-1 = label)
+        if sep == "#":  # a promoted row of numbers: one per column
+            words.extend((0, 0, x, j) for j, (_, _, x, _) in enumerate(hdr[-k:]))
+        elif ref.sep == "_" and len(hdr) == 1:  # collapsed: the words shared out evenly
+            ws = hdr[0][2].split()
+            lead = 1 if len(ws) == k + 1 else 0
+            if len(ws) - lead >= k and (len(ws) - lead) % k == 0:
+                step = (len(ws) - lead) // k
+                if lead:
+                    words.append((0, 0, ws[0], -1))
+                for j in range(k):
+                    words.append((0, 0, " ".join(ws[lead + j * step:lead + (j + 1) * step]), j))
+        elif sep == ref.sep and sep in "|\t" and ref.cells[0] is not None:
+            piece_of = {c.piece: j for j, c in enumerate(ref.cells) if c is not None}
+            shift = ref.npieces - len(hdr)
+            for s, e, x, idx in hdr:
+                words.append((s, e, x, piece_of.get(idx + shift, -1)))
+        else:
+            for s, _e, x, _ in hdr:
+                for m in re.finditer(r"\S+", x):
+                    ws, we = s + m.start(), s + m.end()
+                    best = min(range(k), key=lambda j: (_gap((ws, we), spans[j]), -_overlap((ws, we), spans[j])))
+                    col = best
+                    if we <= label_end and _gap((ws, we), spans[best]) > 0:
+                        col = -1
+                    words.append((ws, we, m.group(), col))
+        for _, _, x, col in words:
+            if not x:
+                continue
+            pu = _PAREN_UNIT.match(x)
+            u = pu.group("u") if pu else x
+            if col >= 0 and is_unit(u) and not _CHANGE_NAME.match(x):
+                units[col] = units[col] or u
+                continue
+            if col < 0:
+                key.append(x)
+            else:
+                names[col].append(x)
+    g.names = [" ".join(n) for n in names]
+    g.units = units
+    g.key_name = " ".join(key) or None
+
+
+# --- classification -------------------------------------------------------------------
+
+def _kind_of_name(name: str) -> str:
+    n = name.strip()
+    if not n:
+        return "empty"
+    if _CHANGE_NAME.match(n) and role(n) is None:
+        return "change"
+    if _SPREAD_NAME.match(n):
+        return "spread"
+    if _RUNS_NAME.match(n):
+        return "runs"
+    if _RUN_INDEX.match(n):
+        return "index"
+    if _AGGREGATE.match(n):
+        return "aggregate"
+    if role(n) is not None:
+        return "variant"
+    if _PARAM_NAME.match(n):
+        return "param"
+    if is_unit(n) or better_for(n, None) is not None or unit_kind(n):
+        return "metric"
+    return "name"
+
+
+def _column_kinds(g: Grid, k: int) -> list[str]:
+    kinds = []
+    for j in range(k):
+        cells = [r.cells[j] for r in g.rows if r.cells[j] is not None]
+        kind = _kind_of_name(g.names[j]) if j < len(g.names) else "empty"
+        if g.swept and kind in ("name", "empty", "metric"):
+            kind = "param"
+        if kind in ("empty", "name", "metric", "param") and cells:
+            if all(c.tok.percent and c.tok.signed for c in cells if c is not None):  # type: ignore[union-attr]
+                kind = "change"
+            elif all(c.tok.kind == "spread" for c in cells if c is not None):  # type: ignore[union-attr]
+                kind = "spread"
+        kinds.append(kind)
+    return kinds
+
+
+def _key_column(g: Grid, kinds: list[str]) -> bool:
+    """The first value column is a key (a swept parameter) when its numbers rise row by row."""
+    if len(kinds) < 2 or kinds[0] in ("variant", "change", "spread") or any(r.label for r in g.rows):
+        return False
+    cells = [r.cells[0] for r in g.rows]
+    if any(c is None or c.tok.percent or c.tok.value is None for c in cells):
+        return False
+    vals = [_scaled(c.tok) for c in cells if c is not None]
+    if len(vals) == 1:  # one row: a key when the other columns are the named variants
+        return float(vals[0]).is_integer() and kinds[0] != "variant" and \
+            sum(x == "variant" for x in kinds[1:]) >= 2
+    return all(float(v).is_integer() for v in vals) and all(a < b for a, b in zip(vals, vals[1:], strict=False))
+
+
+def _text_names(text: str, name: str) -> bool:
+    key = re.sub(r"[^a-z0-9]", "", name.lower())
+    return len(key) >= 2 and key in text
+
+
+@dataclass
+class _Axis:
+    rows: bool  # variants are the rows (else the columns)
+    variants: list[int]  # row or column indexes
+    baseline: int
+
+
+def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Axis | None:
+    """Which axis holds the variants, from the evidence of both axes."""
+    rows = g.rows
+    labels = [r.label for r in rows]
+    change_rows = [i for i, r in enumerate(rows) if _is_change_row(r)]
+    body = [i for i in range(len(rows)) if i not in change_rows]
+    rkinds = [_kind_of_name(labels[i]) for i in body]
+    vcols = [j for j in range(k) if kinds[j] in ("variant", "name", "empty", "metric", "param")
+             and not (key_col and j == 0)]
+    ccols = [j for j in range(k) if kinds[j] == "change"]
+    ckinds = [kinds[j] for j in vcols]
+    if any(r.mark for r in rows):
+        return None
+    if rkinds and all(x in ("index", "aggregate") for x in rkinds):
+        return None  # repeated runs of one variant: not a comparison
+    col_score = 2.0 * sum(x == "variant" for x in ckinds)
+    row_score = 2.0 * sum(x == "variant" for x in rkinds)
+    ref_row = None
+    computed_base = None
+    if len(vcols) >= 2 and ccols:
+        col_score += 1.5
+    pct_cols = ccols + [j for j in vcols if kinds[j] in ("empty", "name") and all(
+        rows[i].cells[j] is None or rows[i].cells[j].tok.percent for i in body)]  # type: ignore[union-attr]
+    plain = [j for j in vcols if j not in pct_cols]
+    for ch in pct_cols:
+        for a, b in zip(plain, plain[1:], strict=False):
+            computed_base = _change_computed_from(rows, body, [a, b], ch)
+            if computed_base is not None:
+                col_score += 3.0  # the change column is the candidate against the baseline column
+                vcols, ccols = [a, b], [ch]
+                kinds[ch] = "change"
+                break
+        if computed_base is not None:
+            break
+    if ccols and len(vcols) == 1:
+        zero = [i for i in body if rows[i].cells[ccols[0]] is not None
+                and rows[i].cells[ccols[0]].tok.value == 0]  # type: ignore[union-attr]
+        row_score += 1.0
+        if len(zero) == 1:
+            ref_row = zero[0]
+            row_score += 2.0
+    if change_rows:
+        row_score += 1.5
+    rows_are_keys = key_col or (rkinds and all(x == "param" for x in rkinds))
+    cols_are_keys = bool(ckinds) and all(x == "param" for x in ckinds)
+    if rows_are_keys:
+        col_score += 1.0
+    if cols_are_keys:
+        row_score += 1.0
+    if ckinds and all(x == "metric" for x in ckinds):
+        col_score -= 3.0
+    if rkinds and all(x == "metric" for x in rkinds):
+        row_score -= 3.0
+    if any(x in ("index", "aggregate") for x in rkinds):
+        row_score -= 3.0
+    if row_score >= col_score and row_score > 0 and len(body) >= 2:
+        if row_score < 2 and (not _named_in_text([labels[i] for i in body], prose) or len(vcols) < 2):
+            return None
+        if not any(x == "variant" for x in rkinds) and ref_row is None and not change_rows \
+                and not (all(x in ("name", "variant", "param") for x in rkinds) and cols_are_keys
+                         and any(x == "name" for x in rkinds)) \
+                and not all(x in ("name", "variant") for x in rkinds):
+            return None
+        base = ref_row if ref_row is not None else _pick([labels[i] for i in body], body)
+        return _Axis(True, body, base)
+    if col_score > row_score and col_score > 0 and len(vcols) >= 2:
+        if any(kinds[j] != "empty" for j in vcols):
+            vcols = [j for j in vcols if kinds[j] != "empty"]  # a column without a name is no variant
+        names = [g.names[j] for j in vcols]
+        if col_score < 2 and not _named_in_text(names, prose):
+            return None
+        if not any(kinds[j] == "variant" for j in vcols) and not ccols \
+                and not all(kinds[j] == "name" for j in vcols):
+            return None
+        return _Axis(False, vcols, computed_base if computed_base is not None else _pick(names, vcols))
+    return None
+
+
+def _change_computed_from(rows: list[GRow], body: list[int], vcols: list[int], ccol: int) -> int | None:
+    """The value column a change column was computed against, when its numbers say so:
+    for most rows the stated % equals (other / this - 1) for one ordering of two columns."""
+    if len(vcols) != 2:
+        return None
+    a, b = vcols
+    votes = {a: 0, b: 0}
+    n = 0
+    for i in body:
+        ca, cb, ch = rows[i].cells[a], rows[i].cells[b], rows[i].cells[ccol]
+        if ca is None or cb is None or ch is None or not ca.tok.value or not cb.tok.value or ch.tok.value is None:
+            continue
+        n += 1
+        for base, cand in ((ca, cb), (cb, ca)):
+            want = (cand.tok.value / base.tok.value - 1.0) * 100.0  # type: ignore[operator]
+            if abs(ch.tok.value - want) <= max(1.0, 0.1 * abs(want)):
+                votes[a if base is ca else b] += 1
+    if n == 0:
+        return None
+    best = max(votes, key=lambda k: votes[k])
+    other = b if best == a else a
+    return best if votes[best] >= max(1, 0.6 * n) and votes[best] > votes[other] else None
+
+
+def _runs_of(xs: list[str]) -> int:
+    return sum(1 for i, x in enumerate(xs) if i == 0 or xs[i - 1] != x)
+
+
+def _label_columns(rows: list[GRow]) -> list[list[list[str]]]:
+    """Ways to read row labels as two label columns: their own pieces ("9p-cache-none",
+    "seqread-psync"), else the first word and the rest, or all but the last word and the
+    last ("xmit by syscall", "xmit by xsk", "recv by syscall", ...)."""
+    out: list[list[list[str]]] = []
+    if sum(len(r.parts) == 2 for r in rows) >= len(rows) / 2:
+        seconds = {r.parts[1] for r in rows if len(r.parts) == 2}
+        parts = []
+        for r in rows:  # a first cell as wide as its column: "virtiofs-dax-cache-none seqread-psync"
+            cut = r.parts if len(r.parts) == 2 else r.parts[0].rsplit(" ", 1) if len(r.parts) == 1 else []
+            if len(cut) != 2 or len(r.parts) == 1 and cut[1] not in seconds:
+                return out
+            parts.append(cut)
+        out.append(parts)
+        return out
+    words = [r.label.split() for r in rows]
+    if all(len(w) >= 2 for w in words):
+        out.append([[" ".join(w[:-1]), w[-1]] for w in words])
+        out.append([[w[0], " ".join(w[1:])] for w in words])
+    return out
+
+
+def _long_format(g: Grid, prose: str) -> Grid | None:
+    """Rows named by two label columns, one a variant cycling inside groups of the other
+    ("9p-cache-none  seqread-psync", "virtiofs-cache-none  seqread-psync", ...): a grid
+    whose rows are marked by their variant and keyed by the other column."""
+    rows = g.rows
+    if len(rows) < 4:
+        return None
+    for parts in _label_columns(rows):
+        cols = [[x[0] for x in parts], [x[1] for x in parts]]
+        for vi in (0, 1):
+            var, key = cols[vi], cols[1 - vi]
+            distinct_key, distinct_var = len(set(key)), len(set(var))
+            if _runs_of(key) != distinct_key or distinct_var < 2 or distinct_key < 2 \
+                    or _runs_of(var) <= distinct_var or distinct_key >= len(rows):
+                continue  # the key must come in contiguous groups and the variant cycle through them
+            names = list(dict.fromkeys(var))
+            if any(_kind_of_name(n) in ("param", "index", "aggregate", "metric", "change") for n in names):
+                continue
+            if not any(role(n) for n in names) and not _named_in_text(names, prose):
+                continue
+            return replace(g, rows=[replace(r, label=key[n], mark=var[n]) for n, r in enumerate(rows)])
+    return None
+
+
+def _named_in_text(names: list[str], prose: str) -> bool:
+    """Variants with no cue word pair only when the message's own text names them."""
+    said = sum(_text_names(prose, n) for n in names)
+    return len(names) >= 2 and (said >= 2 or said == 1 and len(names) == 2)
+
+
+def _pick(names: list[str], idx: list[int]) -> int:
+    for n, i in zip(names, idx, strict=False):
+        if role(n) == "baseline":
+            return i
+    for n, i in zip(names, idx, strict=False):
+        if role(n) != "candidate":
+            return i
+    return idx[0]
+
+
+_CHANGE_WORD = re.compile(r"(?i)\b(?:diff|delta|change|%change|percent|gain|improvement|speed-?up|"
+                          r"ratio|increase|decrease|regression)\b|^[+-]?%$")
+
+
+def _is_change_row(r: GRow) -> bool:
+    vals = [c for c in r.cells if c is not None]
+    if r.label and (_kind_of_name(r.label) == "change" or _CHANGE_WORD.search(r.label) and not role(r.label)):
+        return True
+    return bool(vals) and all(c.tok.percent and (c.tok.signed or not r.label) for c in vals) and not role(r.label)
+
+
+# --- pairing ---------------------------------------------------------------------------
+
+def _value(c: Cell, label: str | None, unit: str | None, line: int, second: bool = False) -> Value:
+    tok = c.second if second and c.second is not None else c.tok
+    v = Value(value=tok.value if tok.value is not None else 0.0, label=label or None, unit=unit, line=line)
+    if c.spread is not None and not second:
+        v.spread = c.spread.value
+        v.spread_kind = "pct" if c.spread.percent else "abs"
+    return v
+
+
+def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, unit: str | None,
+           rows: Sequence[GRow], stated: float | None, context: str | None,
+           b_second: bool = False, c_second: bool = False) -> Claim | None:
+    bt = b.second if b_second and b.second is not None else b.tok
+    ct = c.second if c_second and c.second is not None else c.tok
+    if bt.percent != ct.percent:
+        return None
+    first = min(r.line.number for r in rows)
+    last = max(r.line.number for r in rows)
+    cand = rows[-1].line
+    unit = unit or b.unit or c.unit or bt.unit or ct.unit
+    if unit in MAGNITUDES:
+        unit = None if not g.unit else unit + g.unit
+    if bt.percent:
+        unit = "%"
+    metric = metric.strip() or unit_kind(unit) or unit or "value"
+    bline = next((r.line.number for r in rows if c is not None and b in r.cells), first)
+    cline = next((r.line.number for r in rows if c in r.cells), last)
+    claim = Claim(metric=metric, unit=unit, better=better_for(metric, unit),
+                  baseline=_value(b, blabel, unit, bline, b_second),
+                  candidate=_value(c, clabel, unit, cline, c_second),
+                  lines=(first, last), context=context, depth=cand.depth, author=cand.author,
+                  message_id=cand.message_id)
+    claim.claimed_change_pct = stated if stated is not None else (c.stated if not c_second else None)
+    return claim
+
+
+def _column_name(g: Grid, j: int) -> str:
+    """What a value column measures: its header name, else what its unit measures ("PPS")."""
+    if j < len(g.names) and g.names[j]:
+        return g.names[j]
+    u = g.units[j] if j < len(g.units) else None
+    return unit_kind(u) or u or ""
+
+
+def _metric(*parts: str | None) -> str:
+    return " ".join(p for p in parts if p).strip()
+
+
+def grid_claims(g: Grid, prose: str) -> list[Claim]:
+    if g.code:
+        return []
+    k = _shape(g)
+    if k == 0:
+        return []
+    _promote_header_row(g)
+    if not g.rows:
+        return []
+    _name_columns(g, k)
+    blocks = _side_by_side(g.names)
+    if blocks:
+        out: list[Claim] = []
+        for cols in blocks:
+            sub = replace(g, rows=[replace(r, cells=[r.cells[j] for j in cols]) for r in g.rows],
+                          names=[g.names[j] for j in cols], units=[g.units[j] for j in cols])
+            out.extend(_named_grid_claims(sub, len(cols), prose))
+        return out
+    return _named_grid_claims(g, k, prose)
+
+
+def _side_by_side(names: list[str]) -> list[list[int]]:
+    """Column blocks of tables printed side by side: the header's names repeat
+    ("buf size | copy | zerocopy |   | buf size | copy | zerocopy")."""
+    k = len(names)
+    if k < 4 or not names[0]:
+        return []
+    for q in range(2, k):
+        if names[q] != names[0]:
+            continue
+        width = q - 1 if not names[q - 1] else q
+        if width < 2 or names[q:q + width] != names[:width]:
+            continue
+        blocks = [list(range(0, width))]
+        at = q
+        while at + width <= k and names[at:at + width] == names[:width]:
+            blocks.append(list(range(at, at + width)))
+            at += width + (q - width)
+        return blocks
+    return []
+
+
+def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
+    kinds = _column_kinds(g, k)
+    slash = any(all(r.cells[j] is None or r.cells[j].second is not None for r in g.rows)  # type: ignore[union-attr]
+                and any(r.cells[j] is not None for r in g.rows) for j in range(k))
+    if slash:
+        return _slash_claims(g, k, kinds)
+    if any(r.mark for r in g.rows):
+        return _marked_claims(g, k, kinds)
+    long = _long_format(g, prose)
+    if long:
+        return _marked_claims(long, k, kinds)
+    key_col = _key_column(g, kinds)
+    axis = _decide(g, k, kinds, key_col, prose)
+    if axis is None:
+        return []
+    spread_of = _spread_columns(kinds, k)
+    runs_col = next((j for j in range(k) if kinds[j] == "runs"), None)
+    out: list[Claim] = []
+    if axis.rows:
+        rows = g.rows
+        base = rows[axis.baseline]
+        cands = [i for i in axis.variants if i != axis.baseline]
+        change_rows = [r for r in rows if _is_change_row(r)]
+        ccols = [j for j in range(k) if kinds[j] == "change"]
+        vcols = [j for j in range(k) if kinds[j] not in ("change", "spread", "runs", "index")]
+        for n, i in enumerate(cands):
+            cand = rows[i]
+            ch = None
+            if change_rows:
+                ch = change_rows[n] if len(change_rows) == len(cands) else (
+                    change_rows[0] if len(cands) == 1 else None)
+            for j in vcols:
+                b, c = base.cells[j], cand.cells[j]
+                if c is None:
+                    continue
+                stated = None
+                if ch is not None and ch.cells[j] is not None:
+                    stated = ch.cells[j].tok.value  # type: ignore[union-attr]
+                if b is None:
+                    b = _baseline_from_stated(base, c, stated)
+                    if b is None:
+                        continue
+                elif len(ccols) == 1 and len(vcols) == 1 and cand.cells[ccols[0]] is not None:
+                    stated = cand.cells[ccols[0]].tok.value  # type: ignore[union-attr]
+                elif cand.note is not None and len(vcols) == 1:
+                    stated = cand.note
+                name = _metric(_column_name(g, j), g.title if not g.names[j] else None)
+                cl = _claim(g, name, b, c, base.label or (base.mark or ""), cand.label, g.units[j] or g.unit,
+                            [base, cand], stated, g.title)
+                if cl is not None:
+                    _spread(cl, spread_of.get(j), base, cand)
+                    _runs(cl, runs_col, base, cand)
+                    out.append(cl)
+        return out
+    bj = axis.baseline
+    cands = [j for j in axis.variants if j != bj]
+    ccols = [j for j in range(k) if kinds[j] == "change"]
+    for r in g.rows:
+        if _is_change_row(r):
+            continue
+        b = r.cells[bj]
+        if b is None:
+            continue
+        keytxt = None
+        if key_col and r.cells[0] is not None:
+            keytxt = _metric(g.key_name or g.names[0], r.cells[0].tok.text)
+        rowname = r.label or keytxt
+        for j in cands:
+            c = r.cells[j]
+            if c is None:
+                continue
+            stated = None
+            if len(ccols) == 1 and len(cands) == 1 and r.cells[ccols[0]] is not None:
+                stated = r.cells[ccols[0]].tok.value  # type: ignore[union-attr]
+            elif r.note is not None and len(cands) == 1:
+                stated = r.note
+            cl = _claim(g, _metric(g.title, rowname), b, c, g.names[bj], g.names[j], g.units[bj] or g.units[j] or g.unit,
+                        [r], stated, rowname)
+            if cl is not None:
+                _spread(cl, spread_of.get(bj), r, None, spread_of.get(j))
+                out.append(cl)
+    return out
+
+
+def _baseline_from_stated(base: GRow, cand: Cell, stated: float | None) -> Cell | None:
+    """An empty baseline cell ("N/A") whose row states one value for the columns: the cell
+    the stated change was computed from ("2.7  N/A" with "+48%" under "4")."""
+    if stated is None or cand.tok.value is None or stated <= -100:
+        return None
+    want = cand.tok.value / (1 + stated / 100.0)
+    hits = [c for c in base.cells if c is not None and c.tok.value
+            and abs(c.tok.value - want) <= 0.03 * abs(c.tok.value)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _spread_columns(kinds: list[str], k: int) -> dict[int, int]:
+    """Which value column each spread column qualifies: the one just left of it."""
+    out: dict[int, int] = {}
+    for j in range(k):
+        if kinds[j] == "spread":
+            v = next((i for i in range(j - 1, -1, -1) if kinds[i] not in ("spread", "change", "runs")), None)
+            if v is None:
+                v = next((i for i in range(j + 1, k) if kinds[i] not in ("spread", "change", "runs")), None)
+            if v is not None:
+                out[v] = j
+    return out
+
+
+def _spread(cl: Claim, col: int | None, base: GRow, cand: GRow | None, ccol: int | None = None) -> None:
+    for v, row, j in ((cl.baseline, base, col), (cl.candidate, cand or base, ccol if cand is None else col)):
+        if v is None or j is None or row.cells[j] is None:
+            continue
+        t = row.cells[j].tok  # type: ignore[union-attr]
+        v.spread, v.spread_kind = abs(t.value or 0.0), "pct" if t.percent else "abs"
+
+
+def _runs(cl: Claim, col: int | None, base: GRow, cand: GRow) -> None:
+    if col is None:
+        return
+    for v, row in ((cl.baseline, base), (cl.candidate, cand)):
+        c = row.cells[col]
+        if v is not None and c is not None and c.tok.value:
+            v.runs = int(c.tok.value)
+
+
+def _promote_header_row(g: Grid) -> None:
+    """A first row of rising whole numbers ("fio jobs  1  2  4  8") names the columns."""
+    rows = g.rows
+    if len(rows) < 2:
+        return
+    head = rows[0]
+    vals = [c for c in head.cells if c is not None]
+    if role(head.label) or head.mark or len(vals) < 2 or len(vals) != len(head.cells):
+        return
+    nums = [_scaled(c.tok) for c in vals]
+    rising = all(c.tok.unit is None for c in vals) and all(float(v).is_integer() for v in nums) and all(a < b for a, b in zip(nums, nums[1:], strict=False))
+    unlabelled = not head.label and len(rows) >= 3 and all(r.label for r in rows[1:])
+    if not (rising and len(vals) >= 3) and not unlabelled:
+        return
+    rows.pop(0)
+    g.swept = rising
+    if g.header or head.label:
+        g.header = [[(c.start, c.end, f"{head.label} {c.tok.text}".strip() if head.label else c.tok.text, c.piece)
+                     for c in vals]]
+        g.header_seps = ["#"]
+
+
+def _slash_claims(g: Grid, k: int, kinds: list[str]) -> list[Claim]:
+    """Cells that hold both sides ("318K/316K" under "(before/after)")."""
+    out: list[Claim] = []
+    for j in range(k):
+        name = g.names[j]
+        m = re.search(r"\(?([A-Za-z][\w -]{0,20})/([A-Za-z][\w -]{0,20})\)?", name)
+        if m is None:
+            continue
+        first, second = m.group(1).strip(), m.group(2).strip()
+        r1, r2 = role(first), role(second)
+        if r1 is None and r2 is None:
+            continue
+        swap = r1 == "candidate" or r2 == "baseline"
+        for r in g.rows:
+            c = r.cells[j]
+            if c is None or c.second is None:
+                continue
+            cl = _claim(g, _metric(name, r.label), c, c, second if swap else first, first if swap else second,
+                        g.units[j] or g.unit, [r], None, r.label, b_second=swap, c_second=not swap)
+            if cl is not None:
+                out.append(cl)
+    return out
+
+
+def _marked_claims(g: Grid, k: int, kinds: list[str]) -> list[Claim]:
+    """Rows marked "==> before the change" / "==> after the change", grouped by their label."""
+    groups: dict[str, list[GRow]] = {}
+    for r in g.rows:
+        groups.setdefault(r.label, []).append(r)
+    spread_of = _spread_columns(kinds, k)
+    runs_col = next((j for j in range(k) if kinds[j] == "runs"), None)
+    vcols = [j for j in range(k) if kinds[j] not in ("change", "spread", "runs")]
+    out: list[Claim] = []
+    for key, grp in groups.items():
+        if len(grp) < 2:
+            continue
+        bi = _pick([r.mark or "" for r in grp], list(range(len(grp))))
+        base = grp[bi]
+        for n, cand in enumerate(grp):
+            if n == bi:
+                continue
+            for j in vcols:
+                b, c = base.cells[j], cand.cells[j]
+                if b is None or c is None:
+                    continue
+                metric = _metric(key or None, _column_name(g, j))
+                cl = _claim(g, metric, b, c, base.mark or "", cand.mark or "", g.units[j] or g.unit,
+                            [base, cand], None, key or None)
+                if cl is not None:
+                    _spread(cl, spread_of.get(j), base, cand)
+                    _runs(cl, runs_col, base, cand)
+                    out.append(cl)
+    return out
+
+
+# Two numbers standing in columns: "0.032     0.030", "5.0Mpps | 5.7Mpps", "1820113\t0.00007".
+_TWO_CELLS = re.compile(r"\d[^\s|]{0,12}(?: [A-Za-z/%]{1,8})?(?:[ \t]*\|[ \t]*|\t[ \t]*| {2,})[~<+-]?\.?\d")
+
+
+class _Prose(str):
+    """The message's text outside its tables, lower-case letters and digits only, built the
+    first time a table asks whether the text names its variants."""
+
+    def __new__(cls, build: Callable[[], str]) -> _Prose:
+        obj = super().__new__(cls, "")
+        obj._build = build  # type: ignore[attr-defined]
+        obj._text = None  # type: ignore[attr-defined]
+        return obj
+
+    def __contains__(self, key: object) -> bool:
+        if self._text is None:  # type: ignore[attr-defined]
+            self._text = self._build()  # type: ignore[attr-defined]
+        return key in self._text  # type: ignore[attr-defined, operator]
+
+
+def might_hold_grid(text: str) -> bool:
+    """A cheap test for the pre-scan: two lines hold two numbers in separate columns."""
+    m = _TWO_CELLS.search(text)
+    if m is None:
+        return False
+    nl = text.find("\n", m.end())
+    return nl >= 0 and _TWO_CELLS.search(text, nl) is not None
+
+
+def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "") -> tuple[list[Claim], set[int]]:
+    """Claims from every grid in the message, and the lines the grids that compared cover."""
+    claims: list[Claim] = []
+    covered: set[int] = set()
+    grids = find_grids(lines, skip)
+    if not grids:
+        return claims, covered
+    inside = {i for g in grids for i in range(g.first, g.last + 1)}
+    prose = _Prose(lambda: re.sub(r"[^a-z0-9]", "", context[:1000].lower() + " ".join(
+        ln.text.lower() for i, ln in enumerate(lines[:5000]) if i not in inside)[:200_000]))
+    idle: list[Grid] = []
+    for g in grids:
+        got = grid_claims(g, prose)
+        if got:
+            claims.extend(got)
+            covered.update(range(g.first, g.last + 1))
+        elif any(g.names) and g.header:
+            idle.append(g)
+    for group in _sections(idle):
+        got = section_claims(group)
+        if got:
+            claims.extend(got)
+            for g in group:
+                covered.update(range(g.first, g.last + 1))
+    return claims, covered
+
+
+def _sections(grids: list[Grid]) -> list[list[Grid]]:
+    """Tables printed one per variant: the same columns, each under its own label."""
+    out: list[list[Grid]] = []
+    cur: list[Grid] = []
+    for g in grids:
+        label = g.title or g.section
+        if label and _SHELLISH.search(label):
+            label = None
+        if label and cur and g.names == cur[-1].names and g.first - cur[-1].last <= 40 \
+                and g.rows[0].line.depth == cur[-1].rows[0].line.depth:
+            cur.append(g)
+            continue
+        if len(cur) >= 2:
+            out.append(cur)
+        cur = [g] if label else []
+    if len(cur) >= 2:
+        out.append(cur)
+    return out
+
+
+def section_claims(group: list[Grid]) -> list[Claim]:
+    """Pair each table with the baseline table, row by row label, column by column."""
+    labels = [g.title or g.section or "" for g in group]
+    if len(set(labels)) != len(labels):
+        return []
+    bi = _pick(labels, list(range(len(group))))
+    base = group[bi]
+    k = len(base.names)
+    kinds = _column_kinds(base, k)
+    vcols = [j for j in range(k) if kinds[j] not in ("change", "spread", "runs", "index")]
+    by_label = {r.label: r for r in base.rows if r.label}
+    has_aggregate = any(_kind_of_name(lab) == "aggregate" for lab in by_label)
+    out: list[Claim] = []
+    for n, g in enumerate(group):
+        if n == bi:
+            continue
+        for r in g.rows:
+            b = by_label.get(r.label)
+            if b is None or len(r.cells) != k or (has_aggregate and _kind_of_name(r.label) == "index"):
+                continue
+            for j in vcols:
+                bc, cc = b.cells[j], r.cells[j]
+                if bc is None or cc is None:
+                    continue
+                cl = _claim(g, _metric(r.label, _column_name(g, j)), bc, cc, labels[bi], labels[n],
+                            g.units[j] or base.units[j] or g.unit, [b, r], None, r.label)
+                if cl is not None:
+                    out.append(cl)
+    return out

@@ -1,0 +1,211 @@
+"""The grid model (claims.grid): one reader for every table shape, on invented inputs shaped
+like real mail (whitespace-aligned with a title unit and a key column, two-line headers,
+box drawing, `+0%` reference rows, tables one per variant, side-by-side tables, long
+format), the non-results that must stay out (repeated runs of one variant, one system's
+numbers, source listings, perf stat multiplex shares), and properties: arbitrary text
+never crashes or hangs it, and its time grows linearly with the input."""
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from claims.grid import all_grid_claims, parse_line, pieces
+from claims.model import Line
+from claims.numbers import tokenize
+from tests.extractkit import ex, pairs
+
+
+def _lines(text: str) -> list[Line]:
+    return [Line(t, n + 1) for n, t in enumerate(text.split("\n"))]
+
+
+def test_aligned_table_with_key_column_and_title_unit() -> None:
+    text = ("                    host -> guest [Gbps]\n"
+            "pkt_size before opt   p 1     p 2+3\n\n"
+            "32         0.032     0.030    0.048\n"
+            "64         0.061     0.059    0.108\n"
+            "1K         0.927     0.919    1.657\n")
+    got = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value) for c in got] == [
+        (0.032, 0.030), (0.032, 0.048), (0.061, 0.059), (0.061, 0.108), (0.927, 0.919), (0.927, 1.657)]
+    assert {c.unit for c in got} == {"Gbps"} and got[0].baseline.label == "before opt"
+
+
+def test_two_line_header_with_units_and_diff_column() -> None:
+    text = ("          Before     After        Diff\n"
+            "clients   req/ms     req/ms\n"
+            "      2       3120       4410     +41%\n"
+            "      4       4870       8015     +65%\n")
+    got = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value, c.claimed_change_pct) for c in got] == [
+        (3120, 4410, 41.0), (4870, 8015, 65.0)]
+
+
+def test_box_drawing_table() -> None:
+    text = ("┌──────────┬───────────┬───────────┐\n"
+            "│          │ before    │ after     │\n"
+            "├──────────┼───────────┼───────────┤\n"
+            "│ gcc -O2  │ 402 Mb/s  │ 411 Mb/s  │\n"
+            "│ gcc -Os  │ 398 Mb/s  │ 390 Mb/s  │\n"
+            "└──────────┴───────────┴───────────┘\n")
+    assert pairs(text) == [(402, 411), (398, 390)]
+
+
+def test_zero_change_row_is_the_reference() -> None:
+    text = ("Kpps  +-%\n"
+            "batch = 1 410 +0%\n"
+            "batch = 4 452 +10.2%\n"
+            "batch = 16 470 +14.6%\n")
+    assert pairs(text) == [(410, 452), (410, 470)]
+
+
+def test_variants_named_by_the_text_and_swept_columns() -> None:
+    text = ("Subject: [RFC] qux: replace the lock with RCU\n\n"
+            "mode        1 flow    8 flows    32 flows\n"
+            "lock        11        7          4          Gbps\n"
+            "rcu         19        15         12         Gbps\n")
+    assert pairs(text) == [(11, 19), (7, 15), (4, 12)]
+
+
+def test_tables_one_per_variant_pair_by_row_label() -> None:
+    text = ("Baseline kernel\n\n"
+            "\tTransactions\tLatency\n"
+            "Run 1\t1820113\t71\n"
+            "Average\t1826757\t70\n\n"
+            "patched v2\n\n"
+            "\tTransactions\tLatency\n"
+            "Run 1\t1901774\t68\n"
+            "Average\t1900397\t68\n")
+    assert pairs(text) == [(1826757, 1900397), (70, 68)]
+
+
+def test_side_by_side_tables_split_where_the_header_repeats() -> None:
+    text = ("| size |  copy | zerocopy |   | size |  copy | zerocopy |\n"
+            "|  4KB |    3  |    10    |   |  4KB |  0.8  |   1.9    |\n"
+            "| 32KB |   20  |    61    |   | 32KB |  6.8  |  20.2    |\n")
+    assert sorted(pairs(text)) == sorted([(3, 10), (20, 61), (0.8, 1.9), (6.8, 20.2)])
+
+
+def test_long_format_variant_and_key_columns() -> None:
+    text = ("before and after the series:\n\n"
+            "NAME        Workload      BW\n"
+            "before      seqread       27(MiB/s)\n"
+            "after       seqread       35(MiB/s)\n\n"
+            "before      randread      29(MiB/s)\n"
+            "after       randread      34(MiB/s)\n")
+    assert pairs(text) == [(27, 35), (29, 34)]
+
+
+def test_slash_cells_hold_both_sides() -> None:
+    text = ("IO size       IOPs Rand Read (before/after)\n\n"
+            "512B          318K/316K\n\n"
+            "4KB           323K/321K\n")
+    assert pairs(text) == [(318, 316), (323, 321)]
+
+
+@pytest.mark.parametrize("text", [
+    # repeated runs of one variant with a Delta row: no comparison
+    "v3 patches\n\n\tThroughput (Mbit/s)\nRun 1\t18004.12\nRun 2\t18230.55\nAverage\t18048.69\nDelta\t25.10%\n",
+    # one system's numbers: metrics in the columns, workloads in the rows
+    "   Secs  Spurious IRQS\n1G TCP Guest->Host: 3.93 58\n1M normal pings: 100 72\n",
+    # a numbered source listing (a build robot's report)
+    "   2cd7b6f08bc4cf Robert Foss 2018-11-12   62  \tstruct sync_file *sync_file;\n"
+    "   2cd7b6f08bc4cf Robert Foss 2018-11-12   63  \tint in_fence_fd = exbuf->fence_fd;\n"
+    "   2cd7b6f08bc4cf Robert Foss 2018-11-12   64  \tint out_fence_fd = -1;\n",
+    # names nobody mentions, no cue on either axis
+    "            rx        tx\n64         100       200\n128        150       250\n",
+])
+def test_non_comparisons_yield_nothing(text: str) -> None:
+    assert pairs(text) == []
+
+
+def test_perf_stat_multiplex_share_is_not_a_result() -> None:
+    block = ("Performance counter stats for './run.sh':\n\n"
+             "     {a} msec task-clock                #    2.410 CPUs utilized\n"
+             "   {b}      cycles                    # 3.266 GHz                     ({m}%)\n\n"
+             "      21.60 seconds time elapsed\n\n")
+    text = ("Before patch:\n\n" + block.format(a="52,118.40", b="170,220,118,400", m="71.20")
+            + "After patch:\n\n" + block.format(a="40,007.91", b="131,441,900,230", m="71.52"))
+    assert (71.20, 71.52) not in pairs(text)
+
+
+def test_number_reader() -> None:
+    def one(t: str) -> tuple[float | None, bool, bool]:
+        (tok,) = [x for x in tokenize(t) if x.kind == "value"]
+        return tok.value, tok.percent, tok.signed
+    assert one("1.204.300") == (1204300, False, False)
+    assert one("1,445,864") == (1445864, False, False)
+    assert one("+ 3%") == (3, True, True)
+    assert one("30 %") == (30, True, False)
+    assert one("<1%") == (1, True, False)
+    assert one("~12") == (12, False, False)
+    assert one("1.2e5") == (120000, False, False)
+    assert one("1.234") == (1.234, False, False)
+
+
+def test_pieces_and_rows() -> None:
+    assert [p[2] for p in pieces("| a | 1 | 2 |")[1]] == ["a", "1", "2"]
+    assert [p[2] for p in pieces("Run 1\t10\t20")[1]] == ["Run 1", "10", "20"]
+    row = parse_line("SMAP on  | 5.0Mpps | 5.7Mpps  (+14%) |")
+    assert row is not None and row.label == "SMAP on" and row.cells[1] is not None
+    assert row.cells[1].stated == 14.0
+    assert parse_line("in patch 1") is None
+    assert parse_line("Batch: 1892844.25pps, 878280070bps.") is None
+
+
+TEXT = st.text(alphabet=st.sampled_from(list("0123456789 .,|\t+-%:/()KMx─│┼abBefoAtr\n")), max_size=400)
+FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FAST
+@given(TEXT)
+def test_grid_never_crashes_on_arbitrary_text(text: str) -> None:
+    claims, covered = all_grid_claims(_lines(text), set())
+    for c in claims:
+        assert c.baseline is not None and c.candidate is not None
+    assert all(isinstance(i, int) for i in covered)
+
+
+@FAST
+@given(st.lists(st.text(max_size=80), max_size=30))
+def test_grid_never_crashes_on_any_unicode(lines: list[str]) -> None:
+    all_grid_claims([Line(t, n + 1) for n, t in enumerate(lines)], set())
+
+
+def test_grid_time_is_linear_in_the_input() -> None:
+    row = "case {n}      {a}     {b}     {c}\n"
+    small = "".join(row.format(n=n, a=n, b=n + 1, c=n + 2) for n in range(500))
+    big = "".join(row.format(n=n, a=n, b=n + 1, c=n + 2) for n in range(5000))
+    long_line = "1 " * 20000 + "|" * 2000 + "  x" * 5000
+    t0 = time.perf_counter()
+    all_grid_claims(_lines(small), set())
+    t1 = time.perf_counter()
+    all_grid_claims(_lines(big), set())
+    t2 = time.perf_counter()
+    all_grid_claims(_lines(long_line), set())
+    t3 = time.perf_counter()
+    assert t2 - t1 < 30 * max(t1 - t0, 0.01) and t3 - t2 < 5.0
+
+
+def test_row_labels_read_as_key_and_variant_words() -> None:
+    text = ("The syscall path against AF_XDP (xsk):\n\n"
+            "                  |  CPU   |  PPS\n"
+            "------------------|--------|-----------\n"
+            "xmit by syscall   |  100%  |   676,915\n"
+            "xmit by xsk       |  59.1% | 5,447,168\n"
+            "recv by syscall   |  60%   |   932,288\n"
+            "recv by xsk       |  35.7% | 3,343,168\n")
+    got = pairs(text)
+    assert (676915, 5447168) in got and (932288, 3343168) in got and len(got) == 4
+
+
+def test_change_column_computed_from_two_columns_names_the_baseline() -> None:
+    """No cue word anywhere: the % column equals patched/plain - 1, so the columns are the
+    variants and the one it was computed against is the baseline, wherever it stands."""
+    text = ("rw          bs      mode=b       mode=a\n"
+            "randread    4k      120,000      100,000    20%\n"
+            "randwrite   4k      110,000      100,000    10%\n")
+    assert pairs(text) == [(100000, 120000), (100000, 110000)]
