@@ -129,7 +129,9 @@ def extract_message(msg: Message) -> Extraction:
     ex.setup = found.setup
     claims: list[Claim] = []
     used = set(skip) | found.used
-    got, covered = labelled_block_claims(lines, skip | {e.index for e in found.events if e.setup})
+    setup_lines = {k: e.setup.raw for e in found.events if e.setup for k in range(e.index, e.last + 1)}
+    command_lines = {k for e in found.events if e.command for k in range(e.index, e.last + 1)}
+    got, covered = labelled_block_claims(lines, skip, command_lines, setup_lines, msg.subject)
     claims += got
     used |= covered
     got, covered = command_run_claims(lines, found.events, skip)
@@ -146,7 +148,7 @@ def extract_message(msg: Message) -> Extraction:
     for i, ln in enumerate(lines):
         index_of.setdefault(ln.number, []).append(i)
     for group in variant_groups(lines, used):
-        got = group_claims(group)
+        got = group_claims(group, msg.subject)
         claims += got
         if got:
             for seg in group:

@@ -44,7 +44,7 @@ _WORDS: dict[str, float] = {
     # the changed side
     "new": 1.0, "patched": 1.0, "patch": 0.7, "patches": 0.7, "patchset": 0.7, "series": 0.7,
     "fix": 0.7, "fixed": 0.8, "proposed": 0.9, "optimized": 0.8, "optimised": 0.8,
-    "modified": 0.8, "this": 0.3, "=on": 0.35, "enabled": 0.35, "enable": 0.35, "applied": 0.8,
+    "modified": 0.8, "=on": 0.35, "enabled": 0.35, "enable": 0.35, "applied": 0.8,
     "improved": 0.7, "changed": 0.5, "batch": 0.5, "batched": 0.5, "zero-copy": 0.5,
     "zerocopy": 0.5,
 }
@@ -120,7 +120,7 @@ def cue(label: str | None) -> Cue:
     if not label:
         return Cue(0.0)
     ws = words(label)
-    total = 0.0
+    heads = plain = 0.0
     reasons: list[str] = []
     governed: set[int] = set()
     first = True
@@ -131,10 +131,12 @@ def cue(label: str | None) -> Cue:
             # "no HW csum patch", "not applied", "disable GRO": the negation takes the side
             # of every cue word after it
             rest = [k for k in range(i + 1, min(len(ws), i + 6)) if _word_weight(ws[k]) or ws[k] in _HEADS]
-            weight = -1.0 if rest or w in ("no", "non") and len(ws) > i + 1 else _WORDS.get(w, 0.0)
+            # "no X" alone ("no hint", "no GRO") leans to the baseline; a context (a 0% row)
+            # may say otherwise
+            weight = -1.0 if rest else -0.5 if w in ("no", "non") and len(ws) > i + 1 else _WORDS.get(w, 0.0)
             governed.update(rest)
             if weight:
-                total += weight * (1.1 if first else 1.0)
+                heads += weight * (1.1 if first else 1.0)
                 reasons.append(w)
                 first = False
             continue
@@ -150,15 +152,18 @@ def cue(label: str | None) -> Cue:
                     break
                 if wk is not None or ws[k] in _OBJECT_WORDS:
                     governed.add(k)
-            total += _HEADS[w] * (1.1 if first else 1.0)
+            heads += _HEADS[w] * (1.1 if first else 1.0)
             reasons.append(w)
             first = False
             continue
         weight = _word_weight(w)
         if weight:
-            total += weight * (1.1 if first else 1.0)
+            plain += weight * (1.1 if first else 1.0)
             reasons.append(w)
             first = False
+    # "modified without the patch": the head names the side, the adjective beside it
+    # describes the setup
+    total = heads + (0.5 * plain if heads else plain)
     return Cue(max(-3.0, min(3.0, total)), tuple(reasons))
 
 
@@ -175,7 +180,7 @@ def subject_words(subject: str | None) -> frozenset[str]:
     if not subject:
         return frozenset()
     text = _SUBJECT_PREFIX.sub("", subject[:300])
-    return frozenset(_stem(w) for w in _content(text) if len(w) >= 3)
+    return frozenset(_stem(w) for w in content_words(text) if len(w) >= 3)
 
 
 def _stem(w: str) -> str:
@@ -186,7 +191,7 @@ def _stem(w: str) -> str:
     return w.rstrip("e") if len(w) > 4 else w
 
 
-def _content(label: str) -> list[str]:
+def content_words(label: str) -> list[str]:
     """What a label names beside its role words ("batched" stays: a weak cue is content too)."""
     return [w for w in words(label) if w not in _STOP and abs(_word_weight(w) or 0.0) < 0.7
             and w not in _HEADS and w not in _NEGATIONS and not w.startswith("=")]
@@ -197,7 +202,7 @@ def rank(labels: Sequence[str | None], subject: str | None = None) -> list[float
     subject say ("udp" < "udp gso", "v1" < "v2", a label naming the subject's change)."""
     own = [cue(lab) for lab in labels]
     scores = [c.score for c in own]
-    contents = [set(_content(lab or "")) for lab in labels]
+    contents = [set(content_words(lab or "")) for lab in labels]
     for i, a in enumerate(labels):
         if not a:
             continue
@@ -205,7 +210,8 @@ def rank(labels: Sequence[str | None], subject: str | None = None) -> list[float
             if i == j or not b:
                 continue
             ca, cb = contents[i], contents[j]
-            if ca and cb and ca < cb and own[i].role is None and own[j].role is None:
+            if ca and cb and ca < cb and len(cb - ca) <= 2 and len(ca) <= 3 and _numbers(a) == _numbers(b) \
+                    and own[i].role is None and own[j].role is None:
                 # "udp" inside "udp gso": b names an addition (when the words say nothing)
                 scores[i] -= 0.4
                 scores[j] += 0.4
@@ -221,6 +227,13 @@ def rank(labels: Sequence[str | None], subject: str | None = None) -> list[float
                 if hit:
                     scores[i] += 0.4
     return scores
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _numbers(label: str) -> list[str]:
+    return _NUMBER.findall(label[:200])
 
 
 def _version(label: str) -> int | None:
@@ -244,3 +257,17 @@ def decided(labels: Sequence[str | None], subject: str | None = None) -> bool:
         return False
     scores = sorted(rank(labels, subject))
     return scores[1] - scores[0] >= 0.35
+
+
+def contrasted(labels: Sequence[str | None], subject: str | None = None) -> bool:
+    """Two labels that name two states of one thing ("coalescing off" / "coalescing on",
+    "udp" / "udp gso", "spinlock" / "rcu" under a subject naming RCU) and tell them apart:
+    opposite cues of their own, or a shared word and `decided` by the rest.  Labels that
+    name two different things ("CPU core" / "Memory") are not variants of one."""
+    if len(labels) != 2 or not all(labels):
+        return False
+    a, b = (cue(lab).score for lab in labels)
+    if a * b < 0 and abs(a - b) >= 0.35:
+        return True
+    ca, cb = (set(content_words(lab or "")) for lab in labels)
+    return bool(ca & cb) and decided(labels, subject)

@@ -25,7 +25,7 @@ from claims.numbers import (
 )
 from claims.pairs import Row, make_row, pair_rows
 from claims.tables import Table, TRow, table_claims
-from claims.variants import clean_label, pick_baseline, role, shared_subject
+from claims.variants import clean_label, contrasted, pick_baseline, role, shared_subject
 
 _LINE_LABEL = re.compile(r"^\s*(?:[-*•]\s+|\d{1,2}(?:\.\d{1,2})*[.)]?\s+)?(?P<label>[^:\s][^:]{0,50}?):\s+(?P<rest>.*\d.*)$")
 _HEADERISH = re.compile(r"(?i)^(?:subject|date|from|to|cc|signed-off-by|link|fixes|reviewed-by|acked-by|"
@@ -196,21 +196,26 @@ def _repeats_split(group: list[Segment]) -> list[list[Segment]]:
     return subs
 
 
-def group_claims(group: list[Segment]) -> list[Claim]:
+def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim]:
+    """Pairs among adjacent "label: value" lines whose labels tell the sides apart: by
+    their words ("Before:", "old bonding:"), or against each other ("coalescing off:" /
+    "coalescing on:"), or by a change stated beside a candidate."""
     subs = _repeats_split(group)
     if len(subs) > 1:
-        return [c for sub in subs if len(sub) >= 2 for c in group_claims(sub)]
+        return [c for sub in subs if len(sub) >= 2 for c in group_claims(sub, subject)]
     labels = [s.label for s in group]
     roles = [role(lab) for lab in labels]
     rows = [_segment_row(s) for s in group]
     stated = any(r.stated_pct is not None for r, ro in zip(rows, roles, strict=False) if ro != "baseline")
-    if "baseline" not in roles and not ("candidate" in roles and stated):
+    relative = len(group) == 2 and roles == [None, None] and contrasted(labels, subject)
+    if "baseline" not in roles and not ("candidate" in roles and stated) and not relative:
         return []
-    if "candidate" not in roles and not stated and not (len(group) == 2 and roles[0] == "baseline"):
+    if "candidate" not in roles and not stated and not (len(group) == 2 and roles[0] == "baseline") \
+            and not relative:
         return []
-    if all(s.clean for s in group) and max(len(r.values) for r in rows) >= 2:
+    if all(s.clean for s in group) and max(len(r.values) for r in rows) >= 2 and not relative:
         return _as_table(group, rows)
-    bi = pick_baseline(labels)
+    bi = pick_baseline(labels, subject)
     base = rows[bi]
     cands = [r for j, r in enumerate(rows) if j != bi]
     if any(c.stated_pct is not None for c in cands):

@@ -12,9 +12,18 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from claims.lexicon import BASELINE_AT, CANDIDATE_AT, Cue, baseline_index, cue, decided, rank
+from claims.lexicon import (
+    BASELINE_AT,
+    CANDIDATE_AT,
+    Cue,
+    baseline_index,
+    contrasted,
+    cue,
+    decided,
+    rank,
+)
 
-__all__ = ["BASELINE_AT", "CANDIDATE_AT", "Cue", "baseline_index", "clean_label", "cue", "decided",
+__all__ = ["BASELINE_AT", "CANDIDATE_AT", "Cue", "baseline_index", "clean_label", "contrasted", "cue", "decided",
            "is_variant_label", "names_both_sides", "pick_baseline", "rank", "role", "shared_subject"]
 
 
