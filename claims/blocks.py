@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from claims.commands import ShellEvent
-from claims.lexicon import content_words
+from claims.lexicon import content_words, cue
 from claims.model import Claim, Line
 from claims.numbers import Token, is_unit, skeleton, tokenize
 from claims.pairs import Row, make_row, pair_rows, runs_in
@@ -58,9 +58,10 @@ def block_label(text: str) -> tuple[str, list[str]] | None:
 
 _SECTION = re.compile(r"^\s*(?:[-*•#]+\s*)?(?:\(?\d{1,2}(?:\.\d{1,2})*[.)]|\d{1,2}(?:\.\d{1,2})+|[a-z][.)]|[ivx]{1,4}[.)])"
                       r"\s+(?=[A-Za-z])")
-_ARROW_LINE = re.compile(r"^\s*(?:-+>|=+>|→|⇒|vs\.?|versus|v)\s*$", re.I)
+_ARROW_LINE = re.compile(r"^\s*(?:-+>|=+>|→|⇒|vs\.?|versus)\s*$", re.I)
 _RULE = re.compile(r"^\s*[-=*~_#+|.:]{3,}\s*$")
-_CODE = re.compile(r"[;{}]\s*$|\b(?:if|else|return|while|for|switch)\b\s*\(|\w\([^()]*\)\s*[;{]|==|!=")
+_CODE = re.compile(r"^\S+\.\w{1,4}:\d+:(?:\d+:)?\s+(?:warning|error|note|fatal)\b|#\s*define\b|^\s*\d*\s*\|\s|"
+                   r"[;{}]\s*$|\b(?:if|else|return|while|for|switch)\b\s*\(|\w\([^()]*\)\s*[;{]|==|!=")
 _GAPS = re.compile(r"\S(?:\s{2,}|\t)\S")
 _MAX_GAP = 8  # text lines between two blocks that still belong to one comparison
 
@@ -165,17 +166,34 @@ def _open_block(lines: Sequence[Line], i: int, window: list[int], labels: list[i
         label = ", ".join(steps)
         label_index = next(k for k in window if k in setup)
     else:
-        commands = [k for k in window if k in neutral]
-        above = [k for k in labels if not commands or k < commands[0]] or labels
-        for k in reversed(above):
-            got = block_label(lines[k].text)
-            if got is not None:
-                label, header = got
-                label_index = k
-                break
+        label_index = _pick_label(lines, window, labels, neutral)
+        if label_index is not None:
+            got = block_label(lines[label_index].text)
+            assert got is not None
+            label, header = got
     start = (label_index + 1) if label_index is not None else (window[0] if window else i)
     return Block(label=label, start=min(start, i), end=i + 1, label_index=label_index, header=header,
                  arrow=arrow, first_data=i, window=window_start)
+
+
+def _pick_label(lines: Sequence[Line], window: list[int], labels: list[int],
+                neutral: frozenset[int] | set[int]) -> int | None:
+    """Which text above a block names it: of the last few text lines, the nearest the
+    lexicon reads as naming a side ("1) Before applying this patchset:" over the tool's
+    own "setting to a 60 second run" under it); else the text that introduces the
+    command run (above the command line); else the nearest."""
+    near = [k for k in labels[-4:] if block_label(lines[k].text) is not None]
+    if not near:
+        return None
+    headings = [k for k in near if k + 1 < len(lines) and _RULE.match(lines[k + 1].text)]
+    if headings:  # "5.8.0-rc4" over "=========": a title names what follows it
+        return headings[-1]
+    named = [k for k in near if abs(cue(block_label(lines[k].text)[0]).score) >= 0.35]  # type: ignore[index]
+    if named:
+        return named[-1]
+    commands = [k for k in window if k in neutral]
+    above = [k for k in near if commands and k < commands[0]]
+    return above[-1] if above else near[-1]
 
 
 def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
@@ -270,12 +288,15 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
         for r in cand_rows:
             by_shape.setdefault(skeleton(r.tokens), []).append(r)
         used: dict[tuple[str, ...], int] = {}
+        base_count: dict[tuple[str, ...], int] = {}
+        for br in base_rows:
+            base_count[skeleton(br.tokens)] = base_count.get(skeleton(br.tokens), 0) + 1
         for br in base_rows:
             shape = skeleton(br.tokens)
             k = used.get(shape, 0)
             cands = by_shape.get(shape, [])
-            if k >= len(cands):
-                continue
+            if k >= len(cands) or (len(cands) != base_count[shape] and base_count[shape] > 1):
+                continue  # lines of one shape printed a different number of times: which is which?
             used[shape] = k + 1
             out.extend(pair_rows(br, cands[k], tabular=True, context=context))
     return out
@@ -312,6 +333,11 @@ def _series(lines: Sequence[Line], blocks: list[Block], rows: list[list[Row]]) -
     for i, b in enumerate(blocks):
         if not rows[i]:
             continue
+        if _self_compared(rows[i]):  # "Upstream: 47.5 / Upstream + page_pool: 50.2" inside
+            if len(cur) >= 2:
+                out.append(cur)
+            cur = []
+            continue
         if cur:
             prev = blocks[cur[-1]]
             seen = [(blocks[k].label or "").lower() for k in cur]
@@ -330,6 +356,13 @@ def _series(lines: Sequence[Line], blocks: list[Block], rows: list[list[Row]]) -
     return out
 
 
+def _self_compared(rows: list[Row]) -> bool:
+    """A block whose own rows are named as the two sides ("Before: 1.2", "After: 1.5") is a
+    comparison of its own, not one variant of a comparison between blocks."""
+    keys = list(dict.fromkeys(r.key for r in rows if r.key))
+    return len(keys) >= 2 and any(role(k) is not None for k in keys) and decided(keys)
+
+
 def _families(labels: list[str | None]) -> list[list[int]]:
     """Labels naming two subjects ("ipv4 single", "ipv4 batched", "ipv6 without batching"):
     each subject named twice or more is its own comparison."""
@@ -342,6 +375,18 @@ def _families(labels: list[str | None]) -> list[list[int]]:
     return [g for g in groups.values() if len(g) >= 2]
 
 
+def _comparable(names: list[str | None]) -> bool:
+    """Labels that can name the sides by their relation alone: short ones ("without
+    prefetch" / "with prefetch"), or sentences written in parallel ("The per-socket numbers
+    come from ..." / "The busy-poll thread numbers come from ...").  Two unrelated
+    sentences above two tables need a label that names a side outright."""
+    if any(role(n) is not None for n in names) or all(len((n or "").split()) <= 6 for n in names):
+        return True
+    sets = [set(content_words(n or "")) for n in names]
+    common = set.intersection(*sets) if sets else set()
+    return all(s and len(common) >= 0.4 * len(s) for s in sets)
+
+
 def comparisons(labels: list[str | None], arrows: list[bool],
                 subject: str | None = None) -> list[tuple[int, list[int]]]:
     """(baseline, candidates) among the labelled blocks of one series.  An arrow between
@@ -352,7 +397,8 @@ def comparisons(labels: list[str | None], arrows: list[bool],
     out: list[tuple[int, list[int]]] = []
     for fam in _families(labels):
         names = [labels[k] for k in fam]
-        if len({(n or "").lower() for n in names}) < len(names) or not decided(names, subject):
+        if len({(n or "").lower() for n in names}) < len(names) or not decided(names, subject) \
+                or not _comparable(names):
             continue
         scores = rank(names, subject)
         lo = min(range(len(names)), key=lambda k: (scores[k], k))
@@ -362,21 +408,39 @@ def comparisons(labels: list[str | None], arrows: list[bool],
     return out
 
 
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+
+
 def _merge_asides(blocks: list[Block], rows: list[list[Row]]) -> None:
-    """A sentence between two outputs of one variant ("Note the first run was cold.") does
-    not end the variant's block: a block named by a sentence that names no side, right
-    after a block that names one, joins it."""
-    for i in range(1, len(blocks)):
-        b, prev = blocks[i], blocks[i - 1]
-        if not rows[i] or not rows[i - 1] or b.window != prev.end or role(b.label) is not None \
-                or role(prev.label) is None or b.arrow or not b.label or not is_sentence(b.label + "."):
+    """Text inside one variant's output does not end the variant's block: a block that
+    names no side joins the block before it when it follows a block that names one and
+    is a sentence ("Note the first run was cold."), or a sub-heading every variant repeats
+    ("ramfs:", "for a 60.03s run time:" under "Before:" and again under "After:")."""
+    masked = [_DIGITS.sub("#", (b.label or "").lower()) for b in blocks]
+    owner: int | None = None  # the last block that names a side
+    for i in range(len(blocks)):
+        b = blocks[i]
+        if not rows[i]:
             continue
-        if not b.label.rstrip().endswith((".", "!", "?")) and len(b.label.split()) < 8:
+        if role(b.label) is not None or b.arrow:
+            owner = i
             continue
-        prev.end = b.end
-        rows[i - 1].extend(rows[i])
+        prev = next((k for k in range(i - 1, -1, -1) if rows[k]), None)
+        if owner is None or prev is None or b.window != blocks[prev].end or not b.label:
+            owner = None
+            continue
+        aside = is_sentence(b.label + ".") and (b.label.rstrip().endswith((".", "!", "?")) or len(b.label.split()) >= 8)
+        repeated = sum(1 for k, m in enumerate(masked) if m == masked[i] and k != i and role(blocks[k].label) is None
+                       and (k < owner or k > i)) > 0
+        if not (aside or repeated):
+            owner = None
+            continue
+        blocks[prev].end = b.end
+        for r in rows[i]:
+            r.label = blocks[prev].label
+        rows[prev].extend(rows[i])
         rows[i] = []
-        b.end = b.first_data = prev.end
+        b.end = b.first_data = blocks[prev].end
 
 
 def labelled_block_claims(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] | set[int] = frozenset(),
@@ -412,8 +476,10 @@ def labelled_block_claims(lines: Sequence[Line], skip: set[int], neutral: frozen
                 b = blocks[k]
                 end = b.end if k not in compared else next(
                     (j + 1 for j in range(b.end - 1, b.start - 1, -1) if lines[j].number <= last), b.start)
-                covered.update(range(b.label_index if b.label_index is not None else b.start,
-                                     max(end, b.start)))
+                # a label that is a sentence with numbers ("This gives 5% more:") keeps them
+                first = b.label_index if b.label_index is not None and not any(
+                    ch.isdigit() for ch in lines[b.label_index].text) else b.start
+                covered.update(range(first, max(end, b.start)))
     return claims, covered
 
 

@@ -50,6 +50,9 @@ _WORDS: dict[str, float] = {
 }
 _OBJECT_WORDS = frozenset({"patch", "patches", "patchset", "series", "fix", "this", "change", "changes",
                            "commit", "the", "my", "it", "them", "applied", "set"})
+_BARE_WEAK = {"with": 0.35, "w/": 0.35, "plus": 0.35, "+": 0.5, "without": -0.7, "w/o": -0.7}
+_STRONG_OBJECTS = frozenset({"patch", "patches", "patchset", "series", "fix", "change", "changes", "commit",
+                             "it", "them", "applied"})
 _NEXT_TREE = re.compile(r"(?i)^(?:[a-z]+-next(?:-\d+)?|next-\d{6,8})$")
 _VERSION = re.compile(r"(?i)^v(\d{1,2})$")
 _PATCH_NUMBER = re.compile(r"^(?:#\d{1,3}|\d{1,2}/\d{1,2})$")
@@ -90,6 +93,8 @@ def words(label: str) -> list[str]:
         w = m.group().lower()
         if w in ("on", "off") and out and _STATE_END.match(text, m.end()):
             w = "=" + w
+        if w == "+" and out:  # "+patch-set" opens a label; '"+map" is ...' inside one is a name
+            continue
         out.append(w)
     return out
 
@@ -121,6 +126,7 @@ def cue(label: str | None) -> Cue:
         return Cue(0.0)
     ws = words(label)
     heads = plain = 0.0
+    strong = False
     reasons: list[str] = []
     governed: set[int] = set()
     first = True
@@ -130,11 +136,13 @@ def cue(label: str | None) -> Cue:
         if w in _NEGATIONS and w not in _HEADS:
             # "no HW csum patch", "not applied", "disable GRO": the negation takes the side
             # of every cue word after it
-            rest = [k for k in range(i + 1, min(len(ws), i + 6)) if _word_weight(ws[k]) or ws[k] in _HEADS]
+            rest = [k for k in range(i + 1, min(len(ws), i + 6))
+                    if (_word_weight(ws[k]) or 0.0) > 0 or _HEADS.get(ws[k], 0.0) > 0]
             # "no X" alone ("no hint", "no GRO") leans to the baseline; a context (a 0% row)
             # may say otherwise
             weight = -1.0 if rest else -0.5 if w in ("no", "non") and len(ws) > i + 1 else _WORDS.get(w, 0.0)
             governed.update(rest)
+            strong = strong or any(ws[k] in _STRONG_OBJECTS for k in rest)
             if weight:
                 heads += weight * (1.1 if first else 1.0)
                 reasons.append(w)
@@ -152,18 +160,31 @@ def cue(label: str | None) -> Cue:
                     break
                 if wk is not None or ws[k] in _OBJECT_WORDS:
                     governed.add(k)
-            heads += _HEADS[w] * (1.1 if first else 1.0)
+                    strong = strong or ws[k] in _STRONG_OBJECTS
+            weight = _HEADS[w]
+            if w in _BARE_WEAK and not any(k in governed for k in range(i + 1, len(ws))):
+                # "with prefetch", "running with spinlock": a bare "with" names an addition
+                # only against a label without it; "without X" still leans to the baseline
+                weight = _BARE_WEAK[w]
+            heads += weight * (1.1 if first else 1.0)
             reasons.append(w)
             first = False
             continue
         weight = _word_weight(w)
         if weight:
+            strong = strong or abs(weight) >= 0.9
             plain += weight * (1.1 if first else 1.0)
             reasons.append(w)
             first = False
     # "modified without the patch": the head names the side, the adjective beside it
     # describes the setup
     total = heads + (0.5 * plain if heads else plain)
+    sentence = len(ws) >= 4 and label.rstrip().endswith((".", "!", "?"))
+    if (len(ws) > 8 or sentence) and not strong:
+        # a sentence ("I ran it with 8 queues on the new box"): its "with" or "new" is
+        # grammar, not a side; only a head governing the change, or a word naming a side
+        # outright ("unpatched", "baseline", "net-next"), counts in full
+        total *= 0.4
     return Cue(max(-3.0, min(3.0, total)), tuple(reasons))
 
 
@@ -197,9 +218,11 @@ def content_words(label: str) -> list[str]:
             and w not in _HEADS and w not in _NEGATIONS and not w.startswith("=")]
 
 
-def rank(labels: Sequence[str | None], subject: str | None = None) -> list[float]:
+def rank(labels: Sequence[str | None], subject: str | None = None, *, containment: bool = True) -> list[float]:
     """One score per label of a comparison: its own cue plus what the other labels and the
-    subject say ("udp" < "udp gso", "v1" < "v2", a label naming the subject's change)."""
+    subject say ("udp" < "udp gso", "v1" < "v2", a label naming the subject's change).
+    `containment` off: names of one metric ("RX packets" / "RX packets dropped") are
+    not read as a thing and its addition."""
     own = [cue(lab) for lab in labels]
     scores = [c.score for c in own]
     contents = [set(content_words(lab or "")) for lab in labels]
@@ -210,8 +233,8 @@ def rank(labels: Sequence[str | None], subject: str | None = None) -> list[float
             if i == j or not b:
                 continue
             ca, cb = contents[i], contents[j]
-            if ca and cb and ca < cb and len(cb - ca) <= 2 and len(ca) <= 3 and _numbers(a) == _numbers(b) \
-                    and own[i].role is None and own[j].role is None:
+            if containment and ca and cb and _extends(ca, cb) and _numbers(a) == _numbers(b) \
+                    and own[i].role is None:
                 # "udp" inside "udp gso": b names an addition (when the words say nothing)
                 scores[i] -= 0.4
                 scores[j] += 0.4
@@ -232,6 +255,20 @@ def rank(labels: Sequence[str | None], subject: str | None = None) -> list[float
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
+def _extends(ca: set[str], cb: set[str]) -> bool:
+    """True when label b names what a names plus a little more: "udp" / "udp gso", "copy"
+    / "zerocopy", "rc4" / "rc4-qlock"."""
+    if len(ca) > 3 or ca == cb:
+        return False
+    if ca < cb:
+        return len(cb - ca) <= 2
+
+    def part_of(w: str, v: str) -> bool:
+        return w != v and (v.endswith(w) or v.startswith(w) or w in v.split("-")) and len(w) >= 3
+
+    return len(ca) == len(cb) and all(w in cb or any(part_of(w, v) for v in cb) for w in ca)
+
+
 def _numbers(label: str) -> list[str]:
     return _NUMBER.findall(label[:200])
 
@@ -250,12 +287,12 @@ def baseline_index(labels: Sequence[str | None], subject: str | None = None) -> 
     return scores.index(low)
 
 
-def decided(labels: Sequence[str | None], subject: str | None = None) -> bool:
+def decided(labels: Sequence[str | None], subject: str | None = None, *, containment: bool = True) -> bool:
     """True when the labels of a comparison tell its sides apart (one clearly lowest), so a
     reader need not fall back on the printed order."""
     if len(labels) < 2:
         return False
-    scores = sorted(rank(labels, subject))
+    scores = sorted(rank(labels, subject, containment=containment))
     return scores[1] - scores[0] >= 0.35
 
 
@@ -270,4 +307,4 @@ def contrasted(labels: Sequence[str | None], subject: str | None = None) -> bool
     if a * b < 0 and abs(a - b) >= 0.35:
         return True
     ca, cb = (set(content_words(lab or "")) for lab in labels)
-    return bool(ca & cb) and decided(labels, subject)
+    return bool(ca & cb) and decided(labels, subject, containment=False)

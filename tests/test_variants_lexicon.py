@@ -19,7 +19,7 @@ def test_baseline_labels(label: str) -> None:
 
 
 @pytest.mark.parametrize("label", [
-    "After:", "after #3", "with prefetch", "HW csum patch", "patched kernel (this series)",
+    "After:", "after #3", "with the patch", "HW csum patch", "patched kernel (this series)",
     "+patch-set avg (stdev)", "with this series applied", "new bonding", "v2 (proposed)",
 ])
 def test_candidate_labels(label: str) -> None:
@@ -44,10 +44,15 @@ def test_states_tell_two_labels_apart_without_naming_a_side_alone() -> None:
     assert pick_baseline(["coalescing on", "coalescing off"]) == 1
     assert pick_baseline(["adaptive enabled", "adaptive disabled"]) == 1
     assert pick_baseline(["rx-gro-hw on, gro on", "rx-gro-hw off, gro off"]) == 1
+    # a bare "with X" is weak alone ("running with spinlock"), decisive against "without X"
+    assert role("Running locktest with spinlock") is None
+    assert pick_baseline(["with prefetch", "without prefetch"]) == 1
 
 
 def test_relations_between_labels() -> None:
     assert pick_baseline(["udp gso", "udp"]) == 1  # the label that extends the other is the addition
+    assert pick_baseline(["buf size", "copy", "zerocopy"]) == 1
+    assert pick_baseline(["5.8.0-rc4-qlock+", "5.8.0-rc4"]) == 1
     assert pick_baseline(["v3", "v1"]) == 1
     assert pick_baseline(["patched (this series)", "net-next"]) == 1  # candidate printed first
     assert pick_baseline(["spinlock", "rcu"], "[PATCH net-next 1/2] foo: convert the table to RCU") == 0
