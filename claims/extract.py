@@ -54,9 +54,17 @@ _PRESCAN = [re.compile(p) for p in (
     r"(?:after|new|patched|patch|with)",
     r"(?:after|patched|new)[^\n|]{0,30}\|[^\n]{0,60}(?:before|base|old|orig|vanilla|unpatched)",
     r"\n[ \t>]{0,8}[\w.@-]{0,60}(?::[^\s#$]{0,40})?[#$] +[./\w]",
+    # a measured quantity in a unit of speed or time ("47.5 Gbits/sec", "141 cycles",
+    # "39.204 ns", "bw=625MiB/s"): the block and "label: value" readers pair these
+    r"\d ?(?:[kmgt]?bits?/s(?:ec)?|[kmgt]?i?b/s(?:ec)?|[kmg]?bps|[kmg]?pps|iops|[km]?ops/s(?:ec)?|trans/s|"
+    r"tps|qps|rps|req/s|msg/s|calls/s|usecs?|msecs?|ns|us|µs|cycles)\b",
+    # two alternatives named on lines of their own: "without prefetch" / "with prefetch"
+    r"\n[\W_]{0,12}(?:before|after|without|with|w/o|w/|no|baseline|patched|unpatched)\b[^\n:]{0,40}\n",
+    r"instead of ~?\d|-fold\b|\d ?percent\b",
 )]
 _PROGRAM_WORDS = frozenset({p for p in BENCH_PROGRAMS if p not in ("bench", "ab", "ping")}
                            | {"./" + p for p in BENCH_PROGRAMS} | {"sysctl", "ethtool"})
+_WORD_SPLIT = re.compile(r"[\s/]+")
 _PROGRAM_RE = re.compile(r"(?:^|[\s/])(?:" + _PROGRAM_ALT + r")(?:\s+[a-z][a-z-]{1,15})?\s+-")
 _DIFF_START = re.compile(r"^(?:diff --git |Index: |--- a/|\+\+\+ b/|@@ -\d+(?:,\d+)? \+\d+)")
 _DIFF_BODY = re.compile(r"^(?:[ +\-\\]|@@ |diff --git |index [0-9a-f]|new file mode|deleted file mode|"
@@ -85,9 +93,12 @@ def might_have_claims(text: str) -> bool:
         sig = text.find("\n-- \n", d)
         text = text[:d] + (text[sig:] if sig >= 0 else text[d:])
     low = "\n" + text.lower()
+    if "\xa0" in low:  # no-break spaces from HTML mail align columns as spaces do
+        low = low.replace("\xa0", " ")
     if any(w in low for w in _PRESCAN_WORDS) or any(p.search(low) is not None for p in _PRESCAN):
         return True
-    return not _PROGRAM_WORDS.isdisjoint(low.split()) and _PROGRAM_RE.search(text) is not None
+    # "./neper/tcp_rr -Q 100": a program named by its path counts by its base name
+    return not _PROGRAM_WORDS.isdisjoint(_WORD_SPLIT.split(low)) and _PROGRAM_RE.search(text) is not None
 
 
 def skipped_lines(lines: Sequence[Line]) -> set[int]:
