@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from claims.commands import ShellEvent
-from claims.lexicon import content_words, cue
+from claims.lexicon import content_words, cue, distinguishes
 from claims.model import Claim, Line
 from claims.numbers import Token, is_unit, skeleton, tokenize
 from claims.pairs import Row, make_row, pair_rows, runs_in
@@ -178,17 +178,22 @@ def _open_block(lines: Sequence[Line], i: int, window: list[int], labels: list[i
 
 def _pick_label(lines: Sequence[Line], window: list[int], labels: list[int],
                 neutral: frozenset[int] | set[int]) -> int | None:
-    """Which text above a block names it: of the last few text lines, the nearest the
-    lexicon reads as naming a side ("1) Before applying this patchset:" over the tool's
-    own "setting to a 60 second run" under it); else the text that introduces the
-    command run (above the command line); else the nearest."""
+    """Which text above a block names it, of the last few text lines: an underlined title;
+    else the nearest line that introduces ("...:", "...,") or that the lexicon reads as
+    naming a side (over the tool's own banner under it: "setting to a 60 second run");
+    else the text above the command line; else the nearest."""
     near = [k for k in labels[-4:] if block_label(lines[k].text) is not None]
     if not near:
         return None
     headings = [k for k in near if k + 1 < len(lines) and _RULE.match(lines[k + 1].text)]
     if headings:  # "5.8.0-rc4" over "=========": a title names what follows it
         return headings[-1]
-    named = [k for k in near if abs(cue(block_label(lines[k].text)[0]).score) >= 0.35]  # type: ignore[index]
+    # "The per-socket numbers come from this command," introduces what follows; "- Linux
+    # modified without the patch" names a side: the nearest of either
+    named = [k for k in near if lines[k].text.rstrip().endswith((":", ","))
+             or abs(cue(block_label(lines[k].text)[0]).score) >= 0.35]  # type: ignore[index]
+    if len(lines[near[-1]].text.split()) <= 4 and not lines[near[-1]].text.rstrip().endswith("."):
+        return near[-1]  # a short line right above ("ipv4 single") is the name itself
     if named:
         return named[-1]
     commands = [k for k in window if k in neutral]
@@ -397,7 +402,7 @@ def comparisons(labels: list[str | None], arrows: list[bool],
     out: list[tuple[int, list[int]]] = []
     for fam in _families(labels):
         names = [labels[k] for k in fam]
-        if len({(n or "").lower() for n in names}) < len(names) or not decided(names, subject) \
+        if len({(n or "").lower() for n in names}) < len(names) or not distinguishes(names, subject) \
                 or not _comparable(names):
             continue
         scores = rank(names, subject)

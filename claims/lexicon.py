@@ -296,6 +296,24 @@ def decided(labels: Sequence[str | None], subject: str | None = None, *, contain
     return scores[1] - scores[0] >= 0.35
 
 
+def distinguishes(labels: Sequence[str | None], subject: str | None = None) -> bool:
+    """The labels of one comparison tell baseline from candidate: `decided`, and either a
+    label names a side by its own words (or two name opposite states), or all the labels
+    name one thing (a shared word: "per-socket numbers" / "busy-poll thread numbers",
+    "copy" / "zerocopy") so that their relations and the subject may decide.  Two tables
+    titled "Multithread randwrite" / "Single page randrw" are two tests, not two sides."""
+    if len(labels) < 2 or not decided(labels, subject):
+        return False
+    own = [cue(lab).score for lab in labels]
+    if any(cue(lab).role is not None for lab in labels) or (min(own) < 0 < max(own)):
+        return True
+    sets = [set(content_words(lab or "")) for lab in labels]
+    if not all(sets):
+        return False
+    common = set.intersection(*sets)
+    return bool(common) or all(_extends(a, b) or _extends(b, a) for a in sets for b in sets if a is not b)
+
+
 def contrasted(labels: Sequence[str | None], subject: str | None = None) -> bool:
     """Two labels that name two states of one thing ("coalescing off" / "coalescing on",
     "udp" / "udp gso", "spinlock" / "rcu" under a subject naming RCU) and tell them apart:
