@@ -20,6 +20,7 @@ from claims.setup_steps import variant_key
 from claims.variants import clean_label, decided, pick_baseline, rank, role
 
 MAX_BLOCK = 400
+MAX_SERIES = 32  # blocks in one comparison; more is a log, and bounds the pairwise label checks
 _HEADERISH = re.compile(r"^(?:subject|date|from|to|cc|signed-off-by|link|fixes|reviewed-by|acked-by|"
                         r"tested-by|reported-by|message-id|in-reply-to|references)$", re.I)
 
@@ -345,10 +346,10 @@ def _series(lines: Sequence[Line], blocks: list[Block], rows: list[list[Row]]) -
             continue
         if cur:
             prev = blocks[cur[-1]]
-            seen = [(blocks[k].label or "").lower() for k in cur]
+            seen = {(blocks[k].label or "").lower() for k in cur}
             roles = {role(blocks[k].label) for k in cur}
             restart = (role(b.label) == "baseline" and {"baseline", "candidate"} <= roles) \
-                or ((b.label or "").lower() in seen and len(set(seen)) > 1)
+                or ((b.label or "").lower() in seen and len(seen) > 1) or len(cur) >= MAX_SERIES
             if b.window == prev.end and _gap(lines, prev, b) <= _MAX_GAP and not restart \
                     and _shapes(rows[cur[-1]]) & _shapes(rows[i]):
                 cur.append(i)
@@ -422,6 +423,10 @@ def _merge_asides(blocks: list[Block], rows: list[list[Row]]) -> None:
     is a sentence ("Note the first run was cold."), or a sub-heading every variant repeats
     ("ramfs:", "for a 60.03s run time:" under "Before:" and again under "After:")."""
     masked = [_DIGITS.sub("#", (b.label or "").lower()) for b in blocks]
+    where: dict[str, list[int]] = {}  # blocks naming no side, by masked label
+    for k, m in enumerate(masked):
+        if role(blocks[k].label) is None:
+            where.setdefault(m, []).append(k)
     owner: int | None = None  # the last block that names a side
     for i in range(len(blocks)):
         b = blocks[i]
@@ -435,8 +440,8 @@ def _merge_asides(blocks: list[Block], rows: list[list[Row]]) -> None:
             owner = None
             continue
         aside = is_sentence(b.label + ".") and (b.label.rstrip().endswith((".", "!", "?")) or len(b.label.split()) >= 8)
-        repeated = sum(1 for k, m in enumerate(masked) if m == masked[i] and k != i and role(blocks[k].label) is None
-                       and (k < owner or k > i)) > 0
+        same = where.get(masked[i], [])
+        repeated = bool(same) and (same[0] < owner or same[-1] > i)
         if not (aside or repeated):
             owner = None
             continue

@@ -279,7 +279,7 @@ def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
         if ua and ub and ua.lower() != ub.lower() and not (ua.startswith("%") and ub.startswith("%")):
             continue
         unit = (ub or ua or "").rstrip(".,;)") or None
-        if unit in MAGNITUDES and (ua or "") == (ub or "") and _counted(text[:m.start()]):
+        if unit in MAGNITUDES and (ua or "") == (ub or "") and _counted(text[max(0, m.start() - 200):m.start()]):
             pass  # "the RPS went up from 812k to 901k"
         elif unit is not None and not is_unit(unit):
             continue
@@ -302,7 +302,7 @@ def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
 def arrow_claims(ln: Line) -> list[Claim]:
     if "->" not in ln.text and "=>" not in ln.text and "→" not in ln.text:
         return []
-    toks = tokenize(ln.text)
+    toks = tokenize(ln.text[:MAX_LINE])
     out: list[Claim] = []
     for i, t in enumerate(toks):
         if t.text not in _ARROWS:
@@ -316,7 +316,8 @@ def arrow_claims(ln: Line) -> list[Claim]:
         unit = right.unit or left.unit
         if left.percent != right.percent or (unit and _SIZE_UNITS.match(unit)):
             continue
-        if (unit is None or not is_unit(unit)) and not (_PERF_WORD.search(ln.text) or _STRONG_VERB.search(ln.text)):
+        near = ln.text[max(0, left.start - 120):right.end + 60]  # the arrow's clause: linear time
+        if (unit is None or not is_unit(unit)) and not (_PERF_WORD.search(near) or _STRONG_VERB.search(near)):
             continue  # "version 7.0 -> 7.1", histogram buckets "2 -> 3 : 7"
         metric = _metric_before(ln.text, left.start, unit) or unit or "value"
         stated = None
@@ -483,7 +484,7 @@ def relative_claims(ln: Line) -> list[Claim]:
         vals: list[float] = []
         if t.kind == "range":
             m = _RANGE_PCT.match(t.text.strip("(),.;:~"))
-            if m and (_CHANGE_AFTER.match(after) or _CHANGE_VERB.search(text[:t.start])):
+            if m and (_CHANGE_AFTER.match(after) or _CHANGE_VERB.search(text[max(0, t.start - 200):t.start])):
                 vals = [float(m.group("a")), float(m.group("b"))]
         elif t.kind == "value" and t.percent and t.value is not None:
             if t.signed:
