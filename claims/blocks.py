@@ -106,7 +106,7 @@ def _kind(text: str) -> str:
     if has_value:
         return "text"
     head, colon, _rest = s.partition(":")
-    if len(_GAPS.findall(s)) >= 1 and len(s.split()) >= 3 and not (colon and head and not _GAPS.search(head)
+    if _GAPS.search(s) and (len(s.split()) >= 3 or text[:1].isspace()) and not (colon and head and not _GAPS.search(head)
                                                                      and role(head) is not None):
         return "header"  # column names; "Before:   Secs  RxIRQs" is a label with its header
     return "text"
@@ -442,8 +442,8 @@ def _merge_asides(blocks: list[Block], rows: list[list[Row]]) -> None:
         aside = is_sentence(b.label + ".") and (b.label.rstrip().endswith((".", "!", "?")) or len(b.label.split()) >= 8)
         same = where.get(masked[i], [])
         repeated = bool(same) and (same[0] < owner or same[-1] > i)
-        if not (aside or repeated):
-            owner = None
+        if not (aside or repeated) or cue(b.label).score * cue(blocks[owner].label).score < 0:
+            owner = None  # "with x" after "without x" is the other side, not a sub-heading
             continue
         blocks[prev].end = b.end
         for r in rows[i]:

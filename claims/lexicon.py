@@ -243,8 +243,9 @@ def rank(labels: Sequence[str | None], subject: str | None = None, *, containmen
                 scores[i] -= 0.5
                 scores[j] += 0.5
     subj = subject_words(subject)
-    if subj:
-        hits = [bool({_stem(w) for w in contents[i]} & subj) for i in range(len(labels))]
+    if subj:  # the words that tell the labels apart ("polled tx" / "plain tx": polled, plain)
+        common = set.intersection(*contents) if contents else set()
+        hits = [bool({_stem(w) for w in contents[i] - common} & subj) for i in range(len(labels))]
         if any(hits) and not all(hits):
             for i, hit in enumerate(hits):
                 if hit:
