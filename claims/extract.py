@@ -215,7 +215,8 @@ def _attach_relative(claims: list[Claim], lines: Sequence[Line], used: set[int])
     for i, ln in enumerate(lines):
         if i in used:
             continue
-        for rel in relative_claims(ln):
+        prev = lines[i - 1] if i and lines[i - 1].text.strip() else None
+        for rel in relative_claims(ln, prev):
             v = rel.claimed_change_pct
             if v is None or any(round(v + d, 1) in stated for d in (-0.1, 0.0, 0.1)):
                 continue

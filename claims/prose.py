@@ -373,6 +373,9 @@ _SENTENCE_PAIRS = (
                + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b"),
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b[^.\d]{0,20}?"
                r"compared\s+(?:to|with)\s+~?" + _NUM_UNIT.format("a") + r"\s+" + _BASE_WORDS + r"\b"),
+    # "below 3 ms instead of 35 ms": the candidate is named first
+    re.compile(r"(?i)(?<![\w.])~?" + _NUM_UNIT.format("b") + r"\s+instead\s+of\s+(?:~|about\s+)?"
+               + _NUM_UNIT.format("a")),
     # "latency before: 25 us, after 20 us", "before 1.2 Mpps and after 1.5 Mpps"
     re.compile(r"(?i)\bbefore\s*:?\s+~?" + _NUM_UNIT.format("a") + r"\s*[,;]?\s+(?:and\s+|but\s+)?"
                r"after\s*:?\s+~?" + _NUM_UNIT.format("b")),
@@ -385,7 +388,7 @@ def vs_claims(ln: Line) -> list[Claim]:
     text = ln.text[:MAX_LINE]
     low = text.lower()
     if "vs" not in low and "versus" not in low and "before" not in low and "without" not in low \
-            and "-next" not in low and "unpatched" not in low:
+            and "-next" not in low and "unpatched" not in low and "instead" not in low:
         return []
     out: list[Claim] = []
     for pat in _SENTENCE_PAIRS:
@@ -466,40 +469,93 @@ _HEDGES = frozenset({"about", "around", "roughly", "nearly", "almost", "approxim
                      "approx.", "~", "some", "over", "up", "to", "just", "only", "an", "a"})
 
 
-def relative_claims(ln: Line) -> list[Claim]:
-    """Changes stated alone: "+44.8%", "improves by 12%", "a 5-10% boost", "2x faster"."""
+_FOLD = re.compile(r"(?i)^~?(?P<n>\d+(?:\.\d+)?)-?fold\b")
+_SIDE_WORD = re.compile(r"(?i)^(?:worse|better)\b")
+_LOWER_BETTER = re.compile(r"(?i)\b(?:latenc\w*|time|times|delay|rtt|jitter|cycles|cpu|overhead|usage|load)\b")
+
+
+def _direction(after: str) -> str | None:
+    """The change word among the few words after a number ("6% throughput drop": drop),
+    read as "up" or "down"; None when none of them is one."""
+    for w in after.split()[:3]:
+        w = w.strip(" .,;:()")
+        if _NEGATIVE.match(w):
+            return "down"
+        if _CHANGE_AFTER.match(w) and not _MEASURE.match(w) and w.lower() not in ("more", "less", "performance",
+                                                                                  "perf", "rate", "pps"):
+            return "up"
+    return None
+
+
+def relative_claims(ln: Line, prev: Line | None = None) -> list[Claim]:
+    """Changes stated alone: "+44.8%", "improves by 12%", "a 5-10% boost", "2x faster",
+    "22 % increase", "a 40-fold drop", "2% worse" (worse latency is up, worse throughput
+    down); a sentence wrapped from the line before lends its verb ("a decrease of /
+    softirq time by up to 45%")."""
     text = ln.text[:MAX_LINE]
-    if "%" not in text and _TIMES_HINT.search(text) is None:
+    low = text.lower()
+    if "%" not in text and "percent" not in low and "fold" not in low and _TIMES_HINT.search(text) is None:
         return []
     toks = tokenize(text)
+    lead = (prev.text[-120:] + " ") if prev is not None and prev.depth == ln.depth else ""
     out: list[Claim] = []
     for i, t in enumerate(toks):
-        after = " ".join(x.text for x in toks[i + 1:i + 4])
+        pct: float | None = t.value if t.kind == "value" and t.percent else None
+        signed = t.signed
+        nxt = toks[i + 1].text.lower().rstrip(".,;:)") if i + 1 < len(toks) else ""
+        skip = 1
+        if t.kind == "value" and t.percent and nxt == "%":
+            skip = 2  # "22 %": the number reader took the sign already
+            signed = signed or (i > 0 and toks[i - 1].text in ("+", "-"))
+        elif t.kind == "value" and not t.percent and t.value is not None and nxt in ("%", "percent", "per"):
+            pct, skip = t.value, 2  # "22 % increase", "~1.5 percent lower"
+            if nxt == "per" and i + 2 < len(toks) and toks[i + 2].text.lower().startswith("cent"):
+                skip = 3
+            signed = signed or (i > 0 and toks[i - 1].text in ("+", "-"))
+            if i > 0 and toks[i - 1].text == "-":
+                pct = -pct
+        if pct is not None and not signed and i > 0 and toks[i - 1].text in ("+", "-") \
+                and t.start - toks[i - 1].end <= 1:
+            signed, pct = True, (-pct if toks[i - 1].text == "-" else pct)  # "+ 7%": a sign set apart
+        after = " ".join(x.text for x in toks[i + skip:i + skip + 3])
         k = i - 1  # "improves by about 8%": the word before the hedge decides
         while k > 0 and toks[k].text.lower() in _HEDGES:
             k -= 1
         before = toks[k].text.lower() if i and k >= 0 else ""
         if before in ("+-", "±", "+/-"):
             continue
+        behind = (lead if t.start < 80 else "") + text[max(0, t.start - 80):t.start]
         vals: list[float] = []
+        fold = _FOLD.match(t.text) if t.kind != "value" or "fold" in t.text.lower() else None
+        if fold is None and t.kind == "value" and t.value and nxt in ("fold", "-fold"):
+            fold, after = _FOLD.match(f"{t.value}fold"), " ".join(x.text for x in toks[i + 2:i + 5])
         if t.kind == "range":
             m = _RANGE_PCT.match(t.text.strip("(),.;:~"))
             if m and (_CHANGE_AFTER.match(after) or _CHANGE_VERB.search(text[max(0, t.start - 200):t.start])):
                 vals = [float(m.group("a")), float(m.group("b"))]
-        elif t.kind == "value" and t.percent and t.value is not None:
-            if t.signed:
-                vals = [t.value]
+        elif fold is not None:
+            n = float(fold.group("n"))
+            d = _direction(after) or _direction(text[t.end:t.end + 40])
+            if n > 1 and d is not None:  # "a 40-fold drop" is 1/40 of before
+                vals = [round((1.0 / n - 1.0) * 100.0, 4) if d == "down" else round((n - 1.0) * 100.0, 4)]
+        elif pct is not None:
+            if signed:
+                vals = [pct]
+            elif _SIDE_WORD.match(after):  # "2% worse": up for a latency, down for a rate
+                lower = _LOWER_BETTER.search(behind[-60:]) is not None
+                worse = after.lower().startswith("worse")
+                vals = [pct if worse == lower else -pct]
             elif _CHANGE_AFTER.match(after) and not after.lower().startswith(("more", "less", "of")) \
                     and not t.text.endswith((",", ";")):  # "a cpu 100%, pps ...": clause ends
-                vals = [-t.value if _NEGATIVE.match(after) else t.value]
-            elif _STRONG_VERB.fullmatch(before) and not t.signed:
-                vals = [-t.value if _NEGATIVE.match(before) else t.value]
+                vals = [-pct if _direction(after) == "down" else pct]
+            elif _STRONG_VERB.fullmatch(before):
+                vals = [-pct if _NEGATIVE.match(before) else pct]
             elif _MORE_PERF.match(after):
-                vals = [-t.value if _NEGATIVE.match(after) else t.value]
-            elif before in ("by", "to") and _CHANGE_VERB.search(text[max(0, t.start - 80):t.start]):
-                verb = _CHANGE_VERB.search(text[max(0, t.start - 80):t.start])
+                vals = [-pct if _NEGATIVE.match(after) else pct]
+            elif before in ("by", "to", "of") and _CHANGE_VERB.search(behind):
+                verb = _CHANGE_VERB.search(behind)
                 neg = verb is not None and _NEGATIVE.match(verb.group(0)) is not None
-                vals = [-t.value if neg else t.value]
+                vals = [-pct if neg else pct]
         elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and (
                 _TIMES.match(after) or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])):
             vals = [round((t.value - 1.0) * 100.0, 4)]
