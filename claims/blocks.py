@@ -179,13 +179,17 @@ def _open_block(lines: Sequence[Line], i: int, window: list[int], labels: list[i
 
 def _pick_label(lines: Sequence[Line], window: list[int], labels: list[int],
                 neutral: frozenset[int] | set[int]) -> int | None:
-    """Which text above a block names it, of the last few text lines: an underlined title;
-    else the nearest line that introduces ("...:", "...,") or that the lexicon reads as
-    naming a side (over the tool's own banner under it: "setting to a 60 second run");
-    else the text above the command line; else the nearest."""
+    """Which text above a block names it, of the last few text lines (those above the
+    command line when a command runs the output: what follows it is the tool's): an
+    underlined title; else a short line right above; else the nearest line that
+    introduces ("...:", "...,") or that the lexicon reads as naming a side (over the
+    tool's own banner under it: "setting to a 60 second run"); else the nearest."""
     near = [k for k in labels[-4:] if block_label(lines[k].text) is not None]
     if not near:
         return None
+    commands = [k for k in window if k in neutral]
+    if commands and any(k < commands[0] for k in near):
+        near = [k for k in near if k < commands[0]]  # text under the command is its output
     headings = [k for k in near if k + 1 < len(lines) and _RULE.match(lines[k + 1].text)]
     if headings:  # "5.8.0-rc4" over "=========": a title names what follows it
         return headings[-1]
@@ -197,9 +201,7 @@ def _pick_label(lines: Sequence[Line], window: list[int], labels: list[int],
         return near[-1]  # a short line right above ("ipv4 single") is the name itself
     if named:
         return named[-1]
-    commands = [k for k in window if k in neutral]
-    above = [k for k in near if commands and k < commands[0]]
-    return above[-1] if above else near[-1]
+    return near[-1]
 
 
 def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
