@@ -185,6 +185,9 @@ def _pick_label(lines: Sequence[Line], window: list[int], labels: list[int],
     introduces ("...:", "...,") or that the lexicon reads as naming a side (over the
     tool's own banner under it: "setting to a 60 second run"); else the nearest."""
     near = [k for k in labels[-4:] if block_label(lines[k].text) is not None]
+    named_ok = [k for k in near if not _COMMANDISH.search(lines[k].text)]
+    if named_ok and len(named_ok) < len(near):
+        near = named_ok  # "time ./vringh_test --parallel" runs the output, it does not name it
     if not near:
         return None
     commands = [k for k in window if k in neutral]
@@ -416,6 +419,7 @@ def comparisons(labels: list[str | None], arrows: list[bool],
     return out
 
 
+_COMMANDISH = re.compile(r"(?:^|\s)(?:\.{0,2}/[\w.-]+/?\S*|--?[A-Za-z][\w-]*)(?=\s|$)")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 
 
