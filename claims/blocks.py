@@ -191,7 +191,10 @@ def _pick_label(lines: Sequence[Line], window: list[int], labels: list[int],
     if not near:
         return None
     commands = [k for k in window if k in neutral]
-    if commands and any(k < commands[0] for k in near):
+    after_cmd = [k for k in near if commands and k > commands[0]]
+    if commands and any(k < commands[0] for k in near) and not any(
+            lines[k].text.rstrip().endswith(":") or cue(block_label(lines[k].text)[0]).role  # type: ignore[index]
+            for k in after_cmd):
         near = [k for k in near if k < commands[0]]  # text under the command is its output
     headings = [k for k in near if k + 1 < len(lines) and _RULE.match(lines[k + 1].text)]
     if headings:  # "5.8.0-rc4" over "=========": a title names what follows it
