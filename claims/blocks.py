@@ -12,13 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from claims.commands import ShellEvent
+from claims.lexicon import content_words, cue, distinguishes
 from claims.model import Claim, Line
-from claims.numbers import Token, skeleton, tokenize
+from claims.numbers import Token, is_unit, skeleton, tokenize
 from claims.pairs import Row, make_row, pair_rows, runs_in
 from claims.setup_steps import variant_key
-from claims.variants import clean_label, pick_baseline, role
+from claims.variants import clean_label, decided, pick_baseline, rank, role
 
 MAX_BLOCK = 400
+MAX_SERIES = 32  # blocks in one comparison; more is a log, and bounds the pairwise label checks
 _HEADERISH = re.compile(r"^(?:subject|date|from|to|cc|signed-off-by|link|fixes|reviewed-by|acked-by|"
                         r"tested-by|reported-by|message-id|in-reply-to|references)$", re.I)
 
@@ -30,31 +32,39 @@ class Block:
     end: int  # index past the last line
     label_index: int | None = None
     header: list[str] = field(default_factory=list)  # column names written on the label line
+    arrow: bool = False  # an arrow line ("-->", "=>") stands between this block and the one before
+    first_data: int = 0  # index of the block's first line of numbers
+    window: int = 0  # index of the first line after the previous block's numbers
 
 
 def block_label(text: str) -> tuple[str, list[str]] | None:
-    """('Before', ['Secs', ...]) for a line that introduces a block of results."""
+    """('Before', ['Secs', ...]) for a line that introduces a block of results: any short
+    text ("without prefetch", "- after", "1.1 Zero-copy mode", "Prior:", the sentence that
+    introduces a run), with the column names written after its colon, if any."""
     s = text.strip()
-    if not s or len(s) > 140 or ":" not in s:
+    if not s or len(s) > 160:
         return None
     header: list[str] = []
-    if s.endswith(":"):
-        label = s[:-1]
-        if ":" in label:
-            return None
+    head, colon, rest = s.partition(":")
+    if colon and rest.strip() and not any(t.kind == "value" for t in tokenize(rest)) and len(head) <= 60 \
+            and not rest.strip().endswith(":") and len(rest.split()) >= 2 and not is_sentence(rest):
+        label, header = head, rest.split()  # "Before:  Secs  MB/s"
     else:
-        head, _, rest = s.partition(":")
-        toks = tokenize(rest)
-        if not rest.strip() or any(t.kind == "value" for t in toks) or len(head) > 60:
-            return None
-        label, header = head, rest.split()
-    label = clean_label(label)
-    if not label or len(label.split()) > 14 or _HEADERISH.match(label) or role(label) is None:
-        return None
-    if not re.search(r"(?i)\b(before|after|with|without|old|new|patched|unpatched|original|baseline|"
-                     r"base|vanilla|patch(?:es|set)?|net-next|pre|post|results?)\b", label):
+        label = s
+    label = clean_label(_SECTION.sub("", label))
+    if not label or len(label.split()) > 24 or _HEADERISH.match(label) or not any(ch.isalpha() for ch in label):
         return None
     return label, header
+
+
+_SECTION = re.compile(r"^\s*(?:[-*•#]+\s*)?(?:\(?\d{1,2}(?:\.\d{1,2})*[.)]|\d{1,2}(?:\.\d{1,2})+|[a-z][.)]|[ivx]{1,4}[.)])"
+                      r"\s+(?=[A-Za-z])")
+_ARROW_LINE = re.compile(r"^\s*(?:-+>|=+>|→|⇒|vs\.?|versus)\s*$", re.I)
+_RULE = re.compile(r"^\s*[-=*~_#+|.:]{3,}\s*$")
+_CODE = re.compile(r"^\S+\.\w{1,4}:\d+:(?:\d+:)?\s+(?:warning|error|note|fatal)\b|#\s*define\b|^\s*\d*\s*\|\s|"
+                   r"[;{}]\s*$|\b(?:if|else|return|while|for|switch)\b\s*\(|\w\([^()]*\)\s*[;{]|==|!=")
+_GAPS = re.compile(r"\S(?:\s{2,}|\t)\S")
+_MAX_GAP = 8  # text lines between two blocks that still belong to one comparison
 
 
 def is_sentence(text: str) -> bool:
@@ -64,41 +74,140 @@ def is_sentence(text: str) -> bool:
         sum(1 for w in words if w.isalpha() and w.islower() and len(w) > 1) >= 3
 
 
-def find_blocks(lines: Sequence[Line], skip: set[int]) -> list[Block]:
+def _is_prose(text: str) -> bool:
+    """A wrapped line of a paragraph ("arrival of 32 1K packets only triggers one"): mostly
+    plain lower-case words, whatever its end."""
+    words = text.split()
+    plain = sum(1 for w in words if w.strip(",;.()").isalpha() and w.islower() and len(w) > 1)
+    return len(words) >= 6 and plain >= 0.6 * len(words)
+
+
+def _kind(text: str) -> str:
+    """What a line is to the block reader: blank, rule, arrow, data (numbers laid out as
+    output), header (column names) or text (a label, a heading, a sentence)."""
+    s = text.strip()
+    if not s:
+        return "blank"
+    if _ARROW_LINE.match(s):
+        return "arrow"
+    if _RULE.match(s):
+        return "rule"
+    if _CODE.search(s):
+        return "code"
+    if s.endswith(":") and len(s) <= 160 and not _GAPS.search(s):
+        return "text"  # "Run 2 (cpu at 1.2 GHz):", "Self-test, 4 queues:" introduce what follows
+    body = s
+    m = _SECTION.match(s)
+    if m is not None and not is_unit(s[m.end():].split()[0].rstrip(",;:")):
+        body = s[m.end():]  # "1.1 Zero-copy mode" is a heading, "1.08 MBytes" a value
+    has_value = any(t.kind == "value" for t in tokenize(body))
+    if has_value and not is_sentence(s) and not _is_prose(s):
+        return "data"
+    if has_value:
+        return "text"
+    head, colon, _rest = s.partition(":")
+    if _GAPS.search(s) and (len(s.split()) >= 3 or text[:1].isspace()) and not (colon and head and not _GAPS.search(head)
+                                                                     and role(head) is not None):
+        return "header"  # column names; "Before:   Secs  RxIRQs" is a label with its header
+    return "text"
+
+
+def find_blocks(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] | set[int] = frozenset(),
+                setup: dict[int, str] | None = None) -> list[Block]:
+    """Runs of output lines, each labelled by the nearest text above it.
+
+    Output is any run of lines of numbers (tool output, "key=value" lines, aligned rows);
+    text between two runs (a bare line, a bullet, a numbered heading, a sentence, a setup
+    step, an arrow) starts a new block and names it.  A command line belongs to the block
+    it runs; the text above a command is its label, not the output's header below it.
+    Column headers (words spaced as columns) never split a block.
+    """
+    setup = setup or {}
     blocks: list[Block] = []
-    i, n = 0, len(lines)
-    while i < n:
-        got = None if i in skip else block_label(lines[i].text)
-        if got is None:
-            i += 1
+    cur: Block | None = None
+    window: list[int] = []  # non-blank lines since the current block's last numbers
+    window_start = 0
+    depth = None
+    for i, ln in enumerate(lines):
+        if i in skip and i not in setup:
+            cur, window, window_start = None, [], i + 1
             continue
-        depth = lines[i].depth
-        j = i + 1
-        while j < n and j - i <= MAX_BLOCK and lines[j].depth == depth:
-            if block_label(lines[j].text) is not None:
-                break
-            if not lines[j].text.strip() and j + 1 < n and is_sentence(lines[j + 1].text):
-                break  # a blank line, then the prose goes on: the block ended
-            j += 1
-        blocks.append(Block(label=got[0], start=i + 1, end=j, label_index=i, header=got[1]))
-        i = j
+        if depth is not None and ln.depth != depth and ln.text.strip():
+            cur, window, window_start = None, [], i
+        kind = "setup" if i in setup else "command" if i in neutral else _kind(ln.text)
+        if kind in ("blank", "rule"):
+            continue
+        if kind == "code":  # a listing with line numbers is code, not output
+            cur, window, window_start = None, [], i + 1
+            continue
+        depth = ln.depth
+        if kind != "data":
+            window.append(i)
+            continue
+        labels = [k for k in window if k in setup or (k not in neutral and _kind(lines[k].text) == "text")]
+        arrow = any(k not in setup and k not in neutral and _kind(lines[k].text) == "arrow" for k in window)
+        if cur is None or labels or arrow:
+            if cur is not None:
+                cur.end = max(cur.end, cur.first_data + 1)
+            cur = _open_block(lines, i, window, labels, setup, neutral, arrow, window_start)
+            blocks.append(cur)
+        cur.end = i + 1
+        window, window_start = [], i + 1
     return blocks
 
 
-def _series(blocks: list[Block]) -> list[list[Block]]:
-    out: list[list[Block]] = []
-    has_candidate = False  # the current series already has a non-baseline block
-    for b in blocks:
-        cur = out[-1] if out else None
-        is_base = role(b.label) == "baseline"
-        adjacent = cur is not None and cur[-1].end == b.label_index
-        if cur is None or not adjacent or (is_base and has_candidate):
-            out.append([b])
-            has_candidate = not is_base
-        else:
-            cur.append(b)
-            has_candidate = has_candidate or not is_base
-    return [s for s in out if len(s) >= 2]
+def _open_block(lines: Sequence[Line], i: int, window: list[int], labels: list[int], setup: dict[int, str],
+                neutral: frozenset[int] | set[int], arrow: bool, window_start: int) -> Block:
+    """A block whose numbers start at line `i`, named by the text in `window` above it."""
+    steps = [setup[k] for k in window if k in setup]
+    label: str | None = None
+    header: list[str] = []
+    label_index: int | None = None
+    if steps:
+        label = ", ".join(steps)
+        label_index = next(k for k in window if k in setup)
+    else:
+        label_index = _pick_label(lines, window, labels, neutral)
+        if label_index is not None:
+            got = block_label(lines[label_index].text)
+            assert got is not None
+            label, header = got
+    start = (label_index + 1) if label_index is not None else (window[0] if window else i)
+    return Block(label=label, start=min(start, i), end=i + 1, label_index=label_index, header=header,
+                 arrow=arrow, first_data=i, window=window_start)
+
+
+def _pick_label(lines: Sequence[Line], window: list[int], labels: list[int],
+                neutral: frozenset[int] | set[int]) -> int | None:
+    """Which text above a block names it, of the last few text lines (those above the
+    command line when a command runs the output: what follows it is the tool's): an
+    underlined title; else a short line right above; else the nearest line that
+    introduces ("...:", "...,") or that the lexicon reads as naming a side (over the
+    tool's own banner under it: "setting to a 60 second run"); else the nearest."""
+    near = [k for k in labels[-4:] if block_label(lines[k].text) is not None]
+    named_ok = [k for k in near if not _COMMANDISH.search(lines[k].text)]
+    if named_ok and len(named_ok) < len(near):
+        near = named_ok  # "time ./vringh_test --parallel" runs the output, it does not name it
+    if not near:
+        return None
+    commands = [k for k in window if k in neutral]
+    after_cmd = [k for k in near if commands and k > commands[0]]
+    if commands and any(k < commands[0] for k in near) and not any(
+            lines[k].text.rstrip().endswith(":") or cue(block_label(lines[k].text)[0]).role  # type: ignore[index]
+            for k in after_cmd):
+        near = [k for k in near if k < commands[0]]  # text under the command is its output
+    headings = [k for k in near if k + 1 < len(lines) and _RULE.match(lines[k + 1].text)]
+    if headings:  # "5.8.0-rc4" over "=========": a title names what follows it
+        return headings[-1]
+    # "The per-socket numbers come from this command," introduces what follows; "- Linux
+    # modified without the patch" names a side: the nearest of either
+    named = [k for k in near if lines[k].text.rstrip().endswith((":", ","))
+             or abs(cue(block_label(lines[k].text)[0]).score) >= 0.35]  # type: ignore[index]
+    if len(lines[near[-1]].text.split()) <= 4 and not lines[near[-1]].text.rstrip().endswith("."):
+        return near[-1]  # a short line right above ("ipv4 single") is the name itself
+    if named:
+        return named[-1]
+    return near[-1]
 
 
 def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
@@ -175,44 +284,221 @@ def _columns(row: Row, header_lines: list[str], header_words: list[str]) -> list
 
 
 def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]],
-                 context: str | None) -> list[Claim]:
-    base_i = pick_baseline([s[0] for s in sides])
+                 context: str | None, base_i: int | None = None,
+                 subject: str | None = None) -> list[Claim]:
+    if base_i is None:
+        base_i = pick_baseline([s[0] for s in sides], subject)
     base_label, base_rows = sides[base_i]
     out: list[Claim] = []
     for j, (_, cand_rows) in enumerate(sides):
         if j == base_i:
             continue
+        keyed = _by_key(base_rows, cand_rows)
+        if keyed:  # rows named by a key ("1K:", "avg-latency"): the key pairs them, in any order
+            for br, cr in keyed:
+                out.extend(pair_rows(br, cr, tabular=True, context=context))
+            continue
         by_shape: dict[tuple[str, ...], list[Row]] = {}
         for r in cand_rows:
             by_shape.setdefault(skeleton(r.tokens), []).append(r)
         used: dict[tuple[str, ...], int] = {}
+        base_count: dict[tuple[str, ...], int] = {}
+        for br in base_rows:
+            base_count[skeleton(br.tokens)] = base_count.get(skeleton(br.tokens), 0) + 1
         for br in base_rows:
             shape = skeleton(br.tokens)
             k = used.get(shape, 0)
             cands = by_shape.get(shape, [])
-            if k >= len(cands):
-                continue
+            if k >= len(cands) or (len(cands) != base_count[shape] and base_count[shape] > 1):
+                continue  # lines of one shape printed a different number of times: which is which?
             used[shape] = k + 1
             out.extend(pair_rows(br, cands[k], tabular=True, context=context))
     return out
 
 
-def labelled_block_claims(lines: Sequence[Line], skip: set[int]) -> tuple[list[Claim], set[int]]:
-    """Claims from Before:/After:-style blocks; also the line indexes the blocks cover."""
+def _by_key(base: list[Row], cand: list[Row]) -> list[tuple[Row, Row]]:
+    """Rows paired by their keys ("1K:", "avg-latency") when most rows of both sides have
+    one; a key printed twice on a side is left out (which is which?).  [] when the rows
+    are not keyed: the caller pairs them by shape and order."""
+    bk = [r.key.lower() for r in base if r.key]
+    ck = [r.key.lower() for r in cand if r.key]
+    if len(bk) < 2 or len(bk) < 0.6 * len(base) or len(ck) < 0.6 * len(cand):
+        return []
+    once_b = {k for k in bk if bk.count(k) == 1}
+    by = {r.key.lower(): r for r in cand if r.key and ck.count(r.key.lower()) == 1}
+    out = [(r, by[r.key.lower()]) for r in base if r.key and r.key.lower() in once_b and r.key.lower() in by]
+    return out if len(out) >= 0.5 * len(bk) else []
+
+
+def _shapes(rows: list[Row]) -> set[tuple[str, ...]]:
+    return {sk for r in rows if "#" in (sk := skeleton(r.tokens)) or "#%" in sk}
+
+
+def _gap(lines: Sequence[Line], a: Block, b: Block) -> int:
+    return sum(1 for k in range(a.end, b.first_data) if lines[k].text.strip())
+
+
+def _series(lines: Sequence[Line], blocks: list[Block], rows: list[list[Row]]) -> list[list[int]]:
+    """Consecutive blocks whose output has lines of one shape: each run is one comparison
+    (block indexes).  Empty blocks (a sentence between two outputs) are passed over; a
+    baseline after a baseline and a candidate, or a label seen again, starts a new one."""
+    out: list[list[int]] = []
+    cur: list[int] = []
+    for i, b in enumerate(blocks):
+        if not rows[i]:
+            continue
+        if _self_compared(rows[i]):  # "Upstream: 47.5 / Upstream + page_pool: 50.2" inside
+            if len(cur) >= 2:
+                out.append(cur)
+            cur = []
+            continue
+        if cur:
+            prev = blocks[cur[-1]]
+            seen = {(blocks[k].label or "").lower() for k in cur}
+            roles = {role(blocks[k].label) for k in cur}
+            restart = (role(b.label) == "baseline" and {"baseline", "candidate"} <= roles) \
+                or ((b.label or "").lower() in seen and len(seen) > 1) or len(cur) >= MAX_SERIES
+            if b.window == prev.end and _gap(lines, prev, b) <= _MAX_GAP and not restart \
+                    and _shapes(rows[cur[-1]]) & _shapes(rows[i]):
+                cur.append(i)
+                continue
+            if len(cur) >= 2:
+                out.append(cur)
+        cur = [i]
+    if len(cur) >= 2:
+        out.append(cur)
+    return out
+
+
+def _self_compared(rows: list[Row]) -> bool:
+    """A block whose own rows are named as the two sides ("Before: 1.2", "After: 1.5") is a
+    comparison of its own, not one variant of a comparison between blocks."""
+    keys = list(dict.fromkeys(r.key for r in rows if r.key))
+    return len(keys) >= 2 and any(role(k) is not None for k in keys) and decided(keys)
+
+
+def _families(labels: list[str | None]) -> list[list[int]]:
+    """Labels naming two subjects ("ipv4 single", "ipv4 batched", "ipv6 without batching"):
+    each subject named twice or more is its own comparison."""
+    firsts = [next(iter(content_words(lab or "")), None) for lab in labels]
+    groups: dict[str | None, list[int]] = {}
+    for k, f in enumerate(firsts):
+        groups.setdefault(f, []).append(k)
+    if len(labels) < 3 or len(groups) < 2 or None in groups or max(len(g) for g in groups.values()) < 2:
+        return [list(range(len(labels)))]
+    return [g for g in groups.values() if len(g) >= 2]
+
+
+def _comparable(names: list[str | None]) -> bool:
+    """Labels that can name the sides by their relation alone: short ones ("without
+    prefetch" / "with prefetch"), or sentences written in parallel ("The per-socket numbers
+    come from ..." / "The busy-poll thread numbers come from ...").  Two unrelated
+    sentences above two tables need a label that names a side outright."""
+    if any(role(n) is not None for n in names) or all(len((n or "").split()) <= 6 for n in names):
+        return True
+    sets = [set(content_words(n or "")) for n in names]
+    common = set.intersection(*sets) if sets else set()
+    return all(s and len(common) >= 0.4 * len(s) for s in sets)
+
+
+def comparisons(labels: list[str | None], arrows: list[bool],
+                subject: str | None = None) -> list[tuple[int, list[int]]]:
+    """(baseline, candidates) among the labelled blocks of one series.  An arrow between
+    two blocks reads left to right; otherwise the lexicon must tell the baseline apart
+    (one label clearly lowest); labels that say nothing give no comparison."""
+    if any(arrows[1:]):
+        return [(k - 1, [k]) for k in range(1, len(labels)) if arrows[k]]
+    out: list[tuple[int, list[int]]] = []
+    for fam in _families(labels):
+        names = [labels[k] for k in fam]
+        if len({(n or "").lower() for n in names}) < len(names) or not distinguishes(names, subject) \
+                or not _comparable(names):
+            continue
+        scores = rank(names, subject)
+        lo = min(range(len(names)), key=lambda k: (scores[k], k))
+        cands = [fam[k] for k in range(len(names)) if k != lo and scores[k] >= scores[lo] + 0.35]
+        if cands:
+            out.append((fam[lo], cands))
+    return out
+
+
+_COMMANDISH = re.compile(r"(?:^|\s)(?:\.{0,2}/[\w.-]+/?\S*|--?[A-Za-z][\w-]*)(?=\s|$)")
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _merge_asides(blocks: list[Block], rows: list[list[Row]]) -> None:
+    """Text inside one variant's output does not end the variant's block: a block that
+    names no side joins the block before it when it follows a block that names one and
+    is a sentence ("Note the first run was cold."), or a sub-heading every variant repeats
+    ("ramfs:", "for a 60.03s run time:" under "Before:" and again under "After:")."""
+    masked = [_DIGITS.sub("#", (b.label or "").lower()) for b in blocks]
+    where: dict[str, list[int]] = {}  # blocks naming no side, by masked label
+    for k, m in enumerate(masked):
+        if role(blocks[k].label) is None:
+            where.setdefault(m, []).append(k)
+    owner: int | None = None  # the last block that names a side
+    for i in range(len(blocks)):
+        b = blocks[i]
+        if not rows[i]:
+            continue
+        if role(b.label) is not None or b.arrow:
+            owner = i
+            continue
+        prev = next((k for k in range(i - 1, -1, -1) if rows[k]), None)
+        if owner is None or prev is None or b.window != blocks[prev].end or not b.label:
+            owner = None
+            continue
+        aside = is_sentence(b.label + ".") and (b.label.rstrip().endswith((".", "!", "?")) or len(b.label.split()) >= 8)
+        same = where.get(masked[i], [])
+        repeated = bool(same) and (same[0] < owner or same[-1] > i)
+        if not (aside or repeated) or cue(b.label).score * cue(blocks[owner].label).score < 0:
+            owner = None  # "with x" after "without x" is the other side, not a sub-heading
+            continue
+        blocks[prev].end = b.end
+        for r in rows[i]:
+            r.label = blocks[prev].label
+        rows[prev].extend(rows[i])
+        rows[i] = []
+        b.end = b.first_data = blocks[prev].end
+
+
+def labelled_block_claims(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] | set[int] = frozenset(),
+                          setup: dict[int, str] | None = None,
+                          subject: str | None = None) -> tuple[list[Claim], set[int]]:
+    """Claims from labelled output blocks (see `find_blocks`); also the line indexes they cover."""
+    setup = setup or {}
     claims: list[Claim] = []
     covered: set[int] = set()
-    for series in _series(find_blocks(lines, skip)):
-        sides = [(b.label, block_rows(lines, b.start, b.end, b.label, b.header, skip)) for b in series]
-        got = _pair_series(lines, sides, None)
-        if got:
-            claims.extend(got)
-            # a block covers its label to the last line a claim came from, not to the next
-            # label: "With patch:" may run on into tables of their own below it
-            last = max(c.lines[1] for c in got)
-            for b in series:
-                end = next((k + 1 for k in range(b.end - 1, b.start - 1, -1)
-                            if lines[k].number <= last), b.start)
-                covered.update(range(b.label_index or b.start, max(end, b.start)))
+    blocks = find_blocks(lines, skip, neutral, setup)
+    if len(blocks) < 2:
+        return claims, covered
+    row_skip = set(skip) | set(neutral) | set(setup)
+    rows = [block_rows(lines, b.start, b.end, b.label, b.header, row_skip) for b in blocks]
+    _merge_asides(blocks, rows)
+    for series in _series(lines, blocks, rows):
+        labels = [blocks[k].label for k in series]
+        arrows = [blocks[k].arrow for k in series]
+        found: list[Claim] = []
+        compared: set[int] = set()
+        for base, cands in comparisons(labels, arrows, subject):
+            members = [series[base]] + [series[c] for c in cands]
+            compared.update(members)
+            sides = [(blocks[k].label, rows[k]) for k in members]
+            found.extend(_pair_series(lines, sides, None, base_i=0))
+        if found:
+            claims.extend(found)
+            # the series was read as one structure: its blocks (also one left unpaired, a
+            # reference on another family) are covered from the label to the last line a
+            # claim came from, not to the next label: "With patch:" may run on into tables
+            last = max(c.lines[1] for c in found)
+            for k in series:
+                b = blocks[k]
+                end = b.end if k not in compared else next(
+                    (j + 1 for j in range(b.end - 1, b.start - 1, -1) if lines[j].number <= last), b.start)
+                # a label that is a sentence with numbers ("This gives 5% more:") keeps them
+                first = b.label_index if b.label_index is not None and not any(
+                    ch.isdigit() for ch in lines[b.label_index].text) else b.start
+                covered.update(range(first, max(end, b.start)))
     return claims, covered
 
 

@@ -90,7 +90,9 @@ def extract_message(msg: Message) -> Extraction:
     ex.setup = found.setup
     claims: list[Claim] = []
     used = set(skip) | found.used
-    got, covered = labelled_block_claims(lines, skip | {e.index for e in found.events if e.setup})
+    setup_lines = {k: e.setup.raw for e in found.events if e.setup for k in range(e.index, e.last + 1)}
+    command_lines = {k for e in found.events if e.command for k in range(e.index, e.last + 1)}
+    got, covered = labelled_block_claims(lines, skip, command_lines, setup_lines, msg.subject)
     claims += got
     used |= covered
     got, covered = command_run_claims(lines, found.events, skip)
@@ -107,7 +109,7 @@ def extract_message(msg: Message) -> Extraction:
     for i, ln in enumerate(lines):
         index_of.setdefault(ln.number, []).append(i)
     for group in variant_groups(lines, used):
-        got = group_claims(group)
+        got = group_claims(group, msg.subject)
         claims += got
         if got:
             for seg in group:
@@ -163,7 +165,8 @@ def _attach_relative(claims: list[Claim], lines: Sequence[Line], used: set[int])
     for i, ln in enumerate(lines):
         if i in used:
             continue
-        for rel in relative_claims(ln):
+        prev = lines[i - 1] if i and lines[i - 1].text.strip() else None
+        for rel in relative_claims(ln, prev):
             v = rel.claimed_change_pct
             if v is None or any(round(v + d, 1) in stated for d in (-0.1, 0.0, 0.1)):
                 continue

@@ -15,6 +15,10 @@ from claims.numbers import Token, better_for, skeleton, tokenize
 
 _ANNOTATION = re.compile(r"\((?P<body>[^()]{0,120})\)")
 _STATED = re.compile(r"(?<![\w.])(?P<sign>[+-])\s?(?P<num>\d+(?:\.\d+)?)\s?%")
+# "(10.0% above baseline)", "(3% slower)": an unsigned change whose word gives the sign
+_STATED_WORD = re.compile(r"(?i)(?<![\w.+-])(?P<num>\d+(?:\.\d+)?)\s?%\s+(?:(?P<up>above|higher|more|faster|better|"
+                          r"up|increase|improvement|gain|over)|(?P<down>below|lower|less|slower|worse|down|"
+                          r"decrease|drop|regression|loss|under))\b")
 _PVAL = re.compile(r"(?i)\bp\s?(?:-value)?\s?[=<]\s?(?P<p>0?\.\d+|\d(?:\.\d+)?(?:e-?\d+)?)")
 _RUNS = re.compile(r"(?i)\b(?:n\s?=\s?(?P<n1>\d{1,4})|(?P<n2>\d{1,4})\s+runs?\b|-r\s?(?P<n3>\d{1,4}))")
 
@@ -52,11 +56,14 @@ def strip_annotations(text: str) -> tuple[str, float | None, float | None]:
         nonlocal stated, pval
         body = m.group("body")
         s = _STATED.search(body)
+        w = _STATED_WORD.search(body) if s is None else None
         p = _PVAL.search(body)
-        if s is None and p is None:
+        if s is None and w is None and p is None:
             return m.group(0)
         if s is not None and stated is None:
             stated = float(s.group("num")) * (-1 if s.group("sign") == "-" else 1)
+        elif w is not None and stated is None:
+            stated = float(w.group("num")) * (-1 if w.group("down") else 1)
         if p is not None and pval is None:
             try:
                 pval = float(p.group("p"))

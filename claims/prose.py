@@ -25,7 +25,7 @@ from claims.numbers import (
 )
 from claims.pairs import Row, make_row, pair_rows
 from claims.tables import Table, TRow, table_claims
-from claims.variants import clean_label, pick_baseline, role, shared_subject
+from claims.variants import clean_label, contrasted, pick_baseline, role, shared_subject
 
 _LINE_LABEL = re.compile(r"^\s*(?:[-*•]\s+|\d{1,2}(?:\.\d{1,2})*[.)]?\s+)?(?P<label>[^:\s][^:]{0,50}?):\s+(?P<rest>.*\d.*)$")
 _HEADERISH = re.compile(r"(?i)^(?:subject|date|from|to|cc|signed-off-by|link|fixes|reviewed-by|acked-by|"
@@ -196,21 +196,26 @@ def _repeats_split(group: list[Segment]) -> list[list[Segment]]:
     return subs
 
 
-def group_claims(group: list[Segment]) -> list[Claim]:
+def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim]:
+    """Pairs among adjacent "label: value" lines whose labels tell the sides apart: by
+    their words ("Before:", "old bonding:"), or against each other ("coalescing off:" /
+    "coalescing on:"), or by a change stated beside a candidate."""
     subs = _repeats_split(group)
     if len(subs) > 1:
-        return [c for sub in subs if len(sub) >= 2 for c in group_claims(sub)]
+        return [c for sub in subs if len(sub) >= 2 for c in group_claims(sub, subject)]
     labels = [s.label for s in group]
     roles = [role(lab) for lab in labels]
     rows = [_segment_row(s) for s in group]
     stated = any(r.stated_pct is not None for r, ro in zip(rows, roles, strict=False) if ro != "baseline")
-    if "baseline" not in roles and not ("candidate" in roles and stated):
+    relative = len(group) == 2 and roles == [None, None] and contrasted(labels, subject)
+    if "baseline" not in roles and not ("candidate" in roles and stated) and not relative:
         return []
-    if "candidate" not in roles and not stated and not (len(group) == 2 and roles[0] == "baseline"):
+    if "candidate" not in roles and not stated and not (len(group) == 2 and roles[0] == "baseline") \
+            and not relative:
         return []
-    if all(s.clean for s in group) and max(len(r.values) for r in rows) >= 2:
+    if all(s.clean for s in group) and max(len(r.values) for r in rows) >= 2 and not relative:
         return _as_table(group, rows)
-    bi = pick_baseline(labels)
+    bi = pick_baseline(labels, subject)
     base = rows[bi]
     cands = [r for j, r in enumerate(rows) if j != bi]
     if any(c.stated_pct is not None for c in cands):
@@ -274,7 +279,7 @@ def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
         if ua and ub and ua.lower() != ub.lower() and not (ua.startswith("%") and ub.startswith("%")):
             continue
         unit = (ub or ua or "").rstrip(".,;)") or None
-        if unit in MAGNITUDES and (ua or "") == (ub or "") and _counted(text[:m.start()]):
+        if unit in MAGNITUDES and (ua or "") == (ub or "") and _counted(text[max(0, m.start() - 200):m.start()]):
             pass  # "the RPS went up from 812k to 901k"
         elif unit is not None and not is_unit(unit):
             continue
@@ -297,7 +302,7 @@ def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
 def arrow_claims(ln: Line) -> list[Claim]:
     if "->" not in ln.text and "=>" not in ln.text and "→" not in ln.text:
         return []
-    toks = tokenize(ln.text)
+    toks = tokenize(ln.text[:MAX_LINE])
     out: list[Claim] = []
     for i, t in enumerate(toks):
         if t.text not in _ARROWS:
@@ -311,7 +316,8 @@ def arrow_claims(ln: Line) -> list[Claim]:
         unit = right.unit or left.unit
         if left.percent != right.percent or (unit and _SIZE_UNITS.match(unit)):
             continue
-        if (unit is None or not is_unit(unit)) and not (_PERF_WORD.search(ln.text) or _STRONG_VERB.search(ln.text)):
+        near = ln.text[max(0, left.start - 120):right.end + 60]  # the arrow's clause: linear time
+        if (unit is None or not is_unit(unit)) and not (_PERF_WORD.search(near) or _STRONG_VERB.search(near)):
             continue  # "version 7.0 -> 7.1", histogram buckets "2 -> 3 : 7"
         metric = _metric_before(ln.text, left.start, unit) or unit or "value"
         stated = None
@@ -367,6 +373,9 @@ _SENTENCE_PAIRS = (
                + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b"),
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b[^.\d]{0,20}?"
                r"compared\s+(?:to|with)\s+~?" + _NUM_UNIT.format("a") + r"\s+" + _BASE_WORDS + r"\b"),
+    # "below 3 ms instead of 35 ms": the candidate is named first
+    re.compile(r"(?i)(?<![\w.])~?" + _NUM_UNIT.format("b") + r"\s+instead\s+of\s+(?:~|about\s+)?"
+               + _NUM_UNIT.format("a")),
     # "latency before: 25 us, after 20 us", "before 1.2 Mpps and after 1.5 Mpps"
     re.compile(r"(?i)\bbefore\s*:?\s+~?" + _NUM_UNIT.format("a") + r"\s*[,;]?\s+(?:and\s+|but\s+)?"
                r"after\s*:?\s+~?" + _NUM_UNIT.format("b")),
@@ -379,7 +388,7 @@ def vs_claims(ln: Line) -> list[Claim]:
     text = ln.text[:MAX_LINE]
     low = text.lower()
     if "vs" not in low and "versus" not in low and "before" not in low and "without" not in low \
-            and "-next" not in low and "unpatched" not in low:
+            and "-next" not in low and "unpatched" not in low and "instead" not in low:
         return []
     out: list[Claim] = []
     for pat in _SENTENCE_PAIRS:
@@ -460,40 +469,93 @@ _HEDGES = frozenset({"about", "around", "roughly", "nearly", "almost", "approxim
                      "approx.", "~", "some", "over", "up", "to", "just", "only", "an", "a"})
 
 
-def relative_claims(ln: Line) -> list[Claim]:
-    """Changes stated alone: "+44.8%", "improves by 12%", "a 5-10% boost", "2x faster"."""
+_FOLD = re.compile(r"(?i)^~?(?P<n>\d+(?:\.\d+)?)-?fold\b")
+_SIDE_WORD = re.compile(r"(?i)^(?:worse|better)\b")
+_LOWER_BETTER = re.compile(r"(?i)\b(?:latenc\w*|time|times|delay|rtt|jitter|cycles|cpu|overhead|usage|load)\b")
+
+
+def _direction(after: str) -> str | None:
+    """The change word among the few words after a number ("6% throughput drop": drop),
+    read as "up" or "down"; None when none of them is one."""
+    for w in after.split()[:3]:
+        w = w.strip(" .,;:()")
+        if _NEGATIVE.match(w):
+            return "down"
+        if _CHANGE_AFTER.match(w) and not _MEASURE.match(w) and w.lower() not in ("more", "less", "performance",
+                                                                                  "perf", "rate", "pps"):
+            return "up"
+    return None
+
+
+def relative_claims(ln: Line, prev: Line | None = None) -> list[Claim]:
+    """Changes stated alone: "+44.8%", "improves by 12%", "a 5-10% boost", "2x faster",
+    "22 % increase", "a 40-fold drop", "2% worse" (worse latency is up, worse throughput
+    down); a sentence wrapped from the line before lends its verb ("a decrease of /
+    softirq time by up to 45%")."""
     text = ln.text[:MAX_LINE]
-    if "%" not in text and _TIMES_HINT.search(text) is None:
+    low = text.lower()
+    if "%" not in text and "percent" not in low and "fold" not in low and _TIMES_HINT.search(text) is None:
         return []
     toks = tokenize(text)
+    lead = (prev.text[-120:] + " ") if prev is not None and prev.depth == ln.depth else ""
     out: list[Claim] = []
     for i, t in enumerate(toks):
-        after = " ".join(x.text for x in toks[i + 1:i + 4])
+        pct: float | None = t.value if t.kind == "value" and t.percent else None
+        signed = t.signed
+        nxt = toks[i + 1].text.lower().rstrip(".,;:)") if i + 1 < len(toks) else ""
+        skip = 1
+        if t.kind == "value" and t.percent and nxt == "%":
+            skip = 2  # "22 %": the number reader took the sign already
+            signed = signed or (i > 0 and toks[i - 1].text in ("+", "-"))
+        elif t.kind == "value" and not t.percent and t.value is not None and nxt in ("%", "percent", "per"):
+            pct, skip = t.value, 2  # "22 % increase", "~1.5 percent lower"
+            if nxt == "per" and i + 2 < len(toks) and toks[i + 2].text.lower().startswith("cent"):
+                skip = 3
+            signed = signed or (i > 0 and toks[i - 1].text in ("+", "-"))
+            if i > 0 and toks[i - 1].text == "-":
+                pct = -pct
+        if pct is not None and not signed and i > 0 and toks[i - 1].text in ("+", "-") \
+                and t.start - toks[i - 1].end <= 1:
+            signed, pct = True, (-pct if toks[i - 1].text == "-" else pct)  # "+ 7%": a sign set apart
+        after = " ".join(x.text for x in toks[i + skip:i + skip + 3])
         k = i - 1  # "improves by about 8%": the word before the hedge decides
         while k > 0 and toks[k].text.lower() in _HEDGES:
             k -= 1
         before = toks[k].text.lower() if i and k >= 0 else ""
         if before in ("+-", "±", "+/-"):
             continue
+        behind = (lead if t.start < 80 else "") + text[max(0, t.start - 80):t.start]
         vals: list[float] = []
+        fold = _FOLD.match(t.text) if t.kind != "value" or "fold" in t.text.lower() else None
+        if fold is None and t.kind == "value" and t.value and nxt in ("fold", "-fold"):
+            fold, after = _FOLD.match(f"{t.value}fold"), " ".join(x.text for x in toks[i + 2:i + 5])
         if t.kind == "range":
             m = _RANGE_PCT.match(t.text.strip("(),.;:~"))
-            if m and (_CHANGE_AFTER.match(after) or _CHANGE_VERB.search(text[:t.start])):
+            if m and (_CHANGE_AFTER.match(after) or _CHANGE_VERB.search(text[max(0, t.start - 200):t.start])):
                 vals = [float(m.group("a")), float(m.group("b"))]
-        elif t.kind == "value" and t.percent and t.value is not None:
-            if t.signed:
-                vals = [t.value]
+        elif fold is not None:
+            n = float(fold.group("n"))
+            d = _direction(after) or _direction(text[t.end:t.end + 40])
+            if n > 1 and d is not None:  # "a 40-fold drop" is 1/40 of before
+                vals = [round((1.0 / n - 1.0) * 100.0, 4) if d == "down" else round((n - 1.0) * 100.0, 4)]
+        elif pct is not None:
+            if signed:
+                vals = [pct]
+            elif _SIDE_WORD.match(after):  # "2% worse": up for a latency, down for a rate
+                lower = _LOWER_BETTER.search(behind[-60:]) is not None
+                worse = after.lower().startswith("worse")
+                vals = [pct if worse == lower else -pct]
             elif _CHANGE_AFTER.match(after) and not after.lower().startswith(("more", "less", "of")) \
                     and not t.text.endswith((",", ";")):  # "a cpu 100%, pps ...": clause ends
-                vals = [-t.value if _NEGATIVE.match(after) else t.value]
-            elif _STRONG_VERB.fullmatch(before) and not t.signed:
-                vals = [-t.value if _NEGATIVE.match(before) else t.value]
+                vals = [-pct if _direction(after) == "down" else pct]
+            elif _STRONG_VERB.fullmatch(before):
+                vals = [-pct if _NEGATIVE.match(before) else pct]
             elif _MORE_PERF.match(after):
-                vals = [-t.value if _NEGATIVE.match(after) else t.value]
-            elif before in ("by", "to") and _CHANGE_VERB.search(text[max(0, t.start - 80):t.start]):
-                verb = _CHANGE_VERB.search(text[max(0, t.start - 80):t.start])
+                vals = [-pct if _NEGATIVE.match(after) else pct]
+            elif before in ("by", "to", "of") and _CHANGE_VERB.search(behind):
+                verb = _CHANGE_VERB.search(behind)
                 neg = verb is not None and _NEGATIVE.match(verb.group(0)) is not None
-                vals = [-t.value if neg else t.value]
+                vals = [-pct if neg else pct]
         elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and (
                 _TIMES.match(after) or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])):
             vals = [round((t.value - 1.0) * 100.0, 4)]

@@ -1,9 +1,10 @@
 """Which side of a comparison a label names: the baseline or a candidate.
 
 Authors name the two sides in many ways ("Before:", "old bonding", "net-next", "Original",
-"pre", "copy mode", "unpatched" / "After:", "patch 3", "with the series").  `role` reads a
-label; `pick_baseline` chooses the baseline among several labels (the one named so, else
-the first), so every other variant is paired with it.
+"pre", "unpatched", "off" / "After:", "patch 3", "with the series", "enabled").  The cues
+live in one scored lexicon (`claims.lexicon`); this module keeps the yes/no questions the
+stages ask of it: `role` reads a label, `pick_baseline` chooses the baseline among several
+labels (the lowest score, else the first), so every other variant is paired with it.
 """
 from __future__ import annotations
 
@@ -11,49 +12,37 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-_BASELINE = re.compile(
-    r"(?i)(?:\bbefore\b|\bold\b|\boriginal\b|\borig\b|\bwithout\b|\bw/o\b|\bbase\b|\bbaseline\b|"
-    r"\b(?:net|bpf|mm|linux|tip|wireless|rdma|drm)-next\b|\bunpatched\b|\bun-patched\b|\bvanilla\b|\bstock\b|\bmainline\b|"
-    r"\bupstream\b|\bpre\b|\bprev(?:ious)?\b|\breference\b|^copy$|\bcopy mode\b|\bmaster\b|\bparent\b|"
-    r"-next-\d|\bno patch\b|\bbase-?line\b|\bunmodified\b)"
+from claims.lexicon import (
+    BASELINE_AT,
+    CANDIDATE_AT,
+    Cue,
+    baseline_index,
+    contrasted,
+    cue,
+    decided,
+    rank,
 )
-_CANDIDATE = re.compile(
-    r"(?i)(?:\bafter\b|\bnew\b|\bpatched\b|\bwith\b|\bw/\B|\bpost\b|\bpatch(?:es|set)?\b|"
-    r"\bseries\b|\bfix(?:ed)?\b|\bproposed\b|\boptimi[sz]ed\b|\bbatch\b|\bzero-?copy\b|"
-    r"\bthis\b|#\d|\bmodified\b)"
-)
-_NEGATED_CANDIDATE = re.compile(r"(?i)\b(?:without|w/o|no|un)[ -]?(?:the )?(?:patch|change|fix|series)")
+
+__all__ = ["BASELINE_AT", "CANDIDATE_AT", "Cue", "baseline_index", "clean_label", "contrasted", "cue", "decided",
+           "is_variant_label", "names_both_sides", "pick_baseline", "rank", "role", "shared_subject"]
 
 
 @lru_cache(maxsize=4096)
 def role(label: str | None) -> str | None:
-    """'baseline', 'candidate' or None for a label such as 'Before:' or 'after #3'."""
-    if not label:
-        return None
-    text = label[:200]
-    if _NEGATED_CANDIDATE.search(text) or _BASELINE.search(text):
-        # "after" wins over "before the change"? No: a label naming both is read by its
-        # first variant word ("after reverting" is rare; "before the change" common).
-        b = _BASELINE.search(text)
-        c = _CANDIDATE.search(text)
-        if c is not None and b is not None and c.start() < b.start() and not _NEGATED_CANDIDATE.search(text):
-            return "candidate"
-        return "baseline"
-    if _CANDIDATE.search(text):
-        return "candidate"
-    return None
+    """'baseline', 'candidate' or None for a label such as 'Before:' or 'after #3' (the
+    lexicon's score, `claims.lexicon.cue`, read against its two thresholds)."""
+    return cue(label).role
 
 
 def is_variant_label(label: str | None) -> bool:
     return role(label) is not None
 
 
-def pick_baseline(labels: Sequence[str | None]) -> int:
-    """Index of the baseline among `labels`: the first named as one, else the first."""
-    for i, lab in enumerate(labels):
-        if role(lab) == "baseline":
-            return i
-    return 0
+def pick_baseline(labels: Sequence[str | None], subject: str | None = None) -> int:
+    """Index of the baseline among `labels`: the one the lexicon scores lowest (its own
+    words, then what the labels say of each other and of the patch `subject`); ties go
+    to the first printed."""
+    return baseline_index(labels, subject)
 
 
 _SPACES = re.compile(r"\s+")
@@ -67,10 +56,19 @@ def clean_label(text: str) -> str:
     return t.rstrip(":").strip()
 
 
+_CELLS = re.compile(r"\s{2,}|\t|\|")
+
+
 def names_both_sides(text: str) -> bool:
     """True for a column header such as "Before   After" (not a row label)."""
     t = text[:200]
-    return _BASELINE.search(t) is not None and _CANDIDATE.search(t) is not None
+    parts = [p for p in _CELLS.split(t) if p.strip()]
+    if len(parts) < 2:
+        if role(t) is not None:  # "before the patch" is one label, not two cells
+            return False
+        parts = t.split()
+    roles = {role(p) for p in parts}
+    return "baseline" in roles and "candidate" in roles
 
 
 _ROLE_WORDS = re.compile(r"(?i)\b(?:before|after|old|new|without|with|the|patch(?:es|ed|set)?|"

@@ -1,0 +1,329 @@
+"""One lexicon of variant cues, scored: how strongly a label names the baseline or a candidate.
+
+Every stage that meets two labelled sides (table rows and columns, output blocks, prose
+lines) asks the same question: which side is "before"?  Authors answer it in many ways:
+
+* role words: "Before", "Prior", "unpatched", "vanilla", "net-next" / "After", "patched";
+* states of a feature: "off", "disabled" / "on", "enabled";
+* a negation anywhere in the label: "No HW csum patch", "without prefetch", "w/o GRO";
+* the change itself: "this patch", "the series", "patch 3", "v2" (against "v1");
+* the relation between labels: "udp" against "udp gso" (the label that extends the other
+  names the addition), "v1" against "v3";
+* the message's subject: a label naming what the patch adds ("batched" under "batch
+  datagrams in sendmsg", "rcu" under "convert the table to RCU") is the candidate.
+
+`cue` scores one label: negative for a baseline, positive for a candidate, near zero for a
+label that says nothing.  Role words are *heads* that govern the words after them: in
+"before the patch" and "no HW csum patch" the head decides the side, not "patch".
+`rank` compares the labels of one comparison and adds the relational cues; the baseline is
+the label with the lowest score.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+# word -> weight; a negative weight names the baseline side.
+_HEADS: dict[str, float] = {
+    # relational heads: they take the side for the words that follow them
+    "before": -1.0, "without": -1.0, "w/o": -1.0, "prior": -1.0, "pre": -0.8,
+    "after": 1.0, "with": 0.7, "w/": 0.7, "post": 0.8, "plus": 0.6, "+": 0.7,
+}
+_NEGATIONS = frozenset({"no", "not", "non", "without", "w/o", "disable", "disabled", "minus", "sans"})
+_WORDS: dict[str, float] = {
+    # the unchanged side
+    "old": -1.0, "original": -1.0, "orig": -1.0, "base": -1.0, "baseline": -1.0, "base-line": -1.0,
+    "unpatched": -1.0, "un-patched": -1.0, "vanilla": -1.0, "stock": -0.9, "mainline": -0.8,
+    "upstream": -0.8, "previous": -0.9, "prev": -0.9, "prior": -1.0, "reference": -0.9, "ref": -0.6,
+    "unmodified": -1.0, "master": -0.7, "parent": -0.7, "default": -0.6, "current": -0.5,
+    "existing": -0.7, "legacy": -0.7, "revert": -0.8, "reverted": -0.8,
+    "=off": -0.35, "disabled": -0.35, "disable": -0.35, "none": -0.3, "unoptimized": -0.9,
+    "unoptimised": -0.9, "clean": -0.5,
+    # the changed side
+    "new": 1.0, "patched": 1.0, "patch": 0.7, "patches": 0.7, "patchset": 0.7, "series": 0.7,
+    "fix": 0.7, "fixed": 0.8, "proposed": 0.9, "optimized": 0.8, "optimised": 0.8,
+    "modified": 0.8, "=on": 0.35, "enabled": 0.35, "enable": 0.35, "applied": 0.8,
+    "improved": 0.7, "changed": 0.5, "batch": 0.5, "batched": 0.5, "zero-copy": 0.5,
+    "zerocopy": 0.5,
+}
+_OBJECT_WORDS = frozenset({"patch", "patches", "patchset", "series", "fix", "this", "change", "changes",
+                           "commit", "the", "my", "it", "them", "applied", "set"})
+_BARE_WEAK = {"with": 0.35, "w/": 0.35, "plus": 0.35, "+": 0.5, "without": -0.7, "w/o": -0.7}
+_STRONG_OBJECTS = frozenset({"patch", "patches", "patchset", "series", "fix", "change", "changes", "commit",
+                             "it", "them", "applied"})
+_NEXT_TREE = re.compile(r"(?i)^(?:[a-z]+-next(?:-\d+)?|next-\d{6,8})$")
+_VERSION = re.compile(r"(?i)^v(\d{1,2})$")
+_PATCH_NUMBER = re.compile(r"^(?:#\d{1,3}|\d{1,2}/\d{1,2})$")
+_TOKEN = re.compile(r"(?i:w/o|w/)|(?<![\w+])\+(?=[A-Za-z])|[A-Za-z][\w.+-]*[A-Za-z0-9]|[A-Za-z]|#\d+|\d+/\d+")
+_STOP = frozenset("a an the of for in on at to and or is are was were by from as it its this that "
+                  "we i our my kernel mode case test run runs result results numbers data".split())
+
+BASELINE_AT = -0.45  # a label scoring at or below this names the baseline on its own
+CANDIDATE_AT = 0.45
+
+
+@dataclass(frozen=True)
+class Cue:
+    """What a label says about its side: a score and the words that gave it."""
+
+    score: float
+    reasons: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def role(self) -> str | None:
+        if self.score <= BASELINE_AT:
+            return "baseline"
+        if self.score >= CANDIDATE_AT:
+            return "candidate"
+        return None
+
+
+_STATE_END = re.compile(r"\s*(?:$|[,;:)(/|=]|\s{2,}|\s+(?:and|vs\.?|versus)\b)")
+
+
+def words(label: str) -> list[str]:
+    """The label's words, lower-cased: "w/o", "w/", "net-next", "#3" stay whole.  A state
+    word that ends a phrase ("coalescing on", "gro off,") becomes "=on" / "=off", so the
+    preposition in "tested on arm64" is not read as a state."""
+    text = label[:200]
+    out = []
+    for m in _TOKEN.finditer(text):
+        w = m.group().lower()
+        if w in ("on", "off") and out and _STATE_END.match(text, m.end()):
+            w = "=" + w
+        if w == "+" and out:  # "+patch-set" opens a label; '"+map" is ...' inside one is a name
+            continue
+        out.append(w)
+    return out
+
+
+def _word_weight(w: str) -> float | None:
+    if w in _WORDS:
+        return _WORDS[w]
+    if _NEXT_TREE.match(w):
+        return -0.9
+    if _PATCH_NUMBER.match(w):
+        return 0.6
+    if w.startswith("un") and w[2:] in ("patched", "modified", "optimized", "optimised"):
+        return -1.0
+    if w.startswith("non-") and len(w) > 4:
+        return -0.6
+    if "-" in w:  # "before-patch", "patch-set": a head in the compound decides, else its cue word
+        parts = w.split("-")
+        head = next((_HEADS[p] for p in parts if p in _HEADS), None)
+        if head is not None:
+            return head
+        return next((_WORDS[p] for p in parts if p in ("patch", "patched", "series", "fix", "fixed")), None)
+    return None
+
+
+@lru_cache(maxsize=8192)
+def cue(label: str | None) -> Cue:
+    """Score one label on its own words (see the module docstring)."""
+    if not label:
+        return Cue(0.0)
+    ws = words(label)
+    heads = plain = 0.0
+    strong = False
+    reasons: list[str] = []
+    governed: set[int] = set()
+    first = True
+    for i, w in enumerate(ws):
+        if i in governed:
+            continue
+        if w in _NEGATIONS and w not in _HEADS:
+            # "no HW csum patch", "not applied", "disable GRO": the negation takes the side
+            # of every cue word after it
+            rest = [k for k in range(i + 1, min(len(ws), i + 6))
+                    if (_word_weight(ws[k]) or 0.0) > 0 or _HEADS.get(ws[k], 0.0) > 0]
+            # "no X" alone ("no hint", "no GRO") leans to the baseline; a context (a 0% row)
+            # may say otherwise
+            weight = -1.0 if rest else -0.5 if w in ("no", "non") and len(ws) > i + 1 else _WORDS.get(w, 0.0)
+            governed.update(rest)
+            strong = strong or any(ws[k] in _STRONG_OBJECTS for k in rest)
+            if weight:
+                heads += weight * (1.1 if first else 1.0)
+                reasons.append(w)
+                first = False
+            continue
+        if w in _HEADS and _HEADS[w]:
+            # "before the patch", "after applying this series": the head decides, the cue
+            # words after it agree, up to the next head (or a word that says otherwise:
+            # "after revert")
+            for k in range(i + 1, len(ws)):
+                if ws[k] in _HEADS or ws[k] in _NEGATIONS:
+                    break
+                wk = _word_weight(ws[k])
+                if wk is not None and wk * _HEADS[w] < 0 and ws[k] not in _OBJECT_WORDS:
+                    break
+                if wk is not None or ws[k] in _OBJECT_WORDS:
+                    governed.add(k)
+                    strong = strong or ws[k] in _STRONG_OBJECTS
+            weight = _HEADS[w]
+            if w in _BARE_WEAK and not any(k in governed for k in range(i + 1, len(ws))):
+                # "with prefetch", "running with spinlock": a bare "with" names an addition
+                # only against a label without it; "without X" still leans to the baseline
+                weight = _BARE_WEAK[w]
+            heads += weight * (1.1 if first else 1.0)
+            reasons.append(w)
+            first = False
+            continue
+        weight = _word_weight(w)
+        if weight:
+            strong = strong or abs(weight) >= 0.9
+            plain += weight * (1.1 if first else 1.0)
+            reasons.append(w)
+            first = False
+    # "modified without the patch": the head names the side, the adjective beside it
+    # describes the setup
+    total = heads + (0.5 * plain if heads else plain)
+    sentence = len(ws) >= 4 and label.rstrip().endswith((".", "!", "?"))
+    if (len(ws) > 8 or sentence) and not strong:
+        # a sentence ("I ran it with 8 queues on the new box"): its "with" or "new" is
+        # grammar, not a side; only a head governing the change, or a word naming a side
+        # outright ("unpatched", "baseline", "net-next"), counts in full
+        total *= 0.4
+    return Cue(max(-3.0, min(3.0, total)), tuple(reasons))
+
+
+def role(label: str | None) -> str | None:
+    return cue(label).role
+
+
+_SUBJECT_PREFIX = re.compile(r"^(?:\s*(?:re|fwd?|aw)\s*:\s*)*(?:\[[^\]]*\]\s*)*(?:[\w/.-]+:\s+)*", re.I)
+
+
+def subject_words(subject: str | None) -> frozenset[str]:
+    """Stems of what a patch subject says it does: "[PATCH net-next] foo: batch datagrams in
+    sendmsg" -> {"batch", "datagram", "sendmsg"}; the bracket tags and "subsys:" are dropped."""
+    if not subject:
+        return frozenset()
+    text = _SUBJECT_PREFIX.sub("", subject[:300])
+    return frozenset(_stem(w) for w in content_words(text) if len(w) >= 3)
+
+
+def _stem(w: str) -> str:
+    for suf in ("ing", "ed", "es", "s"):
+        if w.endswith(suf) and len(w) - len(suf) >= 3:
+            w = w[: -len(suf)]
+            break
+    return w.rstrip("e") if len(w) > 4 else w
+
+
+def content_words(label: str) -> list[str]:
+    """What a label names beside its role words ("batched" stays: a weak cue is content too)."""
+    return [w for w in words(label) if w not in _STOP and abs(_word_weight(w) or 0.0) < 0.7
+            and w not in _HEADS and w not in _NEGATIONS and not w.startswith("=")]
+
+
+def rank(labels: Sequence[str | None], subject: str | None = None, *, containment: bool = True) -> list[float]:
+    """One score per label of a comparison: its own cue plus what the other labels and the
+    subject say ("udp" < "udp gso", "v1" < "v2", a label naming the subject's change).
+    `containment` off: names of one metric ("RX packets" / "RX packets dropped") are
+    not read as a thing and its addition."""
+    own = [cue(lab) for lab in labels]
+    scores = [c.score for c in own]
+    contents = [set(content_words(lab or "")) for lab in labels]
+    for i, a in enumerate(labels):
+        if not a:
+            continue
+        for j, b in enumerate(labels):
+            if i == j or not b:
+                continue
+            ca, cb = contents[i], contents[j]
+            if containment and ca and cb and _extends(ca, cb) and _numbers(a) == _numbers(b) \
+                    and own[i].role is None:
+                # "udp" inside "udp gso": b names an addition (when the words say nothing)
+                scores[i] -= 0.4
+                scores[j] += 0.4
+            va, vb = _version(a), _version(b)
+            if va is not None and vb is not None and va < vb:
+                scores[i] -= 0.5
+                scores[j] += 0.5
+    subj = subject_words(subject)
+    if subj:  # the words that tell the labels apart ("polled tx" / "plain tx": polled, plain)
+        common = set.intersection(*contents) if contents else set()
+        hits = [bool({_stem(w) for w in contents[i] - common} & subj) for i in range(len(labels))]
+        if any(hits) and not all(hits):
+            for i, hit in enumerate(hits):
+                if hit:
+                    scores[i] += 0.4
+    return scores
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _extends(ca: set[str], cb: set[str]) -> bool:
+    """True when label b names what a names plus a little more: "udp" / "udp gso", "copy"
+    / "zerocopy", "rc4" / "rc4-qlock"."""
+    if len(ca) > 3 or ca == cb:
+        return False
+    if ca < cb:
+        return len(cb - ca) <= 2
+
+    def part_of(w: str, v: str) -> bool:
+        return w != v and (v.endswith(w) or v.startswith(w) or w in v.split("-")) and len(w) >= 3
+
+    return len(ca) == len(cb) and all(w in cb or any(part_of(w, v) for v in cb) for w in ca)
+
+
+def _numbers(label: str) -> list[str]:
+    return _NUMBER.findall(label[:200])
+
+
+def _version(label: str) -> int | None:
+    vs = [int(m.group(1)) for w in words(label) if (m := _VERSION.match(w))]
+    return vs[0] if len(vs) == 1 else None
+
+
+def baseline_index(labels: Sequence[str | None], subject: str | None = None) -> int:
+    """The baseline among labels: the lowest score; ties go to the first printed."""
+    if not labels:
+        return 0
+    scores = rank(labels, subject)
+    low = min(scores)
+    return scores.index(low)
+
+
+def decided(labels: Sequence[str | None], subject: str | None = None, *, containment: bool = True) -> bool:
+    """True when the labels of a comparison tell its sides apart (one clearly lowest), so a
+    reader need not fall back on the printed order."""
+    if len(labels) < 2:
+        return False
+    scores = sorted(rank(labels, subject, containment=containment))
+    return scores[1] - scores[0] >= 0.35
+
+
+def distinguishes(labels: Sequence[str | None], subject: str | None = None) -> bool:
+    """The labels of one comparison tell baseline from candidate: `decided`, and either a
+    label names a side by its own words (or two name opposite states), or all the labels
+    name one thing (a shared word: "per-socket numbers" / "busy-poll thread numbers",
+    "copy" / "zerocopy") so that their relations and the subject may decide.  Two tables
+    titled "Multithread randwrite" / "Single page randrw" are two tests, not two sides."""
+    if len(labels) < 2 or not decided(labels, subject):
+        return False
+    own = [cue(lab).score for lab in labels]
+    if any(cue(lab).role is not None for lab in labels) or (min(own) < 0 < max(own)):
+        return True
+    sets = [set(content_words(lab or "")) for lab in labels]
+    if not all(sets):
+        return False
+    common = set.intersection(*sets)
+    return bool(common) or all(_extends(a, b) or _extends(b, a) for a in sets for b in sets if a is not b)
+
+
+def contrasted(labels: Sequence[str | None], subject: str | None = None) -> bool:
+    """Two labels that name two states of one thing ("coalescing off" / "coalescing on",
+    "udp" / "udp gso", "spinlock" / "rcu" under a subject naming RCU) and tell them apart:
+    opposite cues of their own, or a shared word and `decided` by the rest.  Labels that
+    name two different things ("CPU core" / "Memory") are not variants of one."""
+    if len(labels) != 2 or not all(labels):
+        return False
+    a, b = (cue(lab).score for lab in labels)
+    if a * b < 0 and abs(a - b) >= 0.35:
+        return True
+    ca, cb = (set(content_words(lab or "")) for lab in labels)
+    return bool(ca & cb) and decided(labels, subject, containment=False)

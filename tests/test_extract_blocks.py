@@ -1,0 +1,104 @@
+"""The block model: output runs named by the nearest text above them, paired by key or shape.
+
+Inputs are small invented texts, each written the way real list mail writes one structure
+(bare labels, bullets, numbered headings, a sentence that introduces a run, setup steps or
+an arrow between runs, the candidate printed first); none of them names its own words in
+the code.
+"""
+from __future__ import annotations
+
+import time
+
+from extractkit import pairs
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claims.blocks import comparisons, find_blocks, labelled_block_claims
+from claims.extract import extract_message
+from claims.message import message_from_text
+
+
+def test_bare_lines_name_the_blocks() -> None:
+    text = ("Ten seconds per run:\n\nno readahead\nrx=4100 (250 MB)\npolls=900\n"
+            "readahead\nrx=5200 (317 MB)\npolls=700\n")
+    # "readahead" extends nothing and names no side: the negation decides
+    assert pairs(text) == [(4100, 5200), (250, 317), (900, 700)]
+
+
+def test_candidate_printed_first_and_a_sentence_between() -> None:
+    text = ("patched (this series):\n\n  ops=912.5\n  ops_units=k/s\n\n"
+            "We see less jitter with it.\n\nvanilla:\n\n  ops=700.25\n  ops_units=k/s\n")
+    assert pairs(text) == [(700.25, 912.5)]
+
+
+def test_numbered_headings_and_a_command_between_label_and_output() -> None:
+    text = ("2. TX only\n2.1 Polled tx\n$ ./xdpsock -i eth0 -t -B\n"
+            "                   pps            pkts\ntx                 81200          81800\n\n"
+            "2.2 Plain tx\n$ ./xdpsock -i eth0 -t\n"
+            "                   pps            pkts\ntx                 60400          60900\n")
+    msg = message_from_text(text)
+    msg.subject = "[PATCH] foo: polled tx for AF_XDP"  # the subject names the candidate
+    got = [(c.baseline.value, c.candidate.value) for c in extract_message(msg).claims if c.baseline and c.candidate]
+    assert got[:1] == [(60400, 81200)]
+
+
+def test_an_arrow_line_reads_left_to_right() -> None:
+    text = ("   1,200.5 msec task-clock\n   3,400,000 cycles\n\n-->\n\n"
+            "   1,000.0 msec task-clock\n   2,900,000 cycles\n")
+    assert pairs(text) == [(1200.5, 1000.0), (3400000, 2900000)]
+
+
+def test_labels_that_say_nothing_pair_nothing() -> None:
+    # two tables titled by two tests are not two variants of one
+    text = ("Sequential read:\n  bw=100 MB/s\n  iops=25\n\nRandom read:\n  bw=40 MB/s\n  iops=10\n")
+    assert pairs(text) == []
+
+
+def test_rows_pair_by_key_in_any_order() -> None:
+    text = ("Without the patch:\n  p50: 12 us\n  p99: 80 us\n\n"
+            "With the patch:\n  p99: 41 us\n  p50: 11 us\n")
+    assert sorted(pairs(text)) == [(12, 11), (80, 41)]
+
+
+def test_a_family_left_alone_is_not_paired() -> None:
+    text = ("  tcp single\n    900 MB/s 300 calls/s\n  tcp batched\n    1500 MB/s 90 calls/s\n"
+            "  udp without batching\n    870 MB/s 290 calls/s\n")
+    assert pairs(text) == [(900, 1500), (300, 90)]
+
+
+def test_comparisons_follow_the_lexicon() -> None:
+    assert comparisons(["net-next", "net-next + series"], [False, False]) == [(0, [1])]
+    assert comparisons(["TCP_RR", "UDP_RR"], [False, False]) == []
+    assert comparisons(["a", "b"], [False, True]) == [(0, [1])]
+
+
+def test_code_listings_are_not_output() -> None:
+    text = ("before:\n10     ret = flush(q);\n11     if (ret == -EINVAL) {\n"
+            "after:\n10     ret = flush(q);\n12     }\n")
+    assert pairs(text) == []
+
+
+_LINE = st.one_of(
+    st.sampled_from(["Before:", "after", "- with", "1.1 Zero-copy", "-->", "", "=====",
+                     "The numbers come from this run,", "ethtool -K eth0 gro on"]),
+    st.from_regex(r"[a-z_]{1,8}=[0-9]{1,6}(\.[0-9]{1,3})?( MB)?", fullmatch=True),
+    st.from_regex(r" {0,4}[0-9,]{1,9} +[a-z/-]{1,10}( +# +[0-9.]+)?", fullmatch=True),
+    st.text(max_size=40),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_LINE, max_size=60), st.text(max_size=60))
+def test_block_model_never_crashes(lines: list[str], subject: str) -> None:
+    msg = message_from_text("\n".join(lines))
+    find_blocks(msg.lines, set())
+    labelled_block_claims(msg.lines, set(), subject=subject)
+
+
+def test_block_model_is_linear() -> None:
+    text = "without x\nrx=1 (3 MB)\nwith x\nrx=2 (4 MB)\n" * 3000
+    msg = message_from_text(text)
+    t = time.process_time()
+    got, _ = labelled_block_claims(msg.lines, set())
+    assert len(got) >= 3000
+    assert time.process_time() - t < 10  # a bound, not a benchmark: quadratic took minutes

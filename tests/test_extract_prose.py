@@ -1,0 +1,69 @@
+"""Prose read as clauses: stated changes and the pair templates ("from X to Y", "X -> Y",
+"Y instead of X", "X vs Y", "N-fold", "N% faster/slower/drop"), with the direction taken
+from the clause's words, not from the order the numbers stand in."""
+from __future__ import annotations
+
+import time
+
+import pytest
+from extractkit import pairs, relative
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claims.model import Line
+from claims.prose import arrow_claims, from_to_claims, relative_claims, vs_claims
+
+
+@pytest.mark.parametrize(("text", "change"), [
+    ("Under load I get a 22 % increase in throughput.", 22.0),
+    ("The request rate is about 4 % slower on the small box.", -4.0),
+    ("The old path had caused a 6% throughput drop.", -6.0),
+    ("Single-flow latency is 2% worse.", 2.0),  # worse latency went up
+    ("Single-flow throughput is 2% worse.", -2.0),  # worse throughput went down
+    ("Tail latency shows a 40-fold drop.", -97.5),
+    ("Rate is ~1.5 percent lower after the patch.", -1.5),
+])
+def test_stated_changes(text: str, change: float) -> None:
+    assert relative(text) == [change]
+
+
+def test_a_wrapped_sentence_lends_its_verb() -> None:
+    prev = Line("On the stream test we measured a decrease of", 1)
+    ln = Line("softirq time by up to 45%, depending on size.", 2)
+    assert [c.claimed_change_pct for c in relative_claims(ln, prev)] == [-45.0]
+    assert relative_claims(ln) == []  # alone, the line names no change
+
+
+def test_instead_of_names_the_candidate_first() -> None:
+    assert pairs("at 10Gbit: below 3 ms instead of 35 ms with GSO\n") == [(35, 3)]
+
+
+def test_pair_templates() -> None:
+    assert pairs("Throughput went from 2.50Mpps to 3.05Mpps.\n") == [(2.50, 3.05)]
+    assert pairs("XDP_DROP goes 24.1 Mpps -> 26.3 Mpps here.\n") == [(24.1, 26.3)]
+    assert pairs("p99 latency is 45us vs 38us.\n") == [(45, 38)]
+
+
+def test_versions_and_histograms_are_not_pairs() -> None:
+    assert pairs("Bumped the library from 7.0 -> 7.1 in this series.\n") == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("0123456789.,% -><=→xX~+fromtovsinsteadfoldby\u0661\u0662")), max_size=300))
+def test_prose_readers_never_crash(text: str) -> None:
+    ln = Line(text, 1)
+    for fn in (arrow_claims, vs_claims, relative_claims):
+        fn(ln)
+    from_to_claims(ln, Line(text[::-1], 2))
+    relative_claims(ln, Line(text, 0))
+
+
+@pytest.mark.parametrize("unit", ["1.0 -> 2.0 ", "\u0661\u0662\u0663 -> \u0664\u0665\u0666 ", "from 1 to 2 ",
+                                  "improves by 5% ", "45us vs 61us "])
+def test_prose_readers_are_linear(unit: str) -> None:
+    ln = Line(unit * 20000, 1)  # a line far past MAX_LINE: every reader works on a bounded window
+    t = time.process_time()
+    for fn in (arrow_claims, vs_claims, relative_claims):
+        fn(ln)
+    from_to_claims(ln, None)
+    assert time.process_time() - t < 5  # a bound, not a benchmark: quadratic took 20-45 s

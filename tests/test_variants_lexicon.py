@@ -1,0 +1,81 @@
+"""The variant lexicon: one scored cue per label, and the relations between labels."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claims.lexicon import cue, rank, subject_words
+from claims.variants import names_both_sides, pick_baseline, role
+
+
+@pytest.mark.parametrize("label", [
+    "Before:", "before the change", "Before using the patch", "without prefetch", "w/o GRO",
+    "No HW csum patch", "Prior", "net-next (unpatched)", "baseline", "vanilla 6.8", "old bonding",
+    "tip-jun28 (w/o the series)",
+])
+def test_baseline_labels(label: str) -> None:
+    assert role(label) == "baseline"
+
+
+@pytest.mark.parametrize("label", [
+    "After:", "after #3", "with the patch", "HW csum patch", "patched kernel (this series)",
+    "+patch-set avg (stdev)", "with this series applied", "new bonding", "v2 (proposed)",
+])
+def test_candidate_labels(label: str) -> None:
+    assert role(label) == "candidate"
+
+
+@pytest.mark.parametrize("label", ["Tested on arm64", "Run 0 (cpu at 1.2 GHz)", "ipv4 single", "", None])
+def test_labels_that_say_nothing(label: str | None) -> None:
+    assert role(label) is None
+
+
+def test_a_head_governs_the_words_after_it() -> None:
+    # "patch" alone names the candidate; after "before" / "no" it is the head's object
+    assert cue("patch").role == "candidate"
+    assert cue("before the patch").score < 0 and cue("no csum offload patch").score < 0
+
+
+def test_states_tell_two_labels_apart_without_naming_a_side_alone() -> None:
+    # "GRO off" alone is weak (a table column of states beside rows named "baseline",
+    # "patch 3" must not outweigh them), but between two labels the state decides
+    assert role("GRO off") is None
+    assert pick_baseline(["coalescing on", "coalescing off"]) == 1
+    assert pick_baseline(["adaptive enabled", "adaptive disabled"]) == 1
+    assert pick_baseline(["rx-gro-hw on, gro on", "rx-gro-hw off, gro off"]) == 1
+    # a bare "with X" is weak alone ("running with spinlock"), decisive against "without X"
+    assert role("Running locktest with spinlock") is None
+    assert pick_baseline(["with prefetch", "without prefetch"]) == 1
+
+
+def test_relations_between_labels() -> None:
+    assert pick_baseline(["udp gso", "udp"]) == 1  # the label that extends the other is the addition
+    assert pick_baseline(["buf size", "copy", "zerocopy"]) == 1
+    assert pick_baseline(["5.8.0-rc4-qlock+", "5.8.0-rc4"]) == 1
+    assert pick_baseline(["v3", "v1"]) == 1
+    assert pick_baseline(["patched (this series)", "net-next"]) == 1  # candidate printed first
+    assert pick_baseline(["spinlock", "rcu"], "[PATCH net-next 1/2] foo: convert the table to RCU") == 0
+    assert pick_baseline(["rcu", "spinlock"], "[PATCH net-next 1/2] foo: convert the table to RCU") == 1
+    assert pick_baseline(["a", "b"]) == 0  # nothing said: the first printed
+
+
+def test_subject_words_drop_tags_and_subsystem() -> None:
+    assert subject_words("Re: [PATCH net-next v2 0/3] foo: batch datagrams in sendmsg") == \
+        {"batch", "datagram", "sendmsg"}
+
+
+def test_header_naming_both_sides() -> None:
+    assert names_both_sides("Before    After")
+    assert names_both_sides("base | patched")
+    assert not names_both_sides("before the patch")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(max_size=300), min_size=0, max_size=6), st.text(max_size=300))
+def test_lexicon_never_crashes(labels: list[str], subject: str) -> None:
+    scores = rank(labels, subject)
+    assert len(scores) == len(labels)
+    assert 0 <= pick_baseline(labels, subject) < max(1, len(labels))
+    for lab in labels:
+        role(lab)
