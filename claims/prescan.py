@@ -15,7 +15,7 @@ conditions that any claim, command or setup step needs, whatever model finds it.
   extractor's tokenizer reads).
 - A change stated alone needs a number with `%`, `x`/`×`, "times" or "fold".
 - A pair needs two numbers and something that makes them two variants of one metric: an
-  operator or word between numbers (`->`, `=>`, `vs`, `from .. to`, `compared`), a row of
+  operator or word between numbers (`->`, `=>`, `vs`, `from .. to`, `compared`, `instead of`), a row of
   aligned numeric columns, numbers after column gaps on two rows, or a `label: number`
   line next to another numbered line (blocks such as "Before:" / "After:", bare-line labels
   and on/off variants all end in one of those layouts).
@@ -99,7 +99,7 @@ _CUES = [re.compile(p, re.M) for p in (
     r"|percent\b|times\b|-?fold\b)",
     # an operator between variants
     rf"(?:->|=>|→|⇒)[^\S\n]*{_N}",
-    rf"(?:\bvs\b|\bversus\b|\bcompared\b|\bagainst\b)[^\n]{{0,80}}?{_N}",
+    rf"(?:\bvs\b|\bversus\b|\bcompared\b|\bagainst\b|\binstead of\b)[^\n]{{0,80}}?{_N}",
     # "from X to Y", also wrapped across a line break
     r"\d[^\d]{0,60}?\bto[\s>]+[~≈]?[+-]?\d",
     # two numbers with units on one line ("9.1 Gbps without the patch and 9.4 Gbps with it")
