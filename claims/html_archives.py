@@ -15,8 +15,9 @@ import re
 
 from bs4 import BeautifulSoup, Tag
 
+from claims.clean import one_line
 from claims.message import fill_lines, message_from_page_lines, set_header, strip_id
-from claims.mime import Part
+from claims.mime import Part, decode_text
 from claims.model import Message
 
 _MHONARC_BODY = re.compile(r"<!--X-Body-of-Message-->(.*?)<!--X-Body-of-Message-End-->", re.S)
@@ -36,14 +37,14 @@ def _soup(markup: str | bytes) -> BeautifulSoup:
 
 def message_from_html(data: bytes | str, source: str | None = None) -> Message:
     """Read the message shown on an archive page; falls back to the page's visible text."""
-    soup = _soup(data)
+    warnings: list[str] = []
     if isinstance(data, bytes):
-        try:
-            src = data.decode(soup.original_encoding or "utf-8")
-        except (LookupError, UnicodeDecodeError):
-            src = data.decode("utf-8", "replace")
+        # decoded here, once, by the total decoder: bs4's own guess may name a codec
+        # (idna, a NUL in a meta charset) that raises
+        src = decode_text(data, _declared_charset(data), warnings)
     else:
         src = data
+    soup = _soup(src)
     m = _MHONARC_BODY.search(src)
     if m:
         msg = _mhonarc(soup, src, m, source)
@@ -64,8 +65,18 @@ def message_from_html(data: bytes | str, source: str | None = None) -> Message:
             msg.warnings.append("no message markup recognised; read the page's visible text")
     _tidy_headers(msg)
     if msg.subject is None and soup.title and soup.title.string:
-        msg.subject = soup.title.string.strip()
+        msg.subject = one_line(soup.title.string)
+    msg.warnings[:0] = warnings
     return msg
+
+
+_META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset=["']?([A-Za-z0-9_.:-]{1,40})""", re.I)
+
+
+def _declared_charset(data: bytes) -> str | None:
+    """The charset a page's <meta> declares (None: UTF-8, else Windows-1252)."""
+    m = _META_CHARSET.search(data, 0, 4096)
+    return m.group(1).decode("ascii") if m else None
 
 
 def _tidy_headers(msg: Message) -> None:
