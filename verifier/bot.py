@@ -88,6 +88,12 @@ class BotConfig:
 
     @classmethod
     def from_section(cls, sec: dict[str, Any], base: Path | None = None) -> BotConfig:
+        from verifier.config import config_errors
+
+        problems = config_errors(sec, "bot")  # every value typed: "false" is not false
+        if problems:
+            raise BotError(problems[0] + (f" (and {len(problems) - 1} more)"
+                                          if len(problems) > 1 else ""))
         lists = sec.get("lists") or ([sec["list"]] if sec.get("list") else [])
         if not lists or not all(isinstance(x, str) and x.startswith(("http://", "https://"))
                                 for x in lists):
