@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from verifier.argtypes import runs, seconds
 from verifier.report import FORMATS, render
 
 
@@ -40,9 +41,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base", default=None, help="vm --tree: base commit or branch, "
                                                 "overriding the thread's base-commit/tree")
     p.add_argument("--jobs", type=int, default=None, help="vm --tree: make -j for the builds")
-    p.add_argument("--duration", type=float, default=None,
+    p.add_argument("--duration", type=seconds, default=None,
                    help="seconds per run, replacing the mail's own (capped by the spec)")
-    p.add_argument("--max-runs", type=int, default=None,
+    p.add_argument("--max-runs", type=runs, default=None,
                    help="most runs per variant (default: the spec's, 30)")
     p.add_argument("--spec-id", default=None, help="check only this spec")
     p.add_argument("--approve", action="store_true",

@@ -17,6 +17,7 @@ from typing import Any
 
 from claims.spec import Spec
 from runners.base import Runner, RunnerError
+from verifier.argtypes import runs, seconds
 from verifier.results import Results
 
 RUNNERS = ("local", "netns", "ssh", "vm")
@@ -35,8 +36,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a person approves the spec's setup steps that need approval")
     p.add_argument("-o", "--output", default=None,
                    help="results file (JSON; default: the results on stdout)")
-    p.add_argument("--runs", type=int, default=None, help="runs per variant (default: spec)")
-    p.add_argument("--duration", type=float, default=None,
+    p.add_argument("--runs", type=runs, default=None, help="runs per variant (default: spec)")
+    p.add_argument("--duration", type=seconds, default=None,
                    help="seconds per run, replacing the command's own (capped by the spec)")
     p.add_argument("--sequential", action="store_true",
                    help="run batches until the verdicts hold (5, 10, 20, 30 runs per variant)"
