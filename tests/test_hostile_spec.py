@@ -110,3 +110,27 @@ def test_run_refuses_impossible_numbers_in_one_line(tmp_path: Path, args: list[s
 def test_check_refuses_negative_max_runs(tmp_path: Path) -> None:
     r = _cli("check", "x.mbox", "--max-runs", "-5", cwd=tmp_path)
     assert r.returncode == 2 and "--max-runs" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_non_finite_numbers_and_alias_bombs_are_refused() -> None:
+    from claims.spec import SpecError, specs_from_yaml
+
+    base = _spec(["netperf", "-H", "10.0.0.2"]).to_dict()
+    base["run"]["duration"] = float("nan")
+    with pytest.raises(SpecError, match="finite"):
+        specs_from_yaml(yaml.safe_dump(base))
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+        for p, c in zip("abcdefgh", "bcdefghi", strict=True))
+    with pytest.raises(SpecError, match="aliases"):
+        specs_from_yaml(bomb)
+
+
+def test_run_of_dev_zero_and_closed_stdin_end_in_one_line(tmp_path: Path) -> None:
+    r = _cli("run", "/dev/zero", "--runner", "local", "--quiet", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    r = subprocess.run([sys.executable, "-m", "verifier", "run", "-", "--runner", "local"],
+                       capture_output=True, text=True, cwd=tmp_path, timeout=60, env=env,
+                       stdin=subprocess.DEVNULL)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr

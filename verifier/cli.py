@@ -58,6 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not hasattr(args, "_run"):
         parser.error(f"unknown command {args.command!r}")
+    if "-" in argv and (sys.stdin is None or sys.stdin.closed):
+        print(f"verifier {args.command}: '-' reads standard input, which is closed",
+              file=sys.stderr)
+        return 2
     try:
         return int(args._run(args) or 0)
     except KeyboardInterrupt:
