@@ -42,3 +42,33 @@ def test_broken_extraction_json_is_one_line(tmp_path: Path, doc: str) -> None:
     r = _cli("spec", str(path), cwd=tmp_path)
     assert r.returncode != 3 and "not extraction JSON" in r.stderr, r.stderr
     assert r.stderr.count("\n") == 1
+
+
+def _spec_file(tmp_path: Path) -> Path:
+    import yaml
+
+    from claims.spec import Spec
+
+    spec = Spec.from_dict({"id": "t1", "benchmark": {"tool": "netperf", "argv": [
+        "netperf", "-H", "10.0.0.2", "-l", "1"]}, "variants": [{"name": "baseline"},
+        {"name": "candidate"}], "metrics": [{"name": "throughput"}]})
+    path = tmp_path / "spec.yaml"
+    path.write_text(yaml.safe_dump(spec.to_dict()))
+    return path
+
+
+@pytest.mark.parametrize("out", ["/proc/nope/results.json", "/nonexistent-dir/r.json", "."])
+def test_unwritable_output_is_refused_before_the_run(tmp_path: Path, out: str) -> None:
+    """On main `run -o` to an unwritable path was found after the whole benchmark ran."""
+    import time
+
+    t = time.monotonic()
+    r = _cli("run", str(_spec_file(tmp_path)), "--runner", "local", "--quiet", "-o", out,
+             cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "-o" in r.stderr, r.stderr
+    assert time.monotonic() - t < 30
+
+
+def test_vm_runner_without_a_kernel_is_refused(tmp_path: Path) -> None:
+    r = _cli("run", str(_spec_file(tmp_path)), "--runner", "vm", "--quiet", cwd=tmp_path)
+    assert r.returncode == 2 and "--kernel" in r.stderr and r.stderr.count("\n") == 1

@@ -35,3 +35,26 @@ def runs(text: str) -> int:
     if not 1 <= value <= MAX_REPETITIONS:
         raise argparse.ArgumentTypeError(f"{text!r} must be from 1 to {MAX_REPETITIONS}")
     return value
+
+
+def output_problem(path: str | None) -> str | None:
+    """Why the results file `path` cannot be written, found before the benchmark runs (on
+    main an unwritable `-o` was found only after the whole run); None when it can."""
+    import os
+
+    if not path or path == "-":
+        return None
+    if os.path.isdir(path):
+        return f"-o {path}: is a directory"
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "a"):
+            pass
+    except OSError as e:
+        return f"-o {path}: cannot write: {e.strerror or e}"
+    if not existed:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+    return None

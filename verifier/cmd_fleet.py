@@ -12,8 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from runners.fleet_host import FleetError, parse_tags, security_from
-from verifier.argtypes import runs, seconds, wait_seconds
+from runners.fleet_host import FleetError, parse_tags, scheduler_host, security_from
+from verifier.argtypes import output_problem, runs, seconds, wait_seconds
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -58,6 +58,10 @@ def run(args: argparse.Namespace) -> int:
     from runners.fleet import FleetRunner
 
     try:
+        scheduler_host(args.scheduler)
+        bad_output = output_problem(args.output)
+        if bad_output:
+            raise FleetError(bad_output)
         tags = parse_tags(args.tags)
         security = security_from(args.tls_ca, args.tls_cert, args.tls_key, "client")
         specs = [] if args.hosts else _load(args)

@@ -17,7 +17,7 @@ from typing import Any
 
 from claims.spec import Spec
 from runners.base import Runner, RunnerError
-from verifier.argtypes import runs, seconds
+from verifier.argtypes import output_problem, runs, seconds
 from verifier.results import Results
 
 RUNNERS = ("local", "netns", "ssh", "vm")
@@ -72,6 +72,16 @@ def make_runner(args: argparse.Namespace) -> Runner:
     if not hosts:
         raise ValueError("--runner ssh needs --hosts client=HOST,server=HOST")
     return SshRunner(hosts, config=args.ssh_config)
+
+
+def _check_runner_args(args: argparse.Namespace, spec: Spec) -> None:
+    """What the runner would find out only after minutes: `--runner vm` with no kernel for
+    a variant boots the host's own kernel for every run (on main, for minutes)."""
+    if args.runner == "vm" and not getattr(args, "kernel", []) and not any(
+            v.kernel and v.kernel.image for v in spec.variants):
+        names = ", ".join(v.name for v in spec.variants)
+        raise ValueError(f"--runner vm needs --kernel VARIANT=IMAGE (variants: {names}); "
+                         "without one every variant boots this host's kernel")
 
 
 def _load(args: argparse.Namespace) -> Spec:
@@ -153,7 +163,11 @@ def run(args: argparse.Namespace) -> int:
     from runners.process import kill_all
 
     try:
+        bad_output = output_problem(args.output)
+        if bad_output:
+            raise ValueError(bad_output)
         spec = _load(args)
+        _check_runner_args(args, spec)
         runner = make_runner(args)
     except (ValueError, RunnerError) as e:
         print(f"verifier run: {e}", file=sys.stderr)
