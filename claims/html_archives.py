@@ -14,9 +14,16 @@ import html as html_lib
 import re
 
 from bs4 import BeautifulSoup, CData, NavigableString, Tag
+from bs4.exceptions import ParserRejectedMarkup
 
 from claims.clean import one_line
-from claims.message import fill_lines, message_from_page_lines, set_header, strip_id
+from claims.message import (
+    fill_lines,
+    message_from_page_lines,
+    message_from_text,
+    set_header,
+    strip_id,
+)
 from claims.mime import Part, decode_text
 from claims.model import Message
 
@@ -38,7 +45,26 @@ def _soup(markup: str | bytes) -> BeautifulSoup:
 
 
 def message_from_html(data: bytes | str, source: str | None = None) -> Message:
-    """Read the message shown on an archive page; falls back to the page's visible text."""
+    """Read the message shown on an archive page; falls back to the page's visible text,
+    and when the HTML parser rejects the page (`<![CDA`), to the text between its tags."""
+    try:
+        return _message_from_html(data, source)
+    except (ParserRejectedMarkup, AssertionError, RecursionError) as e:
+        src = data if isinstance(data, str) else decode_text(data, _declared_charset(data), [])
+        msg = message_from_text(_strip_tags(src), source=source)
+        msg.warnings.append(f"HTML the parser rejects ({_why(e)}); read the text between tags")
+        return msg
+
+
+def _strip_tags(src: str) -> str:
+    return html_lib.unescape(_TAG.sub("", src))
+
+
+def _why(e: BaseException) -> str:
+    return one_line(str(e.args[0]) if e.args else type(e).__name__)[:80]
+
+
+def _message_from_html(data: bytes | str, source: str | None) -> Message:
     warnings: list[str] = []
     if isinstance(data, bytes):
         # decoded here, once, by the total decoder: bs4's own guess may name a codec
@@ -255,7 +281,11 @@ def _spread_numbers(count: int, span: int) -> list[int]:
 
 def html_part_text(part: Part) -> Part:
     """The text of an HTML mail part (sent with no text/plain alternative)."""
-    lines = render_text(_soup("\n".join(part.texts))).split("\n")
+    markup = "\n".join(part.texts)
+    try:
+        lines = render_text(_soup(markup)).split("\n")
+    except (ParserRejectedMarkup, AssertionError, RecursionError):
+        lines = _strip_tags(markup).split("\n")
     while lines and not lines[-1].strip():
         lines.pop()
     first = part.numbers[0] if part.numbers else 1
