@@ -72,3 +72,31 @@ def test_unwritable_output_is_refused_before_the_run(tmp_path: Path, out: str) -
 def test_vm_runner_without_a_kernel_is_refused(tmp_path: Path) -> None:
     r = _cli("run", str(_spec_file(tmp_path)), "--runner", "vm", "--quiet", cwd=tmp_path)
     assert r.returncode == 2 and "--kernel" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_no_escape_sequence_reaches_a_terminal(tmp_path: Path) -> None:
+    """stdout and stderr on a terminal (a pty): an ESC in a file name or a mail never gets
+    there.  On main `verifier extract` printed the mail's escape sequences as they were."""
+    import pty
+
+    mail = tmp_path / "m.eml"
+    mail.write_bytes(b"From: a <a@b>\nSubject: =?utf-8?q?x=1B]0;pwned=07?=\n\n"
+                     b"\x1b[2Jbefore: 1 Gbps\nafter: 2 Gbps\n")
+    for args in (["extract", str(mail)], ["extract", str(tmp_path / "no\x1b[31mfile")]):
+        leader, follower = pty.openpty()
+        env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="200")
+        proc = subprocess.Popen([sys.executable, "-m", "verifier", *args], stdout=follower,
+                                stderr=follower, stdin=subprocess.DEVNULL, env=env, cwd=tmp_path)
+        os.close(follower)
+        out = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        proc.wait(60)
+        os.close(leader)
+        assert b"\x1b[2J" not in out and b"\x1b]0;" not in out and b"\x1b[31m" not in out, out

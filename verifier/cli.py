@@ -76,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"verifier {args.command}: '-' reads standard input, which is closed",
               file=sys.stderr)
         return 2
+    from verifier.terminal import guard
+
+    guard()  # no escape sequence reaches a terminal, whatever the text came from
     if args.command in _RUNS_BENCHMARKS:
         _sweep()
     try:

@@ -119,10 +119,12 @@ class _Display:
             return
         from rich.console import Console
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        from verifier.terminal import raw
         self.progress = Progress(TextColumn("{task.description}"), BarColumn(),
                                  TextColumn("{task.completed}/{task.total}"),
                                  TimeElapsedColumn(), TextColumn("{task.fields[last]}"),
-                                 console=Console(stderr=True), transient=False)
+                                 console=Console(file=raw(sys.stderr)), transient=False)
         self.tasks: dict[bool, Any] = {}
 
     def __call__(self, ev: dict[str, Any]) -> None:
