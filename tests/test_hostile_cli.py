@@ -100,3 +100,16 @@ def test_no_escape_sequence_reaches_a_terminal(tmp_path: Path) -> None:
         proc.wait(60)
         os.close(leader)
         assert b"\x1b[2J" not in out and b"\x1b]0;" not in out and b"\x1b[31m" not in out, out
+
+
+def test_queue_refuses_a_message_id_that_exists_nowhere(local_inbox, tmp_path: Path) -> None:
+    """On main `queue` accepted any Message-ID; it stayed "requested" for ever."""
+    local_inbox.deliver(b"From: a <a@corpus.example>\nSubject: [PATCH] x\n"
+                        b"Message-ID: <there@corpus.example>\n\nbefore: 1\nafter: 2\n")
+    cfg = tmp_path / "bot.toml"
+    cfg.write_text(f'[bot]\nlists = ["{local_inbox.url}"]\nstate = "s.sqlite"\n')
+    r = _cli("queue", "--config", str(cfg), "<nowhere@corpus.example>", cwd=tmp_path)
+    assert r.returncode == 2 and "no message <nowhere@corpus.example>" in r.stderr, r.stderr
+    assert r.stderr.count("\n") == 1
+    r = _cli("queue", "--config", str(cfg), "<there@corpus.example>", cwd=tmp_path)
+    assert r.returncode == 0 and "queued <there@corpus.example>" in r.stdout, r.stderr
