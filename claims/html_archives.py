@@ -40,6 +40,11 @@ _THREAD_OVERVIEW = re.compile(r"\s*\[thread overview\]\s*$")
 _MARC_NOISE = re.compile(r"^\s*\[(?:Download|prev in list|next in list|Download RAW)\b.*\]\s*$")
 
 
+# More tags than any archive page or HTML mail a person writes (a few hundred): the page is
+# read as the text between its tags instead of through bs4 (5 s per MB of nested <div>).
+MAX_TAGS = 20_000
+
+
 def _soup(markup: str | bytes) -> BeautifulSoup:
     return BeautifulSoup(markup, "html.parser")
 
@@ -47,6 +52,13 @@ def _soup(markup: str | bytes) -> BeautifulSoup:
 def message_from_html(data: bytes | str, source: str | None = None) -> Message:
     """Read the message shown on an archive page; falls back to the page's visible text,
     and when the HTML parser rejects the page (`<![CDA`), to the text between its tags."""
+    tags = data.count(b"<" if isinstance(data, bytes) else "<")
+    if tags > MAX_TAGS:  # bs4 costs ~5 s per MB of tags; an archive page has a few hundred
+        src = data if isinstance(data, str) else decode_text(data, _declared_charset(data), [])
+        msg = message_from_text(_strip_tags(src), source=source)
+        msg.warnings.append(f"HTML with {tags} tags (limit {MAX_TAGS}); read the text "
+                            "between tags")
+        return msg
     try:
         return _message_from_html(data, source)
     except (ParserRejectedMarkup, AssertionError, RecursionError) as e:
@@ -283,6 +295,8 @@ def html_part_text(part: Part) -> Part:
     """The text of an HTML mail part (sent with no text/plain alternative)."""
     markup = "\n".join(part.texts)
     try:
+        if markup.count("<") > MAX_TAGS:
+            raise RecursionError("too many tags")  # read as the text between tags
         lines = render_text(_soup(markup)).split("\n")
     except (ParserRejectedMarkup, AssertionError, RecursionError):
         lines = _strip_tags(markup).split("\n")
