@@ -70,7 +70,8 @@ def test_lab_processes_listen_on_loopback_only() -> None:
 def test_worker_refuses_a_bad_scheduler_address_in_one_line(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     for cmd in (["worker", "--scheduler", "bogus://"], ["fleet", "--scheduler", "bogus://", "--hosts"],
-                ["fleet", "x.yaml", "--scheduler", "tcp://nohost"]):
+                ["fleet", "x.yaml", "--scheduler", "tcp://nohost"],
+                ["check", "x.mbox", "--runner", "fleet", "--scheduler", "bogus://"]):
         r = subprocess.run([sys.executable, "-m", "verifier", *cmd], capture_output=True,
                            text=True, timeout=120, env=env, cwd=tmp_path)
         assert r.returncode == 2 and r.stderr.count("\n") == 1, (cmd, r.stderr)

@@ -244,6 +244,13 @@ def run(args: argparse.Namespace) -> int:
     if args.tree and args.runner != "vm":
         print("verifier check: --tree builds kernels for --runner vm", file=sys.stderr)
         return 2
+    if args.runner == "fleet" and getattr(args, "scheduler", None):
+        from runners.fleet_host import FleetError, scheduler_host
+        try:
+            scheduler_host(args.scheduler)
+        except FleetError as e:
+            print(f"verifier check: {e}", file=sys.stderr)
+            return 2
     try:
         source, messages = _messages(args.target, args.inbox)
         specs = _specs(messages)
