@@ -374,6 +374,11 @@ def check_action(a: Action) -> Problem | None:
             return Problem("", f"refused: argument {tok!r} contains {why}")
     if a.device is not None and not DEVICE.match(a.device):
         return Problem("", f"refused: {a.device!r} is not an interface name")
+    if a.args and "/" in a.args[0] and not a.args[0].startswith("/sys/") \
+            and not a.args[0].startswith("/proc/"):
+        why = program_path_problem(a.args[0])  # `/tmp/x/tc qdisc ...`: never a spec's program
+        if why:
+            return Problem("", f"refused: {why}")
     check = _ACTION_CHECKS.get(a.kind)
     if check is None:
         return _check_unlisted(a)

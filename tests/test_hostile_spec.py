@@ -134,3 +134,11 @@ def test_run_of_dev_zero_and_closed_stdin_end_in_one_line(tmp_path: Path) -> Non
                        capture_output=True, text=True, cwd=tmp_path, timeout=60, env=env,
                        stdin=subprocess.DEVNULL)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+
+
+def test_setup_step_program_from_a_spec_path_is_refused() -> None:
+    p = safety.check_action(Action(kind="tc", args=["/tmp/x/tc", "qdisc", "add", "dev", "eth0",
+                                                    "root", "fq"]))
+    assert p is not None and p.level == "refused" and "not the system's tc" in p.reason
+    assert safety.check_action(Action(kind="tc", args=["tc", "qdisc", "add", "dev", "eth0",
+                                                       "root", "fq"])) is None
