@@ -338,7 +338,7 @@ def message_from_bytes(data: bytes, first_no: int = 1, source: str | None = None
     if len(data) > MAX_MESSAGE_BYTES:
         head = data[: data.find(b"\n\n", 0, 1 << 20) + 1 or 1 << 16]
         msg = _read(head.split(b"\n"), first_no, source, body=False)
-        msg.warnings.append(f"message too large ({len(data) >> 20} MB, limit "
+        msg.warnings.append(f"message too large ({len(data) / 2**20:.1f} MB, limit "
                             f"{MAX_MESSAGE_BYTES >> 20} MB): body skipped")
         return msg
     if b"\r" in data:
