@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from botkit import bot_config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,8 +68,8 @@ def test_next_start_removes_what_a_killed_run_left(tmp_path: Path, monkeypatch) 
 
 def test_sweep_leaves_a_live_owner_alone(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("VERIFIER_RUN_DIR", str(tmp_path))
-    from runners.process import start_argv
     from runners import hygiene
+    from runners.process import start_argv
 
     bg = start_argv(["sleep", "30"])
     try:
