@@ -13,16 +13,26 @@ from __future__ import annotations
 import html as html_lib
 import re
 
-from bs4 import BeautifulSoup, Tag
+from bs4 import BeautifulSoup, CData, NavigableString, Tag
+from bs4.exceptions import ParserRejectedMarkup
 
-from claims.message import fill_lines, message_from_page_lines, set_header, strip_id
-from claims.mime import Part
+from claims.clean import one_line
+from claims.message import (
+    fill_lines,
+    message_from_page_lines,
+    message_from_text,
+    set_header,
+    strip_id,
+)
+from claims.mime import Part, decode_text
 from claims.model import Message
 
 _MHONARC_BODY = re.compile(r"<!--X-Body-of-Message-->(.*?)<!--X-Body-of-Message-End-->", re.S)
 _MHONARC_HEAD = re.compile(r"<!--X-(Subject|Date|Message-Id): (.*?) ?-->")
 _HEADERS_IN_TEXT = re.compile(r"^(?:Date|From|Subject|Message-I[dD]):", re.M)
 _BLOCKS = ["p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "pre", "ul", "ol"]
+_BLOCK_SET = frozenset(_BLOCKS)
+_TEXT_TYPES = (NavigableString, CData)  # what get_text() shows (not comments, doctypes)
 _Q_OPEN, _Q_CLOSE = "\x01quote+\x01", "\x01quote-\x01"
 _TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][\w-]*)?[^>]*>", re.S)
 _PRE_END = re.compile(r"</pre\s*>", re.IGNORECASE)
@@ -30,20 +40,51 @@ _THREAD_OVERVIEW = re.compile(r"\s*\[thread overview\]\s*$")
 _MARC_NOISE = re.compile(r"^\s*\[(?:Download|prev in list|next in list|Download RAW)\b.*\]\s*$")
 
 
+# More tags than any archive page or HTML mail a person writes (a few hundred): the page is
+# read as the text between its tags instead of through bs4 (5 s per MB of nested <div>).
+MAX_TAGS = 20_000
+
+
 def _soup(markup: str | bytes) -> BeautifulSoup:
     return BeautifulSoup(markup, "html.parser")
 
 
 def message_from_html(data: bytes | str, source: str | None = None) -> Message:
-    """Read the message shown on an archive page; falls back to the page's visible text."""
-    soup = _soup(data)
+    """Read the message shown on an archive page; falls back to the page's visible text,
+    and when the HTML parser rejects the page (`<![CDA`), to the text between its tags."""
+    tags = data.count(b"<" if isinstance(data, bytes) else "<")
+    if tags > MAX_TAGS:  # bs4 costs ~5 s per MB of tags; an archive page has a few hundred
+        src = data if isinstance(data, str) else decode_text(data, _declared_charset(data), [])
+        msg = message_from_text(_strip_tags(src), source=source)
+        msg.warnings.append(f"HTML with {tags} tags (limit {MAX_TAGS}); read the text "
+                            "between tags")
+        return msg
+    try:
+        return _message_from_html(data, source)
+    except (ParserRejectedMarkup, AssertionError, RecursionError) as e:
+        src = data if isinstance(data, str) else decode_text(data, _declared_charset(data), [])
+        msg = message_from_text(_strip_tags(src), source=source)
+        msg.warnings.append(f"HTML the parser rejects ({_why(e)}); read the text between tags")
+        return msg
+
+
+def _strip_tags(src: str) -> str:
+    return html_lib.unescape(_TAG.sub("", src))
+
+
+def _why(e: BaseException) -> str:
+    return one_line(str(e.args[0]) if e.args else type(e).__name__)[:80]
+
+
+def _message_from_html(data: bytes | str, source: str | None) -> Message:
+    warnings: list[str] = []
     if isinstance(data, bytes):
-        try:
-            src = data.decode(soup.original_encoding or "utf-8")
-        except (LookupError, UnicodeDecodeError):
-            src = data.decode("utf-8", "replace")
+        # decoded here, once, by the total decoder: bs4's own guess may name a codec
+        # (idna, a NUL in a meta charset) that raises
+        src = decode_text(data, _declared_charset(data), warnings)
     else:
         src = data
+    soup = _soup(src)
     m = _MHONARC_BODY.search(src)
     if m:
         msg = _mhonarc(soup, src, m, source)
@@ -64,8 +105,18 @@ def message_from_html(data: bytes | str, source: str | None = None) -> Message:
             msg.warnings.append("no message markup recognised; read the page's visible text")
     _tidy_headers(msg)
     if msg.subject is None and soup.title and soup.title.string:
-        msg.subject = soup.title.string.strip()
+        msg.subject = one_line(soup.title.string)
+    msg.warnings[:0] = warnings
     return msg
+
+
+_META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset=["']?([A-Za-z0-9_.:-]{1,40})""", re.I)
+
+
+def _declared_charset(data: bytes) -> str | None:
+    """The charset a page's <meta> declares (None: UTF-8, else Windows-1252)."""
+    m = _META_CHARSET.search(data, 0, 4096)
+    return m.group(1).decode("ascii") if m else None
 
 
 def _tidy_headers(msg: Message) -> None:
@@ -185,18 +236,41 @@ def _mhonarc(soup: BeautifulSoup, text: str, m: re.Match[str], source: str | Non
 
 
 def render_text(node: Tag | BeautifulSoup) -> str:
-    """Visible text of HTML with block elements on their own lines and blockquotes as '> '."""
-    for br in node.find_all("br"):
-        br.replace_with("\n")
-    for bq in node.find_all("blockquote"):
-        bq.insert_before(_Q_OPEN)
-        bq.insert_after(_Q_CLOSE)
-    for tag in node.find_all(_BLOCKS):
-        if tag.name != "pre":
-            tag.insert_after("\n")
+    """Visible text of HTML with block elements on their own lines and blockquotes as '> '.
+
+    One walk over the tree with an explicit stack, the tree left as it is: inserting a
+    newline after each block (bs4's insert_after) walks to the block's last descendant
+    every time, quadratic in nested `<div>`s (80 KB took 10.8 s), and recursion would
+    overflow on deep nesting."""
+    pieces: list[str] = []
+    stack: list[tuple[object, bool]] = [(node, False)]
+    while stack:
+        el, closing = stack.pop()
+        if closing:
+            assert isinstance(el, Tag)
+            if el.name == "blockquote":
+                pieces.append(_Q_CLOSE)
+            elif el.name in _BLOCK_SET and el.name != "pre":
+                pieces.append("\n")
+            continue
+        if isinstance(el, NavigableString):
+            if type(el) in _TEXT_TYPES:
+                pieces.append(str(el))
+            continue
+        if not isinstance(el, Tag):
+            continue
+        if el is not node:
+            if el.name == "br":
+                pieces.append("\n")
+                continue
+            if el.name == "blockquote":
+                pieces.append(_Q_OPEN)
+            stack.append((el, True))
+        stack.extend((child, False) for child in reversed(el.contents))
+    text = "".join(pieces)
     out: list[str] = []
     depth = 0
-    for line in node.get_text().split("\n"):
+    for line in text.split("\n"):
         while _Q_OPEN in line or _Q_CLOSE in line:
             o, c = line.find(_Q_OPEN), line.find(_Q_CLOSE)
             if o >= 0 and (c < 0 or o < c):
@@ -219,7 +293,13 @@ def _spread_numbers(count: int, span: int) -> list[int]:
 
 def html_part_text(part: Part) -> Part:
     """The text of an HTML mail part (sent with no text/plain alternative)."""
-    lines = render_text(_soup("\n".join(part.texts))).split("\n")
+    markup = "\n".join(part.texts)
+    try:
+        if markup.count("<") > MAX_TAGS:
+            raise RecursionError("too many tags")  # read as the text between tags
+        lines = render_text(_soup(markup)).split("\n")
+    except (ParserRejectedMarkup, AssertionError, RecursionError):
+        lines = _strip_tags(markup).split("\n")
     while lines and not lines[-1].strip():
         lines.pop()
     first = part.numbers[0] if part.numbers else 1

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from claims.clean import clean_line, has_control, one_line
 from claims.model import Line, Message
 
 _QUOTE = re.compile(r"^((?:[ \t]?>)+)[ ]?")
@@ -136,7 +137,10 @@ def fill_lines(msg: Message, texts: Sequence[str], numbers: Sequence[int]) -> Me
     cut_depth = -1
     prev_depth, prev_text = -1, ""  # the previous line, for attributions split in two
     shift = 0  # 1 after an Outlook "-----Original Message-----" line
+    controls = False
     for i, (raw, number) in enumerate(zip(texts, numbers, strict=False)):
+        if has_control(raw):  # escape sequences never reach a terminal or a reply
+            raw, controls = clean_line(raw), True
         c = raw[:1]
         if c == ">" or ((c == " " or c == "\t") and ">" in raw[:8]):
             depth, text = quote_depth(raw)
@@ -182,6 +186,8 @@ def fill_lines(msg: Message, texts: Sequence[str], numbers: Sequence[int]) -> Me
                         refs[-depth] if len(refs) >= depth else None))
         prev_depth, prev_text = depth, text
     msg.lines = out
+    if controls:
+        msg.warnings.append("control characters in the body replaced")
     return msg
 
 
@@ -209,8 +215,8 @@ def _drop_footer_lead(out: list[Line], depth: int) -> None:
 
 def set_header(msg: Message, name: str, value: str) -> None:
     """Record a header and fill the Message field it maps to (first occurrence wins)."""
-    key = name.lower()
-    value = value.strip()
+    key = one_line(name).lower()
+    value = one_line(value)
     if key in msg.headers:
         return
     msg.headers[key] = value
@@ -308,7 +314,7 @@ def message_from_page_lines(lines: Sequence[str], numbers: Sequence[int],
         if msg.subject is None:
             title = next((ln.strip() for ln in lines[:start] if ln.strip()), None)
             if title and len(title) < 300:
-                msg.subject = title
+                msg.subject = one_line(title)
         body_start = end
         while body_start < len(lines) and not lines[body_start].strip():
             body_start += 1

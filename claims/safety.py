@@ -68,17 +68,61 @@ DEVICE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:@-]{0,14}$")
 VALUE = re.compile(r"^[A-Za-z0-9 _.:,/+\-]{0,256}$")
 
 # Programs no approval makes acceptable as a setup step: shells, interpreters, deleters,
-# downloaders, disk writers, power switches.
-NEVER_RUN = {"sh", "bash", "dash", "zsh", "ksh", "csh", "busybox", "env", "sudo", "su", "eval",
-             "exec", "python", "python3", "perl", "ruby", "node", "lua", "php", "awk", "gawk",
-             "sed", "rm", "dd", "mkfs", "shred", "truncate", "mv", "cp", "ln", "chmod", "chown",
-             "curl", "wget", "nc", "ncat", "socat", "ssh", "scp", "reboot", "shutdown",
-             "poweroff", "halt", "kexec", "insmod", "rmmod", "crontab", "at", "systemctl",
-             "tee", "touch", "xargs", "find", "git", "make"}
+# downloaders, disk writers, power switches, and wrappers that run another program
+# (`nohup X`, `timeout 5 X`, `ip netns exec NS X`), whose X no check would see.
+NEVER_RUN = {"sh", "bash", "dash", "zsh", "ksh", "csh", "tcsh", "fish", "busybox", "toybox",
+             "env", "sudo", "su", "doas", "pkexec", "runuser", "eval", "exec", "command",
+             "builtin", "source", ".", "python", "perl", "ruby", "node", "nodejs", "deno",
+             "bun", "lua", "luajit", "php", "tclsh", "wish", "expect", "java", "awk", "gawk",
+             "mawk", "nawk", "sed", "rm", "rmdir", "unlink", "dd", "mkfs", "shred", "truncate",
+             "mv", "cp", "ln", "install", "mknod", "mkfifo", "chmod", "chown", "chgrp",
+             "chattr", "setfacl", "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet",
+             "ftp", "tftp", "rsync", "ssh", "scp", "sftp", "reboot", "shutdown", "poweroff",
+             "halt", "kexec", "insmod", "rmmod", "crontab", "at", "batch",
+             "systemctl", "systemd-run", "service", "tee", "touch", "xargs", "find", "git",
+             "make", "nohup", "timeout", "setsid", "nice", "ionice", "chrt", "stdbuf",
+             "unshare", "nsenter", "chroot", "strace", "ltrace", "gdb", "script", "watch",
+             "flock", "time", "parallel", "kill", "pkill", "killall", "mount", "umount",
+             "losetup", "tar", "unzip", "gzip", "gunzip", "docker", "podman", "apt", "apt-get",
+             "dpkg", "rpm", "yum", "dnf", "pip", "pip3", "npm", "vi", "vim", "ed", "ex",
+             "emacs", "nano", "less", "more", "man", "bpftool", "tcpdump"}
+# Versioned interpreters: python3.11, perl5.36, ruby3.1, lua5.4, php8.2, pypy3, node18.
+_INTERPRETER = re.compile(r"^(?:python|pypy|perl|ruby|lua|luajit|php|node|tclsh|wish|java)"
+                          r"[\d.]*$")
+# Subcommands that make a listed program run another one (`ip netns exec NS X`,
+# `ip vrf exec VRF X`), and option values that are a program to run.
+_EXEC_WORDS = {"exec", "-exec", "--exec", "-e"}
+# Where a program a spec names may live: the system's directories, never a spec's own path.
+SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+
+def never_run(program: str) -> bool:
+    """True for a program no approval lets run as a setup step."""
+    name = program.rsplit("/", 1)[-1].lower()
+    return name in NEVER_RUN or _INTERPRETER.match(name) is not None
+
+
+def program_path_problem(program: str) -> str | None:
+    """Why `program` (argv[0] of a spec) may not run from where it says, or None.
+
+    A bare name is looked up on the system's PATH; a path is accepted only when it is the
+    file that lookup finds (`/usr/bin/netperf`), never a spec's `/tmp/x/netperf`."""
+    if "/" not in program:
+        return None
+    import shutil
+
+    name = program.rsplit("/", 1)[-1]
+    found = shutil.which(name, path=SYSTEM_PATH)
+    if found is None or os.path.realpath(found) != os.path.realpath(program):
+        return (f"{program!r} is not the system's {name} (programs run from "
+                f"{SYSTEM_PATH.replace(':', ', ')} only)")
+    return None
 
 # Counts that turn one run into hours whatever the duration cap says.
 COUNT_LIMITS: dict[str, dict[str, float]] = {
-    "perf": {"-r": 100, "--repeat": 100},
+    # perf stat -r N runs the benchmark N times per run: N = 100 was 1.8 h of host time per
+    # claim at the bot's defaults
+    "perf": {"-r": 10, "--repeat": 10},
     "trafgen": {"-n": 1e9, "--num": 1e9},
     "iperf3": {"-P": 128, "--parallel": 128, "-n": 1e11, "--bytes": 1e11, "-k": 1e9,
                "--blockcount": 1e9},
@@ -219,6 +263,9 @@ def check_command(cmd: Command, where: str = "benchmark",
                                  f"refused: {tok!r} contains {why}; commands run without a shell"))
     if probs:
         return probs
+    why = program_path_problem(cmd.argv[0])
+    if why:
+        return [Problem(f"{where}.argv[0]", f"refused: {why}")]
     program = cmd.argv[0].rsplit("/", 1)[-1]
     if server_of is not None:
         return probs + _check_server(cmd, program, server_of, where)
@@ -230,12 +277,22 @@ def check_command(cmd: Command, where: str = "benchmark",
                              f"refused: tool {cmd.tool!r} does not match program {program!r}"))
     probs += _denied_all(cmd.argv, where)
     try:
-        tool.parse_args(cmd.argv)
+        parsed = tool.parse_args(cmd.argv)
     except Refused as e:
         probs.append(Problem(f"{where}.argv", f"refused: {e}"))
     except Exception as e:  # a description bug must not let a command through
         probs.append(Problem(f"{where}.argv", f"refused: {tool.name} cannot read it ({e})"))
+    else:
+        host = parsed.get("host")
+        if host is not None and cmd.peer_role is None and not _loopback(host):
+            probs.append(Problem(f"{where}.peer_role", f"refused: the command names host "
+                                 f"{host!r} and no role's address replaces it (peer_role is "
+                                 "null); commands reach the runner's own hosts only"))
     return probs
+
+
+def _loopback(host: str) -> bool:
+    return host in ("localhost", "::1", "ip6-localhost") or host.startswith("127.")
 
 
 def _denied_all(argv: list[str], where: str) -> list[Problem]:
@@ -317,6 +374,11 @@ def check_action(a: Action) -> Problem | None:
             return Problem("", f"refused: argument {tok!r} contains {why}")
     if a.device is not None and not DEVICE.match(a.device):
         return Problem("", f"refused: {a.device!r} is not an interface name")
+    if a.args and "/" in a.args[0] and not a.args[0].startswith("/sys/") \
+            and not a.args[0].startswith("/proc/"):
+        why = program_path_problem(a.args[0])  # `/tmp/x/tc qdisc ...`: never a spec's program
+        if why:
+            return Problem("", f"refused: {why}")
     check = _ACTION_CHECKS.get(a.kind)
     if check is None:
         return _check_unlisted(a)
@@ -330,8 +392,23 @@ def _check_unlisted(a: Action) -> Problem:
         if why:
             return Problem("", f"refused: {why} in {a.raw!r}")
     prog = (a.args[0].rsplit("/", 1)[-1] if a.args else "")
-    if prog in NEVER_RUN:
-        return Problem("", f"refused: {prog} is never run")
+    for tok in a.args:  # wrappers hide the program they run anywhere in the argv
+        if never_run(tok):
+            return Problem("", f"refused: {tok.rsplit('/', 1)[-1]} is never run")
+    if prog == "ip" and _EXEC_WORDS.intersection(a.args):
+        return Problem("", "refused: ip ... exec runs another program")
+    if a.args:
+        why = program_path_problem(a.args[0])
+        if why:
+            return Problem("", f"refused: {why}")
+    if a.raw:
+        try:
+            words = shlex.split(a.raw)
+        except ValueError:
+            words = a.raw.split()
+        bad = next((w for w in words if never_run(w)), None)
+        if bad is not None:
+            return Problem("", f"refused: {bad.rsplit('/', 1)[-1]} is never run")
     return Problem("", f"{a.kind} step is not on the allow-list: {APPROVE_HINT}",
                    "needs-approval")
 

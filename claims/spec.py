@@ -9,7 +9,8 @@ values and direction, the run plan, and where the claim came from.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import math
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from functools import cache
 from pathlib import Path
@@ -179,26 +180,111 @@ def schema() -> dict[str, Any]:
     return json.loads(SCHEMA_PATH.read_text())
 
 
-def schema_errors(d: Any) -> list[str]:
-    """Schema violations as 'path: reason' lines (empty when the document is valid)."""
+@cache
+def _spec_validator() -> Any:
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(schema())
-    out = []
+    return jsonschema.Draft202012Validator(schema())
+
+
+def schema_errors(d: Any) -> list[str]:
+    """Schema violations as 'path: reason' lines (empty when the document is valid)."""
+    validator = _spec_validator()
+    out = [f"{p}: {v!r} is not a finite number" for p, v in _non_finite(d)]
     for err in sorted(validator.iter_errors(d), key=lambda e: list(map(str, e.absolute_path))):
         path = "/".join(str(p) for p in err.absolute_path) or "(top)"
         out.append(f"{path}: {_short(err.message)}")
     return out
 
 
+# A spec is a page of YAML a person reads; anything much larger is not one (and /dev/zero
+# must end in an error, not fill memory).
+MAX_SPEC_BYTES = 4 << 20
+MAX_SPECS = 256
+
+
+class _Loader(yaml.SafeLoader):
+    """safe_load without aliases: `*a` repeated in nested lists is a billion-laughs bomb
+    for everything that walks the document (schema check, asdict, hashing)."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not accepted "
+                                              "in a spec", event.start_mark)
+        return super().compose_node(parent, index)
+
+
+EXTRACTION_SCHEMA_PATH = Path(__file__).parent / "schemas" / "extraction.schema.json"
+
+
+@cache
+def _extraction_validator() -> Any:
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(json.loads(EXTRACTION_SCHEMA_PATH.read_text()))
+
+
+def extraction_errors(d: Any) -> list[str]:
+    """One message's extraction JSON (what `verifier spec` reads back) checked by
+    claims/schemas/extraction.schema.json: 'path: reason' lines, empty when valid."""
+    out = [f"{p}: {v!r} is not a finite number" for p, v in _non_finite(d)]
+    for err in sorted(_extraction_validator().iter_errors(d),
+                      key=lambda e: list(map(str, e.absolute_path))):
+        path = "/".join(str(p) for p in err.absolute_path) or "(top)"
+        out.append(f"{path}: {_short(err.message, 100)}")
+    return out
+
+
+def _non_finite(d: Any, path: str = "") -> list[tuple[str, float]]:
+    """NaN and infinities anywhere in a document (JSON Schema's "number" accepts them, and
+    `duration: .nan` compares false with every limit)."""
+    out: list[tuple[str, float]] = []
+    stack: list[tuple[str, Any]] = [(path, d)]
+    while stack:
+        at, v = stack.pop()
+        if isinstance(v, float) and not math.isfinite(v):
+            out.append((at or "(top)", v))
+        elif isinstance(v, dict):
+            stack.extend((f"{at}/{k}".lstrip("/"), x) for k, x in v.items())
+        elif isinstance(v, list):
+            stack.extend((f"{at}/{i}".lstrip("/"), x) for i, x in enumerate(v))
+    return sorted(out)
+
+
+def _load_all(text: str) -> Iterator[Any]:
+    """safe_load_all without aliases, through libyaml when it is there (five times faster:
+    the bot reads a spec back for every claim)."""
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is None:
+        yield from yaml.load_all(text, Loader=_Loader)  # noqa: S506 - a SafeLoader
+        return
+    for event in yaml.parse(text, Loader=fast):
+        if isinstance(event, yaml.AliasEvent):
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not accepted "
+                                              "in a spec", event.start_mark)
+    yield from yaml.load_all(text, Loader=fast)  # noqa: S506 - libyaml's SafeLoader
+
+
 def specs_from_yaml(text: str, where: str = "spec") -> list[Spec]:
     """Every spec in a (multi-document) YAML text; SpecError lists all problems at once."""
+    if len(text) > MAX_SPEC_BYTES:
+        raise SpecError([f"{where}: too large for a spec ({len(text) >> 10} KB, limit "
+                         f"{MAX_SPEC_BYTES >> 20} MB)"])
     try:
-        docs = [d for d in yaml.safe_load_all(text) if d is not None]
+        docs = []
+        for d in _load_all(text):
+            if d is not None:
+                docs.append(d)
+            if len(docs) > MAX_SPECS:
+                raise SpecError([f"{where}: more than {MAX_SPECS} specs in one file"])
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         at = f" line {mark.line + 1}" if mark is not None else ""
-        raise SpecError([f"{where}:{at} not YAML: {getattr(e, 'problem', None) or e}"]) from None
+        problem = " ".join(str(getattr(e, "problem", None) or e).split())
+        raise SpecError([f"{where}:{at} not YAML: {problem}"]) from None
+    except RecursionError:
+        raise SpecError([f"{where}: nested too deeply for a spec"]) from None
     if not docs:
         raise SpecError([f"{where}: no spec in the file"])
     specs: list[Spec] = []
@@ -218,14 +304,21 @@ def load_specs(path: str | Path) -> list[Spec]:
     """Read the specs in a YAML file (`-` for stdin); raise SpecError with readable lines."""
     import sys
 
-    if str(path) == "-":
-        return specs_from_yaml(sys.stdin.read(), "<stdin>")
-    p = Path(path)
+    name = "<stdin>" if str(path) == "-" else str(path)
+    if str(path) == "-" and (sys.stdin is None or sys.stdin.closed):
+        raise SpecError([f"{name}: standard input is closed"])
     try:
-        text = p.read_text()
-    except (OSError, UnicodeDecodeError) as e:
-        raise SpecError([f"{path}: cannot read: {getattr(e, 'strerror', None) or e}"]) from None
-    return specs_from_yaml(text, str(path))
+        if str(path) == "-":
+            data = sys.stdin.buffer.read(MAX_SPEC_BYTES + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(MAX_SPEC_BYTES + 1)
+        text = data.decode("utf-8")
+    except (OSError, ValueError) as e:  # ValueError: a closed stream; UnicodeDecodeError
+        why = getattr(e, "strerror", None) or (
+            "not UTF-8 text" if isinstance(e, UnicodeDecodeError) else e)
+        raise SpecError([f"{name}: cannot read: {why}"]) from None
+    return specs_from_yaml(text, name)
 
 
 def dump_specs(specs: list[Spec]) -> str:

@@ -542,7 +542,9 @@ def _metric(c: Claim, variant: str, bench: _Bench) -> Metric:
     runs = [v.runs for v in (b, k) if v is not None and v.runs]
     change = c.claimed_change_pct if c.claimed_change_pct is not None else c.change_pct
     unit = c.unit or (b.unit if b else None)
-    return Metric(name=c.metric, unit=unit, better=c.better,
+    # a claim the extractor could not name (numbers in a garbled line) still needs a name
+    # the spec schema accepts, or the spec does not read back (bench/fuzz.py seed 2018316)
+    return Metric(name=c.metric if c.metric.strip() else unit or "value", unit=unit, better=c.better,
                   baseline=b.value if b else None, candidate=k.value if k else None,
                   claimed_change_pct=change, spread_pct=max(spreads) if spreads else None,
                   runs=min(runs) if runs else None, label=c.context, variant=variant,

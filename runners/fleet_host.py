@@ -210,3 +210,13 @@ def execute_run(spec_data: dict[str, Any], variant: str, index: int, warmup: boo
                         ended=time.time())
     rec.host, rec.batch = host, batch
     return _record_fields(asdict(rec))
+
+
+def scheduler_host(address: str) -> str:
+    """'tcp://10.0.0.1:8786' -> '10.0.0.1'; FleetError for anything but tcp:// or tls://
+    HOST:PORT (`bogus://` was a traceback)."""
+    m = re.fullmatch(r"(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})/?", address)
+    if not m or not 0 < int(m.group(3)) < 65536:
+        raise FleetError(f"bad scheduler address {address[:80]!r} (want tcp://HOST:PORT or "
+                         "tls://HOST:PORT)")
+    return m.group(2).strip("[]")

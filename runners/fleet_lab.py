@@ -83,7 +83,7 @@ class LocalLab:
             self.kill("scheduler")
         port = free_port()
         argv = [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                "--port", str(port), "--no-dashboard"]
+                "--port", str(port), "--no-dashboard", "--dashboard-address", "127.0.0.1:0"]
         scheme = "tcp"
         if self.tls is not None:
             scheme = "tls"

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from runners.base import Handle, Runner, RunnerError
+from runners.hygiene import own_namespaces
 from runners.process import DEFAULT_OUTPUT_CAP, ProcessResult, run_argv, start_argv
 
 _TIMEOUT = 15.0
@@ -66,6 +67,7 @@ class NetnsRunner(Runner):
             return
         self._set_up = True
         c, s = self.ns["client"], self.ns["server"]
+        own_namespaces(self.ns.values())  # a SIGKILLed owner's are removed by the next start
         self._ip("netns", "add", c)
         self._ip("netns", "add", s)
         self._ip("link", "add", self.dev["client"], "netns", c, "type", "veth",

@@ -17,6 +17,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from runners.hygiene import own_process, release_process
+
 DEFAULT_OUTPUT_CAP = 1 << 20
 _LIVE: dict[int, subprocess.Popen[bytes]] = {}
 _LIVE_LOCK = threading.Lock()
@@ -63,12 +65,14 @@ def _spawn(argv: Sequence[str], stdin: bool) -> subprocess.Popen[bytes]:
     )
     with _LIVE_LOCK:
         _LIVE[proc.pid] = proc
+    own_process(proc.pid)  # if this process is SIGKILLed, the next command ends it
     return proc
 
 
 def _forget(proc: subprocess.Popen[bytes]) -> None:
     with _LIVE_LOCK:
         _LIVE.pop(proc.pid, None)
+    release_process(proc.pid)
 
 
 def kill_group(proc: subprocess.Popen[bytes], grace: float = 2.0) -> None:

@@ -170,6 +170,8 @@ def test_cli_queue_and_status(tmp_path):
     cfg = tmp_path / "bot.toml"
     cfg.write_text('[bot]\nlists = ["http://127.0.0.1:9/netdev"]\nstate = "s.sqlite"\n')
     r = _cli("queue", "--config", str(cfg), "<abc@x.example>", cwd=tmp_path)
+    assert r.returncode == 2 and "cannot check" in r.stderr  # no inbox to ask: not queued
+    r = _cli("queue", "--config", str(cfg), "<abc@x.example>", "--force", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     r = _cli("status", "--config", str(cfg), cwd=tmp_path)
     assert "thread <abc@x.example> requested: queued by operator" in r.stdout

@@ -59,16 +59,19 @@ def test_broken_mime_and_mboxes(headers: list[bytes], body: list[bytes], sep: by
 @settings(max_examples=1, deadline=None)
 @given(st.just(None))
 def test_fifty_megabyte_message_reads_in_reasonable_time(_: None) -> None:
+    """Over the message model's size cap the headers are read and the body skipped, with a
+    warning saying so (issue 15: 50 MB took 14 s and 785 MB)."""
     line = b"  1,234,567 instructions:k   #  0.55  insns per cycle   ( +-  0.09% )\n"
     data = (b"From: a@b.c\nSubject: big\nMessage-ID: <big@x>\n\n"
             + line * (50 * 1024 * 1024 // len(line)))
     start = time.monotonic()
     (msg,) = read_all(data) or [None]
-    assert msg is not None and len(msg.lines) > 700_000
-    assert time.monotonic() - start < 300  # "no hang" (about 30 s each under load here)
+    assert msg is not None and msg.subject == "big" and not msg.lines
+    assert any("too large" in w for w in msg.warnings)
+    assert time.monotonic() - start < 60
     quoted = b"> " + line
     start = time.monotonic()
-    (msg,) = read_all(b"Subject: q\n\n" + quoted * (50 * 1024 * 1024 // len(quoted))) or [None]
+    (msg,) = read_all(b"Subject: q\n\n" + quoted * (2 * 1024 * 1024 // len(quoted))) or [None]
     assert msg is not None and msg.lines[0].depth == 1
     assert time.monotonic() - start < 300  # "no hang" (about 30 s each under load here)
 

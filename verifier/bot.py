@@ -16,6 +16,7 @@ import fcntl
 import hashlib
 import json
 import logging
+import os
 import re
 import subprocess
 import time
@@ -27,7 +28,7 @@ from email import policy
 from email.message import EmailMessage
 from email.utils import parseaddr
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from urllib.parse import unquote
 
 from claims.extract import extract_message, might_have_claims
@@ -90,6 +91,12 @@ class BotConfig:
 
     @classmethod
     def from_section(cls, sec: dict[str, Any], base: Path | None = None) -> BotConfig:
+        from verifier.config import config_errors
+
+        problems = config_errors(sec, "bot")  # every value typed: "false" is not false
+        if problems:
+            raise BotError(problems[0] + (f" (and {len(problems) - 1} more)"
+                                          if len(problems) > 1 else ""))
         lists = sec.get("lists") or ([sec["list"]] if sec.get("list") else [])
         if not lists or not all(isinstance(x, str) and x.startswith(("http://", "https://"))
                                 for x in lists):
@@ -224,6 +231,30 @@ def remove_stale_namespaces(prefix: str) -> list[str]:
     return gone
 
 
+def lock_state(state: Path) -> IO[str]:
+    """Hold `<state>.bot.lock` for this process's life (released when it exits, however it
+    exits); raise BotError when another bot holds it."""
+    path = state.with_name(state.name + ".bot.lock")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        f = open(path, "a+")  # noqa: SIM115 - held until close()
+    except OSError as e:
+        raise BotError(f"cannot lock {path}: {e.strerror or e}") from None
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.seek(0)
+        pid = f.read(20).strip()
+        f.close()
+        raise BotError(f"another bot (pid {pid or '?'}) is running on {state}; "
+                       "one bot per state file") from None
+    f.seek(0)
+    f.truncate()
+    f.write(f"{os.getpid()}\n")
+    f.flush()
+    return f
+
+
 class Bot:
     """One bot over one state file; `iterate()` is one poll-work-reply round."""
 
@@ -233,12 +264,18 @@ class Bot:
         self.cfg = cfg
         self.smtp = smtp or SmtpSettings()
         self.me = address(self.smtp.sender)
-        self.state = State(cfg.state)
+        self._lock = lock_state(cfg.state)  # two bots on one state ran every claim twice
+        try:
+            self.state = State(cfg.state)
+        except BaseException:
+            self._lock.close()
+            raise
         self.inboxes = {u: PublicInbox(u) for u in cfg.lists}
         self.pw_done: set[tuple[str, str]] = set()  # (thread, check state) posted
 
     def close(self) -> None:
         self.state.close()
+        self._lock.close()
 
     # --- watching -------------------------------------------------------------------
 

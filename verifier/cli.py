@@ -29,6 +29,20 @@ COMMANDS: dict[str, str] = {
 }
 
 
+# Commands that start benchmarks, servers or namespaces: each first removes what a killed
+# one left (runners.hygiene).
+_RUNS_BENCHMARKS = {"run", "check", "bot", "worker", "kernels"}
+
+
+def _sweep() -> None:
+    from runners.hygiene import sweep
+
+    removed = sweep()
+    if removed:
+        print(f"verifier: removed what a killed command left: {', '.join(removed)[:300]}",
+              file=sys.stderr)
+
+
 def _summary(modname: str) -> str:
     """First docstring line of a command module, read without importing it (imports are slow)."""
     spec = importlib.util.find_spec(modname)
@@ -60,6 +74,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not hasattr(args, "_run"):
         parser.error(f"unknown command {args.command!r}")
+    if "-" in argv and (sys.stdin is None or sys.stdin.closed):
+        print(f"verifier {args.command}: '-' reads standard input, which is closed",
+              file=sys.stderr)
+        return 2
+    from verifier.terminal import guard
+
+    guard()  # no escape sequence reaches a terminal, whatever the text came from
+    if args.command in _RUNS_BENCHMARKS:
+        _sweep()
     try:
         return int(args._run(args) or 0)
     except KeyboardInterrupt:

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from verifier.argtypes import runs, seconds
 from verifier.report import FORMATS, render
 
 
@@ -44,9 +45,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base", default=None, help="vm --tree: base commit or branch, "
                                                 "overriding the thread's base-commit/tree")
     p.add_argument("--jobs", type=int, default=None, help="vm --tree: make -j for the builds")
-    p.add_argument("--duration", type=float, default=None,
+    p.add_argument("--duration", type=seconds, default=None,
                    help="seconds per run, replacing the mail's own (capped by the spec)")
-    p.add_argument("--max-runs", type=int, default=None,
+    p.add_argument("--max-runs", type=runs, default=None,
                    help="most runs per variant (default: the spec's, 30)")
     p.add_argument("--spec-id", default=None, help="check only this spec")
     p.add_argument("--approve", action="store_true",
@@ -240,6 +241,13 @@ def run(args: argparse.Namespace) -> int:
     if args.tree and args.runner != "vm":
         print("verifier check: --tree builds kernels for --runner vm", file=sys.stderr)
         return 2
+    if args.runner == "fleet" and getattr(args, "scheduler", None):
+        from runners.fleet_host import FleetError, scheduler_host
+        try:
+            scheduler_host(args.scheduler)
+        except FleetError as e:
+            print(f"verifier check: {e}", file=sys.stderr)
+            return 2
     try:
         source, messages = _messages(args.target, args.inbox)
         specs = _specs(messages)

@@ -81,7 +81,9 @@ def _print_table(ex: Extraction) -> None:
     from rich.table import Table
 
     m = ex.message
-    console = Console() if sys.stdout.isatty() else Console(width=160)
+    from verifier.terminal import raw
+
+    console = Console(file=raw(sys.stdout)) if sys.stdout.isatty() else Console(width=160)
     title = f"{m.subject or m.source or 'message'}" + (f" — {m.from_}" if m.from_ else "")
     table = Table(title=title, show_lines=False)
     for col in ("metric", "baseline", "candidate", "change", "claimed change", "where"):

@@ -12,7 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from runners.fleet_host import FleetError, parse_tags, security_from
+from runners.fleet_host import FleetError, parse_tags, scheduler_host, security_from
+from verifier.argtypes import output_problem, runs, seconds, wait_seconds
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -23,12 +24,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="host: all runs of a spec on one host (default); spread: any host")
     p.add_argument("--hosts", action="store_true", help="list the connected hosts and exit")
     p.add_argument("--spec-id", default=None, help="which spec of a multi-spec file to run")
-    p.add_argument("--runs", type=int, default=None, help="runs per variant (default: spec)")
-    p.add_argument("--duration", type=float, default=None,
+    p.add_argument("--runs", type=runs, default=None, help="runs per variant (default: spec)")
+    p.add_argument("--duration", type=seconds, default=None,
                    help="seconds per run, replacing the command's own (capped by the spec)")
     p.add_argument("--approve", action="store_true",
                    help="a person approves the spec's setup steps that need approval")
-    p.add_argument("--timeout", type=float, default=None, help="give up after this many s")
+    p.add_argument("--timeout", type=wait_seconds, default=None, help="give up after this many s")
     p.add_argument("-o", "--output", default=None, help="results file (JSON)")
     p.add_argument("--tls-ca", default=None)
     p.add_argument("--tls-cert", default=None)
@@ -57,6 +58,10 @@ def run(args: argparse.Namespace) -> int:
     from runners.fleet import FleetRunner
 
     try:
+        scheduler_host(args.scheduler)
+        bad_output = output_problem(args.output)
+        if bad_output:
+            raise FleetError(bad_output)
         tags = parse_tags(args.tags)
         security = security_from(args.tls_ca, args.tls_cert, args.tls_key, "client")
         specs = [] if args.hosts else _load(args)

@@ -18,6 +18,7 @@ from typing import Any
 
 from claims.spec import Spec
 from runners.base import Runner, RunnerError
+from verifier.argtypes import output_problem, runs, seconds
 from verifier.results import Results
 
 RUNNERS = ("local", "netns", "ssh", "vm")
@@ -39,8 +40,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a person approves the spec's setup steps that need approval")
     p.add_argument("-o", "--output", default=None,
                    help="results file (JSON; default: the results on stdout)")
-    p.add_argument("--runs", type=int, default=None, help="runs per variant (default: spec)")
-    p.add_argument("--duration", type=float, default=None,
+    p.add_argument("--runs", type=runs, default=None, help="runs per variant (default: spec)")
+    p.add_argument("--duration", type=seconds, default=None,
                    help="seconds per run, replacing the command's own (capped by the spec)")
     p.add_argument("--sequential", action="store_true",
                    help="run batches until the verdicts hold (5, 10, 20, 30 runs per variant)"
@@ -75,6 +76,16 @@ def make_runner(args: argparse.Namespace) -> Runner:
     if not hosts:
         raise ValueError("--runner ssh needs --hosts client=HOST,server=HOST")
     return SshRunner(hosts, config=args.ssh_config)
+
+
+def _check_runner_args(args: argparse.Namespace, spec: Spec) -> None:
+    """What the runner would find out only after minutes: `--runner vm` with no kernel for
+    a variant boots the host's own kernel for every run (on main, for minutes)."""
+    if args.runner == "vm" and not getattr(args, "kernel", []) and not any(
+            v.kernel and v.kernel.image for v in spec.variants):
+        names = ", ".join(v.name for v in spec.variants)
+        raise ValueError(f"--runner vm needs --kernel VARIANT=IMAGE (variants: {names}); "
+                         "without one every variant boots this host's kernel")
 
 
 def _load(args: argparse.Namespace) -> Spec:
@@ -112,10 +123,12 @@ class _Display:
             return
         from rich.console import Console
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        from verifier.terminal import raw
         self.progress = Progress(TextColumn("{task.description}"), BarColumn(),
                                  TextColumn("{task.completed}/{task.total}"),
                                  TimeElapsedColumn(), TextColumn("{task.fields[last]}"),
-                                 console=Console(stderr=True), transient=False)
+                                 console=Console(file=raw(sys.stderr)), transient=False)
         self.tasks: dict[bool, Any] = {}
 
     def __call__(self, ev: dict[str, Any]) -> None:
@@ -156,7 +169,11 @@ def run(args: argparse.Namespace) -> int:
     from runners.process import kill_all
 
     try:
+        bad_output = output_problem(args.output)
+        if bad_output:
+            raise ValueError(bad_output)
         spec = _load(args)
+        _check_runner_args(args, spec)
         runner = make_runner(args)
     except (ValueError, RunnerError) as e:
         print(f"verifier run: {e}", file=sys.stderr)

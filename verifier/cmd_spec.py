@@ -91,7 +91,7 @@ def extractions(path: str) -> Iterator[Extraction]:
         if doc is not None:
             try:
                 return iter(list(_from_json(doc)))
-            except (ValueError, KeyError, TypeError) as e:
+            except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
                 raise InputProblem(f"{path}: not extraction JSON: {e}") from None
     return _from_messages(path, data)
 
@@ -104,14 +104,18 @@ def _read(path: str) -> bytes:
 
 
 def _from_json(doc: object) -> Iterator[Extraction]:
+    from claims.spec import extraction_errors
     from claims.specbuild import extraction_from_dict
 
     if isinstance(doc, dict) and "messages" in doc:
         doc = doc["messages"]
     items = doc if isinstance(doc, list) else [doc]
-    for d in items:
+    for i, d in enumerate(items):
         if not isinstance(d, dict):
             raise TypeError("expected an object per message")
+        problems = extraction_errors(d)
+        if problems:
+            raise TypeError(f"message {i + 1}: {problems[0]}")
         yield extraction_from_dict(d)
 
 

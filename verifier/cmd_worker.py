@@ -18,6 +18,7 @@ from runners.fleet_host import (
     FleetError,
     parse_tags,
     probe_tags,
+    scheduler_host,
     security_from,
     worker_resources,
 )
@@ -46,9 +47,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 async def _serve(args: argparse.Namespace, resources: dict[str, float], security) -> int:  # type: ignore[no-untyped-def]
     from distributed import Worker
 
+    # No listener beyond what the operator chose: the worker's own port on the interface
+    # facing the scheduler (not 0.0.0.0), and dask's HTTP server (health, metrics; it runs
+    # even with dashboard=False) on loopback only.
     worker = Worker(args.scheduler, nthreads=1, name=fleet_host.CONFIG.name,
-                    resources=resources, security=security, host=args.listen,
-                    dashboard=False, memory_limit=0,
+                    resources=resources, security=security,
+                    host=args.listen or facing(args.scheduler),
+                    dashboard=False, dashboard_address="127.0.0.1:0", memory_limit=0,
                     death_timeout=args.connect_timeout, validate=False)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -70,8 +75,20 @@ async def _serve(args: argparse.Namespace, resources: dict[str, float], security
     return 0
 
 
+def facing(scheduler: str) -> str:
+    """This host's address on the route to the scheduler (127.0.0.1 for a local one)."""
+    from distributed.utils import get_ip
+
+    host = scheduler_host(scheduler)
+    try:
+        return get_ip(host)
+    except (OSError, ValueError):
+        return "127.0.0.1"
+
+
 def run(args: argparse.Namespace) -> int:
     try:
+        scheduler_host(args.scheduler)
         tags = parse_tags(args.tags)
         if not args.no_probe:
             tags += [t for t in probe_tags() if t not in tags]
