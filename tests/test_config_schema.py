@@ -74,3 +74,18 @@ def test_cli_refuses_in_one_line(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-m", "verifier", "bot", "--config", str(cfg), "--once"],
                        capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "approve" in r.stderr, r.stderr
+
+
+def test_every_bot_setting_is_in_the_schema() -> None:
+    """A setting added to BotConfig but not to the schema would make the bot refuse every
+    bot.toml that uses it (the schema refuses unknown keys)."""
+    import dataclasses
+    import json
+
+    schema = json.loads((Path(__file__).resolve().parents[1] / "claims" / "schemas"
+                         / "config.schema.json").read_text())
+    known = set(schema["properties"]["bot"]["properties"])
+    fields = {f.name for f in dataclasses.fields(BotConfig)}
+    assert fields - known == set()
+    for key in ("public_url", "from", "host", "port", "rate_per_hour"):
+        assert key in schema["properties"]["smtp"]["properties"]
