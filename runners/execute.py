@@ -26,7 +26,7 @@ from runners import effect
 from runners.actions import ActionError
 from runners.base import Runner, RunnerError
 from runners.effect import Inert
-from verifier.results import Results, RunRecord
+from runners.results import Results, RunRecord
 
 Progress = Callable[[dict[str, Any]], None]
 # Sample names a tool may use for the time it measured itself.
@@ -282,6 +282,11 @@ def _missing_tools(env: dict[str, Any], prep: Prepared) -> str | None:
     return None
 
 
+# A stopping rule drives the runs from above: given the results so far and `more`, which runs
+# one batch ({variant: runs}), it asks for batches until its statistics decide.
+StoppingRule = Callable[[Results, Callable[[dict[str, int]], None]], object]
+
+
 def new_results(spec: Spec, runner: Runner) -> Results:
     return Results(spec=spec.to_dict(), runner=runner.kind,
                    created=datetime.now(UTC).isoformat(timespec="seconds"))
@@ -309,10 +314,9 @@ def batch_adder(spec: Spec, runner: Runner, results: Results, *,
 
 def _run_all(spec: Spec, runner: Runner, prep: Prepared, results: Results,
              runs: int | None, duration: float | None, approve: bool,
-             progress: Progress | None, sequential: bool,
-             calibrate: Callable[[], dict[str, Any] | None] | None = None) -> None:
-    """Probe the environment, then the warm-up and the counted runs (sequential: after
-    the A/A calibration `calibrate` runs, so the looks use its noise band)."""
+             progress: Progress | None, stopping: StoppingRule | None) -> None:
+    """Probe the environment, then the warm-up and the counted runs (with a stopping rule:
+    the batches it asks for)."""
     programs = [prep.argv[0]] + ([prep.server_argv[0]] if prep.server_argv else [])
     results.environment = runner.environment(programs)
     missing = _missing_tools(results.environment, prep)
@@ -329,12 +333,9 @@ def _run_all(spec: Spec, runner: Runner, prep: Prepared, results: Results,
         why = effect.inert_reason(runner, spec.variants, [r for r in results.runs if r.warmup])
         if why:  # the warm-up already shows the setup cannot act: spend nothing more
             raise Inert(why)
-    if sequential:
-        from verifier.sequential import run_sequential
-
-        run_sequential(results, batch_adder(spec, runner, results, duration=duration,
-                                            approve=approve, progress=progress),
-                       calibrate=calibrate)
+    if stopping is not None:
+        stopping(results, batch_adder(spec, runner, results, duration=duration,
+                                      approve=approve, progress=progress))
     else:
         run_batch(spec, runner, names, runs or spec.run.repetitions, results,
                   progress=progress)
@@ -343,11 +344,11 @@ def _run_all(spec: Spec, runner: Runner, prep: Prepared, results: Results,
 def execute(spec: Spec, runner: Runner, *, runs: int | None = None,
             duration: float | None = None, approve: bool = False,
             progress: Progress | None = None, results: Results | None = None,
-            sequential: bool = False,
-            calibrate: Callable[[], dict[str, Any] | None] | None = None) -> Results:
+            stopping: StoppingRule | None = None) -> Results:
     """Run the whole spec: warm-up per variant, then `runs` (default: the spec's repetitions)
-    of each variant interleaved — or, with `sequential`, batches until the statistics'
-    verdicts hold (verifier.sequential).  The caller owns the runner (`with runner:`);
+    of each variant interleaved — or, with a `stopping` rule, the batches that rule asks for
+    (the statistics live above the runners: verifier passes verifier.sequential's rule, with
+    its calibration bound in).  The caller owns the runner (`with runner:`);
     pass `results` to keep partial results when interrupted."""
     results = results if results is not None else new_results(spec, runner)
     try:
@@ -360,8 +361,7 @@ def execute(spec: Spec, runner: Runner, *, runs: int | None = None,
         results.status, results.reason = "failed", str(e)
         return results
     try:
-        _run_all(spec, runner, prep, results, runs, duration, approve, progress, sequential,
-                 calibrate)
+        _run_all(spec, runner, prep, results, runs, duration, approve, progress, stopping)
     except Inert as e:
         effect.not_acting(runner, spec.variants, results, str(e))
         return results

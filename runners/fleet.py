@@ -38,7 +38,7 @@ from runners.fleet_host import (
     parse_tags,
     validate_spec,
 )
-from verifier.results import Results, RunRecord
+from runners.results import Results, RunRecord
 
 START_TOPIC = "verifier-fleet-start"
 LOST = "worker lost"

@@ -22,7 +22,7 @@ from typing import Any
 
 from claims import spec as spec_mod
 from claims.tools import Refused, tool_for_program
-from verifier.results import RunRecord
+from runners.results import RunRecord
 
 BENCH = "bench"  # every host has 1; every run takes 1: one benchmark per host at a time
 KNOWN_PROGRAMS = ("iperf3", "iperf", "netperf", "netserver", "sockperf", "perf", "trafgen")

@@ -10,7 +10,7 @@ from pathlib import Path
 from claims.extract import extract_message
 from claims.sources import iter_messages
 from claims.specbuild import build_specs
-from verifier.results import Results, RunRecord
+from runners.results import Results, RunRecord
 from verifier.verdict import judge
 
 SEED = next((Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("001_*.txt"), None)

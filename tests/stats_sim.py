@@ -15,7 +15,7 @@ import random
 import numpy as np
 
 from runners.execute import abba_order
-from verifier.results import Results, RunRecord
+from runners.results import Results, RunRecord
 
 SHAPES = ("lognormal", "heavy", "spikes", "bimodal", "drift", "autocorr")
 

@@ -13,9 +13,9 @@ import pytest
 from aiosmtpd.controller import Controller
 from lore import free_port, read_case, rfc822
 
+from runners.results import RunRecord
 from verifier.bot import Bot, BotConfig, series_of, triggers
 from verifier.reply import SmtpSettings
-from verifier.results import RunRecord
 from verifier.state import State
 
 SEED001 = next((Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("001_*.txt"), None)

@@ -13,7 +13,7 @@ from runners import effect
 from runners.effect import Inert
 from runners.local import LocalRunner
 from runners.netns import NetnsRunner
-from verifier.results import RunRecord
+from runners.results import RunRecord
 
 pytestmark = pytest.mark.root
 

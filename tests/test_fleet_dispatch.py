@@ -257,7 +257,7 @@ def _alive(pid: int) -> bool:
 
 
 def test_fleet_command_lists_hosts_and_writes_results(lab, tmp_path):
-    from verifier.results import Results
+    from runners.results import Results
 
     spec_file = tmp_path / "spec.yaml"
     spec_file.write_text(netperf_spec("cli", reps=1).to_yaml())

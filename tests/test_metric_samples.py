@@ -21,7 +21,7 @@ from claims.sources import iter_messages
 from claims.spec import Spec, sample_name
 from claims.specbuild import build_specs
 from claims.tools import all_tools, tool_for_program
-from verifier.results import Results, RunRecord
+from runners.results import Results, RunRecord
 from verifier.verdict import CONFIRMED, INVALID, judge
 
 FIX = Path(__file__).parent / "fixtures" / "tools"

@@ -7,9 +7,9 @@ import re
 
 from stats_sim import fixed
 
+from runners.results import Results
 from verifier import cmd_report
 from verifier.report import lkp_num, parse_footer, render, spread
-from verifier.results import Results
 from verifier.verdict import judge
 
 

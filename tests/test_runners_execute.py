@@ -11,7 +11,7 @@ from claims.spec import Action, Kernel, Variant
 from claims.tools import tool_for_program
 from runners.execute import abba_order, execute, new_results, run_batch
 from runners.netns import NetnsRunner
-from verifier.results import Results
+from runners.results import Results
 
 pytestmark = pytest.mark.root
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from verifier.results import RunRecord
+from runners.results import RunRecord
 from verifier.state import OPTED_OUT, REQUESTED, State, StateError
 
 SPEC = {"id": "netperf-abc-1", "benchmark": {"argv": ["netperf", "-t", "TCP_RR"]}}
@@ -75,7 +75,7 @@ def test_other_schema_version_refused(tmp_path):
 
 WRITER = """
 import sys, time
-from verifier.results import RunRecord
+from runners.results import RunRecord
 from verifier.state import State
 s = State(sys.argv[1])
 i = 0

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 from stats_sim import make_results
 
+from runners.results import Results, RunRecord
 from verifier import verdict
-from verifier.results import Results, RunRecord
 
 RECORDED = Path(__file__).parent / "fixtures" / "runs" / "netns-aa-tcp-rr.json"
 

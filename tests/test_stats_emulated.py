@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from verifier.results import Results, RunRecord
+from runners.results import Results, RunRecord
 from verifier.verdict import CONFIRMED, INCONCLUSIVE, judge
 
 SPEC = {"metrics": [{"name": "rate", "better": "higher", "baseline": 100.0,

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from stats_sim import Simulator, fixed, make_results
 
+from runners.results import RunRecord
 from verifier import stats, verdict
-from verifier.results import RunRecord
 from verifier.sequential import first_batch, run_sequential
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from email import policy
 from email.message import EmailMessage
 from email.utils import parseaddr
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import unquote
@@ -36,10 +37,10 @@ from claims.model import Message
 from claims.sources import InputError, iter_messages
 from claims.spec import Spec
 from claims.specbuild import build_specs
+from runners.results import Results, RunRecord
 from verifier import state as st
 from verifier.fetch import FetchError
 from verifier.fetch.lore import PublicInbox
-from verifier.results import Results, RunRecord
 from verifier.state import ClaimRow, State
 from verifier.thread import attribute_claims, build_thread
 
@@ -495,6 +496,7 @@ class Bot:
         """Run (or resume) one claim's spec; each RunRecord is stored as it completes."""
         from runners.execute import execute, new_results
         from runners.netns import NetnsRunner
+        from verifier.sequential import run_sequential
 
         spec = Spec.from_dict(claim.spec)
         spec.run.max_repetitions = min(spec.run.max_repetitions or self.cfg.max_runs,
@@ -532,7 +534,8 @@ class Bot:
 
                 results = execute(spec, runner, duration=self.cfg.duration,
                                   approve=self.cfg.approve, progress=keep,
-                                  results=results, sequential=True, calibrate=calibrate)
+                                  results=results,
+                                  stopping=partial(run_sequential, calibrate=calibrate))
         return results
 
     def _run_on_fleet(self, claim: ClaimRow, spec: Spec, every: list[RunRecord],

@@ -13,6 +13,7 @@ import argparse
 import os
 import signal
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -111,8 +112,9 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
     """Run one spec sequentially and judge it; the runner is always closed."""
     from runners.execute import execute, new_results
     from runners.process import kill_all
+    from runners.results import Results
     from verifier.cmd_run import _safety_problems, make_runner
-    from verifier.results import Results
+    from verifier.sequential import run_sequential
     from verifier.verdict import judge
 
     if args.max_runs:
@@ -136,7 +138,7 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
         calibrate = ((lambda: _calibration(spec, runner, res, args.duration))
                      if args.calibrate else None)
         execute(spec, runner, duration=args.duration, approve=args.approve, results=res,
-                sequential=True, calibrate=calibrate)
+                stopping=partial(run_sequential, calibrate=calibrate))
     except KeyboardInterrupt:
         res.status, res.reason = "interrupted", "interrupted by a signal"
     finally:
@@ -153,7 +155,7 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
 
 def _not_runnable(spec: Any, runner: str, reason: str) -> Any:
     """A judged result that says why nothing ran (refused, series does not apply)."""
-    from verifier.results import Results
+    from runners.results import Results
     from verifier.verdict import judge
 
     res = Results(spec=spec.to_dict(), runner=runner, status="not-runnable", reason=reason)

@@ -12,8 +12,8 @@ import json
 import sys
 from pathlib import Path
 
+from runners.results import Results
 from verifier.report import FORMATS, render
-from verifier.results import Results
 
 
 def shape_problem(res: Results) -> str | None:

@@ -18,8 +18,8 @@ from typing import Any
 
 from claims.spec import Spec
 from runners.base import Runner, RunnerError
+from runners.results import Results
 from verifier.argtypes import output_problem, runs, seconds
-from verifier.results import Results
 
 RUNNERS = ("local", "netns", "ssh", "vm")
 
@@ -167,6 +167,7 @@ def _summary(results: Results) -> str:
 def run(args: argparse.Namespace) -> int:
     from runners.execute import execute, new_results
     from runners.process import kill_all
+    from verifier.sequential import run_sequential
 
     try:
         bad_output = output_problem(args.output)
@@ -189,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with _Display(args.quiet) as display:
             execute(spec, runner, runs=args.runs, duration=args.duration, approve=args.approve,
-                    progress=display, results=results, sequential=args.sequential)
+                    progress=display, results=results, stopping=run_sequential if args.sequential else None)
     except KeyboardInterrupt:
         results.status, results.reason, code = "interrupted", "interrupted by a signal", 130
     except RunnerError as e:

@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 import requests
 
-from verifier.results import Results
+from runners.results import Results
 
 CONTEXT = "perf-claim"
 API = "/api/1.2"

@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from claims.model import Message
+from runners.results import Results
 from verifier.report import WIDTH, clean, render, spec_yaml
-from verifier.results import Results
 
 DEFAULT_SENDER = "perf claim verifier <verifier@localhost>"  # drafts only, never sent
 MAX_RECIPIENTS = 20  # To + Cc; a long get_maintainer.pl list fits, a flood does not

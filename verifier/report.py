@@ -18,7 +18,7 @@ from typing import Any
 import jinja2
 import yaml
 
-from verifier.results import Results
+from runners.results import Results
 from verifier.verdict import judge, summarize
 
 FORMATS = ("email", "markdown", "html")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from claims.spec import sample_name
-from verifier.results import Results
+from runners.results import Results
 from verifier.stats import noise_band, noise_sd, pct, pocock_alpha, runs_needed
 from verifier.verdict import (
     ALPHA,

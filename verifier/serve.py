@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Flask, abort, redirect, render_template, request, url_for
 
-from verifier.results import Results
+from runners.results import Results
 from verifier.state import ClaimRow, State
 
 

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from verifier.results import RunRecord
+from runners.results import RunRecord
 
 SCHEMA_VERSION = 1
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from claims.spec import sample_name
+from runners.results import Results
 from verifier import arith
-from verifier.results import Results
 from verifier.stats import (
     TRIM,
     Effect,
