@@ -185,7 +185,8 @@ def table(results: Results, verdicts: list[dict[str, Any]]) -> list[str]:
     for v in verdicts:
         sp = spread(results, v)
         ch = sp["change_pct"]
-        claimed = (f"{v['claimed_pct']:+.1f}%" if v.get("claimed_pct") is not None
+        claimed = ("no change" if v.get("no_change_claim")  # the mail's words, not +0.0%
+                   else f"{v['claimed_pct']:+.1f}%" if v.get("claimed_pct") is not None
                    else {"higher": "up", "lower": "down"}.get(str(v.get("better")), "-"))
         name = ".".join(x for x in (tool, v.get("metric")) if x) or "claim"
         extra = ", ".join(x for x in (v.get("unit"), f"{v['better']} is better"
@@ -332,6 +333,8 @@ def _claimed_text(v: dict[str, Any]) -> str:
     unit = f" {v['unit']}" if v.get("unit") else ""
     b, c = v.get("claimed_baseline"), v.get("claimed_candidate")
     change = f"{v['claimed_pct']:+.1f}%" if v.get("claimed_pct") is not None else ""
+    if v.get("no_change_claim"):  # the mail says "no regression", "same", "within noise"
+        change = "no change"
     if b is not None and c is not None:
         return f"{_num(b)} -> {_num(c)}{unit}" + (f", {change}" if change else "")
     return change or "a change without numbers"
@@ -347,7 +350,13 @@ def _title(v: dict[str, Any], command: str | None) -> str:
 
 
 def row_context(v: dict[str, Any], command: str | None = None) -> dict[str, Any]:
+    """One row for the markdown and HTML tables.  Its reason does not repeat the row's own
+    name, and a row that is the same measurement as an earlier one (`same_as`) points at
+    that row's reason instead of printing it again."""
     verdict = v["verdict"] + (f" ({v['detail']})" if v.get("detail") else "")
+    reason = _unnamed(str(v["reason"]), v) if v.get("reason") else None
+    if reason and v.get("same_as"):
+        reason = f"the same measurement as {v['same_as']}: see its reason"
     return {
         "title": _title(v, command),
         "metric": v.get("metric"),
@@ -357,7 +366,9 @@ def row_context(v: dict[str, Any], command: str | None = None) -> dict[str, Any]
         "runs": (f"{v.get('n_base', 0)} baseline, {v.get('n_cand', 0)} "
                  f"{v.get('variant') or 'candidate'}"),
         "verdict": verdict,
-        "reason": v.get("reason"),
+        "reason": reason,
+        # what the interval compared; a row without one compared nothing
+        "compared": v.get("compared") if v.get("effect") else None,
         "ruled_out": v.get("ruled_out_pct"),
         "problems": [p["message"] for p in v.get("problems", [])],
         "notes": list(v.get("notes", [])) + ([v["claim_note"]] if v.get("claim_note") else []),
