@@ -16,7 +16,7 @@ from replykit import SEED, seed_results
 
 from claims.sources import iter_messages
 from verifier.reply import MAX_RECIPIENTS, build_reply, clean, mailboxes
-from verifier.report import parse_footer, table
+from verifier.report import parse_footer, render, table
 from verifier.verdict import judge
 
 pytestmark = pytest.mark.skipif(SEED is None, reason="shared seeds not present")
@@ -124,3 +124,19 @@ def test_many_rows_stay_short():
     lines = body.splitlines()
     assert len(lines) <= 70 and "... 11 more row(s)" in body
     assert len(parse_footer(body)) == 17  # every row is still in the trailer
+
+
+def test_one_finding_is_said_once_naming_its_rows():
+    """Local and remote CPU of one machine are one finding (the verdicts' `same_as`): the
+    reply says it once, naming the rows, without 'cpu_local: ... cpu_local:'; the method
+    line names the estimator the rows used; the markdown points the later rows at it."""
+    res, msgs = seed_results()
+    body = parsed(build_reply(res, msgs, deliverable=False)).get_body(("plain",)).get_content()
+    flat = " ".join(body.split())
+    assert flat.count("they share its CPUs") == 1
+    assert ("cpu_local, cpu_remote, service_demand_local, service_demand_remote: "
+            "no information here: on this runner client and server are one machine") in flat
+    assert "trimmed mean of the pair log-ratios" in flat and "Welch" not in flat
+    md = render(res, "markdown")
+    assert md.count("they share its CPUs") == 1
+    assert "the same measurement as cpu_local" in md

@@ -31,7 +31,9 @@ def test_email_layout():
     lines = text.splitlines()
     assert max(len(x) for x in lines if not x.startswith("verifier-result:")) <= 72
     assert lines[0].startswith("throughput: CONFIRMED")  # the verdict sentence first
-    assert re.search(r"measured -4\.\d% \[-\d\.\d, -\d\.\d\] \(95%, n=10\+10\)", text)
+    # one look at 1% overall (99%), judged on the ABBA pairs (verifier.verdict); wrapped
+    assert re.search(r"measured -4\.\d% \[-\d\.\d, -\d\.\d\] \(99%, n=10\+10, paired\)",
+                     " ".join(text.split()))
     # the LKP-like table: absolute means +- stddev per side, %change of the means, runs
     head = next(i for i, x in enumerate(lines) if x.split()[:3] == ["baseline", "%change",
                                                                       "candidate"])
@@ -58,10 +60,21 @@ def test_long_footer_stays_one_line_and_parses_back():
     res.spec["metrics"][0]["name"] = "service_demand_remote"
     for r in res.runs:
         r.samples["service_demand_remote"] = r.samples.pop("throughput")
+    # on two separate hosts remote CPU is a measurement: the longest footer, with its CI
+    res.runner = "ssh"
+    res.environment = {"runner": "ssh", "hosts": {"client": {"kernel": "6.1.0-28-amd64"},
+                                                  "server": {"kernel": "6.1.0-28-amd64"}}}
     text = render(res, "email")
     assert sum(x.startswith("verifier-result:") for x in text.splitlines()) == 1
     [row] = parse_footer(text)
     assert row["metric"] == "service_demand_remote" and "ci_pct" in row
+    # on one machine (netns) it carries no information: INVALID, no CI, still one line
+    res.runner, res.environment = "netns", _results().environment
+    text = render(res, "email")
+    assert sum(x.startswith("verifier-result:") for x in text.splitlines()) == 1
+    [row] = parse_footer(text)
+    assert row["metric"] == "service_demand_remote" and row["verdict"] == "INVALID"
+    assert "ci_pct" not in row and row["n"] == [10, 10]
 
 
 def test_markdown_and_html():

@@ -185,7 +185,8 @@ def table(results: Results, verdicts: list[dict[str, Any]]) -> list[str]:
     for v in verdicts:
         sp = spread(results, v)
         ch = sp["change_pct"]
-        claimed = (f"{v['claimed_pct']:+.1f}%" if v.get("claimed_pct") is not None
+        claimed = ("no change" if v.get("no_change_claim")  # the mail's words, not +0.0%
+                   else f"{v['claimed_pct']:+.1f}%" if v.get("claimed_pct") is not None
                    else {"higher": "up", "lower": "down"}.get(str(v.get("better")), "-"))
         name = ".".join(x for x in (tool, v.get("metric")) if x) or "claim"
         extra = ", ".join(x for x in (v.get("unit"), f"{v['better']} is better"
@@ -232,7 +233,8 @@ def machine_short(results: Results) -> str:
         parts.append(f"CPU: {h['cpu_model']}" + (f" x{h['cpus']}" if h.get("cpus") else ""))
     if h.get("kernel"):
         parts.append("kernel: " + str(h["kernel"]).split()[0])
-    if h.get("nic_driver"):
+    # a driver the runner's own words already name (netns: veth) is not said twice
+    if h.get("nic_driver") and str(h["nic_driver"]) not in parts[0].split():
         parts.append(f"NIC/driver: {h['nic_driver']}")
     tools = {k: v for k, v in (h.get("tools") or {}).items() if v}
     if tools:
@@ -331,6 +333,8 @@ def _claimed_text(v: dict[str, Any]) -> str:
     unit = f" {v['unit']}" if v.get("unit") else ""
     b, c = v.get("claimed_baseline"), v.get("claimed_candidate")
     change = f"{v['claimed_pct']:+.1f}%" if v.get("claimed_pct") is not None else ""
+    if v.get("no_change_claim"):  # the mail says "no regression", "same", "within noise"
+        change = "no change"
     if b is not None and c is not None:
         return f"{_num(b)} -> {_num(c)}{unit}" + (f", {change}" if change else "")
     return change or "a change without numbers"
@@ -346,7 +350,13 @@ def _title(v: dict[str, Any], command: str | None) -> str:
 
 
 def row_context(v: dict[str, Any], command: str | None = None) -> dict[str, Any]:
+    """One row for the markdown and HTML tables.  Its reason does not repeat the row's own
+    name, and a row that is the same measurement as an earlier one (`same_as`) points at
+    that row's reason instead of printing it again."""
     verdict = v["verdict"] + (f" ({v['detail']})" if v.get("detail") else "")
+    reason = _unnamed(str(v["reason"]), v) if v.get("reason") else None
+    if reason and v.get("same_as"):
+        reason = f"the same measurement as {v['same_as']}: see its reason"
     return {
         "title": _title(v, command),
         "metric": v.get("metric"),
@@ -356,7 +366,9 @@ def row_context(v: dict[str, Any], command: str | None = None) -> dict[str, Any]
         "runs": (f"{v.get('n_base', 0)} baseline, {v.get('n_cand', 0)} "
                  f"{v.get('variant') or 'candidate'}"),
         "verdict": verdict,
-        "reason": v.get("reason"),
+        "reason": reason,
+        # what the interval compared; a row without one compared nothing
+        "compared": v.get("compared") if v.get("effect") else None,
         "ruled_out": v.get("ruled_out_pct"),
         "problems": [p["message"] for p in v.get("problems", [])],
         "notes": list(v.get("notes", [])) + ([v["claim_note"]] if v.get("claim_note") else []),
@@ -404,19 +416,45 @@ def reproduce(results: Results) -> str:
             "&& verifier report r.json")
 
 
+def _unnamed(text: str, v: dict[str, Any]) -> str:
+    """A row's reason without the row's own metric name at its head ('no information here:
+    cpu_local: on this runner ...'): the note names the rows it covers once, in front."""
+    lead = "no information here: "
+    head, rest = (lead, text[len(lead):]) if text.startswith(lead) else ("", text)
+    sample, metric = v.get("sample"), v.get("metric")
+    for name in (f"{sample} ({metric})", sample, metric):
+        if name and rest.startswith(f"{name}: "):
+            return head + rest[len(name) + 2:]
+    return text
+
+
 def row_notes(verdicts: list[dict[str, Any]], said: str = "") -> list[str]:
-    """One line per row that has a detail, reason or note, named by its metric; a reason the
-    headline `said` already is not repeated."""
+    """One line per distinct detail, reason or note, naming the rows it covers: 'cpu_local,
+    cpu_remote: no information here: ...'.  A row that is the same measurement as an
+    earlier one (`same_as`) is folded into that row's reason; a reason the headline `said`
+    already is not repeated."""
     by_text: dict[str, list[str]] = {}
+    reason_of: dict[str, str] = {}  # a row's name -> the key its reason is listed under
     for v in verdicts:
-        why = [x for x in (v.get("detail"), v.get("reason")) if x]
-        why += list(v.get("notes") or [])[:1]
+        name = str(v.get("metric") or "claim")
+        why = [str(x) for x in (v.get("detail"), v.get("reason")) if x]
+        why += [str(x) for x in list(v.get("notes") or [])[:1]]
         if v.get("claim_note"):
-            why.append(v["claim_note"])
+            why.append(str(v["claim_note"]))
         why += [f"claim arithmetic: {p['message']}" for p in v.get("problems") or []]
         for w in why:
-            if str(w) not in said:
-                by_text.setdefault(str(w), []).append(str(v.get("metric") or "claim"))
+            if w in said:
+                continue
+            key = _unnamed(w, v)
+            if w == v.get("reason"):
+                first = reason_of.get(str(v.get("same_as")))
+                key = first if v.get("same_as") and first else key
+                reason_of.setdefault(name, key)
+                if v.get("sample"):
+                    reason_of.setdefault(str(v["sample"]), key)
+            names = by_text.setdefault(key, [])
+            if name not in names:
+                names.append(name)
     return [f"{', '.join(names)}: {w}" for w, names in by_text.items()]
 
 
@@ -473,14 +511,17 @@ def spec_yaml(results: Results, width: int = 64, inline: bool = True) -> str:
 
 
 def method(verdicts: list[dict[str, Any]]) -> str:
-    """One sentence on how the rows were judged: a reader checks the band and the level."""
+    """One sentence on how the rows were judged: a reader checks the estimator, the band
+    and the level (the estimator as the rows' effects name it, once for all rows)."""
     v = next((x for x in verdicts if x.get("alpha")), None)
     if v is None:
         return ""
     holm = " (Holm)" if any(x.get("holm") for x in verdicts) else ""
-    return (f"%change is of the means; verdicts: Welch t intervals of ln(cand/base), "
-            f"{(1 - v['alpha']) * 100:.4g}% per look{holm}, noise band "
-            f"+-{v.get('delta_pct', 1.0):.1f}%.")
+    how = list(dict.fromkeys(str(e["estimator"]) for x in verdicts
+                             if isinstance(e := x.get("effect"), dict) and e.get("estimator")))
+    est = f"{'; '.join(how)}, " if how else ""  # no row was compared: no interval to name
+    return (f"%change is of the means; verdicts: {est}{(1 - v['alpha']) * 100:.4g}% per "
+            f"look{holm}, noise band +-{v.get('delta_pct', 1.0):.1f}%.")
 
 
 def context(results: Results, calibration: dict[str, Any] | None = None) -> dict[str, Any]:
