@@ -218,13 +218,15 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
     runs: int | None = None
     for k in range(start, end):
         ln = lines[k]
-        if k in skip:
-            headers = []
-            continue
         text = ln.text
+        # "Performance counter stats for 'cmd' (10 runs):" names a command (a skipped
+        # line) and also says how many runs the numbers under it are the mean of
         r = runs_in(text) if "run" in text else None
         if r is not None and "Performance counter" in text:
             runs = r
+        if k in skip:
+            headers = []
+            continue
         row = make_row(label, text, ln.number, depth=ln.depth, author=ln.author,
                        message_id=ln.message_id, runs=runs)
         if not row.values:
