@@ -102,3 +102,13 @@ def test_block_model_is_linear() -> None:
     got, _ = labelled_block_claims(msg.lines, set())
     assert len(got) >= 3000
     assert time.process_time() - t < 10  # a bound, not a benchmark: quadratic took minutes
+
+
+def test_a_wrapper_running_the_benchmark_does_not_name_the_blocks() -> None:
+    # "taskset -c 2" is part of the command line above both runs, not a setup step of the first
+    text = ("Running:\n\n   taskset -c 2 ./ring_bench --batch=64\n\n- without the patch\n\n"
+            "   2,791.70 msec task-clock\n   7,249,926 cycles\n\n- with the patch\n\n"
+            "   2,753.36 msec task-clock\n   7,150,358 cycles\n\n- modified, without the patch\n\n"
+            "   4,126.66 msec task-clock\n   10,716,808 cycles\n\n- modified, with the patch\n\n"
+            "   3,953.55 msec task-clock\n   10,267,242 cycles\n")
+    assert pairs(text) == [(2791.70, 2753.36), (7249926, 7150358), (4126.66, 3953.55), (10716808, 10267242)]
