@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from claims.commands import ShellEvent
+from claims.grid import name_kind
 from claims.lexicon import content_words, cue, distinguishes
 from claims.model import Claim, Line
 from claims.numbers import Token, is_unit, skeleton, tokenize
@@ -291,10 +292,12 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
     if base_i is None:
         base_i = pick_baseline([s[0] for s in sides], subject)
     base_label, base_rows = sides[base_i]
+    base_rows = _without_samples(base_rows)
     out: list[Claim] = []
     for j, (_, cand_rows) in enumerate(sides):
         if j == base_i:
             continue
+        cand_rows = _without_samples(cand_rows)
         keyed = _by_key(base_rows, cand_rows)
         if keyed:  # rows named by a key ("1K:", "avg-latency"): the key pairs them, in any order
             for br, cr in keyed:
@@ -316,6 +319,16 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
             used[shape] = k + 1
             out.extend(pair_rows(br, cands[k], tabular=True, context=context))
     return out
+
+
+def _without_samples(rows: list[Row]) -> list[Row]:
+    """A side's rows without its single runs ("Run 1") when it also prints their aggregate
+    ("Average"): the aggregate is what the side claims, a run is one sample of it (as the
+    grid reads tables printed one per variant)."""
+    kinds = [name_kind(r.key) if r.key else None for r in rows]
+    if "aggregate" not in kinds or "index" not in kinds:
+        return rows
+    return [r for r, k in zip(rows, kinds, strict=True) if k != "index"]
 
 
 def _by_key(base: list[Row], cand: list[Row]) -> list[tuple[Row, Row]]:
