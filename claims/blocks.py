@@ -416,6 +416,13 @@ def _comparable(names: list[str | None]) -> bool:
     return all(s and len(common) >= 0.4 * len(s) for s in sets)
 
 
+def _steps(above: str | None, below: str | None) -> bool:
+    """Two sentences that name no side outright, the "after" one printed above the "before"
+    one ("This is the number after this operation." over "This is the number before the VM
+    starts."): steps of one procedure read top to bottom, not a candidate printed first."""
+    return all(lab and is_sentence(lab) and role(lab) is None for lab in (above, below))
+
+
 def comparisons(labels: list[str | None], arrows: list[bool],
                 subject: str | None = None) -> list[tuple[int, list[int]]]:
     """(baseline, candidates) among the labelled blocks of one series.  An arrow between
@@ -431,7 +438,8 @@ def comparisons(labels: list[str | None], arrows: list[bool],
             continue
         scores = rank(names, subject)
         lo = min(range(len(names)), key=lambda k: (scores[k], k))
-        cands = [fam[k] for k in range(len(names)) if k != lo and scores[k] >= scores[lo] + 0.35]
+        cands = [fam[k] for k in range(len(names)) if k != lo and scores[k] >= scores[lo] + 0.35
+                 and (k > lo or not _steps(names[k], names[lo]))]
         if cands:
             out.append((fam[lo], cands))
     return out
