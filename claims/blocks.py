@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from claims.commands import ShellEvent
+from claims.grid import name_kind
 from claims.lexicon import content_words, cue, distinguishes
 from claims.model import Claim, Line
 from claims.numbers import Token, is_unit, skeleton, tokenize
@@ -218,13 +219,15 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
     runs: int | None = None
     for k in range(start, end):
         ln = lines[k]
-        if k in skip:
-            headers = []
-            continue
         text = ln.text
+        # "Performance counter stats for 'cmd' (10 runs):" names a command (a skipped
+        # line) and also says how many runs the numbers under it are the mean of
         r = runs_in(text) if "run" in text else None
         if r is not None and "Performance counter" in text:
             runs = r
+        if k in skip:
+            headers = []
+            continue
         row = make_row(label, text, ln.number, depth=ln.depth, author=ln.author,
                        message_id=ln.message_id, runs=runs)
         if not row.values:
@@ -289,10 +292,12 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
     if base_i is None:
         base_i = pick_baseline([s[0] for s in sides], subject)
     base_label, base_rows = sides[base_i]
+    base_rows = _without_samples(base_rows)
     out: list[Claim] = []
     for j, (_, cand_rows) in enumerate(sides):
         if j == base_i:
             continue
+        cand_rows = _without_samples(cand_rows)
         keyed = _by_key(base_rows, cand_rows)
         if keyed:  # rows named by a key ("1K:", "avg-latency"): the key pairs them, in any order
             for br, cr in keyed:
@@ -314,6 +319,16 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
             used[shape] = k + 1
             out.extend(pair_rows(br, cands[k], tabular=True, context=context))
     return out
+
+
+def _without_samples(rows: list[Row]) -> list[Row]:
+    """A side's rows without its single runs ("Run 1") when it also prints their aggregate
+    ("Average"): the aggregate is what the side claims, a run is one sample of it (as the
+    grid reads tables printed one per variant)."""
+    kinds = [name_kind(r.key) if r.key else None for r in rows]
+    if "aggregate" not in kinds or "index" not in kinds:
+        return rows
+    return [r for r, k in zip(rows, kinds, strict=True) if k != "index"]
 
 
 def _by_key(base: list[Row], cand: list[Row]) -> list[tuple[Row, Row]]:
@@ -401,6 +416,13 @@ def _comparable(names: list[str | None]) -> bool:
     return all(s and len(common) >= 0.4 * len(s) for s in sets)
 
 
+def _steps(above: str | None, below: str | None) -> bool:
+    """Two sentences that name no side outright, the "after" one printed above the "before"
+    one ("This is the number after this operation." over "This is the number before the VM
+    starts."): steps of one procedure read top to bottom, not a candidate printed first."""
+    return all(lab and is_sentence(lab) and role(lab) is None for lab in (above, below))
+
+
 def comparisons(labels: list[str | None], arrows: list[bool],
                 subject: str | None = None) -> list[tuple[int, list[int]]]:
     """(baseline, candidates) among the labelled blocks of one series.  An arrow between
@@ -416,7 +438,8 @@ def comparisons(labels: list[str | None], arrows: list[bool],
             continue
         scores = rank(names, subject)
         lo = min(range(len(names)), key=lambda k: (scores[k], k))
-        cands = [fam[k] for k in range(len(names)) if k != lo and scores[k] >= scores[lo] + 0.35]
+        cands = [fam[k] for k in range(len(names)) if k != lo and scores[k] >= scores[lo] + 0.35
+                 and (k > lo or not _steps(names[k], names[lo]))]
         if cands:
             out.append((fam[lo], cands))
     return out

@@ -90,7 +90,10 @@ def extract_message(msg: Message) -> Extraction:
     ex.setup = found.setup
     claims: list[Claim] = []
     used = set(skip) | found.used
-    setup_lines = {k: e.setup.raw for e in found.events if e.setup for k in range(e.index, e.last + 1)}
+    # a wrapper that runs the benchmark ("taskset -c 2 perf stat ...") is part of the command
+    # line, as in command_run_claims: only a step of its own names the output after it
+    setup_lines = {k: e.setup.raw for e in found.events if e.setup and not e.command
+                   for k in range(e.index, e.last + 1)}
     command_lines = {k for e in found.events if e.command for k in range(e.index, e.last + 1)}
     got, covered = labelled_block_claims(lines, skip, command_lines, setup_lines, msg.subject)
     claims += got

@@ -585,6 +585,13 @@ def _name_columns(g: Grid, k: int) -> None:
 
 # --- classification -------------------------------------------------------------------
 
+def name_kind(name: str) -> str:
+    """What a row or column name is: 'change', 'spread', 'runs', 'index' ("Run 2"),
+    'aggregate' ("Average"), 'variant', 'param', 'metric', 'name' or 'empty'.  The block
+    model asks it of its row keys, so both read a name the same way."""
+    return _kind_of_name(name)
+
+
 def _kind_of_name(name: str) -> str:
     n = name.strip()
     if not n:

@@ -192,6 +192,17 @@ def role(label: str | None) -> str | None:
     return cue(label).role
 
 
+def side_word_pattern() -> re.Pattern[str]:
+    """Text holding a word `cue` can score on its own (a head, a negation, a cue word, a
+    "-next" tree, a version, a state ending its phrase): a label without one names a
+    side only by its relation to other labels.  The pre-scan looks for these, so the
+    lexicon's words are written once, here."""
+    plain = {w for w in (*_HEADS, *_NEGATIONS, *_WORDS) if not w.startswith("=")}
+    alt = "|".join(re.escape(w) for w in sorted(plain, key=len, reverse=True))
+    return re.compile(rf"(?i)(?<![A-Za-z])(?:{alt})(?![A-Za-z])|[a-z]-next\b|\bnext-\d|\bv\d|\b(?:un|non-)[a-z]"
+                      rf"|\b(?:on|off)\b(?={_STATE_END.pattern})")
+
+
 _SUBJECT_PREFIX = re.compile(r"^(?:\s*(?:re|fwd?|aw)\s*:\s*)*(?:\[[^\]]*\]\s*)*(?:[\w/.-]+:\s+)*", re.I)
 
 

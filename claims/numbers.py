@@ -69,6 +69,7 @@ class Token:
     signed: bool = False
 
 
+_ID_WORDS = frozenset({"port", "pid", "tid", "irq", "id"})  # words that a number after names
 MAGNITUDES = frozenset({"k", "K", "M", "G"})  # "812k", "4.2M": thousands, millions of what the text says
 
 
@@ -168,6 +169,8 @@ def _tokenize(text: str) -> tuple[Token, ...]:
             sign_at = None
         if kind == "value" and word.endswith("]") and out and out[-1].text == "[":
             kind = "word"  # an id such as iperf's "[  5]"
+        if kind == "value" and unit is None and not signed and out and out[-1].text.lower() in _ID_WORDS:
+            kind = "word"  # "port 40112", "pid 4711": a name for a thing, not a measurement
         if kind == "value" and spread_next:
             kind, value = "spread", abs(value) if value is not None else None
         spread_next = False

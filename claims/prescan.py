@@ -15,10 +15,12 @@ conditions that any claim, command or setup step needs, whatever model finds it.
   extractor's tokenizer reads).
 - A change stated alone needs a number with `%`, `x`/`×`, "times" or "fold".
 - A pair needs two numbers and something that makes them two variants of one metric: an
-  operator or word between numbers (`->`, `=>`, `vs`, `from .. to`, `compared`, `instead of`), a row of
+  operator or word between numbers (`->`, `=>`, `vs`, `from .. to`, `compared`, `instead of`;
+  also an arrow or `vs` on a line of its own between two blocks of output), a row of
   aligned numeric columns, numbers after column gaps on two rows, or a `label: number`
   line next to another numbered line (blocks such as "Before:" / "After:", bare-line labels
-  and on/off variants all end in one of those layouts).
+  and on/off variants all end in one of those layouts; the variant words are the
+  lexicon's, `claims.lexicon.side_word_pattern`).
 - A command or setup step needs a shell prompt, or a line whose first word is a program
   (benchmark, setup or wrapper program), or a benchmark program named in prose before an
   option.
@@ -99,6 +101,8 @@ _CUES = [re.compile(p, re.M) for p in (
     r"|percent\b|times\b|-?fold\b)",
     # an operator between variants
     rf"(?:->|=>|→|⇒)[^\S\n]*{_N}",
+    # ... or on a line between two blocks of output ("-->", "vs"), the numbers below it
+    rf"(?:->|=>|→|⇒|\bvs\b\.?|\bversus\b)[^\S\n]*(?:\n[ \t>]*){{1,3}}{_N}",
     rf"(?:\bvs\b|\bversus\b|\bcompared\b|\bagainst\b|\binstead of\b)[^\n]{{0,80}}?{_N}",
     # "from X to Y", also wrapped across a line break
     r"\d[^\d]{0,60}?\bto[\s>]+[~≈]?[+-]?\d",
@@ -176,15 +180,14 @@ _DIGIT = re.compile(r"\d")
 
 
 def _variant_words() -> re.Pattern[str]:
-    """The words that name a variant, from claims.variants (the extractor's lexicon), or a
+    """The words that name a variant, from the extractor's lexicon (claims.lexicon), or a
     broad stand-in when that module has changed shape."""
     try:
-        from claims import variants
+        from claims import lexicon
 
-        parts = [p.pattern.removeprefix("(?i)") for p in (variants._BASELINE, variants._CANDIDATE)]
-        return re.compile("|".join(f"(?:{p})" for p in parts), re.IGNORECASE)
+        return lexicon.side_word_pattern()
     except (ImportError, AttributeError, re.error):
-        return re.compile(r"(?i)before|after|with|base|old|new|patch|orig|vanilla|upstream|next|pre|post")
+        return re.compile(r"(?i)before|after|with|no|base|old|new|patch|orig|vanilla|upstream|next|pre|post|on|off")
 
 
 _VARIANT = _variant_words()

@@ -404,6 +404,8 @@ def vs_claims(ln: Line) -> list[Claim]:
             if unit is None and not _PERF_WORD.search(text[max(0, pos - 80):pos]):
                 continue
             metric = _metric_before(text, pos, unit) or unit or "value"
+            if unit == "%" and _CHANGE_VERB.search(metric):
+                continue  # "bigger gains than v2 (~25% vs ~11%)": two changes, each against its own baseline
             names = m.groupdict()
             out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
                              baseline=Value(a, label=names.get("la"), unit=unit, line=ln.number),

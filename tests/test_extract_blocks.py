@@ -102,3 +102,22 @@ def test_block_model_is_linear() -> None:
     got, _ = labelled_block_claims(msg.lines, set())
     assert len(got) >= 3000
     assert time.process_time() - t < 10  # a bound, not a benchmark: quadratic took minutes
+
+
+def test_a_wrapper_running_the_benchmark_does_not_name_the_blocks() -> None:
+    # "taskset -c 2" is part of the command line above both runs, not a setup step of the first
+    text = ("Running:\n\n   taskset -c 2 ./ring_bench --batch=64\n\n- without the patch\n\n"
+            "   2,791.70 msec task-clock\n   7,249,926 cycles\n\n- with the patch\n\n"
+            "   2,753.36 msec task-clock\n   7,150,358 cycles\n\n- modified, without the patch\n\n"
+            "   4,126.66 msec task-clock\n   10,716,808 cycles\n\n- modified, with the patch\n\n"
+            "   3,953.55 msec task-clock\n   10,267,242 cycles\n")
+    assert pairs(text) == [(2791.70, 2753.36), (7249926, 7150358), (4126.66, 3953.55), (10716808, 10267242)]
+
+
+def test_steps_of_a_procedure_are_not_a_candidate_printed_first() -> None:
+    # sentences naming no side outright, "after" above "before": a log read top to bottom
+    text = ("// This is the cache size after this operation.\ncat /proc/meminfo | grep Cached:\nCached:   65536 kB\n\n"
+            "// This is the cache size before the guest starts.\ncat /proc/meminfo | grep Cached:\nCached:   0 kB\n")
+    assert (0, 65536) not in pairs(text)
+    # labels naming their sides outright still pair, whichever is printed first
+    assert comparisons(["patched (this series)", "vanilla"], [False, False]) == [(1, [0])]

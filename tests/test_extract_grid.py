@@ -209,3 +209,9 @@ def test_change_column_computed_from_two_columns_names_the_baseline() -> None:
             "randread    4k      120,000      100,000    20%\n"
             "randwrite   4k      110,000      100,000    10%\n")
     assert pairs(text) == [(100000, 120000), (100000, 110000)]
+
+
+def test_a_number_that_names_a_thing_is_not_a_value() -> None:
+    assert [t.text for t in tokenize("[  3] local 10.0.0.1 port 40112 connected with 10.0.0.2 port 5001")
+            if t.kind == "value"] == []
+    assert [t.value for t in tokenize("pid 4711 ran 812 ops") if t.kind == "value"] == [812]

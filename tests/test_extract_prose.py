@@ -67,3 +67,9 @@ def test_prose_readers_are_linear(unit: str) -> None:
         fn(ln)
     from_to_claims(ln, None)
     assert time.process_time() - t < 5  # a bound, not a benchmark: quadratic took 20-45 s
+
+
+def test_two_stated_changes_are_not_a_pair() -> None:
+    # each percentage is a change against its own baseline; neither is the other's baseline
+    assert pairs("v3 shows bigger gains than v2 (~25% vs ~11%) for stream.\n") == []
+    assert pairs("CPU utilization 40% vs 30%\n") == [(40, 30)]  # a metric measured in %

@@ -152,6 +152,8 @@ def test_a_hunk_line_after_a_different_quote_prefix_is_kept() -> None:
     "improves by ~8%\n",
     "2.5x faster\n",
     "from 12.3us\nto 10.1us\n",
+    "no readahead\nrx=4100 (250 MB)\npolls=900\nreadahead\nrx=5200 (317 MB)\n",  # a negation names a side
+    "   1,200.5 msec task-clock\n\n-->\n\n   1,000.0 msec task-clock\n",  # an arrow line between blocks
     "base     ١٢\npatched  ١٥\n",  # Arabic-Indic digits read as numbers by the tokenizer
     "# netperf -H 10.0.0.2 -t TCP_RR\n",
     "ethtool -K eth0 gro off\n",
