@@ -107,7 +107,7 @@ def prepare(spec: Spec, runner: Runner, duration: float | None = None,
             server = _with_port(server, port)
     except Refused as e:
         raise NotRunnable(f"refused: {e}") from None
-    _check_rewritten(spec, argv, server)
+    _check_rewritten(spec, argv, server, peer)
     # twice what the command needs (all of `perf stat -r N`'s repeats), capped by the spec
     need = (dur or spec.run.duration_cap) * tool.invocations(parsed)
     timeout = min(spec.run.timeout, need * 2 + 30)
@@ -117,11 +117,13 @@ def prepare(spec: Spec, runner: Runner, duration: float | None = None,
     return prep
 
 
-def _check_rewritten(spec: Spec, argv: list[str], server: list[str] | None) -> None:
-    """The commands as they will run go through the safety checks once more."""
+def _check_rewritten(spec: Spec, argv: list[str], server: list[str] | None,
+                     peer: str | None) -> None:
+    """The commands as they will run go through the safety checks once more, with the peer
+    this runner really substituted: a peer role it lacks leaves the mail's host in argv."""
     from claims.safety import check_command
 
-    bench = replace(spec.benchmark, argv=argv, original="")
+    bench = replace(spec.benchmark, argv=argv, original="", peer_role=peer)
     problems = check_command(bench, "benchmark")
     if server is not None:
         problems += check_command(replace(bench, argv=server, role="server"), "server",

@@ -142,3 +142,18 @@ def test_setup_step_program_from_a_spec_path_is_refused() -> None:
     assert p is not None and p.level == "refused" and "not the system's tc" in p.reason
     assert safety.check_action(Action(kind="tc", args=["tc", "qdisc", "add", "dev", "eth0",
                                                        "root", "fq"])) is None
+
+
+def test_a_peer_role_the_runner_lacks_does_not_keep_the_mails_host() -> None:
+    """`peer_role: lab` is one of the spec's roles but not the runner's: nothing replaces
+    `-H 8.8.8.8`, so the command as it would run is refused before anything starts."""
+    from runners.execute import NotRunnable, prepare
+    from runners.local import LocalRunner
+
+    spec = Spec.from_dict({
+        "id": "t2", "benchmark": {"tool": "netperf", "argv": ["netperf", "-H", "8.8.8.8", "-t",
+                                                             "TCP_STREAM"], "peer_role": "lab"},
+        "variants": [{"name": "baseline"}, {"name": "candidate"}],
+        "metrics": [{"name": "throughput"}], "roles": ["client", "lab"]})
+    with pytest.raises(NotRunnable, match="8.8.8.8"):
+        prepare(spec, LocalRunner())
