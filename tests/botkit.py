@@ -41,8 +41,15 @@ def bot(cfg: Path, *extra: str) -> list[str]:
 
 
 def rows(db: Path, q: str) -> list[tuple]:
-    with sqlite3.connect(db, timeout=30) as c:
-        return c.execute(q).fetchall()
+    """The rows of `q`; none while the bot has not yet created its schema (a poll may come
+    between the file's creation and the first table)."""
+    try:
+        with sqlite3.connect(db, timeout=30) as c:
+            return c.execute(q).fetchall()
+    except sqlite3.OperationalError as e:
+        if "no such table" in str(e):
+            return []
+        raise
 
 
 def wait(cond, timeout: float, proc: subprocess.Popen | None = None, what: str = "") -> None:
