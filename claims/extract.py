@@ -155,10 +155,16 @@ def _restates(pct: float, pair: Claim) -> bool:
     return abs(abs(pct) - actual) <= max(2.0, 0.35 * actual)
 
 
+RESTATED_WITHIN = 10  # lines: how far from a pair a sentence that repeats its change may stand
+
+
 def _attach_relative(claims: list[Claim], lines: Sequence[Line], used: set[int]) -> list[Claim]:
     """Changes stated alone become relative claims, unless they restate a pair's change
     ("~20% improvements (from 2.50Mpps to 3.05Mpps)") — then they attach to that pair."""
-    stated = {round(c.claimed_change_pct, 1) for c in claims if c.claimed_change_pct is not None}
+    # a pair's stated change, by value and where it stands: the same percent far away in the
+    # message is another claim, not this pair restated
+    stated = [(round(c.claimed_change_pct, 1), c.lines) for c in claims
+              if c.claimed_change_pct is not None]
     open_pairs: dict[int, list[Claim]] = {}  # pairs without a stated change, by line number
     for c in claims:
         if c.baseline is not None and c.claimed_change_pct is None and c.lines[1] - c.lines[0] < 50:
@@ -171,7 +177,9 @@ def _attach_relative(claims: list[Claim], lines: Sequence[Line], used: set[int])
         prev = lines[i - 1] if i and lines[i - 1].text.strip() else None
         for rel in relative_claims(ln, prev):
             v = rel.claimed_change_pct
-            if v is None or any(round(v + d, 1) in stated for d in (-0.1, 0.0, 0.1)):
+            if v is None or any(abs(round(v, 1) - sv) <= 0.11
+                                and first - RESTATED_WITHIN <= ln.number <= last + RESTATED_WITHIN
+                                for sv, (first, last) in stated):
                 continue
             near = [c for c in open_pairs.get(ln.number, ()) if c.claimed_change_pct is None
                     and (c.lines[0] <= ln.number <= c.lines[1] or _restates(v, c))]

@@ -73,3 +73,22 @@ def test_two_stated_changes_are_not_a_pair() -> None:
     # each percentage is a change against its own baseline; neither is the other's baseline
     assert pairs("v3 shows bigger gains than v2 (~25% vs ~11%) for stream.\n") == []
     assert pairs("CPU utilization 40% vs 30%\n") == [(40, 30)]  # a metric measured in %
+
+
+_FILLER = "\n".join(f"Some unrelated line of discussion number {i}." for i in range(15))
+_TABLE = """Subject: [PATCH net-next] tcp: something
+
+netperf -t TCP_STREAM results:
+
+              before     after
+throughput    1000       1120    (+12.0%)
+"""
+
+
+def test_a_percent_far_from_a_pair_is_its_own_claim_and_near_it_restates_it() -> None:
+    """The same +12% far below a table is another change (UDP_RR here); right under the
+    table it restates the table's change and is not counted twice."""
+    far = _TABLE + "\n" + _FILLER + "\n\nSeparately, UDP_RR latency improves by 12.0% with it.\n"
+    near = _TABLE + "\nThat is a 12.0% improvement.\n"
+    assert pairs(far) == [(1000.0, 1120.0)] and relative(far) == [12.0]
+    assert pairs(near) == [(1000.0, 1120.0)] and relative(near) == []
