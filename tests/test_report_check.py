@@ -46,6 +46,7 @@ def test_seed001_check_on_netns(tmp_path, capsys):
     msg = email.message_from_bytes(reply.read_bytes(), policy=policy.default)
     lines = msg.get_body(("plain",)).get_content().splitlines()
     assert len(lines) <= 60
+    assert "\n".join(lines).count("never armed") == 1  # the reason is said once
     assert any(x.split()[:5] == ["baseline", "%change", "candidate", "claimed", "verdict"]
                for x in lines)
     specs = [yaml.safe_load(p.get_content()) for p in msg.iter_attachments()
