@@ -158,6 +158,9 @@ _PROMPT_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:\[[^\]\n]{0,80}\]|[\w.@-]{1,60}:[^\
 _PROMPT = re.compile(r"[#$][^\S\n]+\S")
 _LOOP = re.compile(rf"^{_LEAD.pattern}for[^\S\n]+\w+[^\S\n]+in\b[^\n]*;[^\S\n]*do\b", re.M)
 _ECHO = re.compile(rf"^{_LEAD.pattern}echo\b[^\n]*(?:>|\|[^\S\n]*(?:sudo[^\S\n]+)?tee\b)", re.M)
+# A program of one's own run by its path with arguments ("./vsock_perf --port 1234"): the
+# command model takes such a line whatever the program is called.
+_OWN_PROGRAM = re.compile(rf"^{_LEAD_NO_PATH.pattern}(?:sudo[^\S\n]+)?\.\.?/[\w.~/+-]+[^\S\n]+\S", re.M)
 _TOKEN_START = re.compile(r"[\w.~/-]*\Z")
 
 
@@ -218,7 +221,7 @@ def _has_command(text: str) -> bool:
             _at_line_start(text, m.start(), _PROMPT_LEAD) for m in _PROMPT.finditer(text)):
         return True
     if ("; do" in text and _LOOP.search(text)) or ("echo" in text and _ECHO.search(text)) \
-            or "Performance counter stats" in text:
+            or "Performance counter stats" in text or ("./" in text and _OWN_PROGRAM.search(text)):
         return True
     for name in ("bench", "xdp"):  # any program named so ("./xdp_redirect", "io_uring-bench")
         pos = text.find(name)
