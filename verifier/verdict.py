@@ -372,31 +372,27 @@ def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
     v = _base_dict(row, cl, delta)
     v["alpha"] = alpha
     n_max = n_max or max(len(row.base), len(row.cand), 2)
+
+    def unjudged(verdict: str, reason: str, **more: Any) -> dict[str, Any]:
+        """A row that gets no measured verdict, with why and what would have been compared."""
+        v.update(verdict=verdict, reason=reason, **more,
+                 compared=_compared(row, None, delta, alpha, calibrated))
+        v["sentence"] = _sentence(v)
+        return v
+
     same = _one_machine(row)
     if same:
-        v.update(verdict=INVALID, reason="no information here: " + same, no_information=same,
-                 compared=_compared(row, None, delta, alpha, calibrated))
-        v["sentence"] = _sentence(v)
-        return v
+        return unjudged(INVALID, "no information here: " + same, no_information=same)
     small = too_small(cl, delta, sd, n_max, alpha)
     if small:
-        v.update(verdict=INCONCLUSIVE, reason=small, no_information=small,
-                 compared=_compared(row, None, delta, alpha, calibrated))
-        v["sentence"] = _sentence(v)
-        return v
+        return unjudged(INCONCLUSIVE, small, no_information=small)
     pair = use_pairs(row) if paired is None else (paired and use_pairs(row))
     reason = _invalid_reason(row, delta, pair)
     if reason:
-        v.update(verdict=INVALID, reason=reason, compared=_compared(row, None, delta, alpha,
-                                                                      calibrated))
-        v["sentence"] = _sentence(v)
-        return v
+        return unjudged(INVALID, reason)
     why = _no_information(row)
     if why:
-        v.update(verdict=INVALID, reason="no information here: " + why, no_information=why,
-                 compared=_compared(row, None, delta, alpha, calibrated))
-        v["sentence"] = _sentence(v)
-        return v
+        return unjudged(INVALID, "no information here: " + why, no_information=why)
     base, cand = row.pairs if pair else (row.base, row.cand)
     # a claim of no change is judged at half alpha: the band it must stay inside is as
     # narrow as 1%, so its interval gets the margin a directional claim has from delta
