@@ -29,7 +29,16 @@ from functools import lru_cache
 
 from claims.model import Claim, Line, Value
 from claims.normalise import normalise_line
-from claims.numbers import MAGNITUDES, MAX_LINE, Token, better_for, is_unit, tokenize, unit_kind
+from claims.numbers import (
+    MAGNITUDES,
+    MAX_LINE,
+    RUNS_NAME,
+    Token,
+    better_for,
+    is_unit,
+    tokenize,
+    unit_kind,
+)
 from claims.variants import clean_label, role
 
 MAX_LABEL_WORDS = 8
@@ -54,7 +63,6 @@ _CHANGE_NAME = re.compile(r"(?i)^(?:[+-]?%|\+-%|%\s?change|%diff|diff\.?|delta|c
                           r"(?:diff|delta|change|gain)\s?\(?%\)?|vs\.? \w+)$")
 _SPREAD_NAME = re.compile(r"(?i)^(?:variance|var|stddev|stdev|std|sd|dev|%stddev|cv|spread|err|error|"
                           r"±|\+-|\+/-|ci|confidence|std\.? ?dev\.?|rsd)$")
-_RUNS_NAME = re.compile(r"(?i)^(?:iterations?|runs?|n|samples?|count|reps?)$")
 _RUN_INDEX = re.compile(r"(?i)^(?:run|iter(?:ation)?|trial|sample|test|round|pass|try|#)\s*#?\s*\d{1,4}$"
                         r"|^\d{1,3}(?:st|nd|rd|th)(?: run)?$")
 _AGGREGATE = re.compile(r"(?i)^(?:avg|average|mean|median|min|max|total|sum|stddev|std|geomean|"
@@ -600,7 +608,7 @@ def _kind_of_name(name: str) -> str:
         return "change"
     if _SPREAD_NAME.match(n):
         return "spread"
-    if _RUNS_NAME.match(n):
+    if RUNS_NAME.match(n):
         return "runs"
     if _RUN_INDEX.match(n):
         return "index"

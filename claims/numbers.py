@@ -71,6 +71,9 @@ class Token:
 
 _ID_WORDS = frozenset({"port", "pid", "tid", "irq", "id"})  # words that a number after names
 MAGNITUDES = frozenset({"k", "K", "M", "G"})  # "812k", "4.2M": thousands, millions of what the text says
+# A column or row named for how many runs its numbers are ("runs", "n", "iterations"): a
+# count of the measurement, never one of its results (the grid and the table reader alike).
+RUNS_NAME = re.compile(r"(?i)^(?:iterations?|runs?|n|samples?|count|reps?)$")
 
 
 def is_unit(word: str) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from claims.model import Claim, Line
-from claims.numbers import Token, is_unit
+from claims.numbers import RUNS_NAME, Token, is_unit
 from claims.pairs import Row, pair_rows
 from claims.variants import pick_baseline, role
 
@@ -20,7 +20,6 @@ _CHANGE_LABEL = re.compile(r"(?i)\b(?:diff|delta|change|%change|percent|gain|imp
                            r"ratio|increase|decrease|regression|%)\b|^[+-]?%$|^%")
 _SPREAD_COL = re.compile(r"(?i)^(?:variance|var|stddev|stdev|std|sd|dev|%stddev|cv|spread|err|error|"
                          r"±|\+-|ci|confidence)$")
-_RUNS_COL = re.compile(r"(?i)^(?:iterations?|runs?|n|samples?|count|reps?)$")
 
 
 @dataclass
@@ -137,9 +136,9 @@ def table_claims(table: Table, better: str | None = None) -> list[Claim]:
     rows = [r for r in rows if id(r) not in change_ids]
     if not rows:
         return []
-    skip_cols = {j for j, h in enumerate(header) if _SPREAD_COL.match(h.strip()) or _RUNS_COL.match(h.strip())}
+    skip_cols = {j for j, h in enumerate(header) if _SPREAD_COL.match(h.strip()) or RUNS_NAME.match(h.strip())}
     spread_cols = [j for j in skip_cols if _SPREAD_COL.match(header[j].strip())]
-    runs_cols = [j for j in skip_cols if _RUNS_COL.match(header[j].strip())]
+    runs_cols = [j for j in skip_cols if RUNS_NAME.match(header[j].strip())]
     if any(r.mark for r in rows):
         return _marked(rows, header, skip_cols, spread_cols, runs_cols, better)
     if len(header) == k:
@@ -243,7 +242,7 @@ def _by_columns(rows: list[TRow], header: list[str], better: str | None) -> list
                                    and not c.percent for c in first):
         label_col = 0
     value_cols = [j for j in range(k) if j not in change and j != label_col
-                  and not _SPREAD_COL.match(header[j].strip()) and not _RUNS_COL.match(header[j].strip())]
+                  and not _SPREAD_COL.match(header[j].strip()) and not RUNS_NAME.match(header[j].strip())]
     if len(value_cols) < 2 or not any(role(header[j]) for j in value_cols):
         return []
     bi = value_cols[pick_baseline([header[j] for j in value_cols])]
