@@ -341,12 +341,17 @@ def message_from_bytes(data: bytes, first_no: int = 1, source: str | None = None
         msg.warnings.append(f"message too large ({len(data) / 2**20:.1f} MB, limit "
                             f"{MAX_MESSAGE_BYTES >> 20} MB): body skipped")
         return msg
+    return message_from_lines(byte_lines(data), first_no, source)
+
+
+def byte_lines(data: bytes) -> list[bytes]:
+    """A message's lines without their endings (CR LF or LF), no empty last line."""
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n")
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
-    return message_from_lines(lines, first_no, source)
+    return lines
 
 
 def message_from_lines(lines: list[bytes], first_no: int = 1,

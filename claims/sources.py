@@ -31,6 +31,7 @@ from typing import BinaryIO
 from claims.mbox import Oversize, looks_like_separator, split_mbox
 from claims.message import fill_lines, message_from_text, set_header
 from claims.mime import (
+    byte_lines,
     content_type,
     decode_leaf,
     message_from_bytes,
@@ -264,11 +265,7 @@ def read_mbox_message(raw: bytes, first: int, name: str, prescan: bool = False) 
         msg.warnings.append(f"message at line {first} is too large ({raw.size >> 20} MB); "
                             "skipped")
         return msg
-    if b"\r" in raw:
-        raw = raw.replace(b"\r\n", b"\n")
-    lines = raw.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
+    lines = byte_lines(raw)
     cut = 0
     if len(raw) > MAX_LINE_BYTES:
         for k, ln in enumerate(lines):
