@@ -15,11 +15,12 @@ import os
 import re
 import shlex
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from claims import sysctl_policy
 from claims.spec import Action, Command, Spec
-from claims.tools import tool_for_program
+from claims.tools import tool_for_program, tool_programs
 from claims.tools.base import Refused
 
 Level = Literal["refused", "needs-approval"]
@@ -42,21 +43,6 @@ SHELL_CHARS = {
     "*": "'*' (glob)", "?": "'?' (glob)", "!": "'!' (history expansion)",
     "~": "'~' (home expansion)", "\\": "backslash (escape)", "'": "quote", '"': "quote",
     "\n": "newline", "\r": "carriage return", "\t": "tab", " ": "space", "\0": "NUL byte",
-}
-
-# Options that make a tool write files, run other programs or detach, refused whatever the
-# tool description says: those descriptions are written separately and may miss one.
-DENIED_OPTIONS: dict[str, set[str]] = {
-    "perf": {"--pre", "--post", "-o", "--output", "--append", "--log-fd", "--control"},
-    "iperf3": {"--logfile", "--pidfile", "-I", "-D", "--daemon", "-F", "--file",
-               "--rsa-private-key-path", "--authorized-users-path", "--username"},
-    "iperf": {"-o", "--output", "-F", "--fileinput", "-D", "--daemon", "-I", "--stdin"},
-    "netperf": {"-F", "-d", "--debug"},
-    "netserver": {"-d", "-f", "-Z"},
-    "sockperf": {"--full-log", "--tcp-avoid-nodelay-file", "-f", "--feedfile",
-                 "--daemonize", "--load-vma"},
-    "trafgen": {"-p", "--cpp", "-D", "--define", "-e", "--example", "-s", "--smoke-test",
-                "-R", "--rfraw"},
 }
 
 # /sys/class/net/<dev>/<attr> attributes that tune the data path (and nothing else).
@@ -118,17 +104,29 @@ def program_path_problem(program: str) -> str | None:
                 f"{SYSTEM_PATH.replace(':', ', ')} only)")
     return None
 
-# Counts that turn one run into hours whatever the duration cap says.
-COUNT_LIMITS: dict[str, dict[str, float]] = {
-    # perf stat -r N runs the benchmark N times per run: N = 100 was 1.8 h of host time per
-    # claim at the bot's defaults
-    "perf": {"-r": 10, "--repeat": 10},
-    "trafgen": {"-n": 1e9, "--num": 1e9},
-    "iperf3": {"-P": 128, "--parallel": 128, "-n": 1e11, "--bytes": 1e11, "-k": 1e9,
-               "--blockcount": 1e9},
-    "iperf": {"-P": 128, "--parallel": 128},
-    "netperf": {"-i": 30},
-}
+
+@cache
+def denied_options() -> dict[str, frozenset[str]]:
+    """Program -> options refused whatever its description's grammar says (files written,
+    programs run, detaching), from the descriptions' `denied_options`: a second guard,
+    because a grammar and its deny list are written separately and one may miss an option."""
+    out: dict[str, frozenset[str]] = {}
+    for prog, tool, server in tool_programs():
+        out[prog] = out.get(prog, frozenset()) | (
+            tool.server_denied_options if server else tool.denied_options)
+    return out
+
+
+@cache
+def count_limits() -> dict[str, dict[str, float]]:
+    """Program -> option -> the largest count accepted (`perf stat -r`, `iperf3 -P`), from
+    the descriptions' `count_limits`: counts that make one run last hours."""
+    out: dict[str, dict[str, float]] = {}
+    for prog, tool, server in tool_programs():
+        if not server:
+            out.setdefault(prog, {}).update(tool.count_limits)
+    return out
+
 
 ETHTOOL_SUBS = {"-K": "features", "--features": "features", "--offload": "features",
                 "-C": "coalesce", "--coalesce": "coalesce", "-G": "ring", "--set-ring": "ring",
@@ -299,21 +297,20 @@ def _denied_all(argv: list[str], where: str) -> list[Problem]:
     """Deny-list checks on a command and, for `perf stat CMD`, on the command it wraps."""
     program = argv[0].rsplit("/", 1)[-1]
     if program != "perf":
-        return _denied(argv, program, program, where)
+        return _denied(argv, program, where)
     for i in range(2, len(argv)):
         tok = argv[i]
         inner = tool_for_program(tok) if not tok.startswith("-") else None
         if inner is not None and inner.name != "perf":
-            return (_denied(argv[:i], "perf", "perf", where)
-                    + _denied(argv[i:], tok.rsplit("/", 1)[-1], inner.name, where, i))
-    return _denied(argv, "perf", "perf", where)
+            return (_denied(argv[:i], "perf", where)
+                    + _denied(argv[i:], tok.rsplit("/", 1)[-1], where, i))
+    return _denied(argv, "perf", where)
 
 
-def _denied(argv: list[str], program: str, tool: str, where: str,
-            offset: int = 0) -> list[Problem]:
-    """Options refused whatever the description says, and counts above COUNT_LIMITS."""
-    denied = DENIED_OPTIONS.get(program, set()) | DENIED_OPTIONS.get(tool, set())
-    limits = COUNT_LIMITS.get(program, {}) | COUNT_LIMITS.get(tool, {})
+def _denied(argv: list[str], program: str, where: str, offset: int = 0) -> list[Problem]:
+    """Options refused whatever the description says, and counts above the limits."""
+    denied = denied_options().get(program, frozenset())
+    limits = count_limits().get(program, {})
     probs = []
     for i, tok in enumerate(argv[1:], 1):
         name = tok.split("=", 1)[0]
@@ -344,7 +341,7 @@ def _check_server(cmd: Command, program: str, bench: Command, where: str) -> lis
     if btool is None or (program not in btool.server_programs and own is not btool):
         return [Problem(f"{where}.argv[0]", f"refused: {program!r} is not the server of "
                         f"{bench.tool}")]
-    probs = _denied(cmd.argv, program, program, where)
+    probs = _denied(cmd.argv, program, where)
     if own is not None and own is not btool:
         try:
             own.parse_args(cmd.argv)

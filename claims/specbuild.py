@@ -16,20 +16,11 @@ from dataclasses import dataclass, field, fields
 from claims import safety
 from claims.model import Claim, Extraction, Line, Message, SetupStep, Value
 from claims.model import Command as MailCommand
+from claims.shell import basename, invocation, split_words, without_redirections
 from claims.spec import Action, Command, Kernel, Metric, RunPlan, Source, Spec, Variant
 from claims.tools import tool_for_program
 from claims.tools.base import ToolDescription, is_host, is_number
 
-# A benchmark the mail shows only through its output (d007: iperf3 summaries, no command).
-DEFAULT_ARGV: dict[str, list[str]] = {
-    "iperf3": ["iperf3", "-c", "server"],
-    "iperf2": ["iperf", "-c", "server"],
-    "netperf": ["netperf", "-H", "server"],
-    "sockperf": ["sockperf", "ping-pong", "-i", "server"],
-}
-# Ports given as shell arithmetic (`-p $((port+$i))`) become the tool's usual port.
-DEFAULT_PORT: dict[str, str] = {"netperf": "12865", "iperf3": "5201", "iperf2": "5001",
-                                "sockperf": "11111"}
 PATCH_LABELS = re.compile(
     r"\b(before|after|old|new|un-?patched|patched|with(out)?|base(line)?|orig(inal)?|"
     r"net-next|vanilla|mainline|upstream|patch(es|set)?|series|v\d+|rc\d+|change|fix(ed)?)\b",
@@ -207,28 +198,16 @@ def _bench_from_mail(mc: MailCommand) -> _Bench:
     return bench
 
 
-_WRAPPER_PROGRAMS = {"perf", "taskset", "numactl", "chrt", "nice", "sudo", "time", "env",
-                     "stdbuf", "ip"}
-
-
 def _wrapper_segments(mc: MailCommand, argv: list[str]) -> list[list[str]]:
-    """The wrappers in front of the benchmark with their own arguments, from the raw text
-    (`perf stat -r 10 trafgen ...` -> [["perf", "stat", "-r", "10"]])."""
+    """The wrappers in front of the benchmark with their own arguments, read from the raw
+    text the way claims.shell reads it (`perf stat -r 10 trafgen ...` ->
+    [["perf", "stat", "-r", "10"]])."""
     if not mc.wrappers:
         return []
-    full = _argv(MailCommand(raw=mc.raw, line=mc.line))
-    prefix = full[: len(full) - len(argv)] if full[len(full) - len(argv):] == argv else []
-    if not prefix:
+    inv = invocation(without_redirections(split_words(mc.raw)))
+    if inv.argv[inv.at:] != argv or not inv.wrappers:
         return [w.split() for w in mc.wrappers]
-    segs: list[list[str]] = []
-    for tok in prefix:
-        base = tok.rsplit("/", 1)[-1]
-        if base in _WRAPPER_PROGRAMS and (not segs or segs[-1][:1] != ["ip"]
-                                          or len(segs[-1]) >= 4):
-            segs.append([base])
-        elif segs:
-            segs[-1].append(tok)
-    return segs
+    return [[basename(words[0]), *words[1:]] for _, words in inv.wrappers]
 
 
 def _bench_synthesised(claim: Claim, msg: Message) -> _Bench:
@@ -242,7 +221,7 @@ def _bench_synthesised(claim: Claim, msg: Message) -> _Bench:
     note = "command read from the tool output's header" if argv else \
         f"the mail shows {tool.name} output but no command; a default {tool.name} run is assumed"
     if not argv:
-        argv = list(DEFAULT_ARGV.get(tool.name, [tool.programs[0]]))
+        argv = list(tool.default_argv or tool.programs[:1])
     inner = tool_for_program(argv[0])
     bench = _Bench(Command(tool=inner.name if inner else tool.name, argv=argv, role="client",
                            peer_role=None), inner or tool, notes=[note])
@@ -307,11 +286,12 @@ def _bind(bench: _Bench) -> None:
             cap = RunPlan().duration_cap
             if float(tok) > cap:  # capped in the argv too, so the tool's own limit passes
                 argv[i] = f"{cap:g}"
-        elif opt.role == "port" and re.fullmatch(r"\$\(\([\w$+\- ]+\)\)|\$\{?\w+\}?", tok):
-            argv[i] = DEFAULT_PORT.get(tool.name, "12865")
+        elif opt.role == "port" and tool.default_port is not None \
+                and re.fullmatch(r"\$\(\([\w$+\- ]+\)\)|\$\{?\w+\}?", tok):
+            argv[i] = str(tool.default_port)
             cmd.bindings[tok] = "port"
-    if tool.name in DEFAULT_ARGV:
-        cmd.peer_role = "server"  # a network benchmark: there is always a peer
+    if tool.peer:
+        cmd.peer_role = "server"  # a client of a server: there is always a peer
     try:
         parsed = tool.parse_args(argv)
     except Exception:  # refused: the spec keeps it and safety says why

@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 from claims.spec import Action
+from claims.tools import tool_programs
 from runners.process import DEFAULT_OUTPUT_CAP, ProcessResult
 
 
@@ -40,10 +41,13 @@ class Handle(Protocol):
     def text(self) -> str: ...
 
 
-# Version flags of the tools we know; others get `--version`.
-VERSION_FLAGS = {"netperf": ["-V"], "netserver": ["-V"], "iperf3": ["--version"],
-                 "iperf": ["-v"], "sockperf": ["--version"], "perf": ["--version"],
-                 "trafgen": ["--version"]}
+def version_flag(program: str) -> tuple[str, ...]:
+    """The flag that makes `program` print its version, from its tool description
+    (`netserver -V` is netperf's); `--version` for a program no description names."""
+    for prog, tool, _ in tool_programs():
+        if prog == program:
+            return tool.version_flag
+    return ("--version",)
 
 
 class Runner(ABC):
@@ -212,7 +216,7 @@ class Runner(ABC):
     # -- environment -------------------------------------------------------------------
     def tool_version(self, role: str, program: str) -> str | None:
         """The first line a tool prints for its version flag, or None when it is absent."""
-        res = self.run(role, [program, *VERSION_FLAGS.get(program, ["--version"])], timeout=10)
+        res = self.run(role, [program, *version_flag(program)], timeout=10)
         absent = res.returncode in (126, 127) or (  # `ip netns exec` says so with 255
             res.returncode != 0 and not res.stdout.strip() and "No such file" in res.stderr)
         if res.error or absent:

@@ -21,12 +21,18 @@ from pathlib import Path
 from typing import Any
 
 from claims import spec as spec_mod
-from claims.tools import Refused, tool_for_program
+from claims.tools import Refused, tool_for_program, tool_programs
 from runners.results import RunRecord
 
 BENCH = "bench"  # every host has 1; every run takes 1: one benchmark per host at a time
-KNOWN_PROGRAMS = ("iperf3", "iperf", "netperf", "netserver", "sockperf", "perf", "trafgen")
 _TAG_RE = re.compile(r"^[A-Za-z0-9_.:+\-]+(=[A-Za-z0-9_.:+\-/]+)?$")
+
+
+def known_programs() -> list[str]:
+    """The programs a host advertises when they are on its PATH (`tool:netperf`): every one
+    a tool description names, servers included, so a spec of any described tool finds a
+    host that has its program."""
+    return sorted({prog for prog, _, _ in tool_programs()})
 
 
 class FleetError(Exception):
@@ -69,7 +75,7 @@ def probe_tags() -> list[str]:
         if drv.exists():
             drivers.add(os.path.basename(os.path.realpath(drv)))
     tags += [f"driver={d}" for d in sorted(drivers)]
-    tags += [f"tool:{p}" for p in KNOWN_PROGRAMS if shutil.which(p)]
+    tags += [f"tool:{p}" for p in known_programs() if shutil.which(p)]
     return [t for t in tags if _TAG_RE.match(t)]
 
 

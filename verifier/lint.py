@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from claims.model import Claim, Extraction
+from claims.tools import all_tools
 from verifier.arith import Problem, check_claim
 
 _BASELINE = re.compile(
@@ -81,15 +83,27 @@ def _context(ex: Extraction) -> Context:
                    has_setup=bool(ex.setup))
 
 
-_NETWORK_TOOLS = {"netperf", "iperf", "iperf2", "iperf3", "sockperf", "trafgen", "pktgen",
-                  "uperf", "neper", "tcp_rr", "tcp_stream", "udp_rr", "mausezahn", "ping"}
-_WRAPPER_TOOLS = {"perf_stat", "perf"}  # count what another command does
+# Network benchmarks no tool description covers; the described ones say so themselves.
+_UNDESCRIBED_NETWORK = frozenset({"uperf", "mausezahn", "ping"})
+
+
+@cache
+def _network_tools() -> frozenset[str]:
+    """Tool names and programs of network benchmarks (a reader needs the NIC and driver)."""
+    return _UNDESCRIBED_NETWORK | {n for t in all_tools() if t.network
+                                   for n in (t.name, *t.programs)}
+
+
+@cache
+def _wrapper_tools() -> frozenset[str]:
+    """Tools that count what another command does (perf stat CMD)."""
+    return frozenset(t.name for t in all_tools() if t.wraps)
 
 
 def missing_for(claim: Claim, ctx: Context) -> list[str]:
     """What a reader needs to reproduce the claim and does not find in the message."""
     out = []
-    other_tool = (claim.tool and claim.tool not in _WRAPPER_TOOLS and ctx.command_tools
+    other_tool = (claim.tool and claim.tool not in _wrapper_tools() and ctx.command_tools
                   and claim.tool not in ctx.command_tools)
     if not ctx.has_command or other_tool:
         what = f" ({claim.tool})" if claim.tool else ""
@@ -106,7 +120,7 @@ def missing_for(claim: Claim, ctx: Context) -> list[str]:
                    "git format-patch --base) or 'net-next at <sha>'")
     if not _CPU.search(ctx.text):
         out.append("the CPU (model and count)")
-    network = bool(({claim.tool} | ctx.command_tools) & _NETWORK_TOOLS)
+    network = bool(({claim.tool} | ctx.command_tools) & _network_tools())
     if network and not _NIC.search(ctx.text):
         out.append("the NIC and its driver (or that it ran on loopback/veth)")
     if not ctx.has_setup and not _SETTINGS.search(ctx.text):

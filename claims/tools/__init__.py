@@ -26,6 +26,18 @@ def all_tools() -> list[ToolDescription]:
     return list(TOOLS.values())
 
 
+def tool_programs() -> list[tuple[str, ToolDescription, bool]]:
+    """(program, its description, True when it only serves that tool) for every program the
+    descriptions name: netserver is netperf's server, iperf3 both sides of iperf3.
+    The per-program tables elsewhere (denied options, version flags, fleet tags) come
+    from here, so a new description is known everywhere at once."""
+    out = []
+    for tool in all_tools():
+        out += [(p, tool, False) for p in tool.programs]
+        out += [(p, tool, True) for p in tool.server_programs if p not in tool.programs]
+    return out
+
+
 _LOADED = False
 
 
@@ -46,4 +58,4 @@ def _load_all() -> None:
 
 
 __all__ = ["TOOLS", "OutputBlock", "Refused", "Sample", "ToolDescription", "register",
-           "tool_for_program", "all_tools"]
+           "tool_for_program", "all_tools", "tool_programs"]

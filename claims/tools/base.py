@@ -35,8 +35,9 @@ written, commands run); `ToolDescription.subcommand` keeps a mode word first on 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Literal
 
 Better = Literal["higher", "lower"] | None
@@ -281,6 +282,22 @@ class ToolDescription:
     server_programs: tuple[str, ...] = ()  # what must run on the server role (netserver)
     subcommand: bool = False  # the first positional is a mode written before the options
     per_interval: bool = False  # one line per interval of the same metric: a run is their mean
+
+    # What the rest of the system needs to know about the tool, written here once: the
+    # checks, spec building, runners, fleet hosts and lint read these (via `all_tools()`).
+    # Options refused on its programs / its server programs whatever `options` says (files
+    # written, programs run): a second guard, in case the grammar above misses one.
+    denied_options: frozenset[str] = frozenset()
+    server_denied_options: frozenset[str] = frozenset()
+    # Counts that turn one run into hours whatever the duration cap says: option -> maximum.
+    count_limits: Mapping[str, float] = MappingProxyType({})
+    version_flag: tuple[str, ...] = ("--version",)  # prints the version as its first line
+    # A run assumed when the mail shows the tool's output but no command (iperf3 -c server).
+    default_argv: tuple[str, ...] = ()
+    default_port: int | None = None  # for a port the mail writes as shell arithmetic
+    peer: bool = False  # always measures against a server on the peer role
+    network: bool = False  # measures the network path (a reader needs the NIC and driver)
+    wraps: bool = False  # counts what another command does (perf stat CMD)
 
     # What a claim of each kind (see `claim_kind`) is among this tool's samples, when the
     # command line does not decide it; tools whose argv decides override `claim_sample`.

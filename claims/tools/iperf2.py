@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from claims.tools import register
 from claims.tools.base import (
@@ -49,6 +50,13 @@ class Iperf2(ToolDescription):
     name = "iperf2"
     programs = ("iperf",)
     server_programs = ("iperf",)
+    denied_options = frozenset({"-o", "--output", "-F", "--fileinput", "-D", "--daemon", "-I",
+                                "--stdin"})
+    count_limits = MappingProxyType({"-P": 128, "--parallel": 128})
+    version_flag = ("-v",)
+    default_argv = ("iperf", "-c", "server")
+    default_port = 5001
+    peer = network = True
     sample_names = frozenset({"bandwidth", "transfer", "retries", "server_bandwidth", "jitter",
                               "lost", "lost_pct"})
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 from claims.tools import register
@@ -51,6 +52,14 @@ class Iperf3(ToolDescription):
     name = "iperf3"
     programs = ("iperf3",)
     server_programs = ("iperf3",)
+    denied_options = frozenset({"--logfile", "--pidfile", "-I", "-D", "--daemon", "-F", "--file",
+                                "--rsa-private-key-path", "--authorized-users-path",
+                                "--username"})
+    count_limits = MappingProxyType({"-P": 128, "--parallel": 128, "-n": 1e11, "--bytes": 1e11,
+                                     "-k": 1e9, "--blockcount": 1e9})
+    default_argv = ("iperf3", "-c", "server")
+    default_port = 5201
+    peer = network = True
     sample_names = frozenset({"cpu_host", "cpu_remote"})
     sample_pattern = (r"(?:(?:tx|rx)_)?(?:sender_(?:bitrate|transfer|retransmits)|"
                       r"receiver_(?:bitrate|transfer|jitter|lost|lost_pct))")

@@ -39,6 +39,8 @@ class Neper(ToolDescription):
     name = "neper"
     programs = ("tcp_rr", "tcp_stream", "tcp_crr", "udp_rr", "udp_stream")
     server_programs = programs
+    default_port = 12866  # the control port (-C)
+    network = True
     sample_names = frozenset({"utime", "stime"})
     sample_pattern = (r"throughput|num_transactions|local_throughput|remote_throughput|"
                       r"latency_[a-z0-9_.]+")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from claims.tools import register
 from claims.tools.base import (
@@ -157,6 +158,13 @@ class Netperf(ToolDescription):
     name = "netperf"
     programs = ("netperf",)
     server_programs = ("netserver",)
+    denied_options = frozenset({"-F", "-d", "--debug"})
+    server_denied_options = frozenset({"-d", "-f", "-Z"})
+    count_limits = MappingProxyType({"-i": 30})
+    version_flag = ("-V",)
+    default_argv = ("netperf", "-H", "server")
+    default_port = 12865
+    peer = network = True
 
     options = OptionSet([
         Option(("-H",), _host_family, role="host", help="remote host[,family]"),

@@ -18,6 +18,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from types import MappingProxyType
 
 from claims.tools import register, tool_for_program
 from claims.tools.base import (
@@ -89,6 +90,12 @@ def _expand(text: list[str]) -> list[tuple[int, str]]:
 class PerfStat(ToolDescription):
     name = "perf"  # the program; only its `stat` sub-command is described
     programs = ("perf",)
+    denied_options = frozenset({"--pre", "--post", "-o", "--output", "--append", "--log-fd",
+                                "--control"})
+    # perf stat -r N runs the benchmark N times per run: N = 100 was 1.8 h of host time per
+    # claim at the bot's defaults
+    count_limits = MappingProxyType({"-r": 10, "--repeat": 10})
+    wraps = True
     sample_pattern = r"\S+"  # event names as the kernel prints them: a claim keeps its own
 
     options = OptionSet([

@@ -25,6 +25,7 @@ _RATE = re.compile(rf"({NUM})pps\s+({NUM})Mb/sec\s+\(({NUM})bps\)\s+errors:\s*({
 class Pktgen(ToolDescription):
     name = "pktgen"
     programs = ()
+    network = True
     sample_names = frozenset({"pps", "throughput", "errors"})
     claim_samples = {"headline": "pps", "packet_rate": "pps", "bitrate": "throughput"}
 

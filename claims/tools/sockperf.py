@@ -59,6 +59,11 @@ class Sockperf(ToolDescription):
     programs = ("sockperf",)
     subcommand = True
     server_programs = ("sockperf",)
+    denied_options = frozenset({"--full-log", "--tcp-avoid-nodelay-file", "-f", "--feedfile",
+                                "--daemonize", "--load-vma"})
+    default_argv = ("sockperf", "ping-pong", "-i", "server")
+    default_port = 11111
+    peer = network = True
     sample_names = frozenset({
         "avg_latency", "avg_rtt", "latency_std_dev", "min_latency", "max_latency",
         "dropped_messages", "duplicated_messages", "out_of_order_messages", "message_rate",

@@ -30,6 +30,12 @@ class SuperNetperf(ToolDescription):
     name = "super_netperf"
     programs = ("super_netperf",)
     server_programs = ("netserver",)
+    # it hands its arguments to netperf instances: netperf's guards and port are its own
+    denied_options = NETPERF.denied_options
+    server_denied_options = NETPERF.server_denied_options
+    count_limits = NETPERF.count_limits
+    default_port = NETPERF.default_port
+    network = True
     sample_names = frozenset({"throughput", "transaction_rate"})
 
     def claim_sample(self, kind: str, name: str, unit: str | None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from claims.tools import register
 from claims.tools.base import (
@@ -40,6 +41,10 @@ def _conf(v: str) -> bool:
 class Trafgen(ToolDescription):
     name = "trafgen"
     programs = ("trafgen",)
+    denied_options = frozenset({"-p", "--cpp", "-D", "--define", "-e", "--example", "-s",
+                                "--smoke-test", "-R", "--rfraw"})
+    count_limits = MappingProxyType({"-n": 1e9, "--num": 1e9})
+    network = True
     sample_names = frozenset({"packets_outgoing", "bytes_outgoing", "cpu_time"})
     sample_pattern = r"cpu\d+_time"  # no rates: a rate claim is read from perf stat around it
 

@@ -84,6 +84,7 @@ class XdpBench(ToolDescription):
     name = "xdp-bench"
     per_interval = True  # a Summary line every second
     programs = ("xdp-bench",)
+    network = True
     subcommand = True
     options = _LOCAL
     sample_names = frozenset({"rx_pps", "tx_pps", "redirect_pps", "errors_per_sec",

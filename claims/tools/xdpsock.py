@@ -38,6 +38,7 @@ class Xdpsock(ToolDescription):
     name = "xdpsock"
     per_interval = True  # a pps table every interval
     programs = ("xdpsock",)
+    network = True
     sample_names = frozenset({"rx_pps", "tx_pps"})
 
     def claim_sample(self, kind: str, name: str, unit: str | None,
