@@ -261,6 +261,9 @@ def _bind(bench: _Bench) -> None:
     tool, cmd = bench.tool, bench.command
     assert tool is not None
     argv = cmd.argv
+    # `perf stat ... netperf -H x`: the wrapped command's options are its own tool's
+    at = invocation(argv).at if tool.wraps else len(argv)
+    inner = tool_for_program(argv[at]) if at < len(argv) else None
     for i in range(1, len(argv)):
         tok = argv[i]
         const = safety.constant_arith(tok)
@@ -268,7 +271,8 @@ def _bind(bench: _Bench) -> None:
             argv[i] = const
             bench.notes.append(f"{tok} from the mail evaluated to {const}")
             continue
-        opt = tool.options.lookup(argv[i - 1])
+        own = inner if inner is not None and i > at else tool
+        opt = own.options.lookup(argv[i - 1])
         if opt is None or opt.value is None:
             continue
         if opt.role == "host":
@@ -286,11 +290,11 @@ def _bind(bench: _Bench) -> None:
             cap = RunPlan().duration_cap
             if float(tok) > cap:  # capped in the argv too, so the tool's own limit passes
                 argv[i] = f"{cap:g}"
-        elif opt.role == "port" and tool.default_port is not None \
+        elif opt.role == "port" and own.default_port is not None \
                 and re.fullmatch(r"\$\(\([\w$+\- ]+\)\)|\$\{?\w+\}?", tok):
-            argv[i] = str(tool.default_port)
+            argv[i] = str(own.default_port)
             cmd.bindings[tok] = "port"
-    if tool.peer:
+    if tool.peer or (inner is not None and inner.peer):
         cmd.peer_role = "server"  # a client of a server: there is always a peer
     try:
         parsed = tool.parse_args(argv)

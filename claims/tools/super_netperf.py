@@ -30,7 +30,9 @@ class SuperNetperf(ToolDescription):
     name = "super_netperf"
     programs = ("super_netperf",)
     server_programs = ("netserver",)
-    # it hands its arguments to netperf instances: netperf's guards and port are its own
+    # it hands its arguments to netperf instances: netperf's options, guards and port are
+    # its own (spec building reads the host and port roles from `options`)
+    options = NETPERF.options
     denied_options = NETPERF.denied_options
     server_denied_options = NETPERF.server_denied_options
     count_limits = NETPERF.count_limits

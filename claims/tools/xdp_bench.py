@@ -84,6 +84,7 @@ class XdpBench(ToolDescription):
     name = "xdp-bench"
     per_interval = True  # a Summary line every second
     programs = ("xdp-bench",)
+    version_flag = ("drop", "--version")  # only its sub-commands know --version
     network = True
     subcommand = True
     options = _LOCAL
