@@ -552,7 +552,7 @@ def command_run_claims(lines: Sequence[Line], events: list[ShellEvent],
         differing = [k for k in keys if len({s.get(k) for s, *_ in group}) > 1]
         if not differing:
             continue
-        sides = []
+        sides: list[tuple[str | None, list[Row]]] = []
         for s, start, end, _ev in group:
             label = ", ".join(f"{k}={s.get(k)}" for k in differing)
             rows = block_rows(lines, start, end, label, [], skip)

@@ -394,7 +394,8 @@ def find_grids(lines: Sequence[Line], skip: set[int]) -> list[Grid]:
     return grids
 
 
-def _close(cur: Grid | None, grids: list[Grid]) -> None:
+def _close(cur: Grid | None, grids: list[Grid]) -> Grid | None:
+    """Keep the grid being read (when it has rows); the new current grid is none."""
     if cur is not None and cur.rows:
         grids.append(cur)
     return None
@@ -508,7 +509,8 @@ def _shape(g: Grid) -> int:
             r.cells = r.cells[n - k:]
         elif n < k:
             if r.sep == "|":
-                r.cells = [None] * (k - n) + r.cells
+                pad: list[Cell | None] = [None] * (k - n)
+                r.cells = pad + r.cells
                 continue
             placed: list[Cell | None] = [None] * k
             for c in r.cells:
@@ -568,12 +570,12 @@ def _name_columns(g: Grid, k: int) -> None:
         else:
             for s, _e, x, _ in hdr:
                 for m in re.finditer(r"\S+", x):
-                    ws, we = s + m.start(), s + m.end()
-                    best = min(range(k), key=lambda j: (_gap((ws, we), spans[j]), -_overlap((ws, we), spans[j])))
+                    at = (s + m.start(), s + m.end())
+                    best = min(range(k), key=lambda j: (_gap(at, spans[j]), -_overlap(at, spans[j])))
                     col = best
-                    if we <= label_end and _gap((ws, we), spans[best]) > 0:
+                    if at[1] <= label_end and _gap(at, spans[best]) > 0:
                         col = -1
-                    words.append((ws, we, m.group(), col))
+                    words.append((*at, m.group(), col))
         for _, _, x, col in words:
             if not x:
                 continue
@@ -1146,16 +1148,19 @@ class _Prose(str):
     """The message's text outside its tables, lower-case letters and digits only, built the
     first time a table asks whether the text names its variants."""
 
+    _build: Callable[[], str]
+    _text: str | None
+
     def __new__(cls, build: Callable[[], str]) -> _Prose:
         obj = super().__new__(cls, "")
-        obj._build = build  # type: ignore[attr-defined]
-        obj._text = None  # type: ignore[attr-defined]
+        obj._build = build
+        obj._text = None
         return obj
 
     def __contains__(self, key: object) -> bool:
-        if self._text is None:  # type: ignore[attr-defined]
-            self._text = self._build()  # type: ignore[attr-defined]
-        return key in self._text  # type: ignore[attr-defined, operator]
+        if self._text is None:
+            self._text = self._build()
+        return isinstance(key, str) and key in self._text
 
 
 def might_hold_grid(text: str) -> bool:

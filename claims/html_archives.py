@@ -52,7 +52,7 @@ def _soup(markup: str | bytes) -> BeautifulSoup:
 def message_from_html(data: bytes | str, source: str | None = None) -> Message:
     """Read the message shown on an archive page; falls back to the page's visible text,
     and when the HTML parser rejects the page (`<![CDA`), to the text between its tags."""
-    tags = data.count(b"<" if isinstance(data, bytes) else "<")
+    tags = data.count(b"<") if isinstance(data, bytes) else data.count("<")
     if tags > MAX_TAGS:  # bs4 costs ~5 s per MB of tags; an archive page has a few hundred
         src = data if isinstance(data, str) else decode_text(data, _declared_charset(data), [])
         msg = message_from_text(_strip_tags(src), source=source)

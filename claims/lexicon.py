@@ -88,7 +88,7 @@ def words(label: str) -> list[str]:
     word that ends a phrase ("coalescing on", "gro off,") becomes "=on" / "=off", so the
     preposition in "tested on arm64" is not read as a state."""
     text = label[:200]
-    out = []
+    out: list[str] = []
     for m in _TOKEN.finditer(text):
         w = m.group().lower()
         if w in ("on", "off") and out and _STATE_END.match(text, m.end()):
@@ -170,10 +170,10 @@ def cue(label: str | None) -> Cue:
             reasons.append(w)
             first = False
             continue
-        weight = _word_weight(w)
-        if weight:
-            strong = strong or abs(weight) >= 0.9
-            plain += weight * (1.1 if first else 1.0)
+        word = _word_weight(w)
+        if word:
+            strong = strong or abs(word) >= 0.9
+            plain += word * (1.1 if first else 1.0)
             reasons.append(w)
             first = False
     # "modified without the patch": the head names the side, the adjective beside it

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 MAX_LINE = 4000  # longer lines are cut before any regex sees them
 
@@ -217,7 +218,7 @@ def skeleton(tokens: list[Token]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def better_for(metric: str | None, unit: str | None) -> str | None:
+def better_for(metric: str | None, unit: str | None) -> Literal["higher", "lower"] | None:
     """Which way is good, judged from the metric's name and unit."""
     text = f"{metric or ''} {unit or ''}"
     if _HIGHER.search(text):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from claims.model import Claim, Value
+from claims.model import Better, Claim, Value
 from claims.numbers import Token, better_for, skeleton, tokenize
 
 _ANNOTATION = re.compile(r"\((?P<body>[^()]{0,120})\)")
@@ -141,7 +141,7 @@ def label_end(tokens: list[Token]) -> int:
 
 
 def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None,
-              better: str | None = None, stated: list[float | None] | None = None) -> list[Claim]:
+              better: Better = None, stated: list[float | None] | None = None) -> list[Claim]:
     """Claims from two rows whose numbers stand in the same places (same shape of line).
 
     `tabular` rows (tool output, tables) keep unchanged cells when something else in the

@@ -58,19 +58,19 @@ def parse_setup(raw: str, line: int, host: str | None = None, depth: int = 0) ->
     lead = privilege_prefix(argv)
     inner = shell_c(argv[lead:])
     if inner is not None:  # `sudo sh -c "echo 1 > /sys/..."`: the step is the quoted one
-        step = parse_setup(inner, line, host, depth)
-        if step is None or step.kind not in _TYPED_KINDS:
+        quoted = parse_setup(inner, line, host, depth)
+        if quoted is None or quoted.kind not in _TYPED_KINDS:
             return None
-        step.raw = text
-        return step
+        quoted.raw = text
+        return quoted
     if 0 < lead < len(argv):
         # `sudo sysctl -w ...`, `sudo ethtool -K ...`: the step is the rest; only kinds whose
         # action is typed (never the raw words run as written) keep the `sudo` in their raw
-        step = parse_setup(shlex.join(argv[lead:]), line, host, depth)
-        if step is None or step.kind not in _TYPED_KINDS:
+        tail = parse_setup(shlex.join(argv[lead:]), line, host, depth)
+        if tail is None or tail.kind not in _TYPED_KINDS:
             return None
-        step.raw = text
-        return step
+        tail.raw = text
+        return tail
     prog = argv[0].rsplit("/", 1)[-1]
     step.args = argv[1:]
     if prog == "sysctl":

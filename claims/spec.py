@@ -203,6 +203,12 @@ MAX_SPEC_BYTES = 4 << 20
 MAX_SPECS = 256
 
 
+def _no_aliases(mark: Any) -> yaml.composer.ComposerError:
+    """The refusal of an alias, at the mark (of either loader's Mark type) where it stands."""
+    return yaml.composer.ComposerError(None, None, "aliases (*name) are not accepted in a spec",
+                                       mark)
+
+
 class _Loader(yaml.SafeLoader):
     """safe_load without aliases: `*a` repeated in nested lists is a billion-laughs bomb
     for everything that walks the document (schema check, asdict, hashing)."""
@@ -210,8 +216,7 @@ class _Loader(yaml.SafeLoader):
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
-            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not accepted "
-                                              "in a spec", event.start_mark)
+            raise _no_aliases(event.start_mark)
         return super().compose_node(parent, index)
 
 
@@ -261,8 +266,7 @@ def _load_all(text: str) -> Iterator[Any]:
         return
     for event in yaml.parse(text, Loader=fast):
         if isinstance(event, yaml.AliasEvent):
-            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not accepted "
-                                              "in a spec", event.start_mark)
+            raise _no_aliases(event.start_mark)
     yield from yaml.load_all(text, Loader=fast)  # noqa: S506 - libyaml's SafeLoader
 
 

@@ -521,8 +521,7 @@ def _kernel(msg: Message, i: int) -> Kernel:
 
 def _metric(c: Claim, variant: str, bench: _Bench) -> Metric:
     b, k = c.baseline, c.candidate
-    spreads = [_spread_pct(v) for v in (b, k) if v is not None]
-    spreads = [s for s in spreads if s is not None]
+    spreads = [s for v in (b, k) if v is not None and (s := _spread_pct(v)) is not None]
     runs = [v.runs for v in (b, k) if v is not None and v.runs]
     change = c.claimed_change_pct if c.claimed_change_pct is not None else c.change_pct
     unit = c.unit or (b.unit if b else None)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from claims.model import Claim, Line
+from claims.model import Better, Claim, Line
 from claims.numbers import RUNS_NAME, Token, is_unit
 from claims.pairs import Row, pair_rows
 from claims.variants import pick_baseline, role
@@ -103,7 +103,7 @@ def _is_param_row(r: TRow) -> bool:
             and all(a < b for a, b in zip(vals, vals[1:], strict=False)))  # type: ignore[operator]
 
 
-def table_claims(table: Table, better: str | None = None) -> list[Claim]:
+def table_claims(table: Table, better: Better = None) -> list[Claim]:
     rows = table.rows
     k = min(len(r.cells) for r in rows)
     if k == 0:
@@ -173,7 +173,7 @@ def _as_row(r: TRow, cols: list[int], spread_cols: list[int], runs_cols: list[in
 
 
 def _pair(base: TRow, cand: TRow, header: list[str], skip_cols: set[int], spread_cols: list[int],
-          runs_cols: list[int], stated: list[float | None], better: str | None,
+          runs_cols: list[int], stated: list[float | None], better: Better,
           key: str | None = None) -> list[Claim]:
     k = min(len(base.cells), len(cand.cells))
     cols = []
@@ -215,7 +215,7 @@ def _baseline_from_stated(base: TRow, cand: Token | None, stated: float | None) 
 
 
 def _marked(rows: list[TRow], header: list[str], skip_cols: set[int], spread_cols: list[int],
-            runs_cols: list[int], better: str | None) -> list[Claim]:
+            runs_cols: list[int], better: Better) -> list[Claim]:
     groups: dict[str, list[TRow]] = {}
     for r in rows:
         groups.setdefault(r.label, []).append(r)
@@ -231,11 +231,16 @@ def _marked(rows: list[TRow], header: list[str], skip_cols: set[int], spread_col
     return out
 
 
-def _by_columns(rows: list[TRow], header: list[str], better: str | None) -> list[Claim]:
+def _signed_pct(cell: Token | None) -> bool:
+    """An empty cell or a signed percentage (`+12%`): a column of changes."""
+    return cell is None or bool(cell.percent and cell.signed)
+
+
+def _by_columns(rows: list[TRow], header: list[str], better: Better) -> list[Claim]:
     """Variants in columns ("test | before | after | change"): each row pairs its own cells."""
     k = len(header)
     change = [j for j in range(k) if _CHANGE_LABEL.search(header[j]) and not role(header[j])
-              or all(r.cells[j] is None or (r.cells[j].percent and r.cells[j].signed) for r in rows)]
+              or all(_signed_pct(r.cells[j]) for r in rows)]
     label_col = None
     first = [r.cells[0] for r in rows]
     if not role(header[0]) and all(c is not None and c.value is not None and float(c.value).is_integer()

@@ -26,12 +26,17 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from claims.spec import Action, Variant
 
 if TYPE_CHECKING:
     from runners.base import Handle, Runner
+    from runners.fleet import FleetRunner
+
+    # Where the runs went, for judging them: one runner, or the fleet controller, which
+    # has no devices of its own (its hosts' runners count).
+    Judged: TypeAlias = Runner | FleetRunner
 
 _TIMEOUT = 10.0
 
@@ -204,15 +209,16 @@ def readback_matches(wrote: str, read: str) -> bool:
 
 
 # -- the counters a variant's steps need ----------------------------------------------
-def counters_for(runner: Runner, variant: Variant) -> list[Counter]:
+def counters_for(runner: Judged, variant: Variant) -> list[Counter]:
     """The counters that must move during `variant`'s runs, one per (role, counter)."""
     out: dict[str, Counter] = {}
     roles = list(getattr(runner, "roles", ("client", "server")))
+    device = getattr(runner, "device", None)  # a fleet controller has none
     for a in variant.setup:
         knob = knob_of(a)
         if a.kind == "tc":
             for role in [r for r in (a.roles or roles) if r in roles]:
-                dev = runner.device(role) if hasattr(runner, "device") else f"{role}'s device"
+                dev = device(role) if device else f"{role}'s device"
                 q = Counter("qdisc_packets", role, dev, "always",
                             f"packets sent through {dev}'s root qdisc (tc -s qdisc show)")
                 out.setdefault(q.key, q)
@@ -222,7 +228,7 @@ def counters_for(runner: Runner, variant: Variant) -> list[Counter]:
             if role not in roles:
                 continue
             # a fleet controller has no devices of its own: its hosts' runners count
-            dev = runner.device(role) if hasattr(runner, "device") else f"the {role}'s device"
+            dev = device(role) if device else f"the {role}'s device"
             c = Counter("napi_packets", role, dev, "always",
                         f"packets polled by {dev}'s NAPI (ethtool -S rx_queue_*_xdp_packets)")
             out.setdefault(c.key, c)
@@ -335,7 +341,7 @@ class Watch:
 
 
 # -- the judgement ----------------------------------------------------------------------
-def inert_reason(runner: Runner, variants: list[Variant], runs: list[Any]) -> str | None:
+def inert_reason(runner: Judged, variants: list[Variant], runs: list[Any]) -> str | None:
     """Why the measured runs cannot stand for the mail's knob, or None when they can.
 
     `runs` are RunRecords with `.counters`.  NAPI must have carried each variant's traffic
@@ -386,7 +392,7 @@ def _knobs(v: Variant) -> str:
     return ", ".join(names) or "the setting"
 
 
-def summary(runner: Runner, variants: list[Variant], runs: list[Any]) -> dict[str, Any]:
+def summary(runner: Judged, variants: list[Variant], runs: list[Any]) -> dict[str, Any]:
     """Per variant and counter: the runs counted and the total moved, for the results."""
     out: dict[str, Any] = {}
     for v in variants:
@@ -415,14 +421,14 @@ def record_device_state(runner: Runner, variant: Variant) -> None:
         states[variant.name] = {"hosts": hosts, "checks": checks}
 
 
-def not_acting(runner: Runner, variants: list[Variant], results: Any, why: str) -> None:
+def not_acting(runner: Judged, variants: list[Variant], results: Any, why: str) -> None:
     """Mark `results` NOT RUNNABLE HERE: the setup cannot act on this runner."""
     results.status = "not-runnable"
     results.reason = f"the setup cannot act on the {results.runner} runner: {why}"
     results.environment["effects"] = summary(runner, variants, results.runs)
 
 
-def judge_results(runner: Runner, variants: list[Variant], results: Any) -> bool:
+def judge_results(runner: Judged, variants: list[Variant], results: Any) -> bool:
     """After the counted runs: record what the counters saw; True (and the results made
     NOT RUNNABLE HERE) when a variant's setup did not act."""
     counted = [r for r in results.runs if not r.warmup]

@@ -91,15 +91,15 @@ class Agent:
             hid, self.next_id = self.next_id, self.next_id + 1
             self.handles[hid] = h
             return {"id": hid}
-        h = self.handles.get(int(req.get("id", 0)))
+        held = self.handles.get(int(req.get("id", 0)))
         if op == "stop":
-            if h is not None:
-                h.stop()
+            if held is not None:
+                held.stop()
             return {}
         if op == "alive":
-            return {"alive": bool(h is not None and h.alive())}
+            return {"alive": bool(held is not None and held.alive())}
         if op == "text":
-            return {"text": h.text() if h is not None else ""}
+            return {"text": held.text() if held is not None else ""}
         raise ValueError(f"unknown request {op!r}")
 
     def serve(self) -> None:

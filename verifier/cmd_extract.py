@@ -108,10 +108,7 @@ def run(args: argparse.Namespace) -> int:
     except FetchError as exc:
         print(f"verifier extract: {exc}", file=sys.stderr)
         return 1
-    try:
-        from claims.sources import InputError  # type: ignore[attr-defined]
-    except ImportError:
-        InputError = ValueError  # noqa: N806
+    from claims.sources import InputError
     emit: _JsonStream | _Tables = _JsonStream() if args.format == "json" else _Tables()
     try:
         for msg in read_messages(args.path):

@@ -1,12 +1,15 @@
 """The registry of benchmark tool descriptions (one module per tool)."""
 from __future__ import annotations
 
+from typing import TypeVar
+
 from claims.tools.base import OutputBlock, Refused, Sample, ToolDescription
 
 TOOLS: dict[str, ToolDescription] = {}
+T = TypeVar("T", bound=ToolDescription)
 
 
-def register(tool: ToolDescription) -> ToolDescription:
+def register(tool: T) -> T:
     TOOLS[tool.name] = tool
     return tool
 

@@ -242,11 +242,9 @@ class OptionSet:
             return
         # `-Cc`: a cluster of flags.
         letters = a[1:]
-        if all(self.lookup("-" + ch) is not None and self.lookup("-" + ch).value is None
-               or (self.lookup("-" + ch) is not None and self.lookup("-" + ch).optional_value)
-               for ch in letters):
-            for ch in letters:
-                o = self.lookup("-" + ch)
+        flags = [self.lookup("-" + ch) for ch in letters]
+        if all(o is not None and (o.value is None or o.optional_value) for o in flags):
+            for ch, o in zip(letters, flags, strict=True):
                 assert o is not None
                 _refuse_if_refused(program, o, "-" + ch)
                 out.options.append((o, "-" + ch, None))

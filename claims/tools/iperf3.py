@@ -186,16 +186,16 @@ class Iperf3(ToolDescription):
             r = report_line(text[k])
             if r is None or r.decimals != 2:
                 continue
-            role = _ROLE.search(r.rest)
-            if role is None and k < end and text[k + 1].strip() in ("sender", "receiver"):
-                role = _ROLE.search(text[k + 1])  # the role wrapped onto the next line
-            if role is None and UDP_TAIL.search(r.rest) and "(omitted)" not in r.rest:
+            said = _ROLE.search(r.rest)
+            if said is None and k < end and text[k + 1].strip() in ("sender", "receiver"):
+                said = _ROLE.search(text[k + 1])  # the role wrapped onto the next line
+            if said is None and UDP_TAIL.search(r.rest) and "(omitted)" not in r.rest:
                 # iperf3 < 3.1 printed the UDP summary without a role
                 role_name = "receiver"
-            elif role is None:
+            elif said is None:
                 continue
             else:
-                role_name = role.group(1)
+                role_name = said.group(1)
             summaries.append((k, r, role_name))
         if not summaries:
             return None

@@ -22,6 +22,7 @@ from types import MappingProxyType
 
 from claims.tools import register
 from claims.tools.base import (
+    Better,
     Option,
     OptionSet,
     OutputBlock,
@@ -84,7 +85,7 @@ def _norm_unit(u: str) -> str:
     return u[:-2] if u.endswith("/sec") else u
 
 
-def _sel(name: str) -> tuple[str, str | None, str | None, bool]:
+def _sel(name: str) -> tuple[str, str | None, Better, bool]:
     """An omni output selector -> (metric, unit, better, config)."""
     n = name.upper()
     m = n.lower()

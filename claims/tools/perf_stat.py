@@ -22,6 +22,7 @@ from types import MappingProxyType
 
 from claims.tools import register, tool_for_program
 from claims.tools.base import (
+    Better,
     Option,
     OptionSet,
     OutputBlock,
@@ -62,14 +63,14 @@ def _derived(event: str, value: float, pct: str, desc: str, line: int) -> Sample
         return None
     low = desc.lower()
     if pct or desc.startswith("%"):
-        better = None if "utilized" in low else "lower"
+        better: Better = None if "utilized" in low else "lower"
         return sample(f"{event}_pct", value, "%", better, line, label=desc.lstrip("% ").strip())
     if low.startswith("insn") and "per cycle" in low:
         return sample("insns_per_cycle", value, "IPC", "higher", line)
     if desc in _RATE_UNITS:
         return sample(f"{event}/sec", value, desc, None, line)
-    better = "lower" if "stalled" in low or "per insn" in low else None
-    return sample(slug(desc), value, None, better, line)
+    worse: Better = "lower" if "stalled" in low or "per insn" in low else None
+    return sample(slug(desc), value, None, worse, line)
 
 
 _ROW_END = re.compile(r"(runs\)\s*:|counter stats for\s+'[^']*'\s*:|\(\s*\+-\s*[\d.]+%\s*\))\s+")

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from claims.tools import register
 from claims.tools.base import (
+    Better,
     Option,
     OptionSet,
     OutputBlock,
@@ -38,11 +39,12 @@ _PAIR = re.compile(rf"({NUM})\s+([a-z,]+/s)\b")
 _SAMPLE = re.compile(rf"^\s*(proto \d+|ifindex \d+):\s*({NUM})\s+pkt/s")
 _RXQ = re.compile(rf"^\s*XDP-RX CPU\s+total\s+({NUM})\s+({NUM})")
 
-_UNIT = {"rx/s": ("rx_pps", "higher"), "pkt/s": ("rx_pps", "higher"),
-         "tx/s": ("tx_pps", "higher"), "xmit/s": ("tx_pps", "higher"),
-         "redir/s": ("redirect_pps", "higher"), "err/s": ("errors_per_sec", "lower"),
-         "error/s": ("errors_per_sec", "lower"), "err,drop/s": ("errors_per_sec", "lower"),
-         "drop/s": ("drops_per_sec", "lower")}
+_UNIT: dict[str, tuple[str, Better]] = {
+    "rx/s": ("rx_pps", "higher"), "pkt/s": ("rx_pps", "higher"),
+    "tx/s": ("tx_pps", "higher"), "xmit/s": ("tx_pps", "higher"),
+    "redir/s": ("redirect_pps", "higher"), "err/s": ("errors_per_sec", "lower"),
+    "error/s": ("errors_per_sec", "lower"), "err,drop/s": ("errors_per_sec", "lower"),
+    "drop/s": ("drops_per_sec", "lower")}
 
 _MODE = one_of("native", "skb")
 _COMMON = [Option(("-i", "--interval"), is_number, max_value=60),

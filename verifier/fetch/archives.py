@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.policy import SMTP
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from bs4 import BeautifulSoup, Comment
@@ -69,9 +70,14 @@ def _header_block(text: str) -> tuple[dict[str, str], str]:
     return headers, "\n".join(lines[n:])
 
 
+def _href(a: Any) -> str:
+    """A link's target (bs4 types attribute values loosely; href is one string)."""
+    return str(a["href"])
+
+
 def _links_by_text(soup: BeautifulSoup, base: str, pattern: str) -> list[str]:
     rx = re.compile(pattern, re.I)
-    return [urljoin(base, a["href"]) for a in soup.find_all("a", href=True)
+    return [urljoin(base, _href(a)) for a in soup.find_all("a", href=True)
             if rx.search(a.get_text(" ", strip=True))]
 
 
@@ -142,7 +148,7 @@ def parse_spinics(url: str, html: str) -> PageMessage:
     for section in ("Follow-Ups", "References"):
         st = soup.find("strong", string=re.compile(section))
         if st and st.parent:
-            links += [urljoin(url, a["href"]) for a in st.parent.find_all("a", href=True)]
+            links += [urljoin(url, _href(a)) for a in st.parent.find_all("a", href=True)]
     return PageMessage(url, headers, body, links)
 
 
@@ -156,8 +162,8 @@ def parse_mail_archive(url: str, html: str) -> PageMessage:
     links: list[str] = []
     tslice = soup.find(class_="tSliceList")
     if tslice:
-        links = [urljoin(url, a["href"]) for a in tslice.find_all("a", href=True)
-                 if re.search(r"msg\d+\.html$", a["href"])]
+        links = [urljoin(url, _href(a)) for a in tslice.find_all("a", href=True)
+                 if re.search(r"msg\d+\.html$", _href(a))]
     return PageMessage(url, headers, body, links)
 
 
@@ -203,8 +209,8 @@ def parse_public_inbox_html(url: str, html: str) -> PageMessage:
     links: list[str] = []
     for block in soup.find_all("pre"):
         if "Thread overview" in block.get_text():
-            links = [urljoin(url, a["href"]) for a in block.find_all("a", href=True)
-                     if re.fullmatch(r"\.\./[^/]*@[^/]*/", a["href"])]
+            links = [urljoin(url, _href(a)) for a in block.find_all("a", href=True)
+                     if re.fullmatch(r"\.\./[^/]*@[^/]*/", _href(a))]
     return PageMessage(url, headers, body, links)
 
 
@@ -242,7 +248,8 @@ def _page_key(url: str) -> str:
 def walk_thread(url: str, parse: Parser, http: Http, max_pages: int = MAX_PAGES) -> list[PageMessage]:
     """Every page reachable from `url` through thread links on the same host."""
     host = urlsplit(url).netloc
-    todo, seen, pages = [_page_key(url)], {_page_key(url)}, []
+    todo, seen = [_page_key(url)], {_page_key(url)}
+    pages: list[PageMessage] = []
     while todo and len(pages) < max_pages:
         page_url = todo.pop(0)
         r = http.get(page_url)

@@ -12,6 +12,7 @@ from email.message import EmailMessage
 from email.policy import default
 from email.utils import getaddresses
 from pathlib import Path
+from typing import Any, cast
 
 from claims.model import Message
 
@@ -44,11 +45,7 @@ def _body(msg: EmailMessage) -> str:
 
 def to_model(msg: EmailMessage, source: str | None = None) -> Message:
     """One stdlib message as claims.model.Message (lines with quote depth)."""
-    try:
-        from claims.message import fill_lines
-    except ImportError:  # the minimal reader of the skeleton
-        fill_lines = None
-    from claims.message import message_from_text
+    from claims.message import fill_lines
 
     mid = _ids(msg.get("Message-ID"))
     irt = _ids(msg.get("In-Reply-To"))
@@ -64,11 +61,7 @@ def to_model(msg: EmailMessage, source: str | None = None) -> Message:
         headers=_headers(msg),
         source=source,
     )
-    body = _body(msg)
-    if fill_lines is None:
-        m.lines = message_from_text(body).lines
-        return m
-    texts = body.splitlines()
+    texts = _body(msg).splitlines()
     return fill_lines(m, texts, list(range(1, len(texts) + 1)))
 
 
@@ -80,10 +73,14 @@ def _headers(msg: EmailMessage) -> dict[str, str]:
     return out
 
 
+def _read_message(f: Any) -> EmailMessage:
+    """One message of the mbox, parsed with the modern policy (an EmailMessage)."""
+    return cast(EmailMessage, email.message_from_binary_file(f, policy=default))
+
+
 def _stdlib_messages(path: Path) -> list[Message]:
-    box = mailbox.mbox(path, factory=lambda f: email.message_from_binary_file(f, policy=default),
-                       create=False)
-    try:
-        return [to_model(m, source=str(path)) for m in box if m is not None]
+    box = mailbox.mbox(path, factory=_read_message, create=False)  # type: ignore[arg-type]
+    try:  # the factory makes each message an EmailMessage, whatever mbox's types say
+        return [to_model(cast(EmailMessage, m), source=str(path)) for m in box if m is not None]
     finally:
         box.close()
