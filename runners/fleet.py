@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from claims.shell import basename, invocation
+from claims.shell import invocation
 from claims.spec import Spec
 from claims.tools import Refused
 from runners import effect
@@ -179,7 +179,8 @@ class FleetRunner:
         need = list(self.tags)
         for cmd in (spec.benchmark, spec.server):
             if cmd is not None and cmd.argv:  # `perf stat netperf ...` needs both programs
-                need += [f"tool:{basename(cmd.argv[0])}", f"tool:{invocation(cmd.argv).program}"]
+                program = cmd.argv[0].rsplit("/", 1)[-1]
+                need += [f"tool:{program}", f"tool:{invocation(cmd.argv).program}"]
         return sorted(set(need) - {"tool:"})
 
     def matching_hosts(self, spec: Spec) -> list[str]:
