@@ -40,10 +40,10 @@ from claims.shell import (
 
 def _described_programs() -> frozenset[str]:
     """The programs the tool descriptions (claims/tools/) name, servers included."""
-    from claims.tools import all_tools
+    from claims.tools import tool_programs
 
     try:
-        return frozenset(p for t in all_tools() for p in (*t.programs, *t.server_programs))
+        return frozenset(p for p, _, _ in tool_programs())
     except Exception:  # noqa: BLE001 - a broken tool module must not stop command recognition
         return frozenset()
 
@@ -65,11 +65,11 @@ BENCH_PROGRAMS = UNDESCRIBED_PROGRAMS | _described_programs()
 
 def _server_programs() -> frozenset[str]:
     """Programs that only serve a described tool (netserver): run bare, they are still a run."""
-    from claims.tools import all_tools
+    from claims.tools import tool_programs
 
     try:
-        tools = all_tools()
-        return frozenset(p for t in tools for p in t.server_programs) - {p for t in tools for p in t.programs}
+        progs = tool_programs()
+        return frozenset(p for p, _, server in progs if server) - {p for p, _, s in progs if not s}
     except Exception:  # noqa: BLE001 - a broken tool module must not stop command recognition
         return frozenset()
 
