@@ -92,3 +92,20 @@ def test_unknown_verdict_keys_are_kept_and_a_newer_format_refused(tmp_path):
         Results.from_dict({**d, "version": RESULTS_VERSION + 1})
     with pytest.raises(ValueError, match="spec.metrics must be a list"):
         Results.from_dict({**d, "spec": {**d["spec"], "metrics": "fast"}})
+
+
+def test_report_cli_refuses_a_newer_format_in_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    d = json.loads(RECORDED[0].read_text())
+    (tmp_path / "new.json").write_text(json.dumps({**d, "version": RESULTS_VERSION + 1}))
+    (tmp_path / "old.json").write_text(json.dumps(d))
+    cmd = [sys.executable, "-m", "verifier", "report"]
+    p = subprocess.run([*cmd, str(tmp_path / "new.json")], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "newer" in p.stderr, p.stderr
+    p = subprocess.run([*cmd, str(tmp_path / "old.json"), "--format", "markdown"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0
+    assert p.stdout == RECORDED[0].with_name(f"{RECORDED[0].stem}.markdown.md").read_text()
