@@ -155,6 +155,15 @@ class Spec:
         return _build(cls, d)
 
     @classmethod
+    def from_stored(cls, d: Mapping[str, Any]) -> Spec:
+        """A spec as a results file or the bot's state keeps it, without the schema check
+        (it had one when it was built; a later, stricter schema must not make stored
+        results unreadable); missing parts take their defaults."""
+        base = {"id": "", "benchmark": {"tool": "", "argv": []}, "variants": [], "metrics": []}
+        return _build(cls, {**base, **{k: v for k, v in d.items() if v is not None
+                                       or k == "server"}})
+
+    @classmethod
     def from_yaml(cls, text: str, where: str = "spec") -> Spec:
         specs = specs_from_yaml(text, where)
         if len(specs) != 1:

@@ -26,7 +26,7 @@ from runners import effect
 from runners.actions import ActionError
 from runners.base import Runner, RunnerError
 from runners.effect import Inert
-from runners.results import Results, RunRecord
+from runners.results import Results, RunRecord, RunStatus
 
 Progress = Callable[[dict[str, Any]], None]
 # Sample names a tool may use for the time it measured itself.
@@ -290,7 +290,7 @@ StoppingRule = Callable[[Results, Callable[[dict[str, int]], None]], object]
 
 
 def new_results(spec: Spec, runner: Runner) -> Results:
-    return Results(spec=spec.to_dict(), runner=runner.kind,
+    return Results(spec=spec, runner=runner.kind,
                    created=datetime.now(UTC).isoformat(timespec="seconds"))
 
 
@@ -323,7 +323,7 @@ def _run_all(spec: Spec, runner: Runner, prep: Prepared, results: Results,
     results.environment = runner.environment(programs)
     missing = _missing_tools(results.environment, prep)
     if missing:
-        results.status, results.reason = "not-runnable", missing
+        results.status, results.reason = RunStatus.NOT_RUNNABLE, missing
         return
     results.environment["duration"] = prep.duration
     results.environment["touched"] = runner.touched  # the live list: complete if interrupted
@@ -357,10 +357,10 @@ def execute(spec: Spec, runner: Runner, *, runs: int | None = None,
         runner.setup()
         prep = prepare(spec, runner, duration, approve)
     except NotRunnable as e:
-        results.status, results.reason = "not-runnable", str(e)
+        results.status, results.reason = RunStatus.NOT_RUNNABLE, str(e)
         return results
     except RunnerError as e:
-        results.status, results.reason = "failed", str(e)
+        results.status, results.reason = RunStatus.FAILED, str(e)
         return results
     try:
         _run_all(spec, runner, prep, results, runs, duration, approve, progress, stopping)
@@ -368,7 +368,7 @@ def execute(spec: Spec, runner: Runner, *, runs: int | None = None,
         effect.not_acting(runner, spec.variants, results, str(e))
         return results
     except (RunnerError, NotRunnable) as e:
-        results.status, results.reason = "failed", str(e)
+        results.status, results.reason = RunStatus.FAILED, str(e)
         return results
     if results.status == "not-runnable":
         return results
@@ -376,7 +376,7 @@ def execute(spec: Spec, runner: Runner, *, runs: int | None = None,
     if effect.judge_results(runner, spec.variants, results):
         return results  # NOT RUNNABLE HERE: the setup did not act
     if counted and not any(r.ok for r in counted):
-        results.status, results.reason = "failed", f"every run failed: {counted[0].error}"
+        results.status, results.reason = RunStatus.FAILED, f"every run failed: {counted[0].error}"
     else:
-        results.status = "complete"
+        results.status = RunStatus.COMPLETE
     return results

@@ -39,12 +39,12 @@ from runners.fleet_host import (
     parse_tags,
     validate_spec,
 )
-from runners.results import Results, RunRecord
+from runners.results import FailureKind, Results, RunRecord, RunStatus
 
 START_TOPIC = "verifier-fleet-start"
 LOST = "worker lost"
 INTERRUPTED = "interrupted"
-CUT = ("FutureCancelledError", INTERRUPTED)  # errors of a run stopped from outside
+CANCELLED = "FutureCancelledError"  # a run stopped from outside (FailureKind.CUT)
 
 
 @dataclass(frozen=True)
@@ -209,7 +209,7 @@ class FleetRunner:
         """Run several specs at once: each on its own host(s), in parallel across the lab."""
         specs = list(specs)
         skips = list(skips or [()] * len(specs))
-        results = [Results(spec=s.to_dict(), runner=self.name,
+        results = [Results(spec=s, runner=self.name,
                            environment={"scheduler": self.scheduler, "placement": self.placement,
                                         "tags": self.tags},
                            created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
@@ -219,7 +219,7 @@ class FleetRunner:
             try:
                 validate_spec(s, self.approve)
             except Refused as e:
-                res.status, res.reason = "not-runnable", str(e)
+                res.status, res.reason = RunStatus.NOT_RUNNABLE, str(e)
                 continue
             jobs.append((s, [it for it in plan_items(s) if it.index not in skip], res))
         if not jobs:
@@ -233,14 +233,12 @@ class FleetRunner:
             res.environment["fleet_hosts"] = sorted({r.host for r in recs if r.host})
             res.environment["host_tags"] = {h: known.get(h, {}).get("tags")
                                             for h in res.environment["fleet_hosts"]}
-            cut = [r for r in recs
-                   if (r.error or "").startswith(CUT)]
+            cut = [r for r in recs if r.failure == FailureKind.CUT]
             if cut:
-                res.status, res.reason = "interrupted", cut[0].error
+                res.status, res.reason = RunStatus.INTERRUPTED, cut[0].error
             elif res.runs and not any(r.ok for r in res.runs):
-                res.status, res.reason = "failed", res.runs[-1].error
-                inert = [r.error for r in res.runs
-                         if r.error is not None and r.error.startswith("Inert on ")]
+                res.status, res.reason = RunStatus.FAILED, res.runs[-1].error
+                inert = [r.error for r in res.runs if (r.error or "").startswith("Inert on ")]
                 if inert:  # a host could not make the setup act: NOT RUNNABLE HERE
                     effect.not_acting(self, s.variants, res, inert[0].removeprefix("Inert on "))
             else:  # the hosts' counters must show that each variant's setup acted
@@ -307,7 +305,8 @@ class FleetRunner:
                         emit(n, [RunRecord(variant=it.variant, index=it.index, warmup=it.warmup,
                                            ok=False, batch=batch, ended=time.time(),
                                            error=f"{INTERRUPTED}: no result within "
-                                                 f"{self.timeout:g} s")])
+                                                 f"{self.timeout:g} s",
+                                           failure=FailureKind.CUT)])
             return out
         finally:
             for fut in futures:
@@ -344,19 +343,22 @@ class FleetRunner:
             rec = RunRecord(variant=it.variant, index=it.index, warmup=it.warmup, ok=False,
                             error=reason, host=last.host if last else None,
                             started=last.started if last else 0.0, ended=time.time(),
-                            batch=batch)
+                            batch=batch,
+                            failure=FailureKind.CUT if reason.startswith(CANCELLED) else None)
             return [rec]
         lost = [s for s in starts if (s.address, s.started) != done_at]
         recs: list[RunRecord] = []
         for attempt, s in enumerate(lost):
             rec = RunRecord(variant=it.variant, index=it.index, warmup=it.warmup, ok=False,
                             error=f"{LOST}: {s.host} went away during the run", host=s.host,
-                            started=s.started, ended=time.time(), batch=batch)
+                            started=s.started, ended=time.time(), batch=batch,
+                            failure=FailureKind.LOST)
             _set_attempt(rec, attempt)
             recs.append(rec)
         if final is None:  # dask gave up after its allowed failures
             return recs or [RunRecord(variant=it.variant, index=it.index, warmup=it.warmup,
-                                      ok=False, error=LOST, ended=time.time(), batch=batch)]
+                                      ok=False, error=LOST, ended=time.time(), batch=batch,
+                                      failure=FailureKind.LOST)]
         _set_attempt(final, len(recs))
         recs.append(final)
         return recs

@@ -18,7 +18,7 @@ SEED = next((Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("001
 
 def seed_results(n: int = 10) -> tuple[Results, list]:
     msgs = list(iter_messages(str(SEED)))
-    spec = build_specs([extract_message(m) for m in msgs])[0].to_dict()
+    spec = build_specs([extract_message(m) for m in msgs])[0]
     rng = random.Random(1)
     runs = []
     for i in range(2 * n):

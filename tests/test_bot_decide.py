@@ -94,6 +94,7 @@ def _judged(bot: Bot, thread: str) -> int:
         value = 9000.0 + i if variant == "baseline" else 8600.0 + i
         bot.state.add_run(claim.id, RunRecord(variant=variant, index=i,
                                               samples={"transaction_rate": value}))
+    bot.state.set_claim(claim.id, "running")
     bot.state.set_claim(claim.id, "judged", None, head)
     return claim.id
 

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from runners.results import Verdict
 from verifier import exitcodes as ec
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def rows(*names: str) -> list[dict[str, str]]:
-    return [{"verdict": n} for n in names]
+def rows(*names: str) -> list[Verdict]:
+    return [Verdict.from_dict({"verdict": n}) for n in names]
 
 
 @pytest.mark.parametrize(("verdicts", "code"), [

@@ -34,8 +34,10 @@ def test_check_on_the_fleet_runs_on_the_matching_host_and_judges(tmp_path):
     results = sorted(tmp_path.glob("results-*.json"))
     assert len(results) == 1, p.stderr[-2000:]
     doc = json.loads(results[0].read_text())
+    from runners.results import Results
     from verifier.exitcodes import for_results  # check exits by the verdict
-    assert p.returncode == for_results(doc["status"], doc["verdicts"]), p.stderr[-2000:]
+    typed = Results.from_dict(doc)
+    assert p.returncode == for_results(typed.status, typed.verdicts), p.stderr[-2000:]
     assert doc["runner"] == "fleet"
     ran = [r for r in doc["runs"] if r["ok"] and not r["warmup"]]
     assert {r["host"] for r in ran} == {"lab1"}

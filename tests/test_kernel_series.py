@@ -247,8 +247,10 @@ def test_check_with_a_tree_boots_base_and_patched_kernels(repo: Path, tmp_path: 
                "--out", str(tmp_path / "o"))
     (res,) = (tmp_path / "o").glob("results-*.json")
     doc = json.loads(res.read_text())
+    from runners.results import Results
     from verifier.exitcodes import for_results  # check exits by the verdict
-    assert r.returncode == for_results(doc["status"], doc["verdicts"]), r.stderr[-3000:]
+    typed = Results.from_dict(doc)
+    assert r.returncode == for_results(typed.status, typed.verdicts), r.stderr[-3000:]
     env = doc["environment"]
     assert env["series"]["base"] == base and env["series"]["message_id"] == cover
     assert env["series"]["images"] == {v: str(cache / k / "bzImage") for v, k in keys.items()}

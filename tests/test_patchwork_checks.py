@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import lzma
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ from pwserver import PatchworkServer
 from stats_sim import fixed
 
 from claims.sources import iter_messages
+from claims.spec import Source
+from runners.results import VerdictKind
 from verifier import cmd_patchwork
 from verifier.patchwork import Check, check_for, newest, state_of
 
@@ -57,11 +60,11 @@ def pw(series):
 
 def _results(tmp_path, mid: str, verdict: str | None = None, name: str = "r.json") -> str:
     res = fixed(-4.1, -4.0, 1.0, 10, 3)
-    res.spec["source"] = {"message_id": mid, "author": "Michael S. Tsirkin <mst@redhat.com>"}
+    res.spec.source = Source(message_id=mid, author="Michael S. Tsirkin <mst@redhat.com>")
     from verifier.verdict import judge
     res.verdicts = judge(res)
     if verdict:
-        res.verdicts[0]["verdict"] = verdict
+        res.verdicts[0].verdict = VerdictKind(verdict)
     path = tmp_path / name
     res.save(path)
     return str(path)
@@ -131,7 +134,7 @@ def test_states_follow_the_verdicts():
     res = fixed(-4.1, -4.0, 1.0, 10, 3)
     from verifier.verdict import judge
     res.verdicts = judge(res) * 2
-    res.verdicts[1] = {**res.verdicts[1], "verdict": "INCONCLUSIVE"}
+    res.verdicts[1] = replace(res.verdicts[1], verdict=VerdictKind.INCONCLUSIVE)
     c = check_for([res], "https://x.example/m/a")
     assert isinstance(c, Check) and c.state == "warning" and "1 more row" in c.description
 
@@ -151,7 +154,8 @@ def test_bot_option_posts_per_thread_once(pw, tmp_path, monkeypatch):
     res = Results.load(_results(tmp_path, cover.message_id))
     with State(tmp_path / "state.sqlite") as st:
         cid, _ = st.add_claim(cover.message_id, cover.message_id, res.spec,
-                              spec_hash(res.spec))
+                              spec_hash(res.spec.to_dict()))
+        st.set_claim(cid, "running")
         st.set_claim(cid, "judged", results=res.to_dict())
         st.set_verdicts(cid, res.verdicts, res.verdicts[0]["sentence"])
 

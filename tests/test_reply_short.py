@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import email
 import json
+from dataclasses import replace
 from email import policy
 
 import pytest
@@ -42,7 +43,7 @@ def test_seed001_reply_is_short_with_the_table_and_attachments():
     assert tab[0].split() == ["baseline", "%change", "candidate", "claimed", "verdict"]
     assert "netperf.transaction_rate (trans/s, higher is better, n=10+10)" in tab[2]
     # quoted lines are the mail's own lines, whole (75 columns stay 75)
-    src = res.spec["source"]["quote"].splitlines()
+    src = res.spec.source.quote.splitlines()
     quoted = [x[2:] for x in lines if x.startswith("> ")]
     assert quoted and all(q in src or q == "[...]" for q in quoted)
     assert any(len(x) > 72 for x in lines if x.startswith(">"))
@@ -55,16 +56,16 @@ def test_seed001_reply_is_short_with_the_table_and_attachments():
     assert [r["metric"] for r in parse_footer(body)][0] == "transaction_rate"
     assert "version: 1" not in body and "argv:" not in body  # the spec is not inline
     parts = {p.get_filename(): p.get_content() for p in msg.iter_attachments()}
-    sid = res.spec["id"]
+    sid = res.spec.id
     spec = yaml.safe_load(parts[f"spec-{sid}.yaml"])
-    assert spec == json.loads(json.dumps(res.spec))
+    assert spec == json.loads(json.dumps(res.spec.to_dict()))
     full = json.loads(parts[f"results-{sid}.json"])
     assert len(full["runs"]) == 20 and full["runs"][0]["samples"]["transaction_rate"] > 0
 
 
 def test_a_verdict_reason_is_rendered():
     res, msgs = seed_results()
-    res.verdicts[0]["reason"] = "outliers drove the spread"
+    res.verdicts[0].reason = "outliers drove the spread"
     body = parsed(build_reply(res, msgs, deliverable=False)).get_body(("plain",)).get_content()
     assert "transaction_rate: outliers drove the spread" in " ".join(body.split())
 
@@ -84,7 +85,8 @@ def _hostile_thread(extra_cc: str = "") -> list:
 def test_encoded_commas_in_a_name_add_no_recipient_and_escapes_are_dropped():
     [m] = _hostile_thread()
     res, _ = seed_results()
-    res.spec["source"].update(message_id="hostile@example.org", author=m.from_,
+    res.spec.source = replace(res.spec.source, message_id="hostile@example.org",
+                              author=m.from_,
                               quote="Before: 100 tps\x1b]0;title\x07 After: 110 tps\x1b[2J")
     msg = build_reply(res, [m], sender="Bot <bot@example.org>")
     to = [a for _, a in mailboxes(msg["To"])]
@@ -103,7 +105,8 @@ def test_recipients_are_capped():
     many = "".join(f",\n P{i} <p{i}@example.org>" for i in range(60))
     [m] = _hostile_thread(many)
     res, _ = seed_results()
-    res.spec["source"].update(message_id="hostile@example.org", author=m.from_)
+    res.spec.source = replace(res.spec.source, message_id="hostile@example.org",
+                              author=m.from_)
     msg = build_reply(res, [m], sender="Bot <bot@example.org>")
     n = len(mailboxes(msg["To"])) + len(mailboxes(msg["Cc"]))
     assert n == MAX_RECIPIENTS
@@ -116,9 +119,9 @@ def test_clean_keeps_text_and_drops_controls():
 
 def test_many_rows_stay_short():
     res, msgs = seed_results()
-    extra = [dict(res.spec["metrics"][0], name=f"m{i}", sample="transaction_rate")
+    extra = [replace(res.spec.metrics[0], name=f"m{i}", sample="transaction_rate")
              for i in range(12)]
-    res.spec["metrics"] += extra
+    res.spec.metrics += extra
     res.verdicts = judge(res)
     body = parsed(build_reply(res, msgs, deliverable=False)).get_body(("plain",)).get_content()
     lines = body.splitlines()

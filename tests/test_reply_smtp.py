@@ -9,6 +9,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from stats_sim import fixed
 
+from claims.spec import Source
 from verifier.cmd_reply import add_arguments, run
 from verifier.reply import ReplyError, SmtpSettings, build_reply, reply, smtp_settings
 
@@ -48,11 +49,11 @@ def smtp():
 @pytest.fixture
 def results(tmp_path):
     res = fixed(-4.1, -4.0, 1.0, 10, 11)
-    res.spec["source"] = {
-        "author": "Eric Dumazet <eric.dumazet@gmail.com>",
-        "subject": "[PATCH net-next] net: gro: add a per device gro flush timer",
-        "message_id": ORIG_ID, "lines": [30, 45], "quote": QUOTE,
-        "date": "Wed, 05 Nov 2014 18:39:36 -0800"}
+    res.spec.source = Source(
+        author="Eric Dumazet <eric.dumazet@gmail.com>",
+        subject="[PATCH net-next] net: gro: add a per device gro flush timer",
+        message_id=ORIG_ID, lines=[30, 45], quote=QUOTE,
+        date="Wed, 05 Nov 2014 18:39:36 -0800")
     res.runner = "netns"
     return res
 
@@ -100,7 +101,7 @@ def test_send_threads_and_fits_72_columns(smtp, results, tmp_path):
     assert not any("unsubscribe" in x for x in quoted)
     assert any(x.startswith("verifier-result: ") for x in lines)
     names = [p.get_filename() for p in msg.iter_attachments()]
-    assert names == [f"spec-{results.spec['id']}.yaml", f"results-{results.spec['id']}.json"]
+    assert names == [f"spec-{results.spec.id}.yaml", f"results-{results.spec.id}.json"]
 
 
 def test_second_send_says_already_sent(smtp, results, tmp_path):
@@ -123,7 +124,7 @@ def test_rate_limit(smtp, results, tmp_path):
     sink, port = smtp
     s = SmtpSettings(host="127.0.0.1", port=port, rate_per_hour=1, sender=FROM)
     reply(results, tmp_path / "ob", send=True, thread=_thread(tmp_path), settings=s)
-    results.spec["id"] = "another-spec"
+    results.spec.id = "another-spec"
     with pytest.raises(ReplyError, match="rate limit"):
         reply(results, tmp_path / "ob", send=True, thread=_thread(tmp_path), settings=s)
     assert len(sink.got) == 1
@@ -131,11 +132,11 @@ def test_rate_limit(smtp, results, tmp_path):
 
 def test_never_to_an_address_outside_the_thread(results):
     # the archive hid the domain: nothing deliverable, so no reply at all
-    results.spec["source"]["author"] = "Eric Dumazet <eric.dumazet@...il.com>"
+    results.spec.source.author = "Eric Dumazet <eric.dumazet@...il.com>"
     with pytest.raises(ReplyError, match="no deliverable address"):
         build_reply(results)
     # a Cc that is not in the thread is never added
-    results.spec["source"]["author"] = "Eric Dumazet <eric.dumazet@gmail.com>"
+    results.spec.source.author = "Eric Dumazet <eric.dumazet@gmail.com>"
     msg = build_reply(results)
     assert msg["Cc"] is None and msg["To"] == "Eric Dumazet <eric.dumazet@gmail.com>"
 
@@ -219,7 +220,7 @@ def test_no_credentials_without_starttls(results, tmp_path):
 
 def test_dry_run_keeps_hidden_addresses_send_refuses(smtp, results, tmp_path):
     sink, port = smtp
-    results.spec["source"]["author"] = "Eric Dumazet <eric.dumazet@...il.com>"
+    results.spec.source.author = "Eric Dumazet <eric.dumazet@...il.com>"
     out = reply(results, tmp_path / "ob", send=False)
     assert out.path.exists() and "undeliverable" in out.message
     s = SmtpSettings(host="127.0.0.1", port=port, sender=FROM)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from runners.results import Results
 from verifier import cmd_check, exitcodes
 from verifier.report import parse_footer
 
@@ -34,7 +35,8 @@ def test_seed001_check_on_netns(tmp_path, capsys):
     res = json.loads(next(tmp_path.glob("results-*.json")).read_text())
     assert res["status"] == "not-runnable" and "never armed" in res["reason"]
     assert res["verdicts"] and res["environment"]["effects"]
-    assert rc == exitcodes.for_results(res["status"], res["verdicts"]) == exitcodes.NOT_RUNNABLE
+    typed = Results.from_dict(res)
+    assert rc == exitcodes.for_results(typed.status, typed.verdicts) == exitcodes.NOT_RUNNABLE
     # the archive hides the author's domain: the draft is written, sending would refuse
     reply = next(tmp_path.glob("outbox/reply-*.eml"))
     assert f"reply: {reply}" in out and "undeliverable" in out

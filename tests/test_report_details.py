@@ -3,16 +3,19 @@ load, device state, the fleet host that ran each run, distinct plot titles and i
 axes.  Results are built here (a rendering test)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from stats_sim import fixed
 
+from claims.spec import Source
 from verifier.report import figure, lkp_num, plots, render, spread
 from verifier.verdict import judge
 
 
 def _two_rows():
     res = fixed(-4.1, -4.0, 1.0, 7, 3)
-    second = dict(res.spec["metrics"][0], name="latency", better="lower")
-    res.spec["metrics"].append(second)
+    second = replace(res.spec.metrics[0], name="latency", better="lower")
+    res.spec.metrics.append(second)
     for r in res.runs:
         r.samples["latency"] = 1000.0 / r.samples["throughput"]
     res.verdicts = judge(res)
@@ -28,7 +31,7 @@ def test_means_spread_load_and_devices_are_shown():
                        "touched": [{"role": "client", "kind": "file", "old": "0", "new": "2000",
                                     "target": "/sys/class/net/pcvc/gro_flush_timeout"}]}
     sp = spread(res, res.verdicts[0])
-    assert sp["base"]["n"] == sp["cand"]["n"] == 7 and sp["base"]["sd"] > 0
+    assert sp.base.n == sp.cand.n == 7 and sp.base.sd > 0
     text = render(res, "email")
     assert "1-min load average 0.50 before, 1.75 after (2 CPUs)" in " ".join(text.split())
     html = render(res, "html")
@@ -36,7 +39,7 @@ def test_means_spread_load_and_devices_are_shown():
     md = render(res, "markdown")
     # as the kernel test robot prints a mean (an integer from 1000 up: the baseline's is
     # 1000.08 with the stats branch's draws)
-    assert f"{lkp_num(sp['base']['mean'])} +-{lkp_num(sp['base']['sd'])}" in md
+    assert f"{lkp_num(sp.base.mean)} +-{lkp_num(sp.base.sd)}" in md
 
 
 def test_fleet_runs_name_their_hosts():
@@ -70,8 +73,8 @@ def test_plot_titles_differ_and_run_axes_are_integers():
 
 def test_html_report_escapes_what_the_mail_wrote():
     res = _two_rows()
-    res.spec["source"] = {"subject": "<script>alert(1)</script>", "author": "a <a@b.c>",
-                          "quote": "<img src=x onerror=alert(1)>"}
+    res.spec.source = Source(subject="<script>alert(1)</script>", author="a <a@b.c>",
+                             quote="<img src=x onerror=alert(1)>")
     html = render(res, "html")
     assert "<script>alert" not in html and "<img src=x" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
@@ -79,8 +82,8 @@ def test_html_report_escapes_what_the_mail_wrote():
 
 def test_no_escape_sequence_from_a_mail_reaches_a_report():
     res = _two_rows()
-    res.spec["metrics"][0]["name"] = "thr\x1b[31mough\x1b]0;pwned\x07put"
-    res.spec["source"] = {"subject": "\x1b[2Jsubject\r", "author": "x\x9b1mx <x@y.z>"}
+    res.spec.metrics[0].name = "thr\x1b[31mough\x1b]0;pwned\x07put"
+    res.spec.source = Source(subject="\x1b[2Jsubject\r", author="x\x9b1mx <x@y.z>")
     res.verdicts = []
     for fmt in ("email", "markdown", "html"):
         out = render(res, fmt)

@@ -51,7 +51,7 @@ def test_seed001_inert_knob_is_not_runnable_here(tmp_path):
     assert state["driver"] == "veth" and state["gro_flush_timeout"] == "2000"
     assert state["offloads"]["generic-receive-offload"] == "on"
     res.verdicts = verdict.judge(res)
-    assert {v["verdict"] for v in res.verdicts} == {verdict.NOT_RUNNABLE}
+    assert {v.verdict for v in res.verdicts} == {verdict.NOT_RUNNABLE}
     text = render(res, "email")
     assert max(map(len, text.splitlines())) <= 72
     assert "NOT RUNNABLE HERE" in text and "NOT REPRODUCED" not in text
@@ -102,10 +102,10 @@ def test_acting_knob_is_verified_and_judged(tmp_path):
         eff["baseline"]["client:napi_flush_timer"]["total"]
     assert all(eff[v]["server:napi_packets"]["total"] > 0 for v in ("baseline", "candidate"))
     assert all("client:napi_flush_timer" in r.counters for r in res.runs if r.ok)
-    names = {v["verdict"] for v in res.verdicts}
+    names = {v.verdict for v in res.verdicts}
     assert names and verdict.NOT_RUNNABLE not in names
     head = res.verdicts[0]
-    assert head["metric"] == "transaction_rate" and head["n_base"] >= 2
+    assert head.metric == "transaction_rate" and head.n_base >= 2
     text = render(res, "email")
     assert max(map(len, text.splitlines())) <= 72 and "runner: netns" in text
     assert [r["metric"] for r in parse_footer(text)][0] == "transaction_rate"

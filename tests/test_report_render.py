@@ -16,8 +16,9 @@ from verifier.verdict import judge
 def _results():
     res = fixed(-4.1, -4.0, 1.0, 10, 3)
     res.runner = "netns"
-    res.spec["metrics"][0].update(baseline=9023.86, candidate=8651.26, better="higher")
-    res.spec["claimed_environment"] = {"nic": "mlx4", "hosts": ["lpaa5", "lpaa6"]}
+    m = res.spec.metrics[0]
+    m.baseline, m.candidate, m.better = 9023.86, 8651.26, "higher"
+    res.spec.claimed_environment = {"nic": "mlx4", "hosts": ["lpaa5", "lpaa6"]}
     res.environment = {"runner": "netns", "hosts": {"client": {
         "kernel": "6.1.0-28-amd64", "cpu_model": "Some CPU @ 2.0GHz", "cpus": 2,
         "nic_driver": "veth", "tools": {"netperf": "Netperf version 2.7.0"}},
@@ -41,9 +42,9 @@ def test_email_layout():
     assert lines[head + 2].strip() == "throughput (tps, higher is better, n=10+10)"
     cells = lines[head + 3].split()
     sp = spread(res, judge(res)[0])
-    assert cells[0] == lkp_num(sp["base"]["mean"]) and cells[1] == f"+-{lkp_num(sp['base']['sd'])}"
-    assert cells[3] == lkp_num(sp["cand"]["mean"])
-    assert cells[2] == f"{sp['change_pct']:+.1f}%" and cells[-2:] == ["-4.1%", "CONFIRMED"]
+    assert cells[0] == lkp_num(sp.base.mean) and cells[1] == f"+-{lkp_num(sp.base.sd)}"
+    assert cells[3] == lkp_num(sp.cand.mean)
+    assert cells[2] == f"{sp.change_pct:+.1f}%" and cells[-2:] == ["-4.1%", "CONFIRMED"]
     assert "veth" in text and "nic: the mail says mlx4; here veth" in text
     assert "verifier run spec-sim.yaml --runner netns" in text
     assert "Only the change measured here side by side" in " ".join(text.split())
@@ -56,8 +57,8 @@ def test_email_layout():
 
 def test_long_footer_stays_one_line_and_parses_back():
     res = _results()
-    res.spec["id"] = "netperf-0adfab3a-1"
-    res.spec["metrics"][0]["name"] = "service_demand_remote"
+    res.spec.id = "netperf-0adfab3a-1"
+    res.spec.metrics[0].name = "service_demand_remote"
     for r in res.runs:
         r.samples["service_demand_remote"] = r.samples.pop("throughput")
     # on two separate hosts remote CPU is a measurement: the longest footer, with its CI

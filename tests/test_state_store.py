@@ -10,8 +10,19 @@ import time
 
 import pytest
 
-from runners.results import RunRecord
-from verifier.state import OPTED_OUT, REQUESTED, State, StateError
+from runners.results import FailureKind, RunRecord, Verdict, VerdictKind
+from verifier.state import (
+    CLAIM_NEXT,
+    OPTED_OUT,
+    REPLY_NEXT,
+    REQUESTED,
+    THREAD_NEXT,
+    ClaimStatus,
+    ReplyStatus,
+    State,
+    StateError,
+    ThreadStatus,
+)
 
 SPEC = {"id": "netperf-abc-1", "benchmark": {"argv": ["netperf", "-t", "TCP_RR"]}}
 
@@ -53,7 +64,9 @@ def test_reply_states_and_rate_counts(tmp_path):
         assert r["status"] == "failed" and r["error"] == "SMTP: refused"
         assert r["path"] == "/o/1.eml" and r["attempts"] == 1
         assert s.replies_since(0, thread_id="t@x") == 0  # a failed reply is not a reply
+        s.set_reply(1, "t@x", "a@x", "r1@bot", "sending")  # tried again
         s.set_reply(1, "t@x", "a@x", "r1@bot", "sent")
+        assert s.reply(1)["attempts"] == 2
         assert s.replies_since(time.time() - 60, author="a@x") == 1
 
 
@@ -108,3 +121,69 @@ def test_runs_survive_kill_9_of_the_writer(tmp_path):
     assert all(len(r.stdout) == 20000 and r.samples["transaction_rate"] == 1000.0 + r.index
                for r in runs)
     assert isinstance(runs[0], RunRecord)
+
+
+def test_statuses_move_only_along_the_transition_tables(tmp_path):
+    with State(tmp_path / "s.sqlite") as s:
+        cid, _ = s.add_claim("t@x", "m@x", SPEC, "h1")
+        with pytest.raises(StateError, match="from queued to judged"):
+            s.set_claim(cid, ClaimStatus.JUDGED)  # never judged without running
+        s.set_claim(cid, ClaimStatus.RUNNING)
+        s.set_claim(cid, ClaimStatus.RUNNING)  # a restart runs it again
+        s.set_claim(cid, ClaimStatus.JUDGED)
+        with pytest.raises(StateError, match="from judged to running"):
+            s.set_claim(cid, ClaimStatus.RUNNING)
+        assert s.claim(cid).status == "judged" == ClaimStatus.JUDGED
+        with pytest.raises(ValueError):
+            s.set_claim(cid, "done")  # not a status at all
+        s.add_message("t@x", "L", "t@x", "a@x", "s", "d")
+        with pytest.raises(StateError, match="from seen to extracted"):
+            s.set_thread("t@x", ThreadStatus.EXTRACTED)
+        s.set_reply(cid, "t@x", "a@x", "r@bot", ReplyStatus.SENDING)
+        s.set_reply(cid, "t@x", "a@x", "r@bot", ReplyStatus.SENT)
+        with pytest.raises(StateError, match="from sent to sending"):
+            s.set_reply(cid, "t@x", "a@x", "r@bot", ReplyStatus.SENDING)  # sent once only
+    assert set(CLAIM_NEXT) == set(ClaimStatus) and set(THREAD_NEXT) == set(ThreadStatus)
+    assert set(REPLY_NEXT) == {None, *ReplyStatus}
+
+
+# The tables of schema 1, as a state file written before its upgrade has them.
+SCHEMA_1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE runs (
+    claim_id INTEGER NOT NULL, idx INTEGER NOT NULL, attempt INTEGER NOT NULL,
+    variant TEXT, warmup INTEGER, ok INTEGER, record TEXT NOT NULL, stored_at REAL,
+    PRIMARY KEY (claim_id, idx, attempt));
+CREATE TABLE verdicts (
+    claim_id INTEGER PRIMARY KEY, verdicts TEXT NOT NULL, summary TEXT, decided_at REAL);
+INSERT INTO meta VALUES ('schema', '1');
+"""
+
+
+def test_a_schema_1_state_is_upgraded_and_its_rows_read(tmp_path):
+    import json
+
+    p = tmp_path / "old.sqlite"
+    lost = {"variant": "candidate", "index": 3, "ok": False, "attempt": 0,
+            "error": "worker lost: lab2 went away during the run", "host": "lab2"}
+    row = {"metric": "throughput", "verdict": "CONFIRMED", "n_base": 5, "n_cand": 5,
+           "sentence": "throughput: CONFIRMED.", "an_old_key": 1}
+    with sqlite3.connect(p) as c:
+        c.executescript(SCHEMA_1)
+        c.execute("INSERT INTO runs VALUES (1, 3, 0, 'candidate', 0, 0, ?, 0)",
+                  (json.dumps(lost),))
+        c.execute("INSERT INTO verdicts VALUES (1, ?, 'CONFIRMED', 0)", (json.dumps([row]),))
+    with State(p) as s:
+        (run,) = s.runs(1)
+        assert run.failure == FailureKind.LOST and run.unfinished
+        (v,), summary = s.verdicts(1)
+        assert isinstance(v, Verdict) and v.verdict == VerdictKind.CONFIRMED
+        assert (v.n_base, v.extra, summary) == (5, {"an_old_key": 1}, "CONFIRMED")
+        s.add_run(1, RunRecord(variant="baseline", index=4, ok=False, error="worker lost",
+                               failure=FailureKind.LOST))
+        assert [r.failure for r in s.runs(1)] == [FailureKind.LOST] * 2
+        s.set_verdicts(1, [v], summary)
+        again = s.verdicts(1)[0][0].to_dict()  # the missing keys get their defaults
+        assert {k: again[k] for k in row} == row and again["decided"] is True
+    with sqlite3.connect(p) as c:
+        assert c.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("2",)

@@ -23,7 +23,7 @@ RECORDED = Path(__file__).parent / "fixtures" / "runs" / "netns-aa-tcp-rr.json"
 
 def _results(base, cand, unit="tps", claimed=10.0):
     res = make_results(claimed, max_runs=len(base), first=len(base))
-    res.spec["metrics"][0]["unit"] = unit
+    res.spec.metrics[0].unit = unit
     for i, (x, y) in enumerate(zip(base, cand, strict=True)):
         pair = [("baseline", x), ("candidate", y)]
         for name, val in pair if i % 2 == 0 else pair[::-1]:
@@ -106,7 +106,7 @@ def test_one_machine_rows_are_known_before_running():
     res = _recorded()
     res.runs = []
     reasons = verdict.precheck(res, None)
-    names = [m["name"] for m in res.spec["metrics"]]
+    names = [m.name for m in res.spec.metrics]
     assert [bool(r) for r in reasons] == [n != "transaction_rate" for n in names]
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from stats_sim import Simulator, fixed, make_results
 
+from claims.spec import Metric
 from runners.results import RunRecord
 from verifier import stats, verdict
 from verifier.sequential import first_batch, run_sequential
@@ -44,7 +45,7 @@ def test_true_minus_10_against_claimed_plus_10_is_contradicted():
 def test_lower_is_better_claim_normalises_sign():
     # latency claimed to drop 20%, and it does: confirmed, printed as a negative change
     res = fixed(-20.0, -20.0, 2.0, 10, 3)
-    res.spec["metrics"][0]["better"] = "lower"
+    res.spec.metrics[0].better = "lower"
     v = verdict.judge(res)[0]
     assert v["verdict"] == verdict.CONFIRMED
     assert v["effect"]["measured_pct"] < 0 and v["effect"]["x"] > 0
@@ -141,8 +142,7 @@ def test_holm_alphas_step_down():
 
 def test_many_rows_get_holm_and_a_summary():
     res = fixed(10.0, 10.0, 2.0, 10, 5)
-    res.spec["metrics"].append({"name": "latency", "better": "lower",
-                                "claimed_change_pct": -10.0})
+    res.spec.metrics.append(Metric("latency", better="lower", claimed_change_pct=-10.0))
     rng = np.random.default_rng(1)
     for r in res.runs:
         f = 0.9 if r.variant == "candidate" else 1.0
@@ -152,7 +152,7 @@ def test_many_rows_get_holm_and_a_summary():
     assert all(v["holm"] for v in vs)
     assert sorted(v["alpha"] for v in vs) == pytest.approx([verdict.ALPHA / 2, verdict.ALPHA])
     s = verdict.summarize(vs)
-    assert s["verdict"] == verdict.CONFIRMED and "over 2 comparisons" in s["sentence"]
+    assert s.verdict == verdict.CONFIRMED and "over 2 comparisons" in s.sentence
 
 
 def test_invalid_on_failed_runs_and_drift_and_not_runnable():
@@ -212,7 +212,7 @@ def test_wrong_verdict_rate_at_most_1_percent():
 
 def test_time_budget_stops_before_the_next_batch():
     res = make_results(4.0)  # small claim, 10% noise: would want 30 runs
-    res.spec["run"]["time_budget"] = 100.0
+    res.spec.run.time_budget = 100.0
     sim = Simulator(res, 4.0, 10.0, 5)
     now = [0.0]
 
@@ -283,10 +283,10 @@ def test_only_an_explicit_no_change_claim_is_one():
     v = verdict.judge(res)[0]
     assert v["verdict"] == verdict.INCONCLUSIVE and "cannot be checked here" in v["reason"]
     res = fixed(None, 0.0, 0.5, 30, 1)
-    res.spec["metrics"][0]["no_change"] = True
+    res.spec.metrics[0].no_change = True
     v = verdict.judge(res)[0]
     assert (v["verdict"], v["detail"]) == (verdict.CONFIRMED, "no change, as claimed")
     assert v["no_change_claim"]
     res = fixed(None, 5.0, 0.5, 30, 1)
-    res.spec["metrics"][0]["no_change"] = True
+    res.spec.metrics[0].no_change = True
     assert verdict.judge(res)[0]["verdict"] == verdict.CONTRADICTED

@@ -37,7 +37,7 @@ from claims.model import Message
 from claims.sources import InputError, iter_messages
 from claims.spec import Spec
 from claims.specbuild import build_specs
-from runners.results import Results, RunRecord
+from runners.results import Results, RunRecord, RunStatus
 from verifier import state as st
 from verifier.fetch import FetchError
 from verifier.fetch.lore import PublicInbox
@@ -544,13 +544,12 @@ class Bot:
         stopping across hosts).  A resumed claim dispatches only the plan positions with no
         finished record; a position whose last attempt was lost or cut gets a new attempt.
         `every` is each stored attempt, `latest` the last attempt of each position."""
-        from runners.fleet import CUT, LOST, FleetRunner
+        from runners.fleet import FleetRunner
         from runners.fleet_host import FleetError, security_from
 
         spec.run.repetitions = spec.run.max_repetitions
         spec.run.duration = min(self.cfg.duration, spec.run.duration_cap)
-        unfinished = (LOST, *CUT)
-        done = {r.index for r in latest if not (r.error or "").startswith(unfinished)}
+        done = {r.index for r in latest if not r.unfinished}
         next_attempt = {r.index: r.attempt + 1 for r in latest}
         if latest:
             log.info("resuming claim %d on the fleet: %d of its runs are stored",
@@ -571,7 +570,7 @@ class Bot:
         results.runs = _latest_attempts([*every, *results.runs])
         if results.status == "complete" and results.runs and not any(
                 r.ok for r in results.runs):
-            results.status, results.reason = "failed", results.runs[-1].error
+            results.status, results.reason = RunStatus.FAILED, results.runs[-1].error
         return results
 
     def judge_claim(self, claim: ClaimRow) -> None:
@@ -597,7 +596,7 @@ class Bot:
         verdicts = results.verdicts or judge(results)
         results.verdicts = verdicts
         head = summarize(verdicts)
-        text = head.get("verdict") or (verdicts[0]["verdict"] if verdicts else "none")
+        text = head.verdict or (verdicts[0].verdict if verdicts else "none")
         self.state.set_verdicts(claim.id, verdicts, str(text))
         self.state.set_claim(claim.id, "judged", None, _results_head(results))
         log.info("verdict claim %d: %s", claim.id, text)

@@ -114,5 +114,5 @@ def calibrate_on(spec: Any, runner: Any, results: Any, duration: float | None,
                     out.setdefault(k, []).append(v)
         return out
 
-    key = calibration_key(results.spec, results.environment, results.runner)
+    key = calibration_key(results.spec.to_dict(), results.environment, results.runner)
     return calibrate(key, run_baseline, cache, runs=runs)

@@ -112,7 +112,7 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
     """Run one spec sequentially and judge it; the runner is always closed."""
     from runners.execute import execute, new_results
     from runners.process import kill_all
-    from runners.results import Results
+    from runners.results import Results, RunStatus
     from verifier.cmd_run import _safety_problems, make_runner
     from verifier.sequential import run_sequential
     from verifier.verdict import judge
@@ -128,7 +128,7 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
     runner = make_runner(_runner_args(args))
     res: Results = new_results(spec, runner)
     if problems:
-        res.status, res.reason = "not-runnable", "refused: " + "; ".join(problems)
+        res.status, res.reason = RunStatus.NOT_RUNNABLE, "refused: " + "; ".join(problems)
         res.verdicts = judge(res)
         return res
     load = {"before": list(os.getloadavg())}  # the report shows how busy the host was
@@ -140,7 +140,7 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
         execute(spec, runner, duration=args.duration, approve=args.approve, results=res,
                 stopping=partial(run_sequential, calibrate=calibrate))
     except KeyboardInterrupt:
-        res.status, res.reason = "interrupted", "interrupted by a signal"
+        res.status, res.reason = RunStatus.INTERRUPTED, "interrupted by a signal"
     finally:
         for s in (signal.SIGINT, signal.SIGTERM):
             signal.signal(s, signal.SIG_IGN)
@@ -155,10 +155,10 @@ def check_spec(spec: Any, args: argparse.Namespace, messages: list[Any]) -> Any:
 
 def _not_runnable(spec: Any, runner: str, reason: str) -> Any:
     """A judged result that says why nothing ran (refused, series does not apply)."""
-    from runners.results import Results
+    from runners.results import Results, RunStatus
     from verifier.verdict import judge
 
-    res = Results(spec=spec.to_dict(), runner=runner, status="not-runnable", reason=reason)
+    res = Results(spec=spec, runner=runner, status=RunStatus.NOT_RUNNABLE, reason=reason)
     res.verdicts = judge(res)
     return res
 

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     for res in results:
         counted = [r for r in res.runs if not r.warmup]
         hosts = ",".join(res.environment.get("hosts", [])) or "-"
-        print(f"{res.spec['id']}: {res.status}: {sum(r.ok for r in counted)}/{len(counted)} runs "
+        print(f"{res.spec.id}: {res.status}: {sum(r.ok for r in counted)}/{len(counted)} runs "
               f"ok on {hosts}" + (f" ({res.reason})" if res.reason else ""), file=sys.stderr)
     if args.output:
         if len(results) == 1:
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             for res in results:
                 out = Path(args.output)
-                res.save(out.with_name(f"{out.stem}-{res.spec['id']}{out.suffix}"))
+                res.save(out.with_name(f"{out.stem}-{res.spec.id}{out.suffix}"))
     return 0 if all(r.status == "complete" for r in results) else 1
 
 

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         url, token, public = settings(args.config, args.url)
         results = [load_results(p) for p in args.results]
-        mid = args.msgid or ((results[0].spec or {}).get("source") or {}).get("message_id")
+        mid = args.msgid or results[0].spec.source.message_id
         if not mid:
             raise ValueError("the results name no Message-ID: give --msgid")
         check = check_for(results, target_url(results[0], public))

@@ -48,7 +48,7 @@ def cached_thread(message_id: str | None, inbox: str | None = None) -> str | Non
 def _thread(path: str | None, results):
     from claims.sources import InputError, iter_messages
 
-    mid = ((results.spec or {}).get("source") or {}).get("message_id")
+    mid = results.spec.source.message_id
     where = path or cached_thread(mid)
     if not where:
         raise ReplyError(f"the thread of <{mid}> is not in the cache: give it with --thread "

@@ -17,21 +17,13 @@ from verifier.report import FORMATS, render
 
 
 def shape_problem(res: Results) -> str | None:
-    """What makes a loaded results file unusable for judging, or None."""
-    spec = res.spec
-    if not isinstance(spec, dict):
-        return "spec is not a mapping"
-    metrics = spec.get("metrics", [])
-    if not isinstance(metrics, list) or not all(
-            isinstance(m, dict) and isinstance(m.get("name"), str) for m in metrics):
-        return "spec.metrics must be a list of metrics with names"
+    """What makes a loaded results file unusable for judging, or None (the spec's and the
+    lists' shapes are checked by `Results.from_dict`)."""
     for r in res.runs:
         if not isinstance(r.samples, dict) or not all(
                 isinstance(v, int | float) and not isinstance(v, bool)
                 for v in r.samples.values()):
             return f"run {r.index} of {r.variant} has non-numeric samples"
-    if not isinstance(res.verdicts, list):
-        return "verdicts is not a list"
     return None
 
 
@@ -40,15 +32,17 @@ def load_results(path: str) -> Results:
     try:
         res = Results.load(path)
         problem = shape_problem(res)
-        if problem:
-            raise ValueError(f"{path}: not a usable results file ({problem})")
-        return res
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
     except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ValueError(f"{path}: not a results file ({e})") from None
     except (TypeError, KeyError, AttributeError) as e:
         raise ValueError(f"{path}: not a results file ({e})") from None
+    except ValueError as e:  # a wrong shape or a newer format
+        problem = (str(e).splitlines() or ["not the shape of one"])[0]
+    if problem:
+        raise ValueError(f"{path}: not a usable results file ({problem})")
+    return res
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

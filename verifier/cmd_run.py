@@ -18,7 +18,7 @@ from typing import Any
 
 from claims.spec import Spec
 from runners.base import Runner, RunnerError
-from runners.results import Results
+from runners.results import Results, RunStatus
 from verifier.argtypes import output_problem, runs, seconds
 
 RUNNERS = ("local", "netns", "ssh", "vm")
@@ -192,9 +192,9 @@ def run(args: argparse.Namespace) -> int:
             execute(spec, runner, runs=args.runs, duration=args.duration, approve=args.approve,
                     progress=display, results=results, stopping=run_sequential if args.sequential else None)
     except KeyboardInterrupt:
-        results.status, results.reason, code = "interrupted", "interrupted by a signal", 130
+        results.status, results.reason, code = RunStatus.INTERRUPTED, "interrupted by a signal", 130
     except RunnerError as e:
-        results.status, results.reason, code = "failed", str(e), 1
+        results.status, results.reason, code = RunStatus.FAILED, str(e), 1
     finally:
         # Cleanup with signals ignored, so a second Ctrl-C cannot stop it half-way; then
         # make sure no process we started survives.

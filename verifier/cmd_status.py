@@ -45,11 +45,11 @@ def overview(state: State) -> list[str]:
 
 def ran_where(runs: list[RunRecord]) -> str:
     """'lab1 (12 ok), lab2 (3 ok, 1 lost)': which host ran what, from the stored records."""
-    from runners.fleet import LOST
+    from runners.results import FailureKind
 
     by_host: dict[str, Counter[str]] = {}
     for r in runs:
-        kind = "ok" if r.ok else "lost" if (r.error or "").startswith(LOST) else "failed"
+        kind = "ok" if r.ok else "lost" if r.failure == FailureKind.LOST else "failed"
         by_host.setdefault(r.host or "?", Counter())[kind] += 1
     return ", ".join(f"{h} ({', '.join(f'{n} {k}' for k, n in sorted(c.items()))})"
                      for h, c in sorted(by_host.items()))
@@ -78,7 +78,7 @@ def thread_status(state: State, mid: str) -> list[str] | None:
         if v:
             out.append(f"    verdict: {v[1]}")
             for row in v[0]:
-                out.append(f"      {row.get('metric')}: {row.get('verdict')}")
+                out.append(f"      {row.metric}: {row.verdict}")
         r = state.reply(c.id)
         if r:
             out.append(f"    reply <{r['message_id']}> {r['status']} {_when(r['updated_at'])}"

@@ -7,7 +7,8 @@ code for a claim that did not hold, one for an undecided one, others for errors.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+
+from runners.results import Verdict
 
 OK = 0  # every judged row CONFIRMED, or no claim to check
 FAILED = 1  # a run failed or was interrupted, or its results are INVALID
@@ -49,12 +50,12 @@ def worst(codes: Iterable[int]) -> int:
     return next((c for c in _ORDER if c in got), OK)
 
 
-def for_verdicts(verdicts: Iterable[dict[str, Any]]) -> int:
+def for_verdicts(verdicts: Iterable[Verdict]) -> int:
     """The exit code of one results file's verdict rows."""
-    return worst(_BY_VERDICT.get(str(v.get("verdict")), FAILED) for v in verdicts)
+    return worst(_BY_VERDICT.get(str(v.verdict), FAILED) for v in verdicts)
 
 
-def for_results(status: str, verdicts: Iterable[dict[str, Any]]) -> int:
+def for_results(status: str, verdicts: Iterable[Verdict]) -> int:
     """The exit code of one results file: its status first, then its verdicts."""
     if status in ("failed", "interrupted"):
         return FAILED

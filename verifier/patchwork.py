@@ -25,12 +25,13 @@ from urllib.parse import quote
 
 import requests
 
-from runners.results import Results
+from runners.results import Results, VerdictKind
 
 CONTEXT = "perf-claim"
 API = "/api/1.2"
 STATES = ("pending", "success", "warning", "fail")
-_BY_VERDICT = {"CONFIRMED": "success", "CONTRADICTED": "fail"}
+_BY_VERDICT: dict[str, str] = {VerdictKind.CONFIRMED: "success",
+                               VerdictKind.CONTRADICTED: "fail"}
 _RANK = {"success": 0, "pending": 1, "warning": 2, "fail": 3}
 MAX_DESCRIPTION = 200
 
@@ -60,14 +61,14 @@ def check_for(results: Iterable[Results], target_url: str = "") -> Check:
     rows = [v for res in results for v in res.verdicts]
     if not rows:
         return Check("warning", "perf claim: nothing was judged", target_url)
-    worst = max(rows, key=lambda v: _RANK[state_of(v.get("verdict"))])
-    state = state_of(worst.get("verdict"))
-    e = worst.get("effect") or {}
+    worst = max(rows, key=lambda v: _RANK[state_of(v.verdict)])
+    state = state_of(worst.verdict)
+    e = worst.effect or {}
     measured = f" {e['measured_pct']:+.1f}%" if e.get("measured_pct") is not None else ""
-    claimed = (f" (claimed {worst['claimed_pct']:+.1f}%)"
-               if worst.get("claimed_pct") is not None else "")
+    claimed = (f" (claimed {worst.claimed_pct:+.1f}%)"
+               if worst.claimed_pct is not None else "")
     more = f"; {len(rows) - 1} more row(s)" if len(rows) > 1 else ""
-    text = f"{worst.get('metric') or 'claim'}: {worst.get('verdict')}{measured}{claimed}{more}"
+    text = f"{worst.metric or 'claim'}: {worst.verdict}{measured}{claimed}{more}"
     text = " ".join(text.split())
     return Check(state, text[:MAX_DESCRIPTION], target_url)
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from claims.model import Message
+from claims.spec import Spec
 from runners.results import Results
 from verifier.report import WIDTH, clean, render, spec_yaml
 
@@ -138,13 +139,12 @@ def _addresses(values: Iterable[str | None]) -> list[tuple[str, str]]:
 def original_message(results: Results, thread: list[Message] | None = None) -> Message:
     """The message the claim came from: found in the thread by Message-ID, else rebuilt
     from the spec's source (author, subject, Message-ID)."""
-    src = (results.spec or {}).get("source") or {}
-    mid = src.get("message_id")
+    src = results.spec.source
+    mid = src.message_id
     for m in thread or []:
         if mid and m.message_id and m.message_id.strip("<>") == mid.strip("<>"):
             return m
-    return Message(message_id=mid, subject=src.get("subject"), from_=src.get("author"),
-                   date=src.get("date"))
+    return Message(message_id=mid, subject=src.subject, from_=src.author, date=src.date)
 
 
 def thread_addresses(original: Message, thread: list[Message] | None) -> set[str]:
@@ -183,11 +183,11 @@ def recipients(original: Message, thread: list[Message] | None, sender: str,
     return to, cc
 
 
-def _number_patterns(spec: dict[str, Any]) -> list[re.Pattern[str]]:
+def _number_patterns(spec: Spec) -> list[re.Pattern[str]]:
     """The claimed numbers as they may be printed in the mail (9023.86, 1.70, 9,023)."""
     out = []
-    for m in spec.get("metrics") or []:
-        for x in (m.get("baseline"), m.get("candidate")):
+    for m in spec.metrics:
+        for x in (m.baseline, m.candidate):
             if isinstance(x, int | float) and x:
                 g = f"{x:g}" if abs(x) < 1e6 else f"{x:.0f}"
                 body = re.escape(g).replace(r"\.", r"[.,]") + (r"0*" if "." in g else "")
@@ -198,13 +198,13 @@ def _number_patterns(spec: dict[str, Any]) -> list[re.Pattern[str]]:
 def quoted_lines(results: Results, limit: int = QUOTE_LINES) -> list[str]:
     """The claim's key lines, verbatim: the benchmark command and the lines that hold the
     claimed numbers, '[...]' where lines are left out; never re-wrapped."""
-    spec = results.spec or {}
-    text = clean((spec.get("source") or {}).get("quote") or "").expandtabs()
+    spec = results.spec
+    text = clean(spec.source.quote or "").expandtabs()
     lines = [ln.rstrip() for ln in text.splitlines()]
     if len(lines) <= limit:
         return lines
     pats = _number_patterns(spec)
-    command = ((spec.get("benchmark") or {}).get("original") or "").strip()
+    command = (spec.benchmark.original or "").strip()
     keep = [i for i, ln in enumerate(lines) if ln.strip() and any(p.search(ln) for p in pats)]
     first_cmd = next((i for i, ln in enumerate(lines) if command and command in ln), None)
     chosen = sorted({*([first_cmd] if first_cmd is not None else []), *keep})
@@ -242,9 +242,8 @@ def _subject(original: Message) -> str:
 
 def reply_key(results: Results) -> str:
     """One reply per claim and spec: the spec id plus where the claim sits in the thread."""
-    spec = results.spec or {}
-    src = spec.get("source") or {}
-    raw = f"{spec.get('id')}|{src.get('message_id')}|{src.get('lines')}"
+    spec = results.spec
+    raw = f"{spec.id}|{spec.source.message_id}|{spec.source.lines}"
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
@@ -252,17 +251,17 @@ def page_url(results: Results, base: str | None) -> str | None:
     """Where `verifier serve` at `base` shows this claim: by Message-ID, then the spec."""
     from urllib.parse import quote as urlquote
 
-    mid = ((results.spec or {}).get("source") or {}).get("message_id")
+    mid = results.spec.source.message_id
     if not base or not mid:
         return None
-    sid = (results.spec or {}).get("id") or ""
+    sid = results.spec.id or ""
     return f"{base.rstrip('/')}/m/{urlquote(mid.strip('<>'), safe='@')}#{sid}"
 
 
 def attachments(results: Results) -> list[tuple[str, str, str]]:
     """(file name, MIME subtype, text): the spec and the full results (every run, its raw
     output and samples) -- never inline."""
-    sid = (results.spec or {}).get("id") or "spec"
+    sid = results.spec.id or "spec"
     full = json.dumps(results.to_dict(), indent=1, default=str)
     return [(f"spec-{sid}.yaml", "x-yaml", spec_yaml(results, width=100, inline=False)),
             (f"results-{sid}.json", "json", full)]

@@ -12,13 +12,14 @@ import io
 import re
 import shlex
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
 import yaml
 
-from runners.results import Results
+from runners.results import Results, Verdict
 from verifier.verdict import judge, summarize
 
 FORMATS = ("email", "markdown", "html")
@@ -53,7 +54,7 @@ def clean(text: str | None, one_line: bool = False) -> str:
 
 
 def verdicts_of(results: Results, calibration: dict[str, Any] | None = None
-                ) -> list[dict[str, Any]]:
+                ) -> list[Verdict]:
     """The results' verdicts, judging now when the file has none (a results file is re-rendered
     without re-running, never re-measured)."""
     return results.verdicts or judge(results, calibration)
@@ -102,8 +103,8 @@ def machine(results: Results) -> list[tuple[str, str]]:
 
 def differences(results: Results) -> list[str]:
     """How this runner differs from what the mail describes."""
-    spec = results.spec or {}
-    claimed = spec.get("claimed_environment") or {}
+    spec = results.spec
+    claimed = spec.claimed_environment or {}
     h = _host(results.environment or {})
     kind = (results.environment or {}).get("runner") or results.runner
     out = []
@@ -125,12 +126,12 @@ def differences(results: Results) -> list[str]:
         out.append(f"{key}: the mail says {shown}; here {here or 'not the same'}")
     if kind in ("netns", "local") and "hosts" not in claimed:
         out.append(f"the mail's own hosts there, {kind} here")
-    mail_d = (spec.get("run") or {}).get("duration")
+    mail_d = spec.run.duration
     here_d = (results.environment or {}).get("duration")
     if mail_d and here_d and float(mail_d) != float(here_d):
         out.append(f"{float(mail_d):g} s runs there, {float(here_d):g} s here")
     booted = bool((results.environment or {}).get("series"))
-    out.extend(f"note: {n}" for n in spec.get("notes") or []
+    out.extend(f"note: {n}" for n in spec.notes
                if not (booted and "needs a kernel runner" in n))
     return out
 
@@ -159,45 +160,69 @@ def _mean_sd(xs: list[float]) -> tuple[float, float] | None:
     return m, sd
 
 
-def spread(results: Results, v: dict[str, Any]) -> dict[str, Any]:
+@dataclass
+class Side:
+    """One variant's samples of a row as the table prints them."""
+
+    variant: str
+    n: int
+    mean: float | None
+    sd: float | None
+
+    @property
+    def text(self) -> str:
+        if self.mean is None or self.sd is None:
+            return "-"
+        return f"{lkp_num(self.mean)} +-{lkp_num(self.sd)}"
+
+
+@dataclass
+class Spread:
+    base: Side
+    cand: Side
+
+    @property
+    def change_pct(self) -> float | None:
+        """The change of the means (the kernel test robot's %change)."""
+        b, c = self.base.mean, self.cand.mean
+        return (c / b - 1.0) * 100.0 if b and c is not None else None
+
+
+def _side(results: Results, variant: str, key: str) -> Side:
+    xs = results.samples(variant, key)
+    ms = _mean_sd(xs)
+    return Side(variant, len(xs), ms[0] if ms else None, ms[1] if ms else None)
+
+
+def spread(results: Results, v: Verdict) -> Spread:
     """Absolute mean, standard deviation and run count of each side of a verdict row, and
-    the change of the means (the kernel test robot's %change)."""
-    key = v.get("sample") or v.get("metric") or ""
-    out: dict[str, Any] = {}
-    for side, var in (("base", v.get("baseline_variant") or "baseline"),
-                      ("cand", v.get("variant") or "candidate")):
-        xs = results.samples(var, key)
-        ms = _mean_sd(xs)
-        out[side] = {"variant": var, "n": len(xs), "mean": ms[0] if ms else None,
-                     "sd": ms[1] if ms else None,
-                     "text": f"{lkp_num(ms[0])} +-{lkp_num(ms[1])}" if ms else "-"}
-    b, c = out["base"]["mean"], out["cand"]["mean"]
-    out["change_pct"] = (c / b - 1.0) * 100.0 if b and c is not None else None
-    return out
+    the change of the means."""
+    return Spread(_side(results, v.baseline_variant or "baseline", v.name),
+                  _side(results, v.variant or "candidate", v.name))
 
 
-def table(results: Results, verdicts: list[dict[str, Any]]) -> list[str]:
+def table(results: Results, verdicts: list[Verdict]) -> list[str]:
     """The LKP-like table, preformatted: per row a name line (tool.metric, unit, direction,
     runs per side) and `baseline mean +-sd | %change | candidate mean +-sd | claimed |
     verdict`.  Never re-wrapped: it is aligned text."""
-    tool = ((results.spec or {}).get("benchmark") or {}).get("tool")
+    tool = results.spec.benchmark.tool
     cells = []
     for v in verdicts:
         sp = spread(results, v)
-        ch = sp["change_pct"]
-        claimed = ("no change" if v.get("no_change_claim")  # the mail's words, not +0.0%
-                   else f"{v['claimed_pct']:+.1f}%" if v.get("claimed_pct") is not None
-                   else {"higher": "up", "lower": "down"}.get(str(v.get("better")), "-"))
-        name = ".".join(x for x in (tool, v.get("metric")) if x) or "claim"
-        extra = ", ".join(x for x in (v.get("unit"), f"{v['better']} is better"
-                                      if v.get("better") else None) if x)
-        if v.get("variant") and v.get("variant") != "candidate":
-            extra = ", ".join(filter(None, [extra, f"{v['variant']} vs "
-                                                   f"{v.get('baseline_variant')}"]))
-        runs = f"n={sp['base']['n']}+{sp['cand']['n']}"
+        ch = sp.change_pct
+        claimed = ("no change" if v.no_change_claim  # the mail's words, not +0.0%
+                   else f"{v.claimed_pct:+.1f}%" if v.claimed_pct is not None
+                   else {"higher": "up", "lower": "down"}.get(str(v.better), "-"))
+        name = ".".join(x for x in (tool, v.metric) if x) or "claim"
+        extra = ", ".join(x for x in (v.unit, f"{v.better} is better"
+                                      if v.better else None) if x)
+        if v.variant and v.variant != "candidate":
+            extra = ", ".join(filter(None, [extra, f"{v.variant} vs "
+                                                   f"{v.baseline_variant}"]))
+        runs = f"n={sp.base.n}+{sp.cand.n}"
         cells.append((f"{name} ({', '.join(filter(None, [extra, runs]))})",
-                      sp["base"]["text"], "-" if ch is None else f"{ch:+.1f}%",
-                      sp["cand"]["text"], claimed, str(v.get("verdict"))))
+                      sp.base.text, "-" if ch is None else f"{ch:+.1f}%",
+                      sp.cand.text, claimed, str(v.verdict)))
     head = ("", "baseline", "%change", "candidate", "claimed", "verdict")
     w = [max(len(c[i]) for c in [head, *cells]) for i in range(1, 6)]
     w[0], w[2] = max(w[0], 13), max(w[2], 13)
@@ -282,23 +307,22 @@ def fleet_hosts(results: Results) -> list[str]:
 
 def parameters(results: Results) -> str:
     """How it ran, in one line: duration, runs per side, order, warm-up, what differs."""
-    spec = results.spec or {}
-    run = spec.get("run") or {}
+    spec = results.spec
+    run = spec.run
     env = results.environment or {}
     counted = [r for r in results.runs if not r.warmup and r.ok]
     per: dict[str, int] = {}
     for r in counted:
         per[r.variant] = per.get(r.variant, 0) + 1
     parts = []
-    d = env.get("duration") or run.get("duration")
+    d = env.get("duration") or run.duration
     how = f"{float(d):g} s runs" if d else "runs"
     if per:
         how = "+".join(str(n) for n in per.values()) + f" {how}, interleaved"
-    if run.get("warmup"):
-        how += f", after {run['warmup']} warm-up each"
+    if run.warmup:
+        how += f", after {run.warmup} warm-up each"
     parts.append(how)
-    labels = [f"{var.get('name')} {var['label']}" for var in spec.get("variants") or []
-              if isinstance(var, dict) and var.get("label")]
+    labels = [f"{var.name} {var.label}" for var in spec.variants if var.label]
     if labels:
         parts.append(", ".join(labels))
     return "; ".join(parts)
@@ -329,70 +353,79 @@ def host_load(results: Results) -> str | None:
     return "1-min load average " + ", ".join(parts) + (f" ({cpus} CPUs)" if cpus else "")
 
 
-def _claimed_text(v: dict[str, Any]) -> str:
-    unit = f" {v['unit']}" if v.get("unit") else ""
-    b, c = v.get("claimed_baseline"), v.get("claimed_candidate")
-    change = f"{v['claimed_pct']:+.1f}%" if v.get("claimed_pct") is not None else ""
-    if v.get("no_change_claim"):  # the mail says "no regression", "same", "within noise"
+def _claimed_text(v: Verdict) -> str:
+    unit = f" {v.unit}" if v.unit else ""
+    b, c = v.claimed_baseline, v.claimed_candidate
+    change = f"{v.claimed_pct:+.1f}%" if v.claimed_pct is not None else ""
+    if v.no_change_claim:  # the mail says "no regression", "same", "within noise"
         change = "no change"
     if b is not None and c is not None:
         return f"{_num(b)} -> {_num(c)}{unit}" + (f", {change}" if change else "")
     return change or "a change without numbers"
 
 
-def _title(v: dict[str, Any], command: str | None) -> str:
+def _title(v: Verdict, command: str | None) -> str:
     """The metric, with the row/column label from the mail when it adds something."""
-    name = v.get("metric") or "claim"
-    label = (v.get("label") or "").strip()
+    name = v.metric or "claim"
+    label = (v.label or "").strip()
     if label and label != command and label != name and len(label) <= 40:
         name = f"{label}: {name}"
-    return name + (f" ({v['better']} is better)" if v.get("better") else "")
+    return name + (f" ({v.better} is better)" if v.better else "")
 
 
-def row_context(v: dict[str, Any], command: str | None = None) -> dict[str, Any]:
+@dataclass
+class ReportRow:
+    """One row of the markdown and HTML tables, as the templates print it."""
+
+    title: str
+    metric: str | None
+    variant: str
+    claimed: str
+    measured: str
+    runs: str
+    verdict: str  # with its detail
+    reason: str | None
+    compared: str | None  # what the interval compared; a row without one compared nothing
+    ruled_out: float | None
+    problems: list[str]
+    notes: list[str]
+    raw: Verdict
+
+
+def row_context(v: Verdict, command: str | None = None) -> ReportRow:
     """One row for the markdown and HTML tables.  Its reason does not repeat the row's own
     name, and a row that is the same measurement as an earlier one (`same_as`) points at
     that row's reason instead of printing it again."""
-    verdict = v["verdict"] + (f" ({v['detail']})" if v.get("detail") else "")
-    reason = _unnamed(str(v["reason"]), v) if v.get("reason") else None
-    if reason and v.get("same_as"):
-        reason = f"the same measurement as {v['same_as']}: see its reason"
-    return {
-        "title": _title(v, command),
-        "metric": v.get("metric"),
-        "variant": v.get("variant"),
-        "claimed": _claimed_text(v),
-        "measured": v.get("measured") or "not measured",
-        "runs": (f"{v.get('n_base', 0)} baseline, {v.get('n_cand', 0)} "
-                 f"{v.get('variant') or 'candidate'}"),
-        "verdict": verdict,
-        "reason": reason,
-        # what the interval compared; a row without one compared nothing
-        "compared": v.get("compared") if v.get("effect") else None,
-        "ruled_out": v.get("ruled_out_pct"),
-        "problems": [p["message"] for p in v.get("problems", [])],
-        "notes": list(v.get("notes", [])) + ([v["claim_note"]] if v.get("claim_note") else []),
-        "raw": v,
-    }
+    reason = _unnamed(str(v.reason), v) if v.reason else None
+    if reason and v.same_as:
+        reason = f"the same measurement as {v.same_as}: see its reason"
+    return ReportRow(
+        title=_title(v, command), metric=v.metric, variant=v.variant,
+        claimed=_claimed_text(v), measured=v.measured or "not measured",
+        runs=f"{v.n_base} baseline, {v.n_cand} {v.variant or 'candidate'}",
+        verdict=str(v.verdict) + (f" ({v.detail})" if v.detail else ""), reason=reason,
+        compared=v.compared if v.effect else None, ruled_out=v.ruled_out_pct,
+        problems=[p["message"] for p in v.problems],
+        notes=list(v.notes) + ([v.claim_note] if v.claim_note else []), raw=v)
 
 
 def commands(results: Results) -> list[str]:
     """The exact commands to reproduce: the verifier's, then the benchmark as it ran."""
-    spec = results.spec or {}
-    sid = spec.get("id") or "spec"
+    spec = results.spec
+    sid = spec.id or "spec"
     kind = (results.environment or {}).get("runner") or results.runner
     out = []
-    mid = (spec.get("source") or {}).get("message_id")
+    mid = spec.source.message_id
     if mid:
         tree = " --tree ~/linux" if (results.environment or {}).get("series") else ""
         out.append(f"verifier check {mid.strip('<>')} --runner {kind}{tree}")
     out += [f"verifier run spec-{sid}.yaml --runner {kind} -o results.json",
             "verifier report results.json --format email"]
     seen = set()
-    for var in spec.get("variants", []):
-        for a in var.get("setup", []) or []:
-            if a.get("raw"):
-                out.append(f"# {var['name']} setup: {a['raw']}")
+    for var in spec.variants:
+        for a in var.setup:
+            if a.raw:
+                out.append(f"# {var.name} setup: {a.raw}")
     for r in results.runs:
         if r.argv and r.variant not in seen:
             seen.add(r.variant)
@@ -404,8 +437,7 @@ def commands(results: Results) -> list[str]:
 def reproduce(results: Results) -> str:
     """One command a reader pastes next to the attached spec: the run as it ran here,
     then the report."""
-    spec = results.spec or {}
-    sid = spec.get("id") or "spec"
+    sid = results.spec.id or "spec"
     env = results.environment or {}
     kind = env.get("runner") or results.runner
     d = f" --duration {float(env['duration']):g}" if env.get("duration") else ""
@@ -416,19 +448,19 @@ def reproduce(results: Results) -> str:
             "&& verifier report r.json")
 
 
-def _unnamed(text: str, v: dict[str, Any]) -> str:
+def _unnamed(text: str, v: Verdict) -> str:
     """A row's reason without the row's own metric name at its head ('no information here:
     cpu_local: on this runner ...'): the note names the rows it covers once, in front."""
     lead = "no information here: "
     head, rest = (lead, text[len(lead):]) if text.startswith(lead) else ("", text)
-    sample, metric = v.get("sample"), v.get("metric")
+    sample, metric = v.sample, v.metric
     for name in (f"{sample} ({metric})", sample, metric):
         if name and rest.startswith(f"{name}: "):
             return head + rest[len(name) + 2:]
     return text
 
 
-def row_notes(verdicts: list[dict[str, Any]], said: str = "") -> list[str]:
+def row_notes(verdicts: list[Verdict], said: str = "") -> list[str]:
     """One line per distinct detail, reason or note, naming the rows it covers: 'cpu_local,
     cpu_remote: no information here: ...'.  A row that is the same measurement as an
     earlier one (`same_as`) is folded into that row's reason; a reason the headline `said`
@@ -436,41 +468,41 @@ def row_notes(verdicts: list[dict[str, Any]], said: str = "") -> list[str]:
     by_text: dict[str, list[str]] = {}
     reason_of: dict[str, str] = {}  # a row's name -> the key its reason is listed under
     for v in verdicts:
-        name = str(v.get("metric") or "claim")
-        why = [str(x) for x in (v.get("detail"), v.get("reason")) if x]
-        why += [str(x) for x in list(v.get("notes") or [])[:1]]
-        if v.get("claim_note"):
-            why.append(str(v["claim_note"]))
-        why += [f"claim arithmetic: {p['message']}" for p in v.get("problems") or []]
+        name = str(v.metric or "claim")
+        why = [str(x) for x in (v.detail, v.reason) if x]
+        why += [str(x) for x in v.notes[:1]]
+        if v.claim_note:
+            why.append(str(v.claim_note))
+        why += [f"claim arithmetic: {p['message']}" for p in v.problems]
         for w in why:
             if w in said:
                 continue
             key = _unnamed(w, v)
-            if w == v.get("reason"):
-                first = reason_of.get(str(v.get("same_as")))
-                key = first if v.get("same_as") and first else key
+            if w == v.reason:
+                first = reason_of.get(str(v.same_as))
+                key = first if v.same_as and first else key
                 reason_of.setdefault(name, key)
-                if v.get("sample"):
-                    reason_of.setdefault(str(v["sample"]), key)
+                if v.sample:
+                    reason_of.setdefault(str(v.sample), key)
             names = by_text.setdefault(key, [])
             if name not in names:
                 names.append(name)
     return [f"{', '.join(names)}: {w}" for w, names in by_text.items()]
 
 
-def footer(results: Results, verdicts: list[dict[str, Any]]) -> list[str]:
+def footer(results: Results, verdicts: list[Verdict]) -> list[str]:
     """Machine-readable lines, one per row:
     'verifier-result: <spec> <metric> <VERDICT> <change>% [<lo>,<hi>] n=<base>+<cand>'."""
-    sid = (results.spec or {}).get("id") or "-"
+    sid = results.spec.id or "-"
     lines = []
     for v in verdicts:
-        e = v.get("effect") or {}
+        e = v.effect or {}
         ci = e.get("ci_pct")
         measured = (f" {e['measured_pct']:+.1f}% [{ci[0]:+.1f},{ci[1]:+.1f}]"
                     if e and ci else "")
-        lines.append(f"{FOOTER_PREFIX} {sid} {v.get('metric') or '-'} "
-                     f"{v['verdict'].replace(' ', '_')}{measured} "
-                     f"n={v.get('n_base', 0)}+{v.get('n_cand', 0)}")
+        lines.append(f"{FOOTER_PREFIX} {sid} {v.metric or '-'} "
+                     f"{str(v.verdict).replace(' ', '_')}{measured} "
+                     f"n={v.n_base}+{v.n_cand}")
     return lines
 
 
@@ -503,39 +535,37 @@ def parse_footer(text: str) -> list[dict[str, Any]]:
 
 def spec_yaml(results: Results, width: int = 64, inline: bool = True) -> str:
     """The spec as YAML; inline in a mail it leaves out the quote (the reply quotes it)."""
-    spec = dict(results.spec or {})
-    if inline and isinstance(spec.get("source"), dict):
+    spec = results.spec.to_dict()
+    if inline:
         spec["source"] = {k: v for k, v in spec["source"].items() if k != "quote"}
     return yaml.safe_dump(spec, sort_keys=False, width=width, allow_unicode=True,
                           default_flow_style=False)
 
 
-def method(verdicts: list[dict[str, Any]]) -> str:
+def method(verdicts: list[Verdict]) -> str:
     """One sentence on how the rows were judged: a reader checks the estimator, the band
     and the level (the estimator as the rows' effects name it, once for all rows)."""
-    v = next((x for x in verdicts if x.get("alpha")), None)
-    if v is None:
+    v = next((x for x in verdicts if x.alpha), None)
+    if v is None or v.alpha is None:
         return ""
-    holm = " (Holm)" if any(x.get("holm") for x in verdicts) else ""
+    holm = " (Holm)" if any(x.holm for x in verdicts) else ""
     how = list(dict.fromkeys(str(e["estimator"]) for x in verdicts
-                             if isinstance(e := x.get("effect"), dict) and e.get("estimator")))
+                             if isinstance(e := x.effect, dict) and e.get("estimator")))
     est = f"{'; '.join(how)}, " if how else ""  # no row was compared: no interval to name
-    return (f"%change is of the means; verdicts: {est}{(1 - v['alpha']) * 100:.4g}% per "
-            f"look{holm}, noise band +-{v.get('delta_pct', 1.0):.1f}%.")
+    return (f"%change is of the means; verdicts: {est}{(1 - v.alpha) * 100:.4g}% per "
+            f"look{holm}, noise band +-{v.delta_pct:.1f}%.")
 
 
 def context(results: Results, calibration: dict[str, Any] | None = None) -> dict[str, Any]:
     verdicts = verdicts_of(results, calibration)
-    spec = results.spec or {}
-    src = spec.get("source") or {}
+    spec = results.spec
     summary = summarize(verdicts)
     return {
         "results": results,
         "spec": spec,
-        "source": src,
+        "source": spec.source,
         "summary": summary,
-        "rows": [row_context(v, (spec.get("benchmark") or {}).get("original"))
-                 for v in verdicts],
+        "rows": [row_context(v, spec.benchmark.original) for v in verdicts],
         "verdicts": verdicts,
         "machine": machine(results),
         "machine_line": machine_short(results),
@@ -544,7 +574,7 @@ def context(results: Results, calibration: dict[str, Any] | None = None) -> dict
         "device_state": device_state(results),
         "host_load": host_load(results),
         "reproduce": reproduce(results),
-        "row_notes": row_notes(verdicts, summary.get("sentence") or ""),
+        "row_notes": row_notes(verdicts, summary.sentence or ""),
         "differences": differences(results),
         "commands": commands(results),
         "spec_yaml": spec_yaml(results),
@@ -613,7 +643,7 @@ def _env() -> jinja2.Environment:
     return env
 
 
-def figure(results: Results, v: dict[str, Any]) -> Any:
+def figure(results: Results, v: Verdict) -> Any:
     """One row's figure: each variant's samples in run order (integer run axis), and the
     claimed change against the measured interval; titled by metric and variant."""
     import matplotlib
@@ -623,45 +653,45 @@ def figure(results: Results, v: dict[str, Any]) -> Any:
     from matplotlib.ticker import MaxNLocator
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.2))
-    for i, var in enumerate((v["baseline_variant"], v["variant"])):
-        ys = results.samples(var, v.get("sample") or v["metric"])
+    for i, var in enumerate((v.baseline_variant, v.variant)):
+        ys = results.samples(var, v.name)
         ax1.plot(range(1, len(ys) + 1), ys, "o", label=f"{var} (n={len(ys)})", color=f"C{i}")
     ax1.set_xlabel("run")
     ax1.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax1.set_ylabel(f"{v['metric']}" + (f" [{v['unit']}]" if v.get("unit") else ""))
+    ax1.set_ylabel(f"{v.metric}" + (f" [{v.unit}]" if v.unit else ""))
     ax1.legend(fontsize=8)
-    title = f"{v['metric']}: {v['variant']} vs {v['baseline_variant']}"
+    title = f"{v.metric}: {v.variant} vs {v.baseline_variant}"
     ax1.set_title(f"{title}, samples in run order", fontsize=9)
-    e = v["effect"]
+    e = v.effect or {}
     lo, hi = e["ci_pct"]
     ax2.errorbar([e["measured_pct"]], [0], xerr=[[e["measured_pct"] - lo],
                  [hi - e["measured_pct"]]], fmt="o", capsize=6, label="measured (CI)")
-    if v.get("claimed_pct") is not None:
-        ax2.axvline(v["claimed_pct"], color="C3", ls="--", label="claimed")
-    d = v.get("delta_pct") or 1.0
+    if v.claimed_pct is not None:
+        ax2.axvline(v.claimed_pct, color="C3", ls="--", label="claimed")
+    d = v.delta_pct or 1.0
     ax2.axvspan(-d, d, color="0.85", label="noise band")
     ax2.axvline(0, color="0.4", lw=0.8)
     ax2.set_yticks([])
     ax2.set_xlabel("change, %")
     ax2.legend(fontsize=8)
-    ax2.set_title(f"{title}: {v['verdict']}", fontsize=9)
+    ax2.set_title(f"{title}: {v.verdict}", fontsize=9)
     fig.tight_layout()
     return fig
 
 
-def plots(results: Results, verdicts: list[dict[str, Any]]) -> list[dict[str, str]]:
+def plots(results: Results, verdicts: list[Verdict]) -> list[dict[str, str]]:
     """Per judged row, a base64 PNG of its figure and a title naming metric and variant."""
     import matplotlib.pyplot as plt
 
     out = []
     for v in verdicts:
-        if not v.get("effect"):
+        if not v.effect:
             continue
         fig = figure(results, v)
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=80)
         plt.close(fig)
-        out.append({"title": f"{v['metric']} ({v['variant']} vs {v['baseline_variant']})",
+        out.append({"title": f"{v.metric} ({v.variant} vs {v.baseline_variant})",
                     "png": base64.b64encode(buf.getvalue()).decode("ascii")})
     return out
 

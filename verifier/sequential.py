@@ -15,11 +15,11 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from claims.spec import sample_name
-from runners.results import Results
+from runners.results import Results, Verdict
 from verifier.stats import noise_band, noise_sd, pct, pocock_alpha, runs_needed
 from verifier.verdict import (
     ALPHA,
@@ -89,7 +89,7 @@ def counts(results: Results) -> dict[str, int]:
 
 
 def _variants(results: Results) -> list[str]:
-    names = [v["name"] for v in (results.spec or {}).get("variants", []) if "name" in v]
+    names = [v.name for v in results.spec.variants]
     return names or list(dict.fromkeys(r.variant for r in results.runs))
 
 
@@ -100,7 +100,7 @@ def _seconds_per_run(results: Results) -> float:
 
 @dataclass
 class Outcome:
-    verdicts: list[dict[str, Any]]
+    verdicts: list[Verdict]
     looks: list[int] = field(default_factory=list)  # runs per variant at each look taken
     stopped: str = ""  # decided | maximum | time budget | invalid | not checkable here
 
@@ -112,24 +112,24 @@ def run_sequential(results: Results, more: More,
     """Calibrate (when `calibrate` is given and no calibration is), then run batches until
     every row's verdict holds, the maximum, or the time budget.
 
-    Writes the planned design into results.spec["run"] (repetitions = first batch,
+    Writes the planned design into results.spec.run (repetitions = first batch,
     max_repetitions) so that re-judging the results file later uses the same alpha, keeps
     the calibration in results.calibration, and fills results.verdicts with the final
     verdicts.  When the calibration shows that no claimed row can be checked here, no A/B
     run is made.
     """
     spec = results.spec
-    plan = spec.setdefault("run", {})
-    maximum = int(plan.get("max_repetitions") or MAX_RUNS)
-    budget = plan.get("time_budget")
+    plan = spec.run
+    maximum = int(plan.max_repetitions or MAX_RUNS)
+    budget = plan.time_budget
     start = clock()
     if calibration is None and calibrate is not None:
         calibration = calibrate() or None
     calibration = calibration or getattr(results, "calibration", None) or None
     if calibration:
         results.calibration = calibration
-    first = first_batch(spec.get("metrics", []), maximum, calibration)
-    plan["repetitions"], plan["max_repetitions"] = first, maximum
+    first = first_batch([asdict(m) for m in spec.metrics], maximum, calibration)
+    plan.repetitions, plan.max_repetitions = first, maximum
     schedule = look_schedule(first, maximum)
     variants = _variants(results)
     outcome = Outcome(verdicts=[])
@@ -151,7 +151,7 @@ def run_sequential(results: Results, more: More,
         last = i == len(schedule) - 1
         verdicts = judge(results, calibration, final=last)
         outcome.verdicts = verdicts
-        if verdicts and all(v["verdict"] == INVALID for v in verdicts):
+        if verdicts and all(v.verdict == INVALID for v in verdicts):
             outcome.stopped = "invalid"
             break
         if all_decided(verdicts):  # an INVALID row is decided: more runs cannot help it

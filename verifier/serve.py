@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Flask, abort, redirect, render_template, request, url_for
 
-from runners.results import Results
+from runners.results import Results, Verdict
 from verifier.state import ClaimRow, State
 
 
@@ -27,7 +27,7 @@ class ClaimView:
 
     claim: ClaimRow
     results: Results | None
-    verdicts: list[dict[str, Any]]
+    verdicts: list[Verdict]
     summary: str | None
     report: dict[str, Any] | None
     plots: list[dict[str, str]]
@@ -39,7 +39,7 @@ def _results(state: State, c: ClaimRow) -> Results | None:
         return None
     try:
         res = Results.from_dict(head)
-    except (TypeError, KeyError):
+    except (TypeError, KeyError, ValueError):
         return None
     runs = state.runs(c.id)
     if runs:  # the newest attempt of each position, as the bot judged them

@@ -14,15 +14,26 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from runners.results import RunRecord
+from claims.spec import Spec
+from runners.results import RESULTS_VERSION, RunRecord, Verdict
 
-SCHEMA_VERSION = 1
+# History of the schema; a state file of an older one is upgraded when it is opened:
+#   1  the first tables.
+#   2  runs and verdicts keep the results format (runners.results.RESULTS_VERSION) their
+#      JSON was written in (`version`, 1 for rows stored before), so that an upgraded
+#      program reads the rows an older one stored.
+SCHEMA_VERSION = 2
+_UPGRADES = {
+    1: ("ALTER TABLE runs ADD COLUMN version INTEGER NOT NULL DEFAULT 1",
+        "ALTER TABLE verdicts ADD COLUMN version INTEGER NOT NULL DEFAULT 1"),
+}
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -44,9 +55,11 @@ CREATE TABLE IF NOT EXISTS claims (
 CREATE TABLE IF NOT EXISTS runs (
     claim_id INTEGER NOT NULL, idx INTEGER NOT NULL, attempt INTEGER NOT NULL,
     variant TEXT, warmup INTEGER, ok INTEGER, record TEXT NOT NULL, stored_at REAL,
+    version INTEGER NOT NULL DEFAULT 1,
     PRIMARY KEY (claim_id, idx, attempt));
 CREATE TABLE IF NOT EXISTS verdicts (
-    claim_id INTEGER PRIMARY KEY, verdicts TEXT NOT NULL, summary TEXT, decided_at REAL);
+    claim_id INTEGER PRIMARY KEY, verdicts TEXT NOT NULL, summary TEXT, decided_at REAL,
+    version INTEGER NOT NULL DEFAULT 1);
 CREATE TABLE IF NOT EXISTS replies (
     claim_id INTEGER PRIMARY KEY, thread_id TEXT, author TEXT, message_id TEXT,
     status TEXT NOT NULL, error TEXT, path TEXT, attempts INTEGER DEFAULT 0,
@@ -55,14 +68,78 @@ CREATE INDEX IF NOT EXISTS claims_thread ON claims (thread_id);
 CREATE INDEX IF NOT EXISTS messages_thread ON messages (thread_id);
 """
 
-# thread statuses; claims: queued -> running -> judged | not-runnable | failed
-SEEN, REQUESTED, OPTED_OUT = "seen", "requested", "opted-out"
+
+
+class ThreadStatus(StrEnum):
+    SEEN = "seen"  # read, nobody asked
+    REQUESTED = "requested"  # a maintainer or the author asked (or verify-all)
+    EXTRACTED = "extracted"  # its claims are queued (or why there are none)
+    OPTED_OUT = "opted-out"  # stands until a person clears it by hand
+
+
+class ClaimStatus(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    JUDGED = "judged"
+    NOT_RUNNABLE = "not-runnable"
+    FAILED = "failed"
+    SKIPPED = "skipped"  # its thread opted out before it ran
+
+
+class ReplyStatus(StrEnum):
+    PENDING = "pending"  # held back (rate limit), tried again later
+    SENDING = "sending"  # written before the SMTP call: a crash here is looked up, not resent
+    SENT = "sent"
+    FAILED = "failed"  # not built or not sent; tried again
+    DRY = "dry-run"  # written to the outbox only
+
+
+# Where each status may go next (a status may always be set again: steps are idempotent).
+# A claim runs again after a restart (running -> running); an opted-out thread ignores
+# every other status.
+THREAD_NEXT: dict[ThreadStatus, frozenset[ThreadStatus]] = {
+    ThreadStatus.SEEN: frozenset({ThreadStatus.REQUESTED, ThreadStatus.OPTED_OUT}),
+    ThreadStatus.REQUESTED: frozenset({ThreadStatus.EXTRACTED, ThreadStatus.OPTED_OUT}),
+    ThreadStatus.EXTRACTED: frozenset({ThreadStatus.REQUESTED, ThreadStatus.OPTED_OUT}),
+    ThreadStatus.OPTED_OUT: frozenset(),
+}
+CLAIM_NEXT: dict[ClaimStatus, frozenset[ClaimStatus]] = {
+    ClaimStatus.QUEUED: frozenset({ClaimStatus.RUNNING, ClaimStatus.NOT_RUNNABLE,
+                                   ClaimStatus.FAILED, ClaimStatus.SKIPPED}),
+    ClaimStatus.RUNNING: frozenset({ClaimStatus.JUDGED, ClaimStatus.NOT_RUNNABLE,
+                                    ClaimStatus.FAILED, ClaimStatus.SKIPPED}),
+    ClaimStatus.JUDGED: frozenset(),
+    ClaimStatus.NOT_RUNNABLE: frozenset(),
+    ClaimStatus.FAILED: frozenset(),
+    ClaimStatus.SKIPPED: frozenset(),
+}
+_RETRY = frozenset({ReplyStatus.PENDING, ReplyStatus.FAILED, ReplyStatus.DRY,
+                    ReplyStatus.SENDING})
+REPLY_NEXT: dict[ReplyStatus | None, frozenset[ReplyStatus]] = {
+    None: _RETRY,  # no reply yet
+    ReplyStatus.PENDING: _RETRY,
+    ReplyStatus.FAILED: _RETRY,
+    ReplyStatus.SENDING: frozenset({ReplyStatus.SENT, ReplyStatus.FAILED}),
+    ReplyStatus.SENT: frozenset(),
+    ReplyStatus.DRY: frozenset(),
+}
+
+SEEN, REQUESTED, OPTED_OUT = ThreadStatus.SEEN, ThreadStatus.REQUESTED, ThreadStatus.OPTED_OUT
 REPLY_PENDING, REPLY_SENDING, REPLY_SENT, REPLY_FAILED, REPLY_DRY = (
-    "pending", "sending", "sent", "failed", "dry-run")
+    ReplyStatus.PENDING, ReplyStatus.SENDING, ReplyStatus.SENT, ReplyStatus.FAILED,
+    ReplyStatus.DRY)
 
 
 class StateError(Exception):
     """The state file cannot be opened or is from another program."""
+
+
+def check_move(kind: str, table: Mapping[Any, frozenset[Any]], old: Any, new: Any) -> None:
+    """StateError unless the table lets a `kind` go from `old` to `new`."""
+    if old is not None and old == new:
+        return
+    if new not in table.get(old, frozenset()):
+        raise StateError(f"a {kind} cannot go from {old or 'nothing'} to {new}")
 
 
 @dataclass
@@ -96,12 +173,25 @@ class State:
             with self.step():
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
                                 (str(SCHEMA_VERSION),))
+            self._upgrade()
             got = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         except (OSError, sqlite3.Error) as e:
             raise StateError(f"cannot use state {self.path}: {e}") from None
         if got is None or got[0] != str(SCHEMA_VERSION):
             raise StateError(f"{self.path}: state schema {got and got[0]}, "
                              f"this program writes {SCHEMA_VERSION}")
+
+    def _upgrade(self) -> None:
+        """Bring an older state file to this schema, one version per step."""
+        while True:
+            got = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            old = int(got[0]) if got and str(got[0]).isdigit() else None
+            if old not in _UPGRADES:
+                return
+            with self.step() as db:
+                for sql in _UPGRADES[old]:
+                    db.execute(sql)
+                db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(old + 1),))
 
     def close(self) -> None:
         self.db.close()
@@ -164,9 +254,11 @@ class State:
 
     def _set_thread(self, db: sqlite3.Connection, thread_id: str, status: str,
                     reason: str | None, requested_by: str | None) -> None:
+        status = ThreadStatus(status)
         cur = db.execute("SELECT status FROM threads WHERE thread_id=?", (thread_id,)).fetchone()
         if cur and cur[0] == OPTED_OUT and status != OPTED_OUT:
             return  # an opt-out stands until a person clears it by hand
+        check_move("thread", THREAD_NEXT, ThreadStatus(cur[0]) if cur else SEEN, status)
         db.execute("INSERT INTO threads (thread_id, status, reason, requested_by, updated_at) "
                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (thread_id) DO UPDATE SET "
                    "status=excluded.status, reason=excluded.reason, "
@@ -197,13 +289,14 @@ class State:
 
     # --- claims ----------------------------------------------------------------------
 
-    def add_claim(self, thread_id: str, message_id: str, spec: dict[str, Any],
+    def add_claim(self, thread_id: str, message_id: str, spec: Spec | Mapping[str, Any],
                   spec_hash: str, series: str | None = None,
                   series_version: int | None = None) -> tuple[int, bool]:
         """(claim id, created): the same spec version of the same message is one claim.
 
         A claim of a later version of the same series (same series key and benchmark
         program) links to the newest earlier one."""
+        spec = spec.to_dict() if isinstance(spec, Spec) else dict(spec)
         now = time.time()
         with self.step() as db:
             row = db.execute("SELECT id FROM claims WHERE message_id=? AND spec_id=? AND "
@@ -252,7 +345,12 @@ class State:
 
     def set_claim(self, claim_id: int, status: str, reason: str | None = None,
                   results: dict[str, Any] | None = None) -> None:
+        status = ClaimStatus(status)
         with self.step() as db:
+            cur = db.execute("SELECT status FROM claims WHERE id=?", (claim_id,)).fetchone()
+            if cur is None:
+                raise StateError(f"no claim {claim_id}")
+            check_move("claim", CLAIM_NEXT, ClaimStatus(cur[0]), status)
             db.execute("UPDATE claims SET status=?, reason=?, updated_at=?, "
                        "results=COALESCE(?, results) WHERE id=?",
                        (status, reason, time.time(),
@@ -267,27 +365,29 @@ class State:
     def add_run(self, claim_id: int, rec: RunRecord) -> None:
         """Store one run record as soon as it completes (raw output included)."""
         with self.step() as db:
-            db.execute("INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            db.execute("INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (claim_id, rec.index, rec.attempt, rec.variant, int(rec.warmup),
-                        int(rec.ok), json.dumps(asdict(rec)), time.time()))
+                        int(rec.ok), json.dumps(rec.to_dict()), time.time(),
+                        RESULTS_VERSION))
 
     def runs(self, claim_id: int) -> list[RunRecord]:
-        rows = self.db.execute("SELECT record FROM runs WHERE claim_id=? ORDER BY idx, attempt",
-                               (claim_id,)).fetchall()
-        return [RunRecord(**json.loads(r[0])) for r in rows]
+        rows = self.db.execute("SELECT record, version FROM runs WHERE claim_id=? "
+                               "ORDER BY idx, attempt", (claim_id,)).fetchall()
+        return [RunRecord.from_dict(json.loads(r), int(v)) for r, v in rows]
 
-    def set_verdicts(self, claim_id: int, verdicts: list[dict[str, Any]],
-                     summary: str) -> None:
+    def set_verdicts(self, claim_id: int, verdicts: list[Verdict], summary: str) -> None:
+        rows = [v.to_dict() for v in verdicts]
         with self.step() as db:
-            db.execute("INSERT INTO verdicts VALUES (?, ?, ?, ?) ON CONFLICT (claim_id) DO "
+            db.execute("INSERT INTO verdicts VALUES (?, ?, ?, ?, ?) ON CONFLICT (claim_id) DO "
                        "UPDATE SET verdicts=excluded.verdicts, summary=excluded.summary, "
-                       "decided_at=excluded.decided_at",
-                       (claim_id, json.dumps(verdicts), summary, time.time()))
+                       "decided_at=excluded.decided_at, version=excluded.version",
+                       (claim_id, json.dumps(rows), summary, time.time(), RESULTS_VERSION))
 
-    def verdicts(self, claim_id: int) -> tuple[list[dict[str, Any]], str] | None:
+    def verdicts(self, claim_id: int) -> tuple[list[Verdict], str] | None:
+        """The claim's verdict rows and its summary; rows of any stored version."""
         row = self.db.execute("SELECT verdicts, summary FROM verdicts WHERE claim_id=?",
                               (claim_id,)).fetchone()
-        return (json.loads(row[0]), row[1]) if row else None
+        return ([Verdict.from_dict(v) for v in json.loads(row[0])], row[1]) if row else None
 
     # --- replies ---------------------------------------------------------------------
 
@@ -302,6 +402,10 @@ class State:
     def set_reply(self, claim_id: int, thread_id: str, author: str, message_id: str,
                   status: str, path: str | None = None, error: str | None = None) -> None:
         """Record a reply's state; 'sending' is written before the SMTP call."""
+        status = ReplyStatus(status)
+        cur = self.db.execute("SELECT status FROM replies WHERE claim_id=?",
+                              (claim_id,)).fetchone()
+        check_move("reply", REPLY_NEXT, ReplyStatus(cur[0]) if cur else None, status)
         attempts = 1 if status == REPLY_SENDING else 0
         self.db.execute("PRAGMA synchronous=FULL")  # on disk before the SMTP call
         try:

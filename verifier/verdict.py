@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from claims.spec import sample_name
-from runners.results import Results
+from runners.results import Results, Verdict, VerdictKind
 from verifier import arith
 from verifier.stats import (
     TRIM,
@@ -49,14 +49,14 @@ from verifier.stats import (
     trim_count,
 )
 
-CONFIRMED = "CONFIRMED"
-PARTLY = "PARTLY CONFIRMED"
-NOT_REPRODUCED = "NOT REPRODUCED"
-CONTRADICTED = "CONTRADICTED"
-INCONCLUSIVE = "INCONCLUSIVE"
-NOT_RUNNABLE = "NOT RUNNABLE HERE"
-INVALID = "INVALID"
-UNDECIDED = "UNDECIDED"  # only between looks; never in a final verdict
+CONFIRMED = VerdictKind.CONFIRMED
+PARTLY = VerdictKind.PARTLY
+NOT_REPRODUCED = VerdictKind.NOT_REPRODUCED
+CONTRADICTED = VerdictKind.CONTRADICTED
+INCONCLUSIVE = VerdictKind.INCONCLUSIVE
+NOT_RUNNABLE = VerdictKind.NOT_RUNNABLE
+INVALID = VerdictKind.INVALID
+UNDECIDED = VerdictKind.UNDECIDED  # only between looks; never in a final verdict
 
 # Overall, two-sided, over all looks: an A/A comparison must be neither CONFIRMED nor
 # CONTRADICTED (either side of the interval) more than 1% of the time.
@@ -141,7 +141,8 @@ class Row:
     one_machine: bool = False  # client and server are the same machine (netns, local)
 
 
-def _classify(eff: Effect, cl: Claimed, delta: float, final: bool) -> tuple[str, str | None]:
+def _classify(eff: Effect, cl: Claimed, delta: float,
+              final: bool) -> tuple[VerdictKind, str | None]:
     """The verdict of an interval [lo, hi] (already at the look's level) and the claim."""
     lo, hi, x = eff.lo, eff.hi, eff.x
     inside = -delta < lo and hi < delta
@@ -234,39 +235,35 @@ def _futile(eff: Effect, cl: Claimed, delta: float, n: int, n_max: int, alpha: f
             "checked here")
 
 
-def _sentence(v: dict[str, Any]) -> str:
-    name = v.get("metric") or v.get("label") or "the claim"
-    verdict, detail = v["verdict"], v.get("detail")
+def _sentence(v: Verdict) -> str:
+    name = v.metric or v.label or "the claim"
+    verdict, detail = v.verdict, v.detail
     s = f"{name}: {verdict}"
     if detail:
         s += f" ({detail})"
-    if v.get("measured"):
-        s += f", measured {v['measured']}"
-    if v.get("claimed_pct") is not None:
-        s += f" against a claimed {v['claimed_pct']:+.1f}%"
-    if v.get("ruled_out_pct") is not None and verdict == INCONCLUSIVE:
-        r = v["ruled_out_pct"]
+    if v.measured:
+        s += f", measured {v.measured}"
+    if v.claimed_pct is not None:
+        s += f" against a claimed {v.claimed_pct:+.1f}%"
+    if v.ruled_out_pct is not None and verdict == INCONCLUSIVE:
+        r = v.ruled_out_pct
         word = "an increase" if r >= 0 else "a decrease"
         s += f"; {word} of more than {abs(r):.1f}% is ruled out"
-    if v.get("reason"):
-        s += f": {v['reason']}"
+    if v.reason:
+        s += f": {v.reason}"
     return s + "."
 
 
-def _base_dict(row: Row, cl: Claimed, delta: float) -> dict[str, Any]:
+def _base(row: Row, cl: Claimed, delta: float) -> Verdict:
     m = row.metric
-    return {
-        "metric": m.get("name"), "sample": sample_name(m) or None, "label": m.get("label"),
-        "unit": m.get("unit"),
-        "better": m.get("better"), "variant": row.variant, "baseline_variant": row.baseline,
-        "claimed_baseline": m.get("baseline"), "claimed_candidate": m.get("candidate"),
-        "claimed_pct": cl.pct, "claim_note": cl.note, "delta_pct": pct(delta),
-        "n_base": len(row.base), "n_cand": len(row.cand),
-        "failed": dict(row.failed), "verdict": None, "detail": None, "reason": None,
-        "decided": True, "measured": None, "effect": None, "ruled_out_pct": None,
-        "alpha": None, "problems": [p.to_dict() for p in arith.check_metric(m)],
-        "no_change_claim": cl.no_change, "compared": None, "no_information": None,
-    }
+    return Verdict(
+        metric=m.get("name"), sample=sample_name(m) or None, label=m.get("label"),
+        unit=m.get("unit"), better=m.get("better"), variant=row.variant,
+        baseline_variant=row.baseline, claimed_baseline=m.get("baseline"),
+        claimed_candidate=m.get("candidate"), claimed_pct=cl.pct, claim_note=cl.note,
+        delta_pct=pct(delta), n_base=len(row.base), n_cand=len(row.cand),
+        failed=dict(row.failed), problems=[p.to_dict() for p in arith.check_metric(m)],
+        no_change_claim=cl.no_change)
 
 
 _LOCAL_REMOTE = re.compile(r"(?:^|_)(?:local|remote)(?:_|$)")
@@ -361,7 +358,7 @@ def _compared(row: Row, eff: Effect | None, delta: float, alpha: float,
 
 def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
               paired: bool | None = None, sd: float | None = None,
-              n_max: int | None = None, calibrated: bool = False) -> dict[str, Any]:
+              n_max: int | None = None, calibrated: bool = False) -> Verdict:
     """The verdict of one row at significance level `alpha` (already corrected).
 
     `paired` None: use the ABBA pairs when there are enough.  `sd` is the calibration's
@@ -369,15 +366,16 @@ def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
     resolve; `final` False between looks.
     """
     cl = claimed_of(row.metric)
-    v = _base_dict(row, cl, delta)
-    v["alpha"] = alpha
+    v = _base(row, cl, delta)
+    v.alpha = alpha
     n_max = n_max or max(len(row.base), len(row.cand), 2)
 
-    def unjudged(verdict: str, reason: str, **more: Any) -> dict[str, Any]:
+    def unjudged(verdict: VerdictKind, reason: str,
+                 no_information: str | None = None) -> Verdict:
         """A row that gets no measured verdict, with why and what would have been compared."""
-        v.update(verdict=verdict, reason=reason, **more,
-                 compared=_compared(row, None, delta, alpha, calibrated))
-        v["sentence"] = _sentence(v)
+        v.verdict, v.reason, v.no_information = verdict, reason, no_information
+        v.compared = _compared(row, None, delta, alpha, calibrated)
+        v.sentence = _sentence(v)
         return v
 
     same = _one_machine(row)
@@ -400,9 +398,9 @@ def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
     eff = log_effect(base, cand, direction=cl.direction, level=level, paired=pair)
     if eff.se < 1e-12:  # every pair in the same ratio: an interval of zero width is not
         why = f"{_what(row.metric)}: the runs' ratios have no spread, so no interval"
-        v.update(verdict=INVALID, reason="no information here: " + why, no_information=why,
-                 compared=_compared(row, eff, delta, alpha, calibrated))
-        v["sentence"] = _sentence(v)
+        v.verdict, v.reason, v.no_information = INVALID, "no information here: " + why, why
+        v.compared = _compared(row, eff, delta, alpha, calibrated)
+        v.sentence = _sentence(v)
         return v
     verdict, detail = _classify(eff, cl, delta, final)
     reason = None
@@ -412,16 +410,15 @@ def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
                          robust_sd(base, cand, eff.paired))
         if reason:
             verdict, detail = INCONCLUSIVE, None
-            v["no_information"] = reason
-    v.update(verdict=verdict, detail=detail, decided=verdict != UNDECIDED, reason=reason,
-             effect=eff.to_dict(), measured=eff.format(), p_value=eff.p_value(),
-             compared=_compared(row, eff, delta, alpha, calibrated),
-             outlier_spread=eff.outlier_spread)
+            v.no_information = reason
+    v.verdict, v.detail, v.decided, v.reason = verdict, detail, verdict != UNDECIDED, reason
+    v.effect, v.measured, v.p_value = eff.to_dict(), eff.format(), eff.p_value()
+    v.compared = _compared(row, eff, delta, alpha, calibrated)
+    v.outlier_spread = eff.outlier_spread
     if verdict == INCONCLUSIVE:
-        v["ruled_out_pct"] = pct(cl.direction * eff.hi)
-    if eff.notes:
-        v["notes"] = list(eff.notes)
-    v["sentence"] = _sentence(v)
+        v.ruled_out_pct = pct(cl.direction * eff.hi)
+    v.notes = list(eff.notes)
+    v.sentence = _sentence(v)
     return v
 
 
@@ -460,8 +457,8 @@ def one_machine(results: Results) -> bool:
 
 def rows_of(results: Results) -> list[Row]:
     """Every (metric, candidate variant) pair of the spec, with its samples and failures."""
-    spec = results.spec or {}
-    names = [v["name"] for v in spec.get("variants", []) if isinstance(v, dict) and "name" in v]
+    spec = results.spec
+    names = [v.name for v in spec.variants]
     if not names:
         names = list(dict.fromkeys(r.variant for r in results.runs))
     if not names:
@@ -479,7 +476,7 @@ def rows_of(results: Results) -> list[Row]:
                                   for k in r.samples))
     single = one_machine(results)
     rows = []
-    for m in spec.get("metrics", []):
+    for m in map(asdict, spec.metrics):
         # a metric names the variant its claimed candidate value belongs to
         own = m.get("variant")
         key = sample_name(m)
@@ -497,13 +494,13 @@ def rows_of(results: Results) -> list[Row]:
 
 
 def judge(results: Results, calibration: dict[str, Any] | None = None,
-          final: bool = True) -> list[dict[str, Any]]:
-    """Per-row verdict dicts for a results file; rows share a Holm-corrected alpha.
+          final: bool = True) -> list[Verdict]:
+    """Per-row verdicts for a results file; rows share a Holm-corrected alpha.
 
     `final` is False between sequential looks: rows that could still change say UNDECIDED
     (and `decided: False`) instead of INCONCLUSIVE.
     """
-    spec = results.spec or {}
+    spec = results.spec
     if results.status == "not-runnable":
         return _whole(results, NOT_RUNNABLE, results.reason or "this runner cannot run it")
     if results.status == "failed":
@@ -512,7 +509,7 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
     rows = rows_of(results)
     if not rows:
         return _whole(results, INVALID, "no metrics or no variants to compare")
-    run_plan = spec.get("run") or {}
+    run_plan = asdict(spec.run)
     alpha = per_look_alpha(run_plan)
     paired = None if run_plan.get("paired") is None else bool(run_plan.get("paired"))
     keys = [sample_name(row.metric) for row in rows]  # keyed as runs are
@@ -534,7 +531,7 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
     out = []
     for row, a, delta, sd in zip(rows, holm_alphas(pvals, alpha), deltas, sds, strict=True):
         v = judge_row(row, delta, a, final, paired, sd, **kw)
-        v["holm"] = True
+        v.holm = True
         out.append(v)
     _fold_local_remote(out)
     return _cap_emulated(results, out)
@@ -544,8 +541,7 @@ def precheck(results: Results, calibration: dict[str, Any] | None) -> list[str |
     """Per row, why it cannot be checked here whatever the runs measure (local and remote
     CPU of one machine; a claim too small for the calibrated noise), or None: what the
     sequential loop can say before running."""
-    spec = results.spec or {}
-    run_plan = spec.get("run") or {}
+    run_plan = asdict(results.spec.run)
     alpha = per_look_alpha(run_plan)
     out: list[str | None] = []
     for row in rows_of(results):
@@ -556,79 +552,85 @@ def precheck(results: Results, calibration: dict[str, Any] | None) -> list[str |
     return out
 
 
-def _fold_local_remote(verdicts: list[dict[str, Any]]) -> None:
+def _fold_local_remote(verdicts: list[Verdict]) -> None:
     """Local and remote CPU of one machine are one finding: the later rows of a variant
     point at the first (`same_as`) so a report prints the reason once."""
     first: dict[str, str] = {}
     for v in verdicts:
-        if v.get("no_information") and local_remote({"name": v.get("sample") or
-                                                      v.get("metric") or ""}) \
-                and "one machine" in v["no_information"]:
-            key = str(v.get("variant"))
+        if v.no_information and local_remote({"name": v.name}) \
+                and "one machine" in v.no_information:
+            key = str(v.variant)
             if key in first:
-                v["same_as"] = first[key]
+                v.same_as = first[key]
             else:
-                first[key] = str(v.get("sample") or v.get("metric"))
+                first[key] = str(v.sample or v.metric)
 
 
-def _cap_emulated(results: Results, verdicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _cap_emulated(results: Results, verdicts: list[Verdict]) -> list[Verdict]:
     """Timings under pure emulation (a TCG guest) say nothing about performance: any
     decided verdict becomes INCONCLUSIVE, keeping what was measured for the reader."""
     env = results.environment or {}
     if not env.get("emulated"):
         return verdicts
     for v in verdicts:
-        if v.get("verdict") in (CONFIRMED, PARTLY, NOT_REPRODUCED, CONTRADICTED):
-            v["measured_verdict"] = v["verdict"]
-            v["verdict"] = INCONCLUSIVE
-            v["reason"] = ("emulated, not valid for performance: the runner had no "
-                           f"hardware virtualisation ({env.get('accelerator', 'tcg')})")
-            v["sentence"] = _sentence(v)
+        if v.verdict in (CONFIRMED, PARTLY, NOT_REPRODUCED, CONTRADICTED):
+            v.measured_verdict = v.verdict
+            v.verdict = INCONCLUSIVE
+            v.reason = ("emulated, not valid for performance: the runner had no "
+                        f"hardware virtualisation ({env.get('accelerator', 'tcg')})")
+            v.sentence = _sentence(v)
     return verdicts
 
 
-def _whole(results: Results, verdict: str, reason: str) -> list[dict[str, Any]]:
+def _whole(results: Results, verdict: VerdictKind, reason: str) -> list[Verdict]:
     """The same verdict for every metric, when nothing (comparable) was measured."""
-    spec = results.spec or {}
     out = []
-    for m in spec.get("metrics") or [{}]:
+    for m in [asdict(m) for m in results.spec.metrics] or [{}]:
         cl = claimed_of(m)
         row = Row(metric=m, variant=m.get("variant") or "candidate", baseline="baseline")
-        v = _base_dict(row, cl, noise_band(None))
-        v.update(verdict=verdict, reason=reason, whole=True)
-        v["sentence"] = _sentence(v)
+        v = _base(row, cl, noise_band(None))
+        v.verdict, v.reason, v.whole = verdict, reason, True
+        v.sentence = _sentence(v)
         out.append(v)
     return out
 
 
-def summarize(verdicts: list[dict[str, Any]]) -> dict[str, Any]:
+@dataclass
+class Summary:
+    """One verdict for the whole claim and the sentence a report opens with."""
+
+    verdict: VerdictKind | None
+    sentence: str
+    counts: dict[str, int] = field(default_factory=dict)  # rows per verdict
+
+
+def summarize(verdicts: list[Verdict]) -> Summary:
     """One verdict for the whole claim and the sentence a report opens with."""
     if not verdicts:
-        return {"verdict": INVALID, "sentence": "Nothing was judged.", "counts": {}}
+        return Summary(INVALID, "Nothing was judged.")
     counts: dict[str, int] = {}
     for v in verdicts:
-        counts[v["verdict"]] = counts.get(v["verdict"], 0) + 1
+        counts[str(v.verdict)] = counts.get(str(v.verdict), 0) + 1
     if len(verdicts) == 1:
-        return {"verdict": verdicts[0]["verdict"], "sentence": verdicts[0]["sentence"],
-                "counts": counts}
-    overall = verdicts[0]["verdict"] if len(counts) == 1 else "MIXED"
-    if all(v.get("whole") for v in verdicts):  # nothing measured: one reason for all
-        names = ", ".join(str(v.get("metric")) for v in verdicts[:4])
+        return Summary(verdicts[0].verdict, verdicts[0].sentence or "", counts)
+    overall = verdicts[0].verdict if len(counts) == 1 else VerdictKind.MIXED
+    if all(v.whole for v in verdicts):  # nothing measured: one reason for all
+        names = ", ".join(str(v.metric) for v in verdicts[:4])
         more = f" and {len(verdicts) - 4} more" if len(verdicts) > 4 else ""
-        sentence = (f"{overall}: {verdicts[0].get('reason')} ({len(verdicts)} claimed "
+        sentence = (f"{overall}: {verdicts[0].reason} ({len(verdicts)} claimed "
                     f"metrics: {names}{more}).")
-        return {"verdict": overall, "sentence": sentence, "counts": counts}
-    compared = sum(1 for v in verdicts if v.get("holm") and v.get("effect"))
+        return Summary(overall, sentence, counts)
+    compared = sum(1 for v in verdicts if v.holm and v.effect)
     holm = f" (Holm-corrected over {compared} comparisons)" if compared > 1 else ""
     rest: dict[str, int] = {}
     for v in verdicts[1:]:
-        rest[v["verdict"]] = rest.get(v["verdict"], 0) + 1
+        rest[str(v.verdict)] = rest.get(str(v.verdict), 0) + 1
     parts = ", ".join(f"{n} {k}" for k, n in sorted(rest.items(), key=lambda kv: -kv[1]))
     # the first row is the claim's headline metric: say it first, then the others
-    sentence = (f"{verdicts[0]['sentence']} The other {len(verdicts) - 1} row(s): "
+    sentence = (f"{verdicts[0].sentence} The other {len(verdicts) - 1} row(s): "
                 f"{parts}{holm}.")
-    return {"verdict": overall, "sentence": sentence, "counts": counts}
+    return Summary(overall, sentence, counts)
 
 
-def all_decided(verdicts: list[dict[str, Any]]) -> bool:
-    return all(v.get("decided", True) for v in verdicts)
+def all_decided(verdicts: list[Verdict]) -> bool:
+    return all(v.decided for v in verdicts)
