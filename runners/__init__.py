@@ -17,15 +17,16 @@ from claims.lazy import TYPE_CHECKING, face
 
 __all__ = [
     "Runner", "RunnerError", "LocalRunner", "Netem", "NetnsRunner", "SshRunner", "VmRunner",
-    "parse_kernels", "FleetRunner", "CUT", "LOST", "FleetError", "parse_tags", "probe_tags",
-    "scheduler_host", "security_from", "worker_resources", "new_results", "run_batch", "Results", "RunRecord", "kill_all", "sweep",
+    "parse_kernels", "FleetRunner", "FleetError", "parse_tags", "probe_tags",
+    "scheduler_host", "security_from", "worker_resources", "new_results", "run_batch", "Results", "RunRecord", "Verdict", "VerdictKind",
+    "RunStatus", "FailureKind", "RESULTS_VERSION", "kill_all", "sweep",
 ]
 __getattr__ = face(__name__, __file__)
 
 if TYPE_CHECKING:  # what the face offers; imported on first use (claims.lazy)
     from runners.base import Runner, RunnerError
     from runners.execute import new_results, run_batch
-    from runners.fleet import CUT, LOST, FleetRunner
+    from runners.fleet import FleetRunner
     from runners.fleet_host import (
         FleetError,
         parse_tags,
@@ -38,6 +39,14 @@ if TYPE_CHECKING:  # what the face offers; imported on first use (claims.lazy)
     from runners.local import LocalRunner
     from runners.netns import Netem, NetnsRunner
     from runners.process import kill_all
-    from runners.results import Results, RunRecord
+    from runners.results import (
+        RESULTS_VERSION,
+        FailureKind,
+        Results,
+        RunRecord,
+        RunStatus,
+        Verdict,
+        VerdictKind,
+    )
     from runners.ssh import SshRunner
     from runners.vm import VmRunner, parse_kernels

@@ -238,7 +238,7 @@ class FleetRunner:
                 res.status, res.reason = RunStatus.INTERRUPTED, cut[0].error
             elif res.runs and not any(r.ok for r in res.runs):
                 res.status, res.reason = RunStatus.FAILED, res.runs[-1].error
-                inert = [r.error for r in res.runs if (r.error or "").startswith("Inert on ")]
+                inert = [r.error for r in res.runs if r.error and r.error.startswith("Inert on ")]
                 if inert:  # a host could not make the setup act: NOT RUNNABLE HERE
                     effect.not_acting(self, s.variants, res, inert[0].removeprefix("Inert on "))
             else:  # the hosts' counters must show that each variant's setup acted

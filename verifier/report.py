@@ -291,7 +291,8 @@ def fleet_hosts(results: Results) -> list[str]:
     """The lab hosts that ran the runs, with what the fleet recorded of each: 'lab1
     (kernel 6.1.0-28-amd64, CPU amd-epyc, NIC mlx5_core): 20 runs'."""
     env = results.environment or {}
-    tags = env.get("host_tags") if isinstance(env.get("host_tags"), dict) else {}
+    host_tags = env.get("host_tags")
+    tags: dict[str, Any] = host_tags if isinstance(host_tags, dict) else {}
     by: dict[str, int] = {}
     for r in results.runs:
         if r.host and not r.warmup and (tags or env.get("runner") == "fleet"
@@ -635,7 +636,7 @@ def _env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              keep_trailing_newline=True,
                              trim_blocks=True, lstrip_blocks=True,
-                             autoescape=lambda name: bool(name) and name.startswith("html"))
+                             autoescape=lambda name: name is not None and name.startswith("html"))
     env.filters["wrap"] = _wrap
     env.filters["shell"] = shell_wrap
     env.filters["pct"] = lambda x: "" if x is None else f"{x:+.1f}%"
