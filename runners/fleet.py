@@ -29,7 +29,7 @@ from typing import Any
 from claims.spec import Spec
 from claims.tools import Refused
 from runners import effect
-from runners.execute import abba_order
+from runners.execute import abba_order, settle_failed
 from runners.fleet_host import (
     BENCH,
     FleetError,
@@ -235,8 +235,7 @@ class FleetRunner:
                    if (r.error or "").startswith(CUT)]
             if cut:
                 res.status, res.reason = "interrupted", cut[0].error
-            elif res.runs and not any(r.ok for r in res.runs):
-                res.status, res.reason = "failed", res.runs[-1].error
+            elif settle_failed(res):
                 inert = [r.error for r in res.runs if (r.error or "").startswith("Inert on ")]
                 if inert:  # a host could not make the setup act: NOT RUNNABLE HERE
                     effect.not_acting(self, s.variants, res, inert[0].removeprefix("Inert on "))
