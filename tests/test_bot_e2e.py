@@ -132,6 +132,6 @@ from = "{BOT}"
             proc.wait(timeout=10)
         ctl.stop()
         log.close()
-        from verifier.bot import remove_stale_namespaces
+        from verifier.pipeline import remove_stale_namespaces
         remove_stale_namespaces(prefix)
         assert not _netns_with(prefix)

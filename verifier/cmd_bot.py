@@ -15,7 +15,8 @@ import logging
 import signal
 import sys
 
-from verifier.bot import Bot, BotError, load_bot_config
+from verifier.bot import Bot
+from verifier.bot_config import BotError, load_bot_config
 from verifier.state import StateError
 
 
