@@ -244,6 +244,13 @@ def test_sending_not_in_inbox_is_sent_again_with_the_same_id(local_inbox, tmp_pa
         cid = _judged(bot, a)
         bot.iterate()
         assert len(got) == 1 and bot.state.reply(cid)["status"] == "sent"
+        # `verifier reply --send` on the bot's outbox: one ledger, so not sent again
+        from verifier.bot_plan import thread_messages
+        from verifier.reply import reply
+
+        again = reply(bot.results(cid), tmp_path / "outbox", send=True,
+                      thread=thread_messages(bot.ctx, a)[1], settings=smtp)
+        assert not again.sent and "already sent" in again.message and len(got) == 1
         bot.state.db.execute("UPDATE replies SET status='sending'")  # ledger has it
         bot.iterate()
         assert len(got) == 1 and bot.state.reply(cid)["status"] == "sent"

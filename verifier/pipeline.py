@@ -180,6 +180,7 @@ class HostBackend:
 
     def run(self, spec: Spec, on_record: OnRecord | None = None,
             stored: Sequence[RunRecord] = ()) -> Results:
+        from runners.base import RunnerError
         from runners.execute import execute, new_results
         from verifier.sequential import run_sequential
 
@@ -210,6 +211,8 @@ class HostBackend:
                 results.status, results.reason = "interrupted", "interrupted by a signal"
                 if self.reraise:
                     raise
+            except RunnerError as e:
+                results.status, results.reason = "failed", str(e)
             finally:
                 _close_shielded(runner)
             results.environment["load"] = {**load, "after": list(os.getloadavg())}
