@@ -113,17 +113,14 @@ def spec_from_dict(data: Any) -> spec_mod.Spec:
 
 
 def validate_spec(spec: spec_mod.Spec, approve: bool = False) -> None:
-    """The local runner's checks: claims.safety when present, and the benchmark argv
+    """The local runner's checks: claims.safety, and the benchmark argv
     through its tool description (runners.execute.prepare checks the rest, setup steps
     and the rewritten argv, on the host).  Raises Refused with the reason."""
-    try:
-        from claims.safety import check_spec  # type: ignore[attr-defined]
-    except ImportError:
-        check_spec = None
-    if check_spec is not None:
-        problems = check_spec(spec, approve=approve)
-        if problems:
-            raise Refused(str(problems[0]))
+    from claims.safety import check_spec
+
+    problems = check_spec(spec, approve=approve)
+    if problems:
+        raise Refused(str(problems[0]))
     bench = spec.benchmark
     tool = tool_for_program(bench.argv[0]) if bench.argv else None
     if tool is None:

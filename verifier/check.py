@@ -115,9 +115,15 @@ def check(job: Check) -> int:
 
     if job.tree and job.settings.runner != "vm":
         raise CheckError("--tree builds kernels for --runner vm")
-    backend_for(job.settings).close()  # bad options say so before the thread is fetched
+    try:
+        backend_for(job.settings).close()  # bad options say so before the thread is fetched
+    except ValueError as e:
+        raise CheckError(str(e)) from None
     source, messages = thread_of(job.target, job.inbox)
-    specs = [s for s in thread_specs(messages) if not job.spec_id or s.id == job.spec_id]
+    try:
+        specs = [s for s in thread_specs(messages) if not job.spec_id or s.id == job.spec_id]
+    except ValueError as e:  # a message the extractor cannot read
+        raise CheckError(str(e)) from None
     if not specs:
         print(f"verifier check: no performance claim to check in {job.target}",
               file=sys.stderr)

@@ -65,20 +65,30 @@ def run(args: argparse.Namespace) -> int:
         settings = RunSettings(
             runner=args.runner, duration=args.duration, max_runs=args.max_runs,
             approve=args.approve, calibrate=args.calibrate, netem=args.netem,
-            hosts=role_hosts(args.hosts), ssh_config=args.ssh_config, kernels=args.kernel,
+            hosts=_hosts(args.hosts), ssh_config=args.ssh_config, kernels=args.kernel,
             scheduler=args.scheduler, tags=_tags(args.tags), tls_ca=args.tls_ca,
             tls_cert=args.tls_cert, tls_key=args.tls_key)
         return check(Check(args.target, settings, Path(args.out), args.format, args.inbox,
                            args.spec_id, args.tree, args.base, args.jobs))
-    except (CheckError, ValueError) as e:
+    except CheckError as e:
         print(f"verifier check: {e}", file=sys.stderr)
         return 2
 
 
 def _tags(text: str) -> list[str]:
     from runners.fleet_host import FleetError, parse_tags
+    from verifier.check import CheckError
 
     try:
         return parse_tags(text)
     except FleetError as e:
-        raise ValueError(f"--tags: {e}") from None
+        raise CheckError(f"--tags: {e}") from None
+
+
+def _hosts(text: str | None) -> dict[str, str]:
+    from verifier.check import CheckError
+
+    try:
+        return role_hosts(text)
+    except ValueError as e:
+        raise CheckError(str(e)) from None

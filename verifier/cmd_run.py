@@ -46,12 +46,16 @@ def run(args: argparse.Namespace) -> int:
     from verifier.run_spec import RunError, RunJob, run_spec
 
     try:
-        settings = RunSettings(runner=args.runner, duration=args.duration,
-                               approve=args.approve, netem=args.netem,
-                               hosts=role_hosts(args.hosts), ssh_config=args.ssh_config,
-                               kernels=args.kernel)
+        hosts = role_hosts(args.hosts)
+    except ValueError as e:
+        print(f"verifier run: {e}", file=sys.stderr)
+        return 2
+    settings = RunSettings(runner=args.runner, duration=args.duration, approve=args.approve,
+                           netem=args.netem, hosts=hosts, ssh_config=args.ssh_config,
+                           kernels=args.kernel)
+    try:
         return run_spec(RunJob(args.spec, settings, args.output, args.runs, args.sequential,
                                args.spec_id, args.quiet))
-    except (RunError, ValueError) as e:
+    except RunError as e:
         print(f"verifier run: {e}", file=sys.stderr)
         return 2
