@@ -16,6 +16,8 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
+import signal
+import sys
 import time
 from pathlib import Path
 from typing import IO, Any
@@ -23,9 +25,9 @@ from typing import IO, Any
 from runners.results import Results
 from verifier import bot_execute, bot_plan, bot_reply, bot_watch
 from verifier import state as st
-from verifier.bot_config import BotConfig, BotContext, BotError
+from verifier.bot_config import BotConfig, BotContext, BotError, load_bot_config
 from verifier.bot_decide import address
-from verifier.state import State
+from verifier.state import State, StateError
 
 log = logging.getLogger("verifier.bot")
 
@@ -122,3 +124,45 @@ class Bot:
             if once:
                 return
             time.sleep(self.cfg.interval)
+
+
+def serve(config: str | None, once: bool = False, dry_run: bool = False) -> int:
+    """`verifier bot`: run rounds until stopped; the exit status.  SIGTERM and SIGHUP stop
+    it like Ctrl-C (the run in progress cleaned up, what finished stored: 128 + signal)."""
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s bot: %(message)s", datefmt="%Y-%m-%d %H:%M:%S")
+    try:
+        cfg, smtp = load_bot_config(config, dry_run)
+        bot = Bot(cfg, smtp)
+    except (BotError, StateError) as e:
+        print(f"verifier bot: {e}", file=sys.stderr)
+        return 2
+    old = {s: signal.signal(s, _stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        bot.run_forever(once=once)
+    except BotError as e:
+        print(f"verifier bot: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt as e:
+        # The runner's cleanup has restored settings and deleted namespaces on the way out;
+        # every finished run is already committed, so the next start resumes.
+        from runners.process import kill_all
+
+        kill_all()
+        signum = e.args[0] if e.args and isinstance(e.args[0], int) else signal.SIGINT
+        log.info("stopped by signal %d; the runs so far are stored, the next start resumes",
+                 signum)
+        return 128 + int(signum)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+        bot.close()
+    return 0
+
+
+def _stop(signum: int, frame: object) -> None:
+    """SIGTERM/SIGHUP: unwind like Ctrl-C (cleanup on every path), once: a second signal
+    during the cleanup is ignored so it cannot stop the cleanup half-way."""
+    for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(s, signal.SIG_IGN)
+    raise KeyboardInterrupt(signum)

@@ -51,7 +51,6 @@ def atom_ids(feed: bytes) -> list[str]:
     return out[::-1]
 
 
-
 def poll(ctx: BotContext) -> int:
     """New messages of every list, each recorded with its decision; returns how many."""
     n = 0
@@ -62,6 +61,7 @@ def poll(ctx: BotContext) -> int:
         except FetchError as e:
             log.warning("poll %s failed: %s", url, e)
     return n
+
 
 def _new_messages(ctx: BotContext, url: str, inbox: Any) -> New:
     if ctx.cfg.watch == "git":
@@ -80,6 +80,7 @@ def _new_messages(ctx: BotContext, url: str, inbox: Any) -> New:
     if ids:
         ctx.state.set_position(url, ids[-1])
 
+
 def _search_messages(ctx: BotContext, url: str, inbox: Any) -> New:
     """Search hits dated from two days before the last poll on (Date headers lie a
     little; the messages table drops what was already seen)."""
@@ -93,6 +94,7 @@ def _search_messages(ctx: BotContext, url: str, inbox: Any) -> New:
         if m.message_id and not ctx.state.seen(m.message_id):
             yield m.message_id, m
     ctx.state.set_position(url, str(int(started)))
+
 
 def _git_messages(ctx: BotContext, url: str) -> New:
     """Every message of the inbox's git epochs (a mirror kept next to the state), in
@@ -124,6 +126,7 @@ def _git_messages(ctx: BotContext, url: str) -> New:
         pos = {"epoch": epoch, "commit": last}
         epoch += 1
 
+
 def see(ctx: BotContext, url: str, mid: str) -> int:
     """Fetch, record one message and what it asks for; 1 if it was new."""
     if ctx.state.seen(mid):
@@ -139,6 +142,7 @@ def see(ctx: BotContext, url: str, mid: str) -> int:
         return 1
     return see_message(ctx, url, msg)
 
+
 def see_message(ctx: BotContext, url: str, msg: Message) -> int:
     mid = (msg.message_id or "").strip("<>")
     if not mid or ctx.state.seen(mid):
@@ -151,7 +155,7 @@ def see_message(ctx: BotContext, url: str, msg: Message) -> int:
     except Exception as e:  # noqa: BLE001 - one bad mail must not stop the bot
         status, reason, by = None, f"skipped because reading it failed: {e!r}"[:300], None
     ctx.state.add_message(mid, url, thread_id, who, msg.subject or "", msg.date or "",
-                           status, reason, by)
+                          status, reason, by)
     log.info("seen <%s> in %s from %s: %s", mid, url, who or "?",
              reason or "nothing asked")
     return 1
