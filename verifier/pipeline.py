@@ -88,8 +88,11 @@ class RunSettings:
 class Backend(Protocol):
     """Runs one spec; `stored` are the runs a resumed claim already has."""
 
-    name: str
-    settings: RunSettings
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def settings(self) -> RunSettings: ...
 
     def run(self, spec: Spec, on_record: OnRecord | None = None,
             stored: Sequence[RunRecord] = ()) -> Results: ...

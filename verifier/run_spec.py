@@ -16,7 +16,7 @@ from typing import Any
 from claims.spec import Spec
 from runners.base import RunnerError
 from runners.results import Results
-from verifier.pipeline import RunSettings, backend_for, refusal
+from verifier.pipeline import HostBackend, RunSettings, backend_for, refusal
 
 
 class RunError(Exception):
@@ -126,6 +126,7 @@ def run_spec(job: RunJob) -> int:
     _check_kernels(job.settings, spec)
     try:
         backend = backend_for(job.settings, sequential=job.sequential, runs=job.runs)
+        assert isinstance(backend, HostBackend)  # verifier run offers this host's runners
         backend.prepare_runner()  # what only making the runner finds out, said now
     except (ValueError, RunnerError) as e:
         raise RunError(str(e)) from None
