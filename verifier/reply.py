@@ -376,16 +376,23 @@ class Outbox:
     def send(self, d: Draft, s: SmtpSettings) -> str | None:
         """Mail the draft unless the ledger has it: None when sent now, else when it was
         sent before.  ReplyError (rate limit, SMTP) leaves it unsent."""
-        done = self.sent(d.key)
+        done = self.sent_note(d.key)
         if done:
-            return (f"already sent as {done[0]} at "
-                    f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime(done[1]))} UTC")
+            return done
         if self.sent_since(time.time() - 3600) >= s.rate_per_hour:
             raise ReplyError(f"rate limit: {s.rate_per_hour} replies in the last hour; "
                              f"kept {d.path} unsent")
         deliver(d.msg, s)
         self.record(d.key, d.msg)
         return None
+
+    def sent_note(self, key: str) -> str | None:
+        """'already sent as <id> at <time> UTC' when the ledger has the key."""
+        done = self.sent(key)
+        if done is None:
+            return None
+        return (f"already sent as {done[0]} at "
+                f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime(done[1]))} UTC")
 
     def sent(self, key: str) -> tuple[str, float] | None:
         row = self.db.execute("SELECT message_id, sent_at FROM sent WHERE key = ?",
@@ -445,12 +452,9 @@ def reply(results: Results, outbox: str | os.PathLike[str], send: bool = False,
                          "to send")
     with Outbox(outbox) as box:
         key = reply_key(results)
-        done = box.sent(key)
+        done = box.sent_note(key)
         if send and done:
-            return Outcome(box.path / f"reply-{key}.eml", False,
-                           f"already sent as {done[0]} at "
-                           f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime(done[1]))} UTC; "
-                           "not sending again")
+            return Outcome(box.path / f"reply-{key}.eml", False, f"{done}; not sending again")
         d = box.draft(results, thread, s, deliverable=send, requested_by=requested_by)
         if not send:
             to, cc = recipients(original_message(results, thread), thread,
