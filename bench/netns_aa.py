@@ -78,10 +78,8 @@ def main() -> int:
     args = ap.parse_args()
     # a fresh calibration cache: this run's A/A must not reuse another's band
     os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="netns-aa-cache-")
-    from runners.execute import execute, new_results
-    from runners.netns import NetnsRunner
     from verifier import verdict as V
-    from verifier.cmd_check import _calibration
+    from verifier.pipeline import RunSettings, backend_for, verify
 
     out = Path(args.out) if args.out else None
     if out:
@@ -89,15 +87,13 @@ def main() -> int:
     counts: Counter[str] = Counter()
     rows = 0
     t0 = time.monotonic()
+    settings = RunSettings(runner="netns", netns_prefix="pcvaa", duration=args.duration,
+                           calibrate=True)
     for spec in specs(args.max_runs, args.duration):
         if args.only not in spec.id:
             continue
-        with NetnsRunner(prefix="pcvaa") as runner:
-            res = new_results(spec, runner)
-            execute(spec, runner, duration=args.duration, results=res, sequential=True,
-                    calibrate=lambda spec=spec, runner=runner, res=res:
-                    _calibration(spec, runner, res, args.duration))
-        res.verdicts = V.judge(res, res.calibration or None)
+        with backend_for(settings) as backend:  # A/A calibration, then the looks
+            res = verify(spec, backend)
         if out:
             res.save(out / f"results-{spec.id}.json")
         n = max((sum(1 for r in res.runs if r.variant == v and not r.warmup)

@@ -3,7 +3,8 @@ never reads mail.
 
 The face of the package, what verifier/ may call: the runners (`LocalRunner`,
 `NetnsRunner` with its `Netem`, `SshRunner`, `VmRunner`, `FleetRunner`), their base
-(`Runner`, `RunnerError`), running a spec (`run_batch`, `new_results`; `execute` is
+(`Runner`, `RunnerError`), making one (`make_runner`, `KINDS`, `check_options`: runners.factory is the only place a
+host runner is built), running a spec (`run_batch`, `new_results`, `settle_failed`; `execute` is
 runners.execute.execute, the name of its module) into `Results` of `RunRecord`s, the fleet host's side (`probe_tags`, `worker_resources`, ...),
 and clean-up (`kill_all`, `sweep`).  The modules behind these names stay importable.
 
@@ -18,14 +19,16 @@ from claims.lazy import TYPE_CHECKING, face
 __all__ = [
     "Runner", "RunnerError", "LocalRunner", "Netem", "NetnsRunner", "SshRunner", "VmRunner",
     "parse_kernels", "FleetRunner", "FleetError", "parse_tags", "probe_tags",
-    "scheduler_host", "security_from", "worker_resources", "new_results", "run_batch", "Results", "RunRecord", "Verdict", "VerdictKind",
+    "scheduler_host", "security_from", "worker_resources", "new_results", "run_batch", "settle_failed",
+    "KINDS", "check_options", "make_runner", "Results", "RunRecord", "Verdict", "VerdictKind",
     "RunStatus", "FailureKind", "RESULTS_VERSION", "kill_all", "sweep",
 ]
 __getattr__ = face(__name__, __file__)
 
 if TYPE_CHECKING:  # what the face offers; imported on first use (claims.lazy)
     from runners.base import Runner, RunnerError
-    from runners.execute import new_results, run_batch
+    from runners.execute import new_results, run_batch, settle_failed
+    from runners.factory import KINDS, check_options, make_runner
     from runners.fleet import FleetRunner
     from runners.fleet_host import (
         FleetError,

@@ -372,11 +372,18 @@ def execute(spec: Spec, runner: Runner, *, runs: int | None = None,
         return results
     if results.status == "not-runnable":
         return results
-    counted = [r for r in results.runs if not r.warmup]
     if effect.judge_results(runner, spec.variants, results):
         return results  # NOT RUNNABLE HERE: the setup did not act
-    if counted and not any(r.ok for r in counted):
-        results.status, results.reason = RunStatus.FAILED, f"every run failed: {counted[0].error}"
-    else:
+    if not settle_failed(results):
         results.status = RunStatus.COMPLETE
     return results
+
+
+def settle_failed(results: Results) -> bool:
+    """Runs were counted and not one succeeded: the results are "failed", with the first
+    one's error (here, on the fleet, and for a resumed claim's merged runs alike)."""
+    counted = [r for r in results.runs if not r.warmup]
+    if counted and not any(r.ok for r in counted):
+        results.status, results.reason = RunStatus.FAILED, f"every run failed: {counted[0].error}"
+        return True
+    return False

@@ -30,7 +30,7 @@ from claims.shell import invocation
 from claims.spec import Spec
 from claims.tools import Refused
 from runners import effect
-from runners.execute import abba_order
+from runners.execute import abba_order, settle_failed
 from runners.fleet_host import (
     BENCH,
     FleetError,
@@ -236,8 +236,7 @@ class FleetRunner:
             cut = [r for r in recs if r.failure == FailureKind.CUT]
             if cut:
                 res.status, res.reason = RunStatus.INTERRUPTED, cut[0].error
-            elif res.runs and not any(r.ok for r in res.runs):
-                res.status, res.reason = RunStatus.FAILED, res.runs[-1].error
+            elif settle_failed(res):
                 inert = [r.error for r in res.runs if r.error and r.error.startswith("Inert on ")]
                 if inert:  # a host could not make the setup act: NOT RUNNABLE HERE
                     effect.not_acting(self, s.variants, res, inert[0].removeprefix("Inert on "))

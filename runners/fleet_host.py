@@ -163,17 +163,11 @@ def _record_fields(rec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _make_runner() -> Any:
-    if CONFIG.runner == "ssh":
-        from runners.ssh import SshRunner
+    """This host's runner, as `verifier worker` configured it (namespaces prefixed "flt")."""
+    from runners.factory import make_runner
 
-        return SshRunner(CONFIG.ssh_hosts, config=CONFIG.ssh_config)
-    if CONFIG.runner == "netns":
-        from runners.netns import NetnsRunner
-
-        return NetnsRunner(prefix="flt")
-    from runners.local import LocalRunner
-
-    return LocalRunner()
+    return make_runner(CONFIG.runner, prefix="flt", hosts=CONFIG.ssh_hosts,
+                       ssh_config=CONFIG.ssh_config)
 
 
 def run_here(spec: spec_mod.Spec, variant: str, index: int, warmup: bool,

@@ -97,7 +97,7 @@ class LocalLab:
     def add_worker(self, name: str, tags: str = "", probe: bool = False,
                    wait: bool = True, timeout: float = 30.0,
                    extra: list[str] | None = None) -> subprocess.Popen[bytes]:
-        argv = [sys.executable, "-m", "verifier.cmd_worker", "--scheduler", self.address,
+        argv = [sys.executable, "-m", "verifier", "worker", "--scheduler", self.address,
                 "--host-name", name, "--tags", tags, "--listen", "127.0.0.1", *(extra or [])]
         if not probe:
             argv.append("--no-probe")

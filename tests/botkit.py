@@ -40,6 +40,12 @@ def bot(cfg: Path, *extra: str) -> list[str]:
     return [sys.executable, "-m", "verifier", "bot", "--config", str(cfg), *extra]
 
 
+def count(db: Path, table: str) -> int:
+    """Rows in `table`; 0 while the state file or its schema does not exist yet."""
+    got = rows(db, f"SELECT COUNT(*) FROM {table}") if db.exists() else []
+    return int(got[0][0]) if got else 0
+
+
 def rows(db: Path, q: str) -> list[tuple]:
     """The rows of `q`; none while the bot has not yet created its schema (a poll may come
     between the file's creation and the first table)."""

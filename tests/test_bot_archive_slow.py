@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from lore import SHARED, LocalInbox, archive_mails, have_public_inbox
 
-from verifier.bot import Bot, BotConfig
+from verifier.bot import Bot
+from verifier.bot_config import BotConfig
 
 pytestmark = pytest.mark.slow
 ARCHIVE = SHARED / "data" / "virtualization-list.mbox.xz"

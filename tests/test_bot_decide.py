@@ -3,6 +3,7 @@ who may ask, quoted triggers, opt-outs, verify-all, restart without repeats, rep
 cannot be sent staying queued with their error, rate limits, and the CLI's bad input."""
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 from dataclasses import replace
@@ -14,7 +15,10 @@ from aiosmtpd.controller import Controller
 from lore import free_port, read_case, rfc822
 
 from runners.results import RunRecord
-from verifier.bot import Bot, BotConfig, series_of, triggers
+from verifier.bot import Bot
+from verifier.bot_config import BotConfig
+from verifier.bot_decide import triggers
+from verifier.bot_plan import series_of
 from verifier.reply import SmtpSettings
 from verifier.state import State
 
@@ -220,7 +224,9 @@ def test_search_watch(tmp_path):
 
 def test_sending_not_in_inbox_is_sent_again_with_the_same_id(local_inbox, tmp_path):
     """A crash after 'sending' was recorded, with the reply nowhere in the inbox: the same
-    .eml (same Message-ID, so the list archive would keep one) goes out again, once."""
+    .eml (same Message-ID, so the list archive would keep one) goes out again, once.  A
+    crash after the SMTP server took it (the outbox's sent-ledger, which `verifier reply
+    --send` keeps too, has it) sends nothing again."""
     a, _, mail_a = _root("ga")
     local_inbox.deliver(mail_a)
     got: list[bytes] = []
@@ -239,7 +245,19 @@ def test_sending_not_in_inbox_is_sent_again_with_the_same_id(local_inbox, tmp_pa
         cid = _judged(bot, a)
         bot.iterate()
         assert len(got) == 1 and bot.state.reply(cid)["status"] == "sent"
-        bot.state.db.execute("UPDATE replies SET status='sending'")
+        # `verifier reply --send` on the bot's outbox: one ledger, so not sent again
+        from verifier.bot_plan import thread_messages
+        from verifier.reply import reply
+
+        again = reply(bot.results(cid), tmp_path / "outbox", send=True,
+                      thread=thread_messages(bot.ctx, a)[1], settings=smtp)
+        assert not again.sent and "already sent" in again.message and len(got) == 1
+        bot.state.db.execute("UPDATE replies SET status='sending'")  # ledger has it
+        bot.iterate()
+        assert len(got) == 1 and bot.state.reply(cid)["status"] == "sent"
+        bot.state.db.execute("UPDATE replies SET status='sending'")  # crashed before SMTP
+        with sqlite3.connect(tmp_path / "outbox" / "sent.sqlite") as ledger:
+            ledger.execute("DELETE FROM sent")
         bot.iterate()
         bot.iterate()
     finally:

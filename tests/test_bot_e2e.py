@@ -21,6 +21,7 @@ from botkit import (
     STRANGER,
     bot,
     bot_config,
+    count,
     reply,
     rows,
     thread,
@@ -78,7 +79,7 @@ from = "{BOT}"
         for m in (mail_a, mail_b, mail_c, mail_d):
             inbox.deliver(m)
         proc = subprocess.Popen(bot(cfg), stdout=log, stderr=log, env=env)
-        wait(lambda: db.exists() and rows(db, "SELECT COUNT(*) FROM messages")[0][0] >= 4,
+        wait(lambda: count(db, "messages") >= 4,
               60, proc, "the first four messages")
         # requests arrive while the bot is polling
         subj = "[PATCH net-next] asked: gro flush timer"
@@ -87,11 +88,11 @@ from = "{BOT}"
         inbox.deliver(reply(optout, 2, author_b, "Please do not.\nverifier: no", subj))
         inbox.deliver(reply(stranger, 1, STRANGER, "verifier: check", subj))
         # kill -9 in the middle of the asked thread's runs
-        wait(lambda: rows(db, "SELECT COUNT(*) FROM runs")[0][0] >= 3, 120, proc,
+        wait(lambda: count(db, "runs") >= 3, 120, proc,
               "three stored runs")
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
-        stored = rows(db, "SELECT COUNT(*) FROM runs")[0][0]
+        stored = count(db, "runs")
         assert stored >= 3
         assert not sink.got, "killed before the runs finished: nothing may be sent yet"
         # restart: the run resumes and the reply goes out once
@@ -99,7 +100,7 @@ from = "{BOT}"
             r = subprocess.run(bot(cfg, "--once"), capture_output=True, env=env, timeout=400)
             log.write(r.stderr)
             assert r.returncode == 0, r.stderr.decode()[-2000:]
-        assert rows(db, "SELECT COUNT(*) FROM runs")[0][0] >= stored
+        assert count(db, "runs") >= stored
         assert len(sink.got) == 1, [m[:300] for m in sink.got]
         assert f"In-Reply-To: <{asked}>".encode() in sink.got[0]
         claims = rows(db, "SELECT thread_id, status FROM claims")
@@ -132,6 +133,6 @@ from = "{BOT}"
             proc.wait(timeout=10)
         ctl.stop()
         log.close()
-        from verifier.bot import remove_stale_namespaces
+        from verifier.pipeline import remove_stale_namespaces
         remove_stale_namespaces(prefix)
         assert not _netns_with(prefix)

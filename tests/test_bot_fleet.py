@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from botkit import MAINTAINER, SEED001, bot, bot_config, reply, rows, thread, wait
+from botkit import MAINTAINER, SEED001, bot, bot_config, count, reply, rows, thread, wait
 
 from runners.fleet_lab import LocalLab
 
@@ -46,7 +46,7 @@ dry_run = true
         log = open(tmp_path / "bot.log", "wb")  # noqa: SIM115
         proc = subprocess.Popen(bot(cfg), stdout=log, stderr=log, env=env)
         try:
-            wait(lambda: db.exists() and rows(db, "SELECT COUNT(*) FROM runs")[0][0] >= 2,
+            wait(lambda: count(db, "runs") >= 2,
                  300, proc, "two stored runs")
             proc.send_signal(signal.SIGKILL)
             proc.wait(timeout=10)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from verifier.bot import BotConfig, BotError, load_bot_config
+from verifier.bot_config import BotConfig, BotError, load_bot_config
 from verifier.config import ConfigError, config_errors, load_config
 
 LISTS = 'lists = ["http://127.0.0.1:9/netdev"]\n'

@@ -217,7 +217,7 @@ def test_tls_lab_requires_encryption(tmp_path):
             FleetRunner(plain, connect_timeout=3).connect()
         # a worker without the lab's certificate is not let in
         rogue = subprocess.run(
-            [sys.executable, "-m", "verifier.cmd_worker", "--scheduler", plain,
+            [sys.executable, "-m", "verifier", "worker", "--scheduler", plain,
              "--host-name", "rogue", "--no-probe", "--connect-timeout", "3"],
             capture_output=True, text=True, timeout=60)
         assert rogue.returncode == 2
@@ -225,13 +225,13 @@ def test_tls_lab_requires_encryption(tmp_path):
 
 
 def test_worker_bad_input_is_one_line():
-    p = subprocess.run([sys.executable, "-m", "verifier.cmd_worker", "--scheduler",
+    p = subprocess.run([sys.executable, "-m", "verifier", "worker", "--scheduler",
                         "tcp://127.0.0.1:1", "--tags", "nic=mlx5,bad tag"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2
     assert p.stderr.strip() == "verifier worker: bad tag 'bad tag': use key=value or a word " \
                                "of letters, digits, _.:+-"
-    p = subprocess.run([sys.executable, "-m", "verifier.cmd_worker", "--scheduler",
+    p = subprocess.run([sys.executable, "-m", "verifier", "worker", "--scheduler",
                         "tls://127.0.0.1:1", "--tls-ca", "/nonexistent"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "TLS needs all of" in p.stderr and "Traceback" not in p.stderr
@@ -261,7 +261,7 @@ def test_fleet_command_lists_hosts_and_writes_results(lab, tmp_path):
 
     spec_file = tmp_path / "spec.yaml"
     spec_file.write_text(netperf_spec("cli", reps=1).to_yaml())
-    base = [sys.executable, "-m", "verifier.cmd_fleet", "--scheduler", lab.address]
+    base = [sys.executable, "-m", "verifier", "fleet", "--scheduler", lab.address]
     p = subprocess.run(base + ["--hosts"], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     assert [ln.split("\t")[0] for ln in p.stdout.splitlines()] == ["lab1", "lab2", "lab3"]
@@ -363,7 +363,7 @@ def test_timeout_keeps_what_finished_and_marks_the_rest(lab):
 
 
 def test_a_second_worker_with_a_taken_host_name_is_refused(lab):
-    p = subprocess.run([sys.executable, "-m", "verifier.cmd_worker", "--scheduler", lab.address,
+    p = subprocess.run([sys.executable, "-m", "verifier", "worker", "--scheduler", lab.address,
                         "--host-name", "lab1", "--no-probe", "--listen", "127.0.0.1",
                         "--connect-timeout", "10"], capture_output=True, text=True, timeout=60)
     assert p.returncode == 2

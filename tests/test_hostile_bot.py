@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from lore import rfc822
 
-from verifier.bot import Bot, BotConfig
+from verifier.bot import Bot
+from verifier.bot_config import BotConfig
 
 MAINT = "Net Maintainer <maint@corpus.example>"
 AUTHOR = "Pat Author <pat@corpus.example>"

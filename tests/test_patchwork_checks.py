@@ -143,7 +143,8 @@ def test_bot_option_posts_per_thread_once(pw, tmp_path, monkeypatch):
     """The bot's step over a real state file: a judged claim of the cover letter posts 4
     checks; the next round posts nothing (nor asks); a new process posts nothing either."""
     from runners.results import Results
-    from verifier.bot import BotConfig, spec_hash
+    from verifier.bot_config import BotConfig
+    from verifier.bot_plan import spec_hash
     from verifier.patchwork import bot_post
     from verifier.state import State
 

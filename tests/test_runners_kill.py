@@ -20,9 +20,8 @@ LO_GRO = "/sys/class/net/lo/tx_queue_len"  # a knob lo has (gro_flush_timeout ca
 def start_run(tmp_path: Path, runner: str, values: tuple[str, str]) -> subprocess.Popen:
     spec = tmp_path / "spec.yaml"
     spec.write_text(seed001(duration=2, reps=20, values=values, attr="tx_queue_len").to_yaml())
-    # `python -m verifier.cmd_run` is `verifier run` without the other sub-commands' imports.
     return subprocess.Popen(
-        [sys.executable, "-m", "verifier.cmd_run", str(spec), "--runner", runner, "--quiet",
+        [sys.executable, "-m", "verifier", "run", str(spec), "--runner", runner, "--quiet",
          "-o", str(tmp_path / "results.json")],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 

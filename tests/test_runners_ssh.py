@@ -145,7 +145,7 @@ def test_sigterm_mid_run_stops_the_remote_server(sshd, tmp_path):
     spec.write_text(seed001(duration=2, reps=20, values=("1001", "1002"), attr="tx_queue_len").to_yaml())
     root = Path(__file__).resolve().parent.parent
     proc = subprocess.Popen(
-        [sys.executable, "-m", "verifier.cmd_run", str(spec), "--runner", "ssh", "--hosts",
+        [sys.executable, "-m", "verifier", "run", str(spec), "--runner", "ssh", "--hosts",
          "client=lab1,server=lab2", "--ssh-config", str(sshd["config"]), "--quiet",
          "-o", str(tmp_path / "r.json")], cwd=root, stderr=subprocess.PIPE)
     try:

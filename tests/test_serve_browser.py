@@ -12,7 +12,7 @@ from urllib.parse import quote
 import pytest
 from replykit import SEED, seed_results
 
-from verifier.bot import spec_hash
+from verifier.bot_plan import spec_hash
 from verifier.state import REQUESTED, State
 
 CHROMIUM = shutil.which("chromium")

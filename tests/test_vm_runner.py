@@ -116,15 +116,11 @@ def test_iperf3_between_two_namespaces_inside_a_tcg_guest() -> None:
 
 
 def test_cli_makes_a_vm_runner_from_kernel_arguments() -> None:
-    import argparse
+    from verifier.pipeline import RunSettings, backend_for
 
-    from verifier.cmd_run import add_arguments, make_runner
-
-    p = argparse.ArgumentParser()
-    add_arguments(p)
-    args = p.parse_args(["s.yaml", "--runner", "vm", "--kernel", f"baseline={IMAGE[-1]}",
-                         "--kernel", f"candidate={IMAGE[-1]}"])
-    r = make_runner(args)
+    backend = backend_for(RunSettings(runner="vm", kernels=[f"baseline={IMAGE[-1]}",
+                                                            f"candidate={IMAGE[-1]}"]))
+    r = backend.prepare_runner()
     assert isinstance(r, VmRunner) and r.kind == "vm" and "kernel" in r.offers
     assert r.kernels == {"baseline": str(IMAGE[-1].resolve()),
                          "candidate": str(IMAGE[-1].resolve())}

@@ -58,3 +58,14 @@ def output_problem(path: str | None) -> str | None:
         except OSError:
             pass
     return None
+
+
+def role_hosts(text: str | None, option: str = "--hosts") -> dict[str, str]:
+    """"client=lab1,server=lab2" -> {role: host}; ValueError naming the bad part."""
+    hosts: dict[str, str] = {}
+    for part in filter(None, (text or "").split(",")):
+        role, eq, host = part.partition("=")
+        if not eq or not role or not host:
+            raise ValueError(f"{option}: {part!r} is not ROLE=HOST")
+        hosts[role.strip()] = host.strip()
+    return hosts

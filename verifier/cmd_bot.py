@@ -11,12 +11,6 @@ bot per state file: a second one refuses to start.
 from __future__ import annotations
 
 import argparse
-import logging
-import signal
-import sys
-
-from verifier.bot import Bot, BotError, load_bot_config
-from verifier.state import StateError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -27,40 +21,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s bot: %(message)s", datefmt="%Y-%m-%d %H:%M:%S")
-    try:
-        cfg, smtp = load_bot_config(args.config, args.dry_run)
-        bot = Bot(cfg, smtp)
-    except (BotError, StateError) as e:
-        print(f"verifier bot: {e}", file=sys.stderr)
-        return 2
-    old = {s: signal.signal(s, _stop) for s in (signal.SIGTERM, signal.SIGHUP)}
-    try:
-        bot.run_forever(once=args.once)
-    except BotError as e:
-        print(f"verifier bot: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt as e:
-        # The runner's context managers have restored settings and deleted namespaces on
-        # the way out; every finished run is already committed, so the next start resumes.
-        from runners.process import kill_all
+    from verifier.bot import serve
 
-        kill_all()
-        signum = e.args[0] if e.args and isinstance(e.args[0], int) else signal.SIGINT
-        logging.getLogger("verifier.bot").info(
-            "stopped by signal %d; the runs so far are stored, the next start resumes", signum)
-        return 128 + int(signum)
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
-        bot.close()
-    return 0
-
-
-def _stop(signum: int, frame: object) -> None:
-    """SIGTERM/SIGHUP: unwind like Ctrl-C (cleanup on every path), once: a second signal
-    during the cleanup is ignored so it cannot stop the cleanup half-way."""
-    for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-        signal.signal(s, signal.SIG_IGN)
-    raise KeyboardInterrupt(signum)
+    return serve(args.config, once=args.once, dry_run=args.dry_run)

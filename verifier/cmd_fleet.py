@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from runners.fleet_host import FleetError, parse_tags, scheduler_host, security_from
+from runners.fleet_host import FleetError, parse_tags, scheduler_host
 from verifier.argtypes import output_problem, runs, seconds, wait_seconds
 
 
@@ -55,29 +55,33 @@ def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def run(args: argparse.Namespace) -> int:
-    from runners.fleet import FleetRunner
+    from verifier.pipeline import FleetBackend, RunSettings, backend_for
 
     try:
         scheduler_host(args.scheduler)
         bad_output = output_problem(args.output)
         if bad_output:
             raise FleetError(bad_output)
-        tags = parse_tags(args.tags)
-        security = security_from(args.tls_ca, args.tls_cert, args.tls_key, "client")
+        settings = RunSettings(runner="fleet", scheduler=args.scheduler,
+                               tags=parse_tags(args.tags), tls_ca=args.tls_ca,
+                               tls_cert=args.tls_cert, tls_key=args.tls_key,
+                               placement=args.placement, timeout=args.timeout,
+                               approve=args.approve)
         specs = [] if args.hosts else _load(args)
         for s in specs:
             if args.runs is not None:
                 s.run.repetitions = args.runs
             if args.duration is not None:
                 s.run.duration = args.duration
-        with FleetRunner(args.scheduler, tags, placement=args.placement, security=security,
-                         timeout=args.timeout, approve=args.approve) as fr:
+        with backend_for(settings) as backend:
+            assert isinstance(backend, FleetBackend)
+            fr = backend.fleet
             if args.hosts:
                 for name, h in sorted(fr.hosts().items()):
                     print(f"{name}\t{h['address']}\t{','.join(h['tags'])}")
                 return 0
             results = fr.run_many(specs, on_record=_progress)
-    except FleetError as e:
+    except (FleetError, ValueError) as e:
         print(f"verifier fleet: {e}", file=sys.stderr)
         return 2
     for res in results:
@@ -99,14 +103,3 @@ def _progress(rec) -> None:  # type: ignore[no-untyped-def]
     state = "ok" if rec.ok else f"failed: {rec.error}"
     print(f"  {rec.host or '?'} {rec.variant} #{rec.index}{' (warm-up)' if rec.warmup else ''}"
           f" {state}", file=sys.stderr, flush=True)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m verifier.cmd_fleet` works even when other sub-commands fail to import."""
-    p = argparse.ArgumentParser(prog="verifier fleet", description=__doc__)
-    add_arguments(p)
-    return run(p.parse_args(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

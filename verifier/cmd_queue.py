@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from verifier.bot import BotError, load_bot_config
+from verifier.bot_config import BotError, load_bot_config
 from verifier.fetch import FetchError
 from verifier.fetch.lore import normalize_msgid
 from verifier.state import REQUESTED, State, StateError

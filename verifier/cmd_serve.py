@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
 
     state = args.state
     if state is None:
-        from verifier.bot import BotError, load_bot_config
+        from verifier.bot_config import BotError, load_bot_config
         try:
             cfg, _ = load_bot_config(args.config)
         except BotError as e:

@@ -11,7 +11,7 @@ import time
 from collections import Counter
 
 from runners.results import RunRecord
-from verifier.bot import BotError, load_bot_config
+from verifier.bot_config import BotError, load_bot_config
 from verifier.fetch import FetchError
 from verifier.fetch.lore import normalize_msgid
 from verifier.state import REPLY_SENT, State, StateError

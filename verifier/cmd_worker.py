@@ -96,12 +96,12 @@ def run(args: argparse.Namespace) -> int:
             fleet_host.CONFIG.name = args.host_name
         fleet_host.CONFIG.runner = args.runner
         if args.runner == "ssh":
-            from verifier.cmd_run import _parse_hosts
+            from verifier.argtypes import role_hosts
 
             try:
-                fleet_host.CONFIG.ssh_hosts = _parse_hosts(args.pair)
+                fleet_host.CONFIG.ssh_hosts = role_hosts(args.pair, "--pair")
             except ValueError as e:
-                raise FleetError(str(e).replace("--hosts", "--pair")) from None
+                raise FleetError(str(e)) from None
             if not fleet_host.CONFIG.ssh_hosts:
                 raise FleetError("--runner ssh needs --pair client=HOST,server=HOST")
             fleet_host.CONFIG.ssh_config = args.ssh_config
@@ -115,14 +115,3 @@ def run(args: argparse.Namespace) -> int:
     except FleetError as e:
         print(f"verifier worker: {e}", file=sys.stderr)
         return 2
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m verifier.cmd_worker ...`: the same command without loading the others."""
-    p = argparse.ArgumentParser(prog="verifier worker", description=__doc__)
-    add_arguments(p)
-    return run(p.parse_args(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

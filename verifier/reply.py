@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
-from email.utils import formataddr, formatdate, getaddresses, make_msgid, parseaddr
+from email.utils import formataddr, formatdate, getaddresses, parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -247,6 +247,14 @@ def reply_key(results: Results) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
+def reply_message_id(results: Results, sender: str | None) -> str:
+    """The reply's Message-ID, the same every time it is built (from its key and the
+    sender's domain): a reply sent again after a crash is one message to the archive, and
+    the bot can ask the inbox whether it arrived."""
+    domain = parseaddr(sender or "")[1].rpartition("@")[2] or "localhost"
+    return f"<verifier.{reply_key(results)}@{domain}>"
+
+
 def page_url(results: Results, base: str | None) -> str | None:
     """Where `verifier serve` at `base` shows this claim: by Message-ID, then the spec."""
     from urllib.parse import quote as urlquote
@@ -303,8 +311,7 @@ def build_reply(results: Results, thread: list[Message] | None = None,
         msg["Cc"] = ", ".join(cc)
     msg["Subject"] = _subject(original)
     msg["Date"] = formatdate(localtime=False)
-    domain = parseaddr(sender)[1].rpartition("@")[2] or "localhost"
-    msg["Message-ID"] = make_msgid(idstring=reply_key(results), domain=domain)
+    msg["Message-ID"] = reply_message_id(results, sender)
     if original.message_id:
         mid = "<" + original.message_id.strip().strip("<>") + ">"
         refs = ["<" + r.strip().strip("<>") + ">" for r in original.references if r.strip()]
@@ -318,8 +325,23 @@ def build_reply(results: Results, thread: list[Message] | None = None,
     return msg
 
 
+@dataclass
+class Draft:
+    """A reply written to the outbox: its key in the sent-ledger, the message, the file."""
+
+    key: str
+    msg: EmailMessage
+    path: Path
+
+    @property
+    def message_id(self) -> str:
+        return str(self.msg["Message-ID"]).strip("<>")
+
+
 class Outbox:
-    """The outbox folder: .eml files and a SQLite record of what was sent, and when."""
+    """The outbox folder: the .eml files and the one sent-ledger (SQLite) of what was
+    mailed and when, for `verifier reply --send` and the bot alike: a reply goes out once
+    per claim and spec, and at most `rate_per_hour` replies an hour."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
@@ -331,10 +353,45 @@ class Outbox:
         except (OSError, sqlite3.Error) as e:
             raise ReplyError(f"cannot use outbox {self.path}: {e}") from None
 
+    def __enter__(self) -> Outbox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def draft(self, results: Results, thread: list[Message] | None, s: SmtpSettings,
+              deliverable: bool, requested_by: str | None = None) -> Draft:
+        """Build the reply and write it as reply-<key>.eml."""
+        msg = build_reply(results, thread, s.sender, deliverable=deliverable,
+                          requested_by=requested_by, public_url=s.public_url)
+        key = reply_key(results)
+        return Draft(key, msg, self.write(key, msg))
+
     def write(self, key: str, msg: EmailMessage) -> Path:
         p = self.path / f"reply-{key}.eml"
         p.write_bytes(bytes(msg))
         return p
+
+    def send(self, d: Draft, s: SmtpSettings) -> str | None:
+        """Mail the draft unless the ledger has it: None when sent now, else when it was
+        sent before.  ReplyError (rate limit, SMTP) leaves it unsent."""
+        done = self.sent_note(d.key)
+        if done:
+            return done
+        if self.sent_since(time.time() - 3600) >= s.rate_per_hour:
+            raise ReplyError(f"rate limit: {s.rate_per_hour} replies in the last hour; "
+                             f"kept {d.path} unsent")
+        deliver(d.msg, s)
+        self.record(d.key, d.msg)
+        return None
+
+    def sent_note(self, key: str) -> str | None:
+        """'already sent as <id> at <time> UTC' when the ledger has the key."""
+        done = self.sent(key)
+        if done is None:
+            return None
+        return (f"already sent as {done[0]} at "
+                f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime(done[1]))} UTC")
 
     def sent(self, key: str) -> tuple[str, float] | None:
         row = self.db.execute("SELECT message_id, sent_at FROM sent WHERE key = ?",
@@ -346,9 +403,11 @@ class Outbox:
                                    (t,)).fetchone()[0])
 
     def record(self, key: str, msg: EmailMessage) -> None:
+        """Into the ledger (once: a reply found in the inbox after a crash is recorded
+        here without being sent again)."""
         rcpt = ", ".join(filter(None, [msg["To"], msg["Cc"]]))
         with self.db:
-            self.db.execute("INSERT INTO sent VALUES (?, ?, ?, ?)",
+            self.db.execute("INSERT OR IGNORE INTO sent VALUES (?, ?, ?, ?)",
                             (key, msg["Message-ID"], rcpt, time.time()))
 
     def close(self) -> None:
@@ -390,34 +449,19 @@ def reply(results: Results, outbox: str | os.PathLike[str], send: bool = False,
     if send and not s.sender:
         raise ReplyError("no From: configured: set `from` in [smtp] (or VERIFIER_SMTP_FROM) "
                          "to send")
-    box = Outbox(outbox)
-    try:
+    with Outbox(outbox) as box:
         key = reply_key(results)
-        done = box.sent(key)
+        done = box.sent_note(key)
         if send and done:
-            return Outcome(box.path / f"reply-{key}.eml", False,
-                           f"already sent as {done[0]} at "
-                           f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime(done[1]))} UTC; "
-                           "not sending again")
+            return Outcome(box.path / f"reply-{key}.eml", False, f"{done}; not sending again")
+        d = box.draft(results, thread, s, deliverable=send, requested_by=requested_by)
         if not send:
-            msg = build_reply(results, thread, s.sender, deliverable=False,
-                              requested_by=requested_by, public_url=s.public_url)
-            path = box.write(key, msg)
             to, cc = recipients(original_message(results, thread), thread,
                                 s.sender or DEFAULT_SENDER, False)
             hidden = [parseaddr(a)[1] or a for a in to + cc if not _valid(a)]
             note = (f" (undeliverable, --send will leave out: {', '.join(hidden)})"
                     if hidden else "")
-            return Outcome(path, False, f"dry run: reply written to {path}{note}")
-        msg = build_reply(results, thread, s.sender, requested_by=requested_by,
-                          public_url=s.public_url)
-        path = box.write(key, msg)
-        if box.sent_since(time.time() - 3600) >= s.rate_per_hour:
-            raise ReplyError(f"rate limit: {s.rate_per_hour} replies in the last hour; "
-                             f"kept {path} unsent")
-        deliver(msg, s)
-        box.record(key, msg)
-        return Outcome(path, True, f"sent {msg['Message-ID']} to "
-                                   f"{', '.join(filter(None, [msg['To'], msg['Cc']]))}")
-    finally:
-        box.close()
+            return Outcome(d.path, False, f"dry run: reply written to {d.path}{note}")
+        box.send(d, s)
+        return Outcome(d.path, True, f"sent {d.msg['Message-ID']} to "
+                                     f"{', '.join(filter(None, [d.msg['To'], d.msg['Cc']]))}")
