@@ -115,6 +115,8 @@ def load_old(rev: str) -> types.ModuleType:
                              check=True, capture_output=True, text=True).stdout
         for other in ("stats", "verdict", "sequential"):
             src = src.replace(f"from verifier.{other} import", f"from oldrule.{other} import")
+        # the results file has since moved down a layer
+        src = src.replace("from verifier.results import", "from runners.results import")
         (pkg / f"{name}.py").write_text(src)
     sys.path.insert(0, str(tmp))
     _OLD[rev] = importlib.import_module("oldrule.sequential")
@@ -123,7 +125,7 @@ def load_old(rev: str) -> types.ModuleType:
 
 def cell(args: tuple[str, float, float, str, int, int, str | None]) -> dict[str, Any]:
     shape, noise, true, kind, reps, old_reps, old_rev = args
-    base = zlib.crc32(repr((shape, noise, true, kind)).encode()) % 100_000
+    base = seed_of(shape, noise, true, kind)
     c: Counter[str] = Counter()
     wrong = runs = 0
     for i in range(reps):
@@ -134,14 +136,26 @@ def cell(args: tuple[str, float, float, str, int, int, str | None]) -> dict[str,
     row = {"shape": shape, "noise": noise, "true": true, "kind": kind, "reps": reps,
            "wrong": wrong / reps, "runs": runs / reps, "counts": dict(c)}
     if old_reps and old_rev:
-        old = load_old(old_rev)
-        ow = oruns = 0
-        for i in range(old_reps):
-            _, w, n = one(shape, noise, true, kind, base * 10_000 + i, old=old)
-            ow += w
-            oruns += n
-        row.update(old_wrong=ow / old_reps, old_runs=oruns / old_reps)
+        row.update(old_cell((shape, noise, true, kind, old_reps, old_rev)))
     return row
+
+
+def seed_of(shape: str, noise: float, true: float, kind: str) -> int:
+    """A cell's seed: replication i of the new and of the present rule draw the same runs."""
+    return zlib.crc32(repr((shape, noise, true, kind)).encode()) % 100_000
+
+
+def old_cell(args: tuple[str, float, float, str, int, str]) -> dict[str, Any]:
+    """The present rule on one cell: its wrong-verdict rate and mean runs per variant."""
+    shape, noise, true, kind, old_reps, old_rev = args
+    old = load_old(old_rev)
+    base = seed_of(shape, noise, true, kind)
+    ow = oruns = 0
+    for i in range(old_reps):
+        _, w, n = one(shape, noise, true, kind, base * 10_000 + i, old=old)
+        ow += w
+        oruns += n
+    return {"old_wrong": ow / old_reps, "old_runs": oruns / old_reps, "old_reps": old_reps}
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -217,6 +231,28 @@ def summary(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def run_old(keys: list[tuple[Any, ...]], args: argparse.Namespace,
+            store: Path) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """The present rule's cells from `store`, running (and appending) the missing ones."""
+    have: dict[tuple[Any, ...], dict[str, Any]] = {}
+    if store.exists():
+        for line in store.read_text().splitlines():
+            r = json.loads(line)
+            if r["old_rev"] == args.old_rev and r["old_reps"] >= max(args.old_reps, 1):
+                have[(r["shape"], r["noise"], r["true"], r["kind"])] = r
+    todo = [k for k in keys if k not in have]
+    if todo and args.old_reps:
+        work = [(*k, args.old_reps, args.old_rev) for k in todo]
+        with ProcessPoolExecutor(max(args.jobs, 1)) as ex:
+            for k, r in zip(todo, ex.map(old_cell, work, chunksize=2), strict=True):
+                r.update(shape=k[0], noise=k[1], true=k[2], kind=k[3], old_rev=args.old_rev)
+                have[k] = r
+                with store.open("a") as f:
+                    f.write(json.dumps(r) + "\n")
+    return {k: {n: have[k][n] for n in ("old_wrong", "old_runs", "old_reps")}
+            for k in keys if k in have}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=2000, help="replications a cell")
@@ -227,14 +263,24 @@ def main() -> int:
     ap.add_argument("--shapes", default=",".join(SHAPES))
     ap.add_argument("--noises", default=",".join(f"{n:g}" for n in NOISES))
     ap.add_argument("--out", default=None, help="also write the table here")
+    ap.add_argument("--old-cells", default=None,
+                    help="a JSON-lines file of the present rule's cells (it does not change: "
+                         "measured once, reused; with --old-reps, missing cells are run)")
+    ap.add_argument("--only-old", action="store_true",
+                    help="only measure the present rule into --old-cells")
     ap.add_argument("--cells", default=None,
                     help="a JSON-lines file: each finished cell is appended, and cells "
                          "already in it are not run again (a long run can resume)")
     args = ap.parse_args()
     shapes = args.shapes.split(",")
     noises = [float(x) for x in args.noises.split(",")]
-    cells = [(s, n, e, k, args.reps, args.old_reps, args.old_rev)
-             for s in shapes for n in noises for e in EFFECTS for k in CLAIMS]
+    old_store = Path(args.old_cells) if args.old_cells else None
+    keys = [(s, n, e, k) for s in shapes for n in noises for e in EFFECTS for k in CLAIMS]
+    olds = run_old(keys, args, old_store) if old_store else {}
+    if args.only_old:
+        return 0
+    inline_old = 0 if old_store else args.old_reps
+    cells = [(*k, args.reps, inline_old, args.old_rev) for k in keys]
     done: dict[tuple[Any, ...], dict[str, Any]] = {}
     store = Path(args.cells) if args.cells else None
     if store and store.exists():
@@ -263,6 +309,7 @@ def main() -> int:
     rows = [done[c[:4]] for c in cells]
     for r in rows:
         r["old_rev"] = args.old_rev
+        r.update(olds.get((r["shape"], r["noise"], r["true"], r["kind"]), {}))
     text = (table(rows) + "\n\n" + by_shape(rows) + "\n\n" + summary(rows)
             + f"\n({time.monotonic() - t0:.0f} s)")
     print(text)
