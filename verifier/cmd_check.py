@@ -53,8 +53,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--spec-id", default=None, help="check only this spec")
     p.add_argument("--approve", action="store_true",
                    help="a person approves setup steps that need approval")
-    p.add_argument("--calibrate", action="store_true",
-                   help="measure the noise band with A/A runs of the baseline (cached)")
+    p.add_argument("--calibrate", action=argparse.BooleanOptionalAction, default=True,
+                   help="first measure the noise band with A/A runs of the baseline "
+                        "(cached; the default; --no-calibrate: the 1%% floor band)")
     p.add_argument("--format", choices=FORMATS, default="email", help="report printed")
     p.add_argument("--out", default="check-out",
                    help="folder for results-<spec>.json, reports and the outbox")

@@ -1,12 +1,11 @@
 """Sequential runs: calibrate, then stop as soon as the verdict holds, at pre-planned looks.
 
-The A/A calibration (when asked for) runs first, so the looks use the noise band it sets
-and a claim it already shows to be too small for this runner is INCONCLUSIVE before any
-A/B run.  Then five runs per variant (more when the claim's own size and spread, or the
-calibration's noise, say five cannot tell), then looks at 10, 20 and 30 runs per variant;
-every look judges at the Pocock nominal level of the planned looks (a group-sequential
-boundary: the chance that the interval misses the truth at any look is alpha), so peeking
-does not inflate wrong verdicts.  The loop does not know how runs happen: it calls
+The A/A calibration runs first by default (off with calibrate=False), so the looks use the
+noise band it sets and a claim it already shows to be too small for this runner is
+INCONCLUSIVE before any A/B run.  Then five runs per variant and looks at 6, 8, 10, 12,
+15, 20, 25 and 30; every look judges at the Pocock nominal level of the planned looks (a
+group-sequential boundary: the chance that the interval misses the truth at any look is
+alpha), so peeking does not inflate wrong verdicts.  The loop does not know how runs happen: it calls
 `more({variant: extra_runs})`, which must append the new RunRecords to the same Results
 (the runners' `run_batch` fits this), and `calibrate()` for the band.
 """
@@ -71,12 +70,23 @@ class Outcome:
     stopped: str = ""  # decided | maximum | time budget | invalid | not checkable here
 
 
+Calibrate = Callable[[], dict[str, Any] | None]
+
+
 def run_sequential(results: Results, more: More,
                    calibration: dict[str, Any] | None = None,
                    clock: Callable[[], float] = time.monotonic,
-                   calibrate: Callable[[], dict[str, Any] | None] | None = None) -> Outcome:
-    """Calibrate (when `calibrate` is given and no calibration is), then run batches until
-    every row's verdict holds, the maximum, or the time budget.
+                   calibrate: Calibrate | bool | None = True) -> Outcome:
+    """Calibrate first, then run batches until every row's verdict holds, the maximum, or
+    the time budget.
+
+    `calibrate` True (the default): when no calibration is given or kept in the results,
+    the A/A calibration runs first through `more` itself (verifier.calibration.
+    calibrate_through: DEFAULT_RUNS baseline runs, cached per runner, host and command,
+    not counted as A/B runs), so the looks use its noise band and a claim smaller than
+    this runner's noise is INCONCLUSIVE, with that reason, before any A/B run.  A
+    callable calibrates its own way (`verifier check` runs calibrate_on); False or None
+    turns calibration off (the 1% floor band).
 
     Writes the planned design into results.spec["run"] (repetitions = first batch,
     max_repetitions) so that re-judging the results file later uses the same alpha, keeps
@@ -89,9 +99,14 @@ def run_sequential(results: Results, more: More,
     maximum = int(plan.get("max_repetitions") or MAX_RUNS)
     budget = plan.get("time_budget")
     start = clock()
-    if calibration is None and calibrate is not None:
-        calibration = calibrate() or None
     calibration = calibration or getattr(results, "calibration", None) or None
+    if calibration is None and calibrate:
+        if callable(calibrate):
+            calibration = calibrate() or None
+        else:
+            from verifier.calibration import calibrate_through
+
+            calibration = calibrate_through(results, more) or None
     if calibration:
         results.calibration = calibration
     first = first_batch(spec.get("metrics", []), maximum, calibration)

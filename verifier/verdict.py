@@ -368,10 +368,11 @@ def pairs_correlated(row: Row, p: float = 0.05) -> bool:
     so choosing the pairs this way hardly moves the error rates (on independent runs it
     picks them one time in twenty), while a shared drift or a correlated stretch makes it
     pick them nearly always."""
-    a, b = (np.log(np.asarray(x, dtype=float)) for x in row.pairs)
+    a, b = (np.asarray(x, dtype=float) for x in row.pairs)
     k = a.size
-    if k < 4 or np.ptp(a) == 0 or np.ptp(b) == 0:
+    if k < 4 or not (np.all(a > 0) and np.all(b > 0)) or np.ptp(a) == 0 or np.ptp(b) == 0:
         return False
+    a, b = np.log(a), np.log(b)
     r = float(np.corrcoef(a, b)[0, 1])
     if not math.isfinite(r) or r <= 0:
         return False
