@@ -5,9 +5,9 @@ CONFIRMED or CONTRADICTED.
 
 21 claims over netperf (TCP_RR, TCP_STREAM, TCP_CRR, UDP_RR: rates, throughput, local and
 remote CPU and service demand) and iperf3 (TCP both ways, UDP), with sizes from 3% to
-50% in both directions and one explicit "no change", each checked as `verifier check
---calibrate` checks it (runners.execute with the A/A calibration first, then the
-sequential looks).  Prints one line per claimed row and the totals; exits non-zero when
+50% in both directions and one explicit "no change", each checked as `verifier check`
+checks it (runners.execute with verifier.sequential's stopping rule: the A/A calibration
+first, then the sequential looks).  Prints one line per claimed row and the totals; exits non-zero when
 anything was CONFIRMED or CONTRADICTED.  `--out` keeps the results files.
 """
 from __future__ import annotations
@@ -81,27 +81,29 @@ def main() -> int:
     from runners.execute import execute, new_results
     from runners.netns import NetnsRunner
     from verifier import verdict as V
-    from verifier.cmd_check import _calibration
+    from verifier.sequential import run_sequential
 
     out = Path(args.out) if args.out else None
     if out:
         out.mkdir(parents=True, exist_ok=True)
     counts: Counter[str] = Counter()
-    rows = 0
+    rows = calibration_runs = ab_runs = 0
     t0 = time.monotonic()
     for spec in specs(args.max_runs, args.duration):
         if args.only not in spec.id:
             continue
         with NetnsRunner(prefix="pcvaa") as runner:
             res = new_results(spec, runner)
-            execute(spec, runner, duration=args.duration, results=res, sequential=True,
-                    calibrate=lambda spec=spec, runner=runner, res=res:
-                    _calibration(spec, runner, res, args.duration))
+            # run_sequential's default: the A/A calibration first, through its own runs
+            execute(spec, runner, duration=args.duration, results=res,
+                    stopping=run_sequential)
         res.verdicts = V.judge(res, res.calibration or None)
         if out:
             res.save(out / f"results-{spec.id}.json")
         n = max((sum(1 for r in res.runs if r.variant == v and not r.warmup)
                  for v in ("baseline", "candidate")), default=0)
+        calibration_runs += int((res.calibration or {}).get("runs") or 0)
+        ab_runs += sum(1 for r in res.runs if not r.warmup)
         for v in res.verdicts:
             rows += 1
             counts[v["verdict"]] += 1
@@ -113,6 +115,8 @@ def main() -> int:
     print(f"\n{rows} claimed rows on an A/A (netns, {args.duration:g} s runs, at most "
           f"{args.max_runs} per variant, {time.monotonic() - t0:.0f} s): "
           + ", ".join(f"{k} {n}" for k, n in counts.most_common())
+          + f"\nA/B runs {ab_runs}, calibration runs {calibration_runs} (baseline only, "
+          "before the looks)"
           + f"\nCONFIRMED {counts[V.CONFIRMED]}, CONTRADICTED {counts[V.CONTRADICTED]}")
     return 1 if bad else 0
 

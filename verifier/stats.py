@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -98,7 +98,7 @@ class Effect:
         return format_effect(self)
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = dict(vars(self), notes=list(self.notes))  # asdict's deep copy, of flat fields
         lo, hi = self.measured_ci_pct
         d.update(measured_pct=self.measured_pct, ci_pct=[lo, hi], text=self.format(),
                  p_value=self.p_value(), estimator=self.estimator)
@@ -319,6 +319,13 @@ def drift(samples: Sequence[float], delta: float, alpha: float = 1e-4) -> str | 
     return None
 
 
+def median(y: np.ndarray) -> float:
+    """np.median of a small array, without its overhead (it runs several times a look)."""
+    s = np.sort(y)
+    n = s.size
+    return float(s[n // 2]) if n % 2 else float(s[n // 2 - 1] + s[n // 2]) / 2.0
+
+
 def outliers(samples: Sequence[float], z: float = 3.5) -> int:
     """Runs far from the rest (modified z-score of the logs above `z`, Iglewicz-Hoaglin).
 
@@ -328,8 +335,8 @@ def outliers(samples: Sequence[float], z: float = 3.5) -> int:
     y = np.log(np.asarray(samples, dtype=float))
     if y.size < 5:
         return 0
-    med = np.median(y)
-    mad = np.median(np.abs(y - med))
+    med = median(y)
+    mad = median(np.abs(y - med))
     if mad == 0:
         return 0
     return int(np.sum(0.6745 * np.abs(y - med) / mad > z))
@@ -396,7 +403,7 @@ def robust_sd(base: Sequence[float], cand: Sequence[float], paired: bool) -> flo
     la, lb = np.log(np.asarray(base, dtype=float)), np.log(np.asarray(cand, dtype=float))
 
     def mad(y: np.ndarray) -> float:
-        return 1.4826 * float(np.median(np.abs(y - np.median(y))))
+        return 1.4826 * median(np.abs(y - median(y)))
 
     if paired and la.size == lb.size:
         return mad(lb - la) / math.sqrt(2.0)

@@ -373,7 +373,8 @@ def pairs_correlated(row: Row, p: float = 0.05) -> bool:
     if k < 4 or not (np.all(a > 0) and np.all(b > 0)) or np.ptp(a) == 0 or np.ptp(b) == 0:
         return False
     a, b = np.log(a), np.log(b)
-    r = float(np.corrcoef(a, b)[0, 1])
+    a, b = a - a.mean(), b - b.mean()
+    r = float(a @ b) / math.sqrt(float(a @ a) * float(b @ b))
     if not math.isfinite(r) or r <= 0:
         return False
     t = r * math.sqrt((k - 2) / max(1e-12, 1 - r * r))
