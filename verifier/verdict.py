@@ -565,6 +565,9 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
                                                  sds[0], **kw)])
     pvals = []
     for row in rows:
+        if _one_machine(row):  # known before running to compare nothing: not in the family
+            pvals.append(math.nan)
+            continue
         try:
             cl = claimed_of(row.metric)
             pair = use_pairs(row) if paired is None else paired and use_pairs(row)
@@ -572,8 +575,12 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
                                    describe=False).p_value())
         except ValueError:
             pvals.append(1.0)
+    family = [i for i, p in enumerate(pvals) if not math.isnan(p)]
+    alphas = [alpha] * len(rows)
+    for i, a in zip(family, holm_alphas([pvals[i] for i in family], alpha), strict=True):
+        alphas[i] = a
     out = []
-    for row, a, delta, sd in zip(rows, holm_alphas(pvals, alpha), deltas, sds, strict=True):
+    for row, a, delta, sd in zip(rows, alphas, deltas, sds, strict=True):
         v = judge_row(row, delta, a, final, paired, sd, **kw)
         v["holm"] = True
         out.append(v)
