@@ -306,3 +306,26 @@ def test_only_an_explicit_no_change_claim_is_one():
     res = fixed(None, 5.0, 0.5, 30, 1)
     res.spec["metrics"][0]["no_change"] = True
     assert verdict.judge(res)[0]["verdict"] == verdict.CONTRADICTED
+
+
+def test_abba_pairs_are_used_when_a_shared_drift_makes_them_move_together():
+    """A slow drift both variants share makes an ABBA pair's two runs move together: the
+    pairs cancel it and are used; independent runs keep the two variants' runs, with
+    twice the degrees of freedom."""
+    drift = [verdict.judge(fixed(5.0, 5.0, 3.0, 20, s, shape="drift"))[0] for s in range(10)]
+    assert sum(v["effect"]["paired"] for v in drift) >= 9
+    iid = [verdict.judge(fixed(5.0, 5.0, 3.0, 20, s))[0] for s in range(40)]
+    assert sum(v["effect"]["paired"] for v in iid) <= 8
+    assert all("ABBA pairs" in v["compared"] for v in drift if v["effect"]["paired"])
+
+
+def test_the_boundary_recursion_holds_its_level_by_simulation():
+    """P(|Z| beyond the Pocock constant at any of the planned looks) is alpha, checked
+    against Brownian motion drawn at the looks."""
+    looks = verdict.look_schedule(5, 30)
+    z = stats.pocock_z(tuple(n / looks[-1] for n in looks), 0.05)
+    rng = np.random.default_rng(2)
+    steps = np.diff([0, *looks])
+    s = np.cumsum(rng.normal(size=(200_000, len(looks))) * np.sqrt(steps), axis=1)
+    hit = np.any(np.abs(s / np.sqrt(looks)) >= z, axis=1).mean()
+    assert hit == pytest.approx(0.05, abs=0.003)
