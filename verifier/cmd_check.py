@@ -2,8 +2,9 @@
 
     verifier check <msgid|URL|file> --runner netns [--duration 2] [--out DIR]
 
-Each claim's spec runs on the runner with sequential looks (5, 10, 20, 30 runs per
-variant) until its verdict holds; the report is printed and the reply .eml is written to
+Each claim's spec runs on the runner, after an A/A calibration of the noise band
+(cached; --no-calibrate skips it), with sequential looks (5 to 30 runs per variant)
+until its verdict holds; the report is printed and the reply .eml is written to
 the outbox (send it with `verifier reply RESULTS --send`).  Specs this runner cannot run
 end as NOT RUNNABLE HERE with the reason.
 """

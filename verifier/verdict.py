@@ -2,8 +2,9 @@
 
 c is the claimed change and [L, H] the interval of the measured one, both as log-ratios in
 the claimed direction; delta is the noise band (max(1%, the A/A calibration)).  The interval
-is the trimmed mean of the log-ratios with its own t interval (verifier.stats), at the
-Pocock nominal level of the planned looks, so a verdict reached at any look is wrong with
+is the trimmed mean of the log-ratios with its own t interval (verifier.stats; on the ABBA
+pairs when their two sides move together, else on the two variants' runs), at the Pocock
+nominal level of the planned looks, so a verdict reached at any look is wrong with
 probability below alpha/2 whichever look it is reached at.  Rules, in order:
   NOT RUNNABLE HERE / INVALID        the runner could not run it; failures, drift, or
                                      samples without information (no spread, identical
