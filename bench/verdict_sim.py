@@ -229,7 +229,10 @@ def summary(rows: list[dict[str, Any]]) -> str:
                      f"{sum(r['old_wrong'] > 0.01 for r in rows)}")
         dec = [(r["runs"], r["old_runs"]) for r in rows]
         lines.append(f"cells where the new rule runs more than the present one: "
-                     f"{sum(a > b for a, b in dec)} of {len(dec)}")
+                     f"{sum(a > b for a, b in dec)} of {len(dec)}; by more than 1 run "
+                     f"{sum(a > b + 1 for a, b in dec)}, 2 runs {sum(a > b + 2 for a, b in dec)}"
+                     f", 5 runs {sum(a > b + 5 for a, b in dec)}; largest "
+                     f"+{max(a - b for a, b in dec):.1f} runs per variant")
     return "\n".join(lines)
 
 
