@@ -5,9 +5,9 @@ CONFIRMED or CONTRADICTED.
 
 21 claims over netperf (TCP_RR, TCP_STREAM, TCP_CRR, UDP_RR: rates, throughput, local and
 remote CPU and service demand) and iperf3 (TCP both ways, UDP), with sizes from 3% to
-50% in both directions and one explicit "no change", each checked as `verifier check
---calibrate` checks it (runners.execute with the A/A calibration first, then the
-sequential looks).  Prints one line per claimed row and the totals; exits non-zero when
+50% in both directions and one explicit "no change", each checked as `verifier check`
+checks it (runners.execute with verifier.sequential's stopping rule: the A/A calibration
+first, then the sequential looks).  Prints one line per claimed row and the totals; exits non-zero when
 anything was CONFIRMED or CONTRADICTED.  `--out` keeps the results files.
 """
 from __future__ import annotations
@@ -85,7 +85,7 @@ def main() -> int:
     if out:
         out.mkdir(parents=True, exist_ok=True)
     counts: Counter[str] = Counter()
-    rows = 0
+    rows = calibration_runs = ab_runs = 0
     t0 = time.monotonic()
     settings = RunSettings(runner="netns", netns_prefix="pcvaa", duration=args.duration,
                            calibrate=True)
@@ -98,6 +98,8 @@ def main() -> int:
             res.save(out / f"results-{spec.id}.json")
         n = max((sum(1 for r in res.runs if r.variant == v and not r.warmup)
                  for v in ("baseline", "candidate")), default=0)
+        calibration_runs += int((res.calibration or {}).get("runs") or 0)
+        ab_runs += sum(1 for r in res.runs if not r.warmup)
         for v in res.verdicts:
             rows += 1
             counts[v["verdict"]] += 1
@@ -109,6 +111,8 @@ def main() -> int:
     print(f"\n{rows} claimed rows on an A/A (netns, {args.duration:g} s runs, at most "
           f"{args.max_runs} per variant, {time.monotonic() - t0:.0f} s): "
           + ", ".join(f"{k} {n}" for k, n in counts.most_common())
+          + f"\nA/B runs {ab_runs}, calibration runs {calibration_runs} (baseline only, "
+          "before the looks)"
           + f"\nCONFIRMED {counts[V.CONFIRMED]}, CONTRADICTED {counts[V.CONTRADICTED]}")
     return 1 if bad else 0
 

@@ -1,4 +1,4 @@
-"""Sequential looks (5, 10, 20, 30 runs per variant) against a fixed 30 runs per variant.
+"""Sequential looks (verifier.verdict.LOOKS, 5 to 30 runs per variant) against a fixed 30 runs.
 
     python bench/sequential_vs_fixed.py [--claims 400] [--seed 1]
 

@@ -72,8 +72,10 @@ def wait(cond, timeout: float, proc: subprocess.Popen | None = None, what: str =
 
 
 def bot_config(path: Path, inbox_url: str, bot: str, smtp: str = "") -> Path:
-    """A bot.toml for one test: the inbox, state and outbox beside it, one-second runs and
-    a single maintainer; `bot` adds [bot] settings, `smtp` a whole [smtp] table."""
+    """A bot.toml for one test: the inbox, state and outbox beside it, one-second runs,
+    no A/A calibration (the bot's default; these tests time its runs and replies, and
+    verifier.sequential's tests cover the calibration) and a single maintainer; `bot`
+    adds [bot] settings, `smtp` a whole [smtp] table."""
     path.write_text(f"""
 [bot]
 lists = ["{inbox_url}"]
@@ -83,6 +85,7 @@ outbox = "outbox"
 maintainers = ["maint@corpus.example"]
 duration = 1
 warmup = 1
+calibrate = false
 {bot.strip()}
 
 {smtp.strip()}

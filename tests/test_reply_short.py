@@ -125,7 +125,9 @@ def test_many_rows_stay_short():
     res.verdicts = judge(res)
     body = parsed(build_reply(res, msgs, deliverable=False)).get_body(("plain",)).get_content()
     lines = body.splitlines()
-    assert len(lines) <= 70 and "... 11 more row(s)" in body
+    # 70 lines before the headline said why its row is INCONCLUSIVE (the runner's noise,
+    # 2 lines) and the reply said what the rows compared (2 lines)
+    assert len(lines) <= 76 and "... 11 more row(s)" in body
     assert len(parse_footer(body)) == 17  # every row is still in the trailer
 
 
@@ -139,7 +141,8 @@ def test_one_finding_is_said_once_naming_its_rows():
     assert flat.count("they share its CPUs") == 1
     assert ("cpu_local, cpu_remote, service_demand_local, service_demand_remote: "
             "no information here: on this runner client and server are one machine") in flat
-    assert "trimmed mean of the pair log-ratios" in flat and "Welch" not in flat
+    # on the ABBA pairs or the two variants' runs, whichever verifier.verdict chose
+    assert "trimmed mean of the" in flat and "Welch" not in flat
     md = render(res, "markdown")
     assert md.count("they share its CPUs") == 1
     assert "the same measurement as cpu_local" in md

@@ -172,12 +172,24 @@ def test_invalid_on_failed_runs_and_drift_and_not_runnable():
     assert v["verdict"] == verdict.NOT_RUNNABLE and "kernel" in v["sentence"]
 
 
-def test_first_batch_from_perf_stat_spread():
-    # 4% claim, +-0.7% over 10 runs -> per-run CV ~2.2%: five runs cannot tell
+def test_first_look_at_five_then_dense_looks():
+    """The first look is at five runs whatever the claim (a planned later first look cost
+    every claim whose true change is larger than claimed its early stop); the dense looks
+    after it let a claim that needs more stop near what it needs."""
+    # 4% claim, +-0.7% over 10 runs -> per-run CV ~2.2%: five runs rarely tell
     m = {"name": "x", "claimed_change_pct": 4.0, "spread_pct": 0.7, "runs": 10}
-    assert first_batch([m]) >= 10
+    assert first_batch([m]) == 5
     m = {"name": "x", "claimed_change_pct": -47.0, "spread_pct": 0.33, "runs": 10}
     assert first_batch([m]) == 5
+    assert first_batch([m], maximum=3) == 3
+    assert verdict.look_schedule(5, 30) == [5, 6, 8, 10, 12, 15, 20, 25, 30]
+    assert verdict.look_schedule(5, 12) == [5, 6, 8, 10, 12]
+    looks = []
+    for seed in range(20):
+        res = make_results(4.0)
+        out = run_sequential(res, Simulator(res, 4.0, 2.2, seed), calibrate=False)
+        looks.append(out.looks[-1])
+    assert min(looks) >= 6 and sorted(looks)[10] <= 15  # neither at 5 nor waiting for 20
 
 
 def _wrong(claimed, true, v):
@@ -222,9 +234,10 @@ def test_time_budget_stops_before_the_next_batch():
             r.started, r.ended = now[0], now[0] + 6.0
             now[0] += 6.0
 
-    out = run_sequential(res, more, clock=lambda: now[0])
-    # 5+5 runs take 60 s; 5 more each would pass 100 s
-    assert out.stopped == "time budget" and out.looks == [5]
+    out = run_sequential(res, more, clock=lambda: now[0], calibrate=False)
+    # 5+5 runs take 60 s, the looks at 6 and 8 bring it to 96 s; 2 more each would pass
+    # 100 s
+    assert out.stopped == "time budget" and out.looks == [5, 6, 8] and now[0] <= 100.0
     assert out.verdicts[0]["verdict"] != verdict.UNDECIDED and out.verdicts[0]["decided"]
 
 
@@ -237,7 +250,7 @@ def test_every_look_asks_only_for_missing_runs():
         asked.append(dict(want))
         sim(want)
 
-    out = run_sequential(res, more)
+    out = run_sequential(res, more, calibrate=False)
     steps = [b - a for a, b in zip([0, *out.looks], out.looks, strict=False)]
     assert asked == [{"baseline": n, "candidate": n} for n in steps]
     assert out.looks[0] == 5 and out.looks[-1] <= 30
@@ -263,7 +276,10 @@ def test_pocock_boundary_matches_the_textbook_table():
     assert stats.pocock_alpha([30], 0.01) == pytest.approx(0.01)
     # the looks the loop plans: one boundary for all of them, less strict than Bonferroni
     a = verdict.per_look_alpha({"repetitions": 5, "max_repetitions": 30})
-    assert verdict.ALPHA / 4 < a < verdict.ALPHA / 2
+    k = len(verdict.look_schedule(5, 30))
+    assert verdict.ALPHA / k < a < verdict.ALPHA / 4
+    # the recursion agrees with the multivariate normal it replaced (0.00306 for 5-30)
+    assert stats.pocock_alpha([5, 10, 20, 30], 0.01) == pytest.approx(0.00306, abs=3e-5)
 
 
 def test_a_small_claim_in_the_true_direction_is_never_contradicted():
@@ -290,3 +306,26 @@ def test_only_an_explicit_no_change_claim_is_one():
     res = fixed(None, 5.0, 0.5, 30, 1)
     res.spec.metrics[0].no_change = True
     assert verdict.judge(res)[0]["verdict"] == verdict.CONTRADICTED
+
+
+def test_abba_pairs_are_used_when_a_shared_drift_makes_them_move_together():
+    """A slow drift both variants share makes an ABBA pair's two runs move together: the
+    pairs cancel it and are used; independent runs keep the two variants' runs, with
+    twice the degrees of freedom."""
+    drift = [verdict.judge(fixed(5.0, 5.0, 3.0, 20, s, shape="drift"))[0] for s in range(10)]
+    assert sum(v["effect"]["paired"] for v in drift) >= 9
+    iid = [verdict.judge(fixed(5.0, 5.0, 3.0, 20, s))[0] for s in range(40)]
+    assert sum(v["effect"]["paired"] for v in iid) <= 8
+    assert all("ABBA pairs" in v["compared"] for v in drift if v["effect"]["paired"])
+
+
+def test_the_boundary_recursion_holds_its_level_by_simulation():
+    """P(|Z| beyond the Pocock constant at any of the planned looks) is alpha, checked
+    against Brownian motion drawn at the looks."""
+    looks = verdict.look_schedule(5, 30)
+    z = stats.pocock_z(tuple(n / looks[-1] for n in looks), 0.05)
+    rng = np.random.default_rng(2)
+    steps = np.diff([0, *looks])
+    s = np.cumsum(rng.normal(size=(200_000, len(looks))) * np.sqrt(steps), axis=1)
+    hit = np.any(np.abs(s / np.sqrt(looks)) >= z, axis=1).mean()
+    assert hit == pytest.approx(0.05, abs=0.003)

@@ -41,7 +41,7 @@ class BotConfig:
     tls_key: str | None = None
     duration: float = 5.0  # seconds per benchmark run (caps what the mail asked for)
     max_runs: int = 10  # runs per variant at most (sequential looks stop earlier)
-    calibrate: bool = False  # A/A baseline runs set the noise band before the looks (cached)
+    calibrate: bool = True  # A/A baseline runs set the noise band before the looks (cached)
     warmup: int = 1
     approve: bool = False  # setup steps off the allow-list never run unattended
     run: bool = True  # false: decide and queue claims only (a plan of what would run)

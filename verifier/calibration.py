@@ -116,3 +116,32 @@ def calibrate_on(spec: Any, runner: Any, results: Any, duration: float | None,
 
     key = calibration_key(results.spec.to_dict(), results.environment, results.runner)
     return calibrate(key, run_baseline, cache, runs=runs)
+
+
+def calibrate_through(results: Any, more: Callable[[dict[str, int]], None],
+                      runs: int = DEFAULT_RUNS, cache: CalibrationCache | None = None
+                      ) -> dict[str, Any]:
+    """The calibration run through the sequential loop's own `more`: `runs` baseline runs
+    as one batch, taken back out of `results.runs` (they are not A/B runs; their samples
+    stay in the calibration).  Cached like calibrate_on when the results describe a host
+    (a runner's environment); results without one (simulated) calibrate every time."""
+    names = [v.name for v in results.spec.variants]
+    if not names:
+        return {}
+    base = "baseline" if "baseline" in names else names[0]
+
+    def run_baseline(n: int) -> dict[str, list[float]]:
+        before = len(results.runs)
+        more({base: n})
+        new, results.runs[before:] = results.runs[before:], []
+        out: dict[str, list[float]] = {}
+        for r in new:
+            if r.ok and not r.warmup:
+                for k, v in r.samples.items():
+                    out.setdefault(k, []).append(v)
+        return out
+
+    if (results.environment or {}).get("hosts"):
+        key = calibration_key(results.spec.to_dict(), results.environment, results.runner)
+        return calibrate(key, run_baseline, cache, runs=runs)
+    return calibration_of(run_baseline(runs), runs)

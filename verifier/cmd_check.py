@@ -2,8 +2,9 @@
 
     verifier check <msgid|URL|file> --runner netns [--duration 2] [--out DIR]
 
-Each claim's spec runs on the runner with sequential looks (5, 10, 20, 30 runs per
-variant) until its verdict holds; the report is printed and the reply .eml is written to
+Each claim's spec runs on the runner, after an A/A calibration of the noise band
+(cached; --no-calibrate skips it), with sequential looks (5 to 30 runs per variant)
+until its verdict holds; the report is printed and the reply .eml is written to
 the outbox (send it with `verifier reply RESULTS --send`).  Specs this runner cannot run
 end as NOT RUNNABLE HERE with the reason.
 """
@@ -49,8 +50,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--spec-id", default=None, help="check only this spec")
     p.add_argument("--approve", action="store_true",
                    help="a person approves setup steps that need approval")
-    p.add_argument("--calibrate", action="store_true",
-                   help="measure the noise band with A/A runs of the baseline (cached)")
+    p.add_argument("--calibrate", action=argparse.BooleanOptionalAction, default=True,
+                   help="first measure the noise band with A/A runs of the baseline "
+                        "(cached; the default; --no-calibrate: the 1%% floor band)")
     p.add_argument("--format", choices=FORMATS, default="email", help="report printed")
     p.add_argument("--out", default="check-out",
                    help="folder for results-<spec>.json, reports and the outbox")

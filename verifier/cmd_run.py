@@ -35,7 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--duration", type=seconds, default=None,
                    help="seconds per run, replacing the command's own (capped by the spec)")
     p.add_argument("--sequential", action="store_true",
-                   help="run batches until the verdicts hold (5, 10, 20, 30 runs per variant)"
+                   help="run batches until the verdicts hold (looks from 5 to 30 runs per variant)"
                         " instead of a fixed --runs, and judge them")
     p.add_argument("--spec-id", default=None, help="which spec of a multi-spec file to run")
     p.add_argument("--quiet", action="store_true", help="no progress display")

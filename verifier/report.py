@@ -491,6 +491,31 @@ def row_notes(verdicts: list[Verdict], said: str = "") -> list[str]:
     return [f"{', '.join(names)}: {w}" for w, names in by_text.items()]
 
 
+def compared_notes(verdicts: list[Verdict]) -> list[str]:
+    """What each judged row compared, one line per way of comparing ('transaction_rate,
+    cpu_local: candidate against baseline, 10 ABBA pairs; noise band +-1.0% (A/A
+    calibration)'); the method line names the estimator and level once, and rows compared
+    alike share a line, so a reply with many rows stays short."""
+    by_text: dict[str, list[str]] = {}
+    for v in verdicts:
+        e, text = v.effect, v.compared
+        if not isinstance(e, dict) or not text:
+            continue
+        runs = (f"{e['n_base']} ABBA pairs" if e.get("paired")
+                else f"{e['n_base']}+{e['n_cand']} runs")
+        band = str(text).rsplit("; ", 1)[-1]
+        key = f"{v.variant or 'candidate'} against {v.baseline_variant or 'baseline'}, {runs}; {band}"
+        names = by_text.setdefault(key, [])
+        name = str(v.metric or v.sample or "claim")
+        if name not in names:
+            names.append(name)
+    out = []
+    for text, names in by_text.items():
+        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        out.append(f"{shown}: compared {text}")
+    return out
+
+
 def footer(results: Results, verdicts: list[Verdict]) -> list[str]:
     """Machine-readable lines, one per row:
     'verifier-result: <spec> <metric> <VERDICT> <change>% [<lo>,<hi>] n=<base>+<cand>'."""
@@ -576,6 +601,7 @@ def context(results: Results, calibration: dict[str, Any] | None = None) -> dict
         "host_load": host_load(results),
         "reproduce": reproduce(results),
         "row_notes": row_notes(verdicts, summary.sentence or ""),
+        "compared": compared_notes(verdicts),
         "differences": differences(results),
         "commands": commands(results),
         "spec_yaml": spec_yaml(results),

@@ -1,35 +1,28 @@
 """Sequential runs: calibrate, then stop as soon as the verdict holds, at pre-planned looks.
 
-The A/A calibration (when asked for) runs first, so the looks use the noise band it sets
-and a claim it already shows to be too small for this runner is INCONCLUSIVE before any
-A/B run.  Then five runs per variant (more when the claim's own size and spread, or the
-calibration's noise, say five cannot tell), then looks at 10, 20 and 30 runs per variant;
-every look judges at the Pocock nominal level of the planned looks (a group-sequential
-boundary: the chance that the interval misses the truth at any look is alpha), so peeking
-does not inflate wrong verdicts.  The loop does not know how runs happen: it calls
+The A/A calibration runs first by default (off with calibrate=False), so the looks use the
+noise band it sets and a claim it already shows to be too small for this runner is
+INCONCLUSIVE before any A/B run.  Then five runs per variant and looks at 6, 8, 10, 12,
+15, 20, 25 and 30; every look judges at the Pocock nominal level of the planned looks (a
+group-sequential boundary: the chance that the interval misses the truth at any look is
+alpha), so peeking does not inflate wrong verdicts.  The loop does not know how runs happen: it calls
 `more({variant: extra_runs})`, which must append the new RunRecords to the same Results
 (the runners' `run_batch` fits this), and `calibrate()` for the band.
 """
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from claims.spec import sample_name
 from runners.results import Results, Verdict
-from verifier.stats import noise_band, noise_sd, pct, pocock_alpha, runs_needed
 from verifier.verdict import (
-    ALPHA,
     INVALID,
     all_decided,
-    claimed_of,
     judge,
     look_schedule,
     precheck,
-    too_small,
 )
 
 More = Callable[[dict[str, int]], None]
@@ -37,46 +30,18 @@ MAX_RUNS = 30
 FIRST_RUNS = 5
 
 
-def per_run_cv(metric: dict[str, Any]) -> float | None:
-    """The claim's own per-run coefficient of variation, in percent, when the mail gives one.
-
-    A spread printed with a run count is taken as perf stat prints it: the relative
-    standard error of the mean over N runs, so the per-run CV is spread * sqrt(N).
-    Without a run count it is taken as the per-run spread itself.
-    """
-    s = metric.get("spread_pct")
-    if s is None:
-        return None
-    runs = metric.get("runs")
-    return abs(float(s)) * math.sqrt(runs) if runs and runs > 1 else abs(float(s))
-
-
 def first_batch(metrics: list[dict[str, Any]], maximum: int = MAX_RUNS,
                 calibration: dict[str, Any] | None = None) -> int:
-    """Runs per variant before the first look: 5, or what the claim needs, snapped to a look.
+    """Runs per variant before the first look: five, whatever the claim or the noise.
 
-    The claim is the alternative hypothesis: a 47% change resolves in a handful of runs, a
-    4% change with 2% per-run noise needs about 15-35, and looking at 5 first would waste a
-    look (each look costs confidence).  The noise is the calibration's when it measured
-    one, else the mail's own spread.
+    The looks are dense (LOOKS), so starting at five costs a claim that needs more only
+    the few nominal-level points the early looks take from the boundary, while planning
+    a later first look from the claimed size (the mail's spread or the calibration's
+    noise) cost every claim whose true change is larger than claimed the early stop it
+    would have had (measured in bench/verdict_sim.py).  `metrics` and `calibration` are
+    kept for callers; a claim too small for this runner is said before any run instead.
     """
-    need = FIRST_RUNS
-    alpha = pocock_alpha(look_schedule(FIRST_RUNS, maximum), ALPHA)
-    for m in metrics:
-        sd = noise_sd(calibration, sample_name(m))
-        cv = pct(sd) if sd else per_run_cv(m)
-        cl = claimed_of(m)
-        if cv is None or cl.pct is None or cl.pct == 0 or cl.no_change:
-            continue
-        if too_small(cl, noise_band(calibration, sample_name(m)), sd, maximum, alpha):
-            continue  # judged INCONCLUSIVE without runs: it must not set the batch size
-        need = max(need, runs_needed(cl.pct, cv, alpha=alpha))
-    if need <= FIRST_RUNS:
-        return FIRST_RUNS
-    for n in (10, 20, 30):
-        if need <= n:
-            return min(n, maximum)
-    return maximum
+    return max(2, min(FIRST_RUNS, maximum))
 
 
 def counts(results: Results) -> dict[str, int]:
@@ -105,12 +70,23 @@ class Outcome:
     stopped: str = ""  # decided | maximum | time budget | invalid | not checkable here
 
 
+Calibrate = Callable[[], dict[str, Any] | None]
+
+
 def run_sequential(results: Results, more: More,
                    calibration: dict[str, Any] | None = None,
                    clock: Callable[[], float] = time.monotonic,
-                   calibrate: Callable[[], dict[str, Any] | None] | None = None) -> Outcome:
-    """Calibrate (when `calibrate` is given and no calibration is), then run batches until
-    every row's verdict holds, the maximum, or the time budget.
+                   calibrate: Calibrate | bool | None = True) -> Outcome:
+    """Calibrate first, then run batches until every row's verdict holds, the maximum, or
+    the time budget.
+
+    `calibrate` True (the default): when no calibration is given or kept in the results,
+    the A/A calibration runs first through `more` itself (verifier.calibration.
+    calibrate_through: DEFAULT_RUNS baseline runs, cached per runner, host and command,
+    not counted as A/B runs), so the looks use its noise band and a claim smaller than
+    this runner's noise is INCONCLUSIVE, with that reason, before any A/B run.  A
+    callable calibrates its own way (`verifier check` runs calibrate_on); False or None
+    turns calibration off (the 1% floor band).
 
     Writes the planned design into results.spec.run (repetitions = first batch,
     max_repetitions) so that re-judging the results file later uses the same alpha, keeps
@@ -123,9 +99,14 @@ def run_sequential(results: Results, more: More,
     maximum = int(plan.max_repetitions or MAX_RUNS)
     budget = plan.time_budget
     start = clock()
-    if calibration is None and calibrate is not None:
-        calibration = calibrate() or None
     calibration = calibration or getattr(results, "calibration", None) or None
+    if calibration is None and calibrate:
+        if callable(calibrate):
+            calibration = calibrate() or None
+        else:
+            from verifier.calibration import calibrate_through
+
+            calibration = calibrate_through(results, more) or None
     if calibration:
         results.calibration = calibration
     first = first_batch([asdict(m) for m in spec.metrics], maximum, calibration)

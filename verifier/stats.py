@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -98,7 +98,7 @@ class Effect:
         return format_effect(self)
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = dict(vars(self), notes=list(self.notes))  # asdict's deep copy, of flat fields
         lo, hi = self.measured_ci_pct
         d.update(measured_pct=self.measured_pct, ci_pct=[lo, hi], text=self.format(),
                  p_value=self.p_value(), estimator=self.estimator)
@@ -319,6 +319,13 @@ def drift(samples: Sequence[float], delta: float, alpha: float = 1e-4) -> str | 
     return None
 
 
+def median(y: np.ndarray) -> float:
+    """np.median of a small array, without its overhead (it runs several times a look)."""
+    s = np.sort(y)
+    n = s.size
+    return float(s[n // 2]) if n % 2 else float(s[n // 2 - 1] + s[n // 2]) / 2.0
+
+
 def outliers(samples: Sequence[float], z: float = 3.5) -> int:
     """Runs far from the rest (modified z-score of the logs above `z`, Iglewicz-Hoaglin).
 
@@ -328,8 +335,8 @@ def outliers(samples: Sequence[float], z: float = 3.5) -> int:
     y = np.log(np.asarray(samples, dtype=float))
     if y.size < 5:
         return 0
-    med = np.median(y)
-    mad = np.median(np.abs(y - med))
+    med = median(y)
+    mad = median(np.abs(y - med))
     if mad == 0:
         return 0
     return int(np.sum(0.6745 * np.abs(y - med) / mad > z))
@@ -396,7 +403,7 @@ def robust_sd(base: Sequence[float], cand: Sequence[float], paired: bool) -> flo
     la, lb = np.log(np.asarray(base, dtype=float)), np.log(np.asarray(cand, dtype=float))
 
     def mad(y: np.ndarray) -> float:
-        return 1.4826 * float(np.median(np.abs(y - np.median(y))))
+        return 1.4826 * median(np.abs(y - median(y)))
 
     if paired and la.size == lb.size:
         return mad(lb - la) / math.sqrt(2.0)
@@ -424,27 +431,44 @@ def degenerate(name: str, xs: Sequence[float], unit: str | None = None,
     return None
 
 
+def crossing_probability(z: float, fractions: Sequence[float], grid: int = 100) -> float:
+    """P(|Z_k| >= z at some look k) under no effect, the looks at these information
+    fractions (increasing).  The looks' statistics are Brownian motion observed at those
+    times (Armitage, McPherson and Rowe's recursion): the density of the running sum that
+    has not yet crossed is carried from look to look on a grid, so many looks cost no more
+    than a few."""
+    t = np.asarray(fractions, dtype=float)
+    crossed = float(2.0 * sps.norm.sf(z))
+    b = z * math.sqrt(t[0])
+    s = np.linspace(-b, b, 2 * grid + 1)  # the sum at look 1, inside the boundary
+    w = np.full(s.size, s[1] - s[0])
+    w[0] = w[-1] = w[0] / 2  # trapezoid weights
+    dens = sps.norm.pdf(s, scale=math.sqrt(t[0])) * w
+    for k in range(1, t.size):
+        sd = math.sqrt(t[k] - t[k - 1])
+        b = z * math.sqrt(t[k])
+        crossed += float(dens @ (sps.norm.sf((b - s) / sd) + sps.norm.cdf((-b - s) / sd)))
+        if k == t.size - 1:
+            break
+        nxt = np.linspace(-b, b, 2 * grid + 1)
+        w = np.full(nxt.size, nxt[1] - nxt[0])
+        w[0] = w[-1] = w[0] / 2
+        u = (nxt[:, None] - s[None, :]) / sd
+        dens = (np.exp(-0.5 * u * u) / (sd * math.sqrt(2 * math.pi))) @ dens * w
+        s = nxt
+    return crossed
+
+
 @functools.lru_cache(maxsize=256)
 def pocock_z(fractions: tuple[float, ...], alpha: float) -> float:
     """The Pocock constant: |Z| beyond it at any of the looks has probability alpha under
     no effect, for looks at these information fractions (n_k / n_max, increasing).
-
-    The looks' statistics are Brownian motion at those times: corr(Z_i, Z_j) =
-    sqrt(t_i / t_j).  One look is the plain two-sided quantile.
-    """
-    k = len(fractions)
-    if k <= 1:
+    One look is the plain two-sided quantile."""
+    if len(fractions) <= 1:
         return float(sps.norm.ppf(1 - alpha / 2))
-    t = np.asarray(fractions, dtype=float)
-    cov = np.sqrt(np.minimum.outer(t, t) / np.maximum.outer(t, t))
-    mvn = sps.multivariate_normal(mean=np.zeros(k), cov=cov, allow_singular=True, seed=12)
-
-    def miss(c: float) -> float:
-        inside = mvn.cdf(np.full(k, c), lower_limit=np.full(k, -c))
-        return 1.0 - float(inside) - alpha
-
-    return float(brentq(miss, sps.norm.ppf(1 - alpha / 2), sps.norm.ppf(1 - alpha / (2 * k)),
-                        xtol=1e-4))
+    return float(brentq(lambda c: crossing_probability(c, fractions) - alpha,
+                        sps.norm.ppf(1 - alpha / 2),
+                        sps.norm.ppf(1 - alpha / (2 * len(fractions))), xtol=1e-5))
 
 
 def pocock_alpha(looks: Sequence[int], alpha: float) -> float:
