@@ -20,7 +20,7 @@ from claims.commands import find_commands
 from claims.lkp import lkp_claims
 from claims.model import Claim, Extraction, Line, Message
 from claims.numbers import MAX_LINE, is_unit, unit_kind
-from claims.prescan import message_might_have_claims, might_have_claims  # noqa: F401 - re-exported
+from claims.prescan import fragment_runs, message_might_have_claims, might_have_claims  # noqa: F401
 from claims.prose import (
     arrow_claims,
     from_to_claims,
@@ -67,7 +67,7 @@ def skipped_lines(lines: Sequence[Line]) -> set[int]:
             skip.add(i)
         elif _DIFFSTAT.match(t) or _LOG_LINE.match(t) or _SIZE_OUTPUT.search(t):
             skip.add(i)
-    return skip
+    return skip | fragment_runs(lines)
 
 
 def _close(a: float, b: float) -> bool:

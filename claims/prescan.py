@@ -30,9 +30,11 @@ and (slow) the whole archive: tests/test_prescan.py counts every claim it would 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 
 from claims import numbers
+from claims.model import Line
 
 # --- what the extractor never reads --------------------------------------------------------
 
@@ -50,6 +52,19 @@ _QHUNK = re.compile(
     rf"^(?P<q>(?>(?:[ \t]?>)+))(?P<s> )?{_START}[^\n]*"
     rf"(?:\n(?P=q)(?(s) |(?! )){_NOT_QUOTED}(?:{_BODY}[^\n]*|(?=\n|\Z)))*", re.M)
 _HUNK_HINTS = ("diff --git ", "Index: ", "--- a/", "+++ b/", "@@ -")
+# A hunk without its header: a reviewer cut the diff lines above ("> +\tj = (j + 1) % n;"),
+# or pasted code lines of a change. FRAGMENT_RUN lines or more in a row at one depth, each an
+# added or removed line of code: the marker, then a tab, an indent or a code word. A table
+# border ("+----+") or a signed number ("+5.2%") is none of these. claims.extract skips the
+# same runs (fragment_runs), by depth; here they are matched with one exact quote prefix,
+# which never cuts more.
+FRAGMENT_LINE = re.compile(r"(?:[+-]\t|\+(?: {2}|[A-Za-z_#{}/*])|\+$)")
+FRAGMENT_RUN = 3
+_FRAG = r"(?:[+-]\t|\+(?: {2}|[A-Za-z_#{}/*])|\+(?=\n|\Z))[^\n]*"
+_FRAGMENT = re.compile(rf"^{_NOT_QUOTED}{_FRAG}(?:\n{_NOT_QUOTED}{_FRAG}){{{FRAGMENT_RUN - 1},}}", re.M)
+_QFRAGMENT = re.compile(
+    rf"^(?P<q>(?>(?:[ \t]?>)+))(?P<s> )?{_NOT_QUOTED}{_FRAG}"
+    rf"(?:\n(?P=q)(?(s) |(?! )){_NOT_QUOTED}{_FRAG}){{{FRAGMENT_RUN - 1},}}", re.M)
 # A top-level signature line: the message model drops everything after it.
 _SIGNATURE = re.compile(r"^--[ \t]*$", re.M)
 # Single lines the extractor skips wherever they are (claims.extract.skipped_lines): diffstat
@@ -62,6 +77,24 @@ _SKIPPED_LINE = re.compile(
     rf"|{_P}{_W}*\[{_W}*\d+\.\d{{3,}}\][^\n]*", re.M)
 
 
+def fragment_runs(lines: Sequence[Line]) -> set[int]:
+    """Indexes of the lines in headerless hunks (FRAGMENT_RUN or more FRAGMENT_LINEs in a
+    row at one depth): code of a change, never a claim. The extractor skips them."""
+    out: set[int] = set()
+    start = -1
+    for i, ln in enumerate(lines):
+        code = ln.text[:1] in ("+", "-") and FRAGMENT_LINE.match(ln.text) is not None
+        if start >= 0 and (not code or ln.depth != lines[start].depth):
+            if i - start >= FRAGMENT_RUN:
+                out.update(range(start, i))
+            start = -1
+        if code and start < 0:
+            start = i
+    if start >= 0 and len(lines) - start >= FRAGMENT_RUN:
+        out.update(range(start, len(lines)))
+    return out
+
+
 def readable(text: str) -> str:
     """The part of a decoded body the extractor reads: no patch hunks, nothing after a
     top-level signature, no diffstat lines."""
@@ -72,6 +105,10 @@ def readable(text: str) -> str:
         text = _HUNK.sub("", text)
         if ">" in text:
             text = _QHUNK.sub("", text)
+    if "\n+" in text or "> +" in text or ">+" in text:
+        text = _FRAGMENT.sub("", text)
+        if ">" in text:
+            text = _QFRAGMENT.sub("", text)
     if "|" in text or "changed" in text or "[" in text:
         text = _SKIPPED_LINE.sub("", text)
     return text
@@ -161,6 +198,11 @@ _ECHO = re.compile(rf"^{_LEAD.pattern}echo\b[^\n]*(?:>|\|[^\S\n]*(?:sudo[^\S\n]+
 # A program of one's own run by its path with arguments ("./vsock_perf --port 1234"): the
 # command model takes such a line whatever the program is called.
 _OWN_PROGRAM = re.compile(rf"^{_LEAD_NO_PATH.pattern}(?:sudo[^\S\n]+)?\.\.?/[\w.~/+-]+[^\S\n]+\S", re.M)
+# ... or named in a sentence before an option ("a fix in virtio_test --reset"): a path, or a
+# word named like a benchmark (the stems claims.commands reads a benchmark's name by). Found
+# from the option back to the word before it: options are rarer than words.
+_OPTION = re.compile(r"[^\S\n]-{1,2}[A-Za-z]")
+_OWN_STEM = re.compile(r"(?i:bench|perf|test|stress|load|mark|iops|_rr|_stream|lat_|bw_)")
 _TOKEN_START = re.compile(r"[\w.~/-]*\Z")
 
 
@@ -221,7 +263,8 @@ def _has_command(text: str) -> bool:
             _at_line_start(text, m.start(), _PROMPT_LEAD) for m in _PROMPT.finditer(text)):
         return True
     if ("; do" in text and _LOOP.search(text)) or ("echo" in text and _ECHO.search(text)) \
-            or "Performance counter stats" in text or ("./" in text and _OWN_PROGRAM.search(text)):
+            or "Performance counter stats" in text or ("./" in text and _OWN_PROGRAM.search(text)) \
+            or _prose_own_program(text):
         return True
     for name in ("bench", "xdp"):  # any program named so ("./xdp_redirect", "io_uring-bench")
         pos = text.find(name)
@@ -244,6 +287,21 @@ def _has_command(text: str) -> bool:
             rest = text[m.end():end if end >= 0 else len(text)]
             if "./" in rest or any(_word_re(w).search(rest) for w in words - _WRAPPER_WORDS):
                 return True
+    return False
+
+
+def _prose_own_program(text: str) -> bool:
+    """A path or a benchmark-named word, then whitespace and an option, on one line."""
+    for m in _OPTION.finditer(text):
+        end = m.start()
+        while end > 0 and text[end - 1] != "\n" and text[end - 1].isspace():
+            end -= 1
+        start = end
+        while start > 0 and not text[start - 1].isspace():
+            start -= 1
+        word = text[start:end]
+        if "/" in word or _OWN_STEM.search(word) is not None:
+            return True
     return False
 
 
