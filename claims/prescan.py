@@ -127,27 +127,38 @@ _N0 = r"\d(?<!\w\d)[\d,.]*(?:[eE][+-]?\d+)?(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(
 # the tokenizer's own (claims.numbers), so a unit it learns is one this gate knows
 _UNITS = getattr(numbers, "_UNIT_RE", None)
 _UNIT = _UNITS.pattern if isinstance(_UNITS, re.Pattern) else r"[^\W\d_][\w/%.]{0,11}"
-_U = rf"(?<![\w.])\d[\d,.]*[^\S\n]?(?i:{_UNIT})(?![\w/])"
-_U0 = rf"\d(?<!\w\d)[\d,.]*[^\S\n]?(?i:{_UNIT})(?![\w/])"  # the same, digit first
+_U = rf"(?<![\w.])\d[\d,.]*[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])"
+_U0 = rf"\d(?<!\w\d)[\d,.]*[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])"  # the same, digit first
+# Each cue is written to start with a literal or a digit, so the regex engine skips to
+# those (a leading alternation with `\b` or a unit list tried at every digit made the gate
+# cost more than the reading): word boundaries are looked behind after the word.
 _CUES = [re.compile(p, re.M) for p in (
     # a change stated alone: 12%, 1.5x, 3×, 2 times, tenfold
-    # (a token of its own: "%40" in a URL, "0x%x" and "3c59x.c" are not). Patterns start with
-    # a digit or a literal where they can: the regex engine then skips to those.
+    # (a token of its own: "%40" in a URL, "0x%x" and "3c59x.c" are not)
     r"%(?<![\w%]%)[+-]?\d",
     r"\d(?<![\w.]\d)(?:[\d,.]*\d)?[^\S\n]?(?:%|[x×X](?=[\s)\],;:!?]|\.(?:\s|$)|$)"
     r"|percent\b|times\b|-?fold\b)",
-    # an operator between variants
-    rf"(?:->|=>|→|⇒)[^\S\n]*{_N}",
-    # ... or on a line between two blocks of output ("-->", "vs"), the numbers below it
-    rf"(?:->|=>|→|⇒|\bvs\b\.?|\bversus\b)[^\S\n]*(?:\n[ \t>]*){{1,3}}{_N}",
-    rf"(?:\bvs\b|\bversus\b|\bcompared\b|\bagainst\b|\binstead of\b)[^\n]{{0,80}}?{_N}",
-    # "from X to Y", also wrapped across a line break
-    r"\d[^\d]{0,60}?\bto[\s>]+[~≈]?[+-]?\d",
-    # two numbers with units on one line ("9.1 Gbps without the patch and 9.4 Gbps with it")
+    # an operator between variants, or on a line between two blocks of output ("-->"), the
+    # numbers below it
+    rf"(?:->|=>|→|⇒)[^\S\n]*(?:\n[ \t>]*){{0,3}}{_N}",
+    # "vs" on a line between two blocks; "vs", "compared", "instead of" before a number
+    rf"(?:vs(?<!\wvs)\b\.?|versus(?<!\wversus)\b)[^\S\n]*(?:\n[ \t>]*){{1,3}}{_N}",
+    *(rf"{w}(?<!\w{w})\b[^\n]{{0,80}}?{_N}" for w in ("vs", "versus", "compared", "against", "instead of")),
+    # two numbers with units on one line ("9.1 Gbps without the patch and 9.4 Gbps with it");
+    # a unit starts with a letter or %: looked ahead before the unit list is tried
     rf"{_U0}[^\n]{{0,120}}?{_U}",
     # aligned columns: two numbers with a column gap between them
     rf"{_N0}(?:[^\S\n]+[^\W\d][^\s|]{{0,15}})?(?:[^\S\n]{{2,}}|\t|[^\S\n]*\|[^\S\n]*){_N}",
 )]
+# "from X to Y", also wrapped across a line break: a `to` before a number, with a digit in
+# the 61 characters before it (the last digit, then up to 60 others).
+_TO = re.compile(r"to(?<!\wto)[\s>]+[~≈]?[+-]?\d")
+
+
+def _from_to(text: str) -> bool:
+    return any(_DIGIT.search(text, max(0, m.start() - 61), m.start()) is not None
+               for m in _TO.finditer(text))
+
 # A number in a cell: after a column gap, a `|`, a "label: " or a "key=". Written digit
 # first (the context is looked behind), so the regex engine jumps from digit to digit.
 _SIGN = "[-+~≈]?"
@@ -250,6 +261,8 @@ def might_have_claims(text: str) -> bool:
         for cue in _CUES:
             if cue.search(text) is not None:
                 return True
+        if _from_to(text):
+            return True
         if _paired_cells(text):
             return True
     return _has_command(text)
