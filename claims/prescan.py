@@ -66,7 +66,20 @@ _QFRAGMENT = re.compile(
     rf"^(?P<q>(?>(?:[ \t]?>)+))(?P<s> )?{_NOT_QUOTED}{_FRAG}"
     rf"(?:\n(?P=q)(?(s) |(?! )){_NOT_QUOTED}{_FRAG}){{{FRAGMENT_RUN - 1},}}", re.M)
 # A top-level signature line: the message model drops everything after it.
-_SIGNATURE = re.compile(r"^--[ \t]*$", re.M)
+_SIGNATURE = re.compile(r"--[ \t]*$", re.M)
+
+
+def _signature(text: str) -> int:
+    """Where the first top-level signature line starts, or -1 (found by its "\\n--": a
+    regex anchored at every line start costs more)."""
+    if text.startswith("--") and _SIGNATURE.match(text) is not None:
+        return 0
+    pos = text.find("\n--")
+    while pos >= 0:
+        if _SIGNATURE.match(text, pos + 1) is not None:
+            return pos + 1
+        pos = text.find("\n--", pos + 1)
+    return -1
 # Single lines the extractor skips wherever they are (claims.extract.skipped_lines): diffstat
 # rows and summaries, kernel log lines; matched after the exact quote prefix the message
 # model strips, with whitespace that never crosses a line.
@@ -98,9 +111,9 @@ def fragment_runs(lines: Sequence[Line]) -> set[int]:
 def readable(text: str) -> str:
     """The part of a decoded body the extractor reads: no patch hunks, nothing after a
     top-level signature, no diffstat lines."""
-    m = _SIGNATURE.search(text)
-    if m is not None:
-        text = text[:m.start()]
+    cut = _signature(text)
+    if cut >= 0:
+        text = text[:cut]
     if any(h in text for h in _HUNK_HINTS):
         text = _HUNK.sub("", text)
         if ">" in text:
@@ -249,8 +262,17 @@ def _variant_words() -> re.Pattern[str]:
 _VARIANT = _variant_words()
 
 
+# "+" names a side only as the lexicon's tokenizer reads it: before a letter ("+patch",
+# "+gro"), never glued to a word; side_word_pattern also takes a "+" before a tab or a
+# digit (a diff line, "+5%"), which no label scores on.
+_PLUS = re.compile(r"(?<![\w+])\+(?=[A-Za-z])")
+
+
 def _is_variant(text: str) -> bool:
-    return _VARIANT.search(text) is not None
+    for m in _VARIANT.finditer(text):
+        if m.group() != "+":
+            return True
+    return _PLUS.search(text) is not None
 
 
 def might_have_claims(text: str) -> bool:

@@ -172,6 +172,7 @@ def test_a_hunk_without_its_header_is_skipped_by_both() -> None:
     "ethtool -K eth0 gro off\n",
     "we ran netperf -t TCP_STREAM on both\n",
     ">   tools/virtio: Reset index in virtio_test --reset.\n",  # a program of one's own in prose
+    "+gro:\t\t10 Mpps\n+gso:\t\t12 Mpps\n",  # "+" names a side before a letter, as the lexicon reads it
 ])
 def test_claim_shapes_pass(text: str) -> None:
     assert might_have_claims(text)
@@ -181,6 +182,7 @@ def test_claim_shapes_pass(text: str) -> None:
     "Thanks, applied to net-next.\n\nSigned-off-by: A <a@b>\n",
     "Fixes: 3ef0e5ba4673 (\"slab: introduce kzfree()\")\nCc: stable@vger.kernel.org\n",
     "On Mon, 2 Jan 2023, A wrote:\n> Looks good to me.\n\nReviewed-by: B <b@c>\n",
+    "> +\t\tlen = 64;\n> +\t\tcount = 16;\n",  # added code lines: a "+" before a tab names no side
 ])
 def test_mail_without_claims_is_turned_away(text: str) -> None:
     assert not might_have_claims(text)
