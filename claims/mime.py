@@ -23,7 +23,9 @@ from claims.model import Message
 
 _FOLD = re.compile(rb"\n[ \t]+")  # CRLF is normalised before parsing
 _TRACE = {"received", "dkim-signature", "authentication-results", "received-spf",
-          "delivered-to", "return-path", "thread-index", "accept-language", "content-language"}
+          "delivered-to", "return-path", "thread-index", "accept-language", "content-language",
+          # a list server's own headers, the same on every message of an archive
+          "precedence", "sender", "errors-to", "dkim-filter", "ironport-sdr", "autocrypt"}
 _PARAM = re.compile(r';\s*([\w.*-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]*)')
 _MAX_NESTING = 20
 _TEXT_ATTACHMENTS = {"text/plain", "text/x-patch", "text/x-diff", "text/x-log", "text/csv"}
@@ -89,7 +91,7 @@ def parse_headers(lines: Sequence[bytes], start: int, end: int) -> tuple[list[tu
                 continue
             return _parse_headers_slow(lines, start, end)
         key = name.strip().decode("latin-1").lower()
-        if key in _TRACE or key[:2] == "x-" or key[:4] == "arc-":
+        if key in _TRACE or key[:2] == "x-" or key[:4] == "arc-" or key[:5] == "list-":
             continue  # transport and filter headers: never read, costly in bulk
         headers.append((key, decode_header_value(value.strip())))
     return headers, min(blank + 1, end) if blank < end else end
