@@ -208,8 +208,10 @@ def _alt(words: list[str]) -> str:
 _PROGRAM_WORDS = frozenset(_BENCH + _SETUP + _WRAPPERS)
 _BENCH_WORDS = frozenset(_BENCH)
 _WRAPPER_WORDS = frozenset(_WRAPPERS)
-# Punctuation a program name may be written against ("`netperf`", "(ethtool", "./ip;").
-_APART = str.maketrans({c: " " for c in "`'\"()[]{};,:|&<>=*/"})
+# The words of a text that may be a program name: runs of word characters and dashes from a
+# lower-case letter (every program word starts with one), so "`netperf`", "(ethtool",
+# "./ip;" and "netperf." give theirs; each is then checked where it stands (_word_re).
+_WORD_RUN = re.compile(r"[a-z][\w-]*")
 # What may stand before a program at the start of a line: quotes, a bullet, a backtick, a path.
 _LEAD = re.compile(r"(?:[^\S\n]|>)*(?:[-*•][^\S\n]+|\d{1,2}[.)][^\S\n]+)?`?(?:[\w.~-]*/)?")
 _LEAD_NO_PATH = re.compile(r"(?:[^\S\n]|>)*(?:[-*•][^\S\n]+|\d{1,2}[.)][^\S\n]+)?`?")
@@ -309,7 +311,7 @@ def _has_command(text: str) -> bool:
             if start is not None and _LEAD_NO_PATH.fullmatch(text, line, start.start()):
                 return True
             pos = text.find(name, pos + 1)
-    words = _PROGRAM_WORDS.intersection(text.translate(_APART).split())
+    words = _PROGRAM_WORDS.intersection(_WORD_RUN.findall(text))
     for word in words:
         if word in _BENCH_WORDS and _prose_re(word).search(text):
             return True

@@ -186,3 +186,10 @@ def test_claim_shapes_pass(text: str) -> None:
 ])
 def test_mail_without_claims_is_turned_away(text: str) -> None:
     assert not might_have_claims(text)
+
+
+def test_every_program_word_is_a_word_run() -> None:
+    """The gate finds program words as runs from a lower-case letter: one not written so
+    would never be found (it would then have to be listed some other way)."""
+    missed = [w for w in prescan._PROGRAM_WORDS if "/" not in w and not prescan._WORD_RUN.fullmatch(w)]
+    assert missed == []
