@@ -7,10 +7,11 @@ The gate must never turn away a message the extractor would find something in, a
 extractor is rewritten often, so the gate is not tuned to its words: it is built from
 conditions that any claim, command or setup step needs, whatever model finds it.
 
-- Only text the extractor reads counts. Patch hunks (also quoted ones) and everything
-  after a top-level `--` signature line are removed first (`readable`), exactly as far as
-  the extractor skips them and never further (a hunk run stops where the quoting changes,
-  so a line the message model might keep is never cut).
+- Only text the extractor reads counts. Patch hunks (also quoted ones, and runs of code
+  lines whose hunk header a reviewer cut: `fragment_runs`, which the extractor skips too)
+  and everything after a top-level `--` signature line are removed first (`readable`),
+  exactly as far as the extractor skips them and never further (a hunk run stops where the
+  quoting changes, so a line the message model might keep is never cut).
 - Every claim needs a number ("every digit is Unicode-aware": `\\d` matches the digits the
   extractor's tokenizer reads).
 - A change stated alone needs a number with `%`, `x`/`×`, "times" or "fold".
@@ -20,10 +21,10 @@ conditions that any claim, command or setup step needs, whatever model finds it.
   aligned numeric columns, numbers after column gaps on two rows, or a `label: number`
   line next to another numbered line (blocks such as "Before:" / "After:", bare-line labels
   and on/off variants all end in one of those layouts; the variant words are the
-  lexicon's, `claims.lexicon.side_word_pattern`).
+  lexicon's, `claims.lexicon.side_word_pattern`, with "+" read as its tokenizer reads it).
 - A command or setup step needs a shell prompt, or a line whose first word is a program
-  (benchmark, setup or wrapper program), or a benchmark program named in prose before an
-  option.
+  (benchmark, setup or wrapper program), or a benchmark program, a path or a word named
+  like a benchmark ("virtio_test") before an option in prose.
 The gate is checked against extraction without it over the labelled corpus, the shapes
 and (slow) the whole archive: tests/test_prescan.py counts every claim it would lose.
 """
