@@ -13,7 +13,7 @@ from __future__ import annotations
 import binascii
 import codecs
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email.header import decode_header, make_header
 
@@ -23,7 +23,9 @@ from claims.model import Message
 
 _FOLD = re.compile(rb"\n[ \t]+")  # CRLF is normalised before parsing
 _TRACE = {"received", "dkim-signature", "authentication-results", "received-spf",
-          "delivered-to", "return-path", "thread-index", "accept-language", "content-language"}
+          "delivered-to", "return-path", "thread-index", "accept-language", "content-language",
+          # a list server's own headers, the same on every message of an archive
+          "precedence", "sender", "errors-to", "dkim-filter", "ironport-sdr", "autocrypt"}
 _PARAM = re.compile(r';\s*([\w.*-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]*)')
 _MAX_NESTING = 20
 _TEXT_ATTACHMENTS = {"text/plain", "text/x-patch", "text/x-diff", "text/x-log", "text/csv"}
@@ -89,7 +91,7 @@ def parse_headers(lines: Sequence[bytes], start: int, end: int) -> tuple[list[tu
                 continue
             return _parse_headers_slow(lines, start, end)
         key = name.strip().decode("latin-1").lower()
-        if key in _TRACE or key[:2] == "x-" or key[:4] == "arc-":
+        if key in _TRACE or key[:2] == "x-" or key[:4] == "arc-" or key[:5] == "list-":
             continue  # transport and filter headers: never read, costly in bulk
         headers.append((key, decode_header_value(value.strip())))
     return headers, min(blank + 1, end) if blank < end else end
@@ -354,21 +356,24 @@ def byte_lines(data: bytes) -> list[bytes]:
     return lines
 
 
-def message_from_lines(lines: list[bytes], first_no: int = 1,
-                       source: str | None = None) -> Message:
+def message_from_lines(lines: list[bytes], first_no: int = 1, source: str | None = None,
+                       keep: Callable[[str], bool] | None = None) -> Message:
     """Read one RFC 822 message given as byte lines without their line endings.
 
     Never raises: a message too large is read for its headers only, one this reader cannot
-    follow comes back with what it could read and a warning saying so."""
+    follow comes back with what it could read and a warning saying so. With `keep`, the
+    decoded text of the parts is passed to it first, and the body lines are built only
+    when it says yes (the two-level reader's pre-scan)."""
     if len(lines) > MAX_MESSAGE_LINES:
         msg = _read(lines, first_no, source, body=False)
         msg.warnings.append(f"message too large ({len(lines)} lines, limit "
                             f"{MAX_MESSAGE_LINES}): body skipped")
         return msg
-    return _read(lines, first_no, source)
+    return _read(lines, first_no, source, keep=keep)
 
 
-def _read(lines: list[bytes], first_no: int, source: str | None, body: bool = True) -> Message:
+def _read(lines: list[bytes], first_no: int, source: str | None, body: bool = True,
+          keep: Callable[[str], bool] | None = None) -> Message:
     msg = Message(source=source)
     try:
         headers, start = parse_headers(lines, 0, min(len(lines), len(lines) if body else 4096))
@@ -391,6 +396,8 @@ def _read(lines: list[bytes], first_no: int, source: str | None, body: bool = Tr
         for p in parts:
             texts.extend(p.texts)
             numbers.extend(p.numbers)
+        if keep is not None and not keep("\n".join(texts)):
+            return msg
         return fill_lines(msg, texts, numbers)
     except RecursionError:
         msg.lines = []

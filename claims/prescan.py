@@ -7,10 +7,11 @@ The gate must never turn away a message the extractor would find something in, a
 extractor is rewritten often, so the gate is not tuned to its words: it is built from
 conditions that any claim, command or setup step needs, whatever model finds it.
 
-- Only text the extractor reads counts. Patch hunks (also quoted ones) and everything
-  after a top-level `--` signature line are removed first (`readable`), exactly as far as
-  the extractor skips them and never further (a hunk run stops where the quoting changes,
-  so a line the message model might keep is never cut).
+- Only text the extractor reads counts. Patch hunks (also quoted ones, and runs of code
+  lines whose hunk header a reviewer cut: `fragment_runs`, which the extractor skips too)
+  and everything after a top-level `--` signature line are removed first (`readable`),
+  exactly as far as the extractor skips them and never further (a hunk run stops where the
+  quoting changes, so a line the message model might keep is never cut).
 - Every claim needs a number ("every digit is Unicode-aware": `\\d` matches the digits the
   extractor's tokenizer reads).
 - A change stated alone needs a number with `%`, `x`/`×`, "times" or "fold".
@@ -20,19 +21,21 @@ conditions that any claim, command or setup step needs, whatever model finds it.
   aligned numeric columns, numbers after column gaps on two rows, or a `label: number`
   line next to another numbered line (blocks such as "Before:" / "After:", bare-line labels
   and on/off variants all end in one of those layouts; the variant words are the
-  lexicon's, `claims.lexicon.side_word_pattern`).
+  lexicon's, `claims.lexicon.side_word_pattern`, with "+" read as its tokenizer reads it).
 - A command or setup step needs a shell prompt, or a line whose first word is a program
-  (benchmark, setup or wrapper program), or a benchmark program named in prose before an
-  option.
+  (benchmark, setup or wrapper program), or a benchmark program, a path or a word named
+  like a benchmark ("virtio_test") before an option in prose.
 The gate is checked against extraction without it over the labelled corpus, the shapes
 and (slow) the whole archive: tests/test_prescan.py counts every claim it would lose.
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 
 from claims import numbers
+from claims.model import Line
 
 # --- what the extractor never reads --------------------------------------------------------
 
@@ -50,8 +53,34 @@ _QHUNK = re.compile(
     rf"^(?P<q>(?>(?:[ \t]?>)+))(?P<s> )?{_START}[^\n]*"
     rf"(?:\n(?P=q)(?(s) |(?! )){_NOT_QUOTED}(?:{_BODY}[^\n]*|(?=\n|\Z)))*", re.M)
 _HUNK_HINTS = ("diff --git ", "Index: ", "--- a/", "+++ b/", "@@ -")
+# A hunk without its header: a reviewer cut the diff lines above ("> +\tj = (j + 1) % n;"),
+# or pasted code lines of a change. FRAGMENT_RUN lines or more in a row at one depth, each an
+# added or removed line of code: the marker, then a tab, an indent or a code word. A table
+# border ("+----+") or a signed number ("+5.2%") is none of these. claims.extract skips the
+# same runs (fragment_runs), by depth; here they are matched with one exact quote prefix,
+# which never cuts more.
+FRAGMENT_LINE = re.compile(r"(?:[+-]\t|\+(?: {2}|[A-Za-z_#{}/*])|\+$)")
+FRAGMENT_RUN = 3
+_FRAG = r"(?:[+-]\t|\+(?: {2}|[A-Za-z_#{}/*])|\+(?=\n|\Z))[^\n]*"
+_FRAGMENT = re.compile(rf"^{_NOT_QUOTED}{_FRAG}(?:\n{_NOT_QUOTED}{_FRAG}){{{FRAGMENT_RUN - 1},}}", re.M)
+_QFRAGMENT = re.compile(
+    rf"^(?P<q>(?>(?:[ \t]?>)+))(?P<s> )?{_NOT_QUOTED}{_FRAG}"
+    rf"(?:\n(?P=q)(?(s) |(?! )){_NOT_QUOTED}{_FRAG}){{{FRAGMENT_RUN - 1},}}", re.M)
 # A top-level signature line: the message model drops everything after it.
-_SIGNATURE = re.compile(r"^--[ \t]*$", re.M)
+_SIGNATURE = re.compile(r"--[ \t]*$", re.M)
+
+
+def _signature(text: str) -> int:
+    """Where the first top-level signature line starts, or -1 (found by its "\\n--": a
+    regex anchored at every line start costs more)."""
+    if text.startswith("--") and _SIGNATURE.match(text) is not None:
+        return 0
+    pos = text.find("\n--")
+    while pos >= 0:
+        if _SIGNATURE.match(text, pos + 1) is not None:
+            return pos + 1
+        pos = text.find("\n--", pos + 1)
+    return -1
 # Single lines the extractor skips wherever they are (claims.extract.skipped_lines): diffstat
 # rows and summaries, kernel log lines; matched after the exact quote prefix the message
 # model strips, with whitespace that never crosses a line.
@@ -62,16 +91,38 @@ _SKIPPED_LINE = re.compile(
     rf"|{_P}{_W}*\[{_W}*\d+\.\d{{3,}}\][^\n]*", re.M)
 
 
+def fragment_runs(lines: Sequence[Line]) -> set[int]:
+    """Indexes of the lines in headerless hunks (FRAGMENT_RUN or more FRAGMENT_LINEs in a
+    row at one depth): code of a change, never a claim. The extractor skips them."""
+    out: set[int] = set()
+    start = -1
+    for i, ln in enumerate(lines):
+        code = ln.text[:1] in ("+", "-") and FRAGMENT_LINE.match(ln.text) is not None
+        if start >= 0 and (not code or ln.depth != lines[start].depth):
+            if i - start >= FRAGMENT_RUN:
+                out.update(range(start, i))
+            start = -1
+        if code and start < 0:
+            start = i
+    if start >= 0 and len(lines) - start >= FRAGMENT_RUN:
+        out.update(range(start, len(lines)))
+    return out
+
+
 def readable(text: str) -> str:
     """The part of a decoded body the extractor reads: no patch hunks, nothing after a
     top-level signature, no diffstat lines."""
-    m = _SIGNATURE.search(text)
-    if m is not None:
-        text = text[:m.start()]
+    cut = _signature(text)
+    if cut >= 0:
+        text = text[:cut]
     if any(h in text for h in _HUNK_HINTS):
         text = _HUNK.sub("", text)
         if ">" in text:
             text = _QHUNK.sub("", text)
+    if "\n+" in text or "> +" in text or ">+" in text:
+        text = _FRAGMENT.sub("", text)
+        if ">" in text:
+            text = _QFRAGMENT.sub("", text)
     if "|" in text or "changed" in text or "[" in text:
         text = _SKIPPED_LINE.sub("", text)
     return text
@@ -90,27 +141,38 @@ _N0 = r"\d(?<!\w\d)[\d,.]*(?:[eE][+-]?\d+)?(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(
 # the tokenizer's own (claims.numbers), so a unit it learns is one this gate knows
 _UNITS = getattr(numbers, "_UNIT_RE", None)
 _UNIT = _UNITS.pattern if isinstance(_UNITS, re.Pattern) else r"[^\W\d_][\w/%.]{0,11}"
-_U = rf"(?<![\w.])\d[\d,.]*[^\S\n]?(?i:{_UNIT})(?![\w/])"
-_U0 = rf"\d(?<!\w\d)[\d,.]*[^\S\n]?(?i:{_UNIT})(?![\w/])"  # the same, digit first
+_U = rf"(?<![\w.])\d[\d,.]*[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])"
+_U0 = rf"\d(?<!\w\d)[\d,.]*[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])"  # the same, digit first
+# Each cue is written to start with a literal or a digit, so the regex engine skips to
+# those (a leading alternation with `\b` or a unit list tried at every digit made the gate
+# cost more than the reading): word boundaries are looked behind after the word.
 _CUES = [re.compile(p, re.M) for p in (
     # a change stated alone: 12%, 1.5x, 3×, 2 times, tenfold
-    # (a token of its own: "%40" in a URL, "0x%x" and "3c59x.c" are not). Patterns start with
-    # a digit or a literal where they can: the regex engine then skips to those.
+    # (a token of its own: "%40" in a URL, "0x%x" and "3c59x.c" are not)
     r"%(?<![\w%]%)[+-]?\d",
     r"\d(?<![\w.]\d)(?:[\d,.]*\d)?[^\S\n]?(?:%|[x×X](?=[\s)\],;:!?]|\.(?:\s|$)|$)"
     r"|percent\b|times\b|-?fold\b)",
-    # an operator between variants
-    rf"(?:->|=>|→|⇒)[^\S\n]*{_N}",
-    # ... or on a line between two blocks of output ("-->", "vs"), the numbers below it
-    rf"(?:->|=>|→|⇒|\bvs\b\.?|\bversus\b)[^\S\n]*(?:\n[ \t>]*){{1,3}}{_N}",
-    rf"(?:\bvs\b|\bversus\b|\bcompared\b|\bagainst\b|\binstead of\b)[^\n]{{0,80}}?{_N}",
-    # "from X to Y", also wrapped across a line break
-    r"\d[^\d]{0,60}?\bto[\s>]+[~≈]?[+-]?\d",
-    # two numbers with units on one line ("9.1 Gbps without the patch and 9.4 Gbps with it")
+    # an operator between variants, or on a line between two blocks of output ("-->"), the
+    # numbers below it
+    rf"(?:->|=>|→|⇒)[^\S\n]*(?:\n[ \t>]*){{0,3}}{_N}",
+    # "vs" on a line between two blocks; "vs", "compared", "instead of" before a number
+    rf"(?:vs(?<!\wvs)\b\.?|versus(?<!\wversus)\b)[^\S\n]*(?:\n[ \t>]*){{1,3}}{_N}",
+    *(rf"{w}(?<!\w{w})\b[^\n]{{0,80}}?{_N}" for w in ("vs", "versus", "compared", "against", "instead of")),
+    # two numbers with units on one line ("9.1 Gbps without the patch and 9.4 Gbps with it");
+    # a unit starts with a letter or %: looked ahead before the unit list is tried
     rf"{_U0}[^\n]{{0,120}}?{_U}",
     # aligned columns: two numbers with a column gap between them
     rf"{_N0}(?:[^\S\n]+[^\W\d][^\s|]{{0,15}})?(?:[^\S\n]{{2,}}|\t|[^\S\n]*\|[^\S\n]*){_N}",
 )]
+# "from X to Y", also wrapped across a line break: a `to` before a number, with a digit in
+# the 61 characters before it (the last digit, then up to 60 others).
+_TO = re.compile(r"to(?<!\wto)[\s>]+[~≈]?[+-]?\d")
+
+
+def _from_to(text: str) -> bool:
+    return any(_DIGIT.search(text, max(0, m.start() - 61), m.start()) is not None
+               for m in _TO.finditer(text))
+
 # A number in a cell: after a column gap, a `|`, a "label: " or a "key=". Written digit
 # first (the context is looked behind), so the regex engine jumps from digit to digit.
 _SIGN = "[-+~≈]?"
@@ -147,8 +209,10 @@ def _alt(words: list[str]) -> str:
 _PROGRAM_WORDS = frozenset(_BENCH + _SETUP + _WRAPPERS)
 _BENCH_WORDS = frozenset(_BENCH)
 _WRAPPER_WORDS = frozenset(_WRAPPERS)
-# Punctuation a program name may be written against ("`netperf`", "(ethtool", "./ip;").
-_APART = str.maketrans({c: " " for c in "`'\"()[]{};,:|&<>=*/"})
+# The words of a text that may be a program name: runs of word characters and dashes from a
+# lower-case letter (every program word starts with one), so "`netperf`", "(ethtool",
+# "./ip;" and "netperf." give theirs; each is then checked where it stands (_word_re).
+_WORD_RUN = re.compile(r"[a-z][\w-]*")
 # What may stand before a program at the start of a line: quotes, a bullet, a backtick, a path.
 _LEAD = re.compile(r"(?:[^\S\n]|>)*(?:[-*•][^\S\n]+|\d{1,2}[.)][^\S\n]+)?`?(?:[\w.~-]*/)?")
 _LEAD_NO_PATH = re.compile(r"(?:[^\S\n]|>)*(?:[-*•][^\S\n]+|\d{1,2}[.)][^\S\n]+)?`?")
@@ -161,6 +225,11 @@ _ECHO = re.compile(rf"^{_LEAD.pattern}echo\b[^\n]*(?:>|\|[^\S\n]*(?:sudo[^\S\n]+
 # A program of one's own run by its path with arguments ("./vsock_perf --port 1234"): the
 # command model takes such a line whatever the program is called.
 _OWN_PROGRAM = re.compile(rf"^{_LEAD_NO_PATH.pattern}(?:sudo[^\S\n]+)?\.\.?/[\w.~/+-]+[^\S\n]+\S", re.M)
+# ... or named in a sentence before an option ("a fix in virtio_test --reset"): a path, or a
+# word named like a benchmark (the stems claims.commands reads a benchmark's name by). Found
+# from the option back to the word before it: options are rarer than words.
+_OPTION = re.compile(r"[^\S\n]-{1,2}[A-Za-z]")
+_OWN_STEM = re.compile(r"(?i:bench|perf|test|stress|load|mark|iops|_rr|_stream|lat_|bw_)")
 _TOKEN_START = re.compile(r"[\w.~/-]*\Z")
 
 
@@ -196,8 +265,17 @@ def _variant_words() -> re.Pattern[str]:
 _VARIANT = _variant_words()
 
 
+# "+" names a side only as the lexicon's tokenizer reads it: before a letter ("+patch",
+# "+gro"), never glued to a word; side_word_pattern also takes a "+" before a tab or a
+# digit (a diff line, "+5%"), which no label scores on.
+_PLUS = re.compile(r"(?<![\w+])\+(?=[A-Za-z])")
+
+
 def _is_variant(text: str) -> bool:
-    return _VARIANT.search(text) is not None
+    for m in _VARIANT.finditer(text):
+        if m.group() != "+":
+            return True
+    return _PLUS.search(text) is not None
 
 
 def might_have_claims(text: str) -> bool:
@@ -208,6 +286,8 @@ def might_have_claims(text: str) -> bool:
         for cue in _CUES:
             if cue.search(text) is not None:
                 return True
+        if _from_to(text):
+            return True
         if _paired_cells(text):
             return True
     return _has_command(text)
@@ -221,7 +301,8 @@ def _has_command(text: str) -> bool:
             _at_line_start(text, m.start(), _PROMPT_LEAD) for m in _PROMPT.finditer(text)):
         return True
     if ("; do" in text and _LOOP.search(text)) or ("echo" in text and _ECHO.search(text)) \
-            or "Performance counter stats" in text or ("./" in text and _OWN_PROGRAM.search(text)):
+            or "Performance counter stats" in text or ("./" in text and _OWN_PROGRAM.search(text)) \
+            or _prose_own_program(text):
         return True
     for name in ("bench", "xdp"):  # any program named so ("./xdp_redirect", "io_uring-bench")
         pos = text.find(name)
@@ -231,7 +312,7 @@ def _has_command(text: str) -> bool:
             if start is not None and _LEAD_NO_PATH.fullmatch(text, line, start.start()):
                 return True
             pos = text.find(name, pos + 1)
-    words = _PROGRAM_WORDS.intersection(text.translate(_APART).split())
+    words = _PROGRAM_WORDS.intersection(_WORD_RUN.findall(text))
     for word in words:
         if word in _BENCH_WORDS and _prose_re(word).search(text):
             return True
@@ -244,6 +325,21 @@ def _has_command(text: str) -> bool:
             rest = text[m.end():end if end >= 0 else len(text)]
             if "./" in rest or any(_word_re(w).search(rest) for w in words - _WRAPPER_WORDS):
                 return True
+    return False
+
+
+def _prose_own_program(text: str) -> bool:
+    """A path or a benchmark-named word, then whitespace and an option, on one line."""
+    for m in _OPTION.finditer(text):
+        end = m.start()
+        while end > 0 and text[end - 1] != "\n" and text[end - 1].isspace():
+            end -= 1
+        start = end
+        while start > 0 and not text[start - 1].isspace():
+            start -= 1
+        word = text[start:end]
+        if "/" in word or _OWN_STEM.search(word) is not None:
+            return True
     return False
 
 

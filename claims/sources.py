@@ -279,12 +279,16 @@ def read_mbox_message(raw: bytes, first: int, name: str, prescan: bool = False) 
 
 
 def _read_lines(lines: list[bytes], first: int, name: str) -> Message:
-    """The two-level read: a one-part text message is decoded, pre-scanned, and gets its
-    body lines only when it can hold a claim; anything else is read in full."""
+    """The two-level read: the text of a message (its one part, or the text parts a MIME
+    walk finds) is decoded and pre-scanned, and gets its body lines only when it can hold
+    a claim."""
     headers, body = parse_headers(lines, 0, len(lines))
     mime, params = content_type(headers)
-    if mime != "text/plain":  # multipart, HTML, attachments: the full MIME walk
-        return message_from_lines(lines, first, source=name)
+    if mime != "text/plain":  # multipart, HTML, attachments: the MIME walk, then the gate
+        msg = message_from_lines(lines, first, source=name, keep=might_have_claims)
+        if msg.lines:
+            mark_passed(msg)
+        return msg
     msg = Message(source=name)
     for key, value in headers:
         set_header(msg, key, value)

@@ -19,8 +19,8 @@ import claims.extract as extract
 import claims.prescan as prescan
 import claims.sources as sources
 from claims.message import message_from_text
-from claims.model import Extraction
-from claims.prescan import might_have_claims, readable
+from claims.model import Extraction, Line
+from claims.prescan import fragment_runs, might_have_claims, readable
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 TEXTS = sorted((SHARED / "corpus").glob("*.txt")) + sorted((SHARED / "shapes").glob("*.txt"))
@@ -144,6 +144,19 @@ def test_a_hunk_line_after_a_different_quote_prefix_is_kept() -> None:
     assert "10 Mpps -> 12 Mpps" in readable(text)
 
 
+def test_a_hunk_without_its_header_is_skipped_by_both() -> None:
+    """Code lines of a change a reviewer cut out of its hunk: neither the gate nor the
+    extractor reads them; a table border and signed numbers stay."""
+    code = ["+\t\t\tj = (j + 1) % vq->split.vring.num;", "+\t\t/* move to next */",
+            "+\t\tvq->next = j;"]
+    kept = ["+-------+-------+", "+5.2% rx", "+3.1% tx", "+0.4% cpu"]
+    text = "".join(f"> {t}\n" for t in code) + "\n" + "".join(f"{t}\n" for t in kept)
+    assert "vq->next" not in readable(text) and "+5.2% rx" in readable(text)
+    lines = [Line(t, k + 1, 1) for k, t in enumerate(code)] + [Line(t, k + 10, 0) for k, t in enumerate(kept)]
+    assert fragment_runs(lines) == {0, 1, 2}
+    assert fragment_runs(lines[:2]) == set()  # two lines are not yet a run
+
+
 @pytest.mark.parametrize("text", [
     "Throughput was 9.1 Gbps without the patch and 9.4 Gbps with it.\n",
     "latency before: 25 us, after 20 us\n",
@@ -158,6 +171,8 @@ def test_a_hunk_line_after_a_different_quote_prefix_is_kept() -> None:
     "# netperf -H 10.0.0.2 -t TCP_RR\n",
     "ethtool -K eth0 gro off\n",
     "we ran netperf -t TCP_STREAM on both\n",
+    ">   tools/virtio: Reset index in virtio_test --reset.\n",  # a program of one's own in prose
+    "+gro:\t\t10 Mpps\n+gso:\t\t12 Mpps\n",  # "+" names a side before a letter, as the lexicon reads it
 ])
 def test_claim_shapes_pass(text: str) -> None:
     assert might_have_claims(text)
@@ -167,6 +182,14 @@ def test_claim_shapes_pass(text: str) -> None:
     "Thanks, applied to net-next.\n\nSigned-off-by: A <a@b>\n",
     "Fixes: 3ef0e5ba4673 (\"slab: introduce kzfree()\")\nCc: stable@vger.kernel.org\n",
     "On Mon, 2 Jan 2023, A wrote:\n> Looks good to me.\n\nReviewed-by: B <b@c>\n",
+    "> +\t\tlen = 64;\n> +\t\tcount = 16;\n",  # added code lines: a "+" before a tab names no side
 ])
 def test_mail_without_claims_is_turned_away(text: str) -> None:
     assert not might_have_claims(text)
+
+
+def test_every_program_word_is_a_word_run() -> None:
+    """The gate finds program words as runs from a lower-case letter: one not written so
+    would never be found (it would then have to be listed some other way)."""
+    missed = [w for w in prescan._PROGRAM_WORDS if "/" not in w and not prescan._WORD_RUN.fullmatch(w)]
+    assert missed == []

@@ -76,29 +76,34 @@ def _fmt(v: float | None) -> str:
     return f"{v:,.6g}" if abs(v) < 1e15 else f"{v:.6g}"
 
 
+_COLUMNS = ("metric", "baseline", "candidate", "change", "claimed change", "where")
+_CELL_WIDTH = 48  # a longer cell is cut with "…": a metric named by a whole sentence
+
+
 def _print_table(ex: Extraction) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
+    """One message's findings as a plain text table (no rich: `verifier extract` of a
+    local file loads nothing it does not need; the guarded stdout keeps it escape-free)."""
     m = ex.message
-    from verifier.terminal import raw
-
-    console = Console(file=raw(sys.stdout)) if sys.stdout.isatty() else Console(width=160)
     title = f"{m.subject or m.source or 'message'}" + (f" — {m.from_}" if m.from_ else "")
-    table = Table(title=title, show_lines=False)
-    for col in ("metric", "baseline", "candidate", "change", "claimed change", "where"):
-        table.add_column(col)
+    rows = []
     for c in ex.claims:
-        b, k = _cell(c.baseline), _cell(c.candidate)
         ch = f"{c.change_pct:+.1f}%" if c.change_pct is not None else ""
         cl = f"{c.claimed_change_pct:+.1f}%" if c.claimed_change_pct is not None else ""
-        table.add_row(c.metric, b, k, ch, cl, f"lines {c.lines[0]}-{c.lines[1]}")
-    console.print(table)
+        rows.append((c.metric, _cell(c.baseline), _cell(c.candidate), ch, cl,
+                     f"lines {c.lines[0]}-{c.lines[1]}"))
+    out = [title]
+    if rows:
+        rows = [tuple(x if len(x) <= _CELL_WIDTH else x[:_CELL_WIDTH - 1] + "…" for x in r) for r in rows]
+        widths = [max(len(r[k]) for r in [_COLUMNS, *rows]) for k in range(len(_COLUMNS))]
+        for k, r in enumerate([_COLUMNS, *rows]):
+            out.append("  ".join(x.ljust(w) for x, w in zip(r, widths, strict=True)).rstrip())
+            if k == 0:
+                out.append("  ".join("-" * w for w in widths))
     for cmd in ex.commands:
-        console.print(f"command (line {cmd.line}{', host ' + cmd.host if cmd.host else ''}): {cmd.raw}",
-                      markup=False, highlight=False)
-    for s in ex.setup:
-        console.print(f"setup {s.kind} (line {s.line}): {s.raw}", markup=False, highlight=False)
+        out.append(f"command (line {cmd.line}{', host ' + cmd.host if cmd.host else ''}): {cmd.raw}")
+    for st in ex.setup:
+        out.append(f"setup {st.kind} (line {st.line}): {st.raw}")
+    sys.stdout.write("\n".join(out) + "\n\n")
 
 
 def run(args: argparse.Namespace) -> int:
