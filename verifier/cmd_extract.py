@@ -85,7 +85,7 @@ def _print_table(ex: Extraction) -> None:
     local file loads nothing it does not need; the guarded stdout keeps it escape-free)."""
     m = ex.message
     title = f"{m.subject or m.source or 'message'}" + (f" — {m.from_}" if m.from_ else "")
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for c in ex.claims:
         ch = f"{c.change_pct:+.1f}%" if c.change_pct is not None else ""
         cl = f"{c.claimed_change_pct:+.1f}%" if c.claimed_change_pct is not None else ""
@@ -93,7 +93,8 @@ def _print_table(ex: Extraction) -> None:
                      f"lines {c.lines[0]}-{c.lines[1]}"))
     out = [title]
     if rows:
-        rows = [tuple(x if len(x) <= _CELL_WIDTH else x[:_CELL_WIDTH - 1] + "…" for x in r) for r in rows]
+        rows = [tuple(x if len(x) <= _CELL_WIDTH else x[:_CELL_WIDTH - 1] + "…"
+                      for x in r) for r in rows]
         widths = [max(len(r[k]) for r in [_COLUMNS, *rows]) for k in range(len(_COLUMNS))]
         for k, r in enumerate([_COLUMNS, *rows]):
             out.append("  ".join(x.ljust(w) for x, w in zip(r, widths, strict=True)).rstrip())

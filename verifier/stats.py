@@ -425,7 +425,7 @@ def degenerate(name: str, xs: Sequence[float], unit: str | None = None,
         return f"every run of {name} gave the same value ({a[0]:g}): no spread, no information"
     if unit and unit.strip() in ("%", "percent") and float(np.median(a)) >= 99.5:
         return f"{name} is pinned at its limit ({float(np.median(a)):g}% of 100%)"
-    if log_sd(a, trim) < 1e-9:
+    if log_sd(a.tolist(), trim) < 1e-9:
         return (f"most runs of {name} gave the same value ({float(np.median(a)):g}): "
                 "a quantised metric, no usable spread")
     return None

@@ -145,7 +145,7 @@ class Row:
     failed: dict[str, int] = field(default_factory=dict)
     total: dict[str, int] = field(default_factory=dict)
     measured: list[str] = field(default_factory=list)  # sample names the runs recorded
-    pairs: tuple[list[float], list[float]] = ((), ())  # ABBA neighbours (baseline, cand)
+    pairs: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))  # ABBA neighbours (baseline, cand)
     one_machine: bool = False  # client and server are the same machine (netns, local)
 
 
@@ -557,10 +557,10 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
     keys = [sample_name(row.metric) for row in rows]  # keyed as runs are
     deltas = [noise_band(calib, k) for k in keys]
     sds = [noise_sd(calib, k) for k in keys]
-    kw = {"n_max": max_runs(run_plan), "calibrated": bool(calib)}
+    n_max, calibrated = max_runs(run_plan), bool(calib)
     if len(rows) == 1:
         return _cap_emulated(results, [judge_row(rows[0], deltas[0], alpha, final, paired,
-                                                 sds[0], **kw)])
+                                                 sds[0], n_max=n_max, calibrated=calibrated)])
     pvals = []
     for row in rows:
         if _one_machine(row):  # known before running to compare nothing: not in the family
@@ -579,7 +579,7 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
         alphas[i] = a
     out = []
     for row, a, delta, sd in zip(rows, alphas, deltas, sds, strict=True):
-        v = judge_row(row, delta, a, final, paired, sd, **kw)
+        v = judge_row(row, delta, a, final, paired, sd, n_max=n_max, calibrated=calibrated)
         v.holm = True
         out.append(v)
     _fold_local_remote(out)
