@@ -39,7 +39,7 @@ from claims.numbers import (
     tokenize,
     unit_kind,
 )
-from claims.variants import clean_label, role
+from claims.variants import clean_label, cue, role
 
 MAX_LABEL_WORDS = 8
 MAX_HEADER_LINES = 3
@@ -113,6 +113,7 @@ class Grid:
     section: str | None = None  # a label line further up that may name the table's variant
     swept: bool = False  # the columns are named by a row of rising numbers: a swept parameter
     code: bool = False  # its header is a line of code: a numbered source listing
+    title_header: bool = False  # the title line is also the header of one column ("VQs")
 
 
 def _columns_of(text: str) -> list[int]:
@@ -434,13 +435,15 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             if got or (len(words.split()) <= 3 or collapsed) and i - j == 1 and not blanks:
                 if not got:
                     got.insert(0, t)  # a one-word header over one value column
+                    g.title_header = True
+                    j -= 1
             break
         got.insert(0, t)
         blanks = 0
         if len(got) >= MAX_HEADER_LINES:
             break
         j -= 1
-    if g.title is None:
+    if g.title is None or g.title_header:
         g.section = _section_title(lines, j, depth)
     for t in got:
         sep, ps = pieces(t)
@@ -460,20 +463,33 @@ _SHELLISH = re.compile(r"(?:^|\s)-\S|[&;=$`<>]|^\S*/|\(qemu\)|#")
 
 def _section_title(lines: Sequence[Line], j: int, depth: int) -> str | None:
     """The label line a table stands under, above its command line or notes ("Baseline
-    kernel", "grommet v2"): the nearest short line of one piece within a few lines."""
+    kernel", "grommet v2"): the nearest short line of one piece within a few lines; else,
+    of the text lines there, the nearest that introduces it ("thread per VQ:") or that the
+    lexicon reads as naming a side ("Current upstream (single thread per device)." over a
+    note "After 8 jobs there was no perf diff.")."""
+    text: list[str] = []
     for n in range(j, max(-1, j - 6), -1):
         ln = lines[n]
         t = ln.text.strip()
         if ln.depth != depth:
-            return None
+            break
         if not t or _is_rule(t):
             continue
         if parse_line(t) is not None:
-            return None
+            break
         _, ps = pieces(t)
         if len(ps) == 1 and len(t.split()) <= 6 and not t.endswith((".", ",", ";")) \
                 and any(ch.isalpha() for ch in t) and not _SHELLISH.search(t):
             return clean_label(t)
+        if len(ps) == 1 and len(t.split()) <= 16 and any(ch.isalpha() for ch in t):
+            text.append(t)
+    intro = [t for t in text if t.endswith(":")]
+    if intro:
+        return clean_label(intro[0])
+    scored = [(abs(cue(t.rstrip(".")).score), -n, t) for n, t in enumerate(text)]
+    best = max(scored, default=None)
+    if best is not None and best[0] >= 0.35:
+        return clean_label(best[2].rstrip("."))
     return None
 
 
@@ -487,7 +503,13 @@ def _shape(g: Grid) -> int:
     """Bring every row to k value columns; returns k (0 when the rows do not line up)."""
     counts = [len(r.cells) for r in g.rows]
     multi = [c for c in counts if c >= 2]
-    k = min(multi) if multi else min(counts)
+    # the width most rows have: a short row ("1  same as above") is placed by position, a
+    # long one has numbers in its label; ties go to the narrower width.  Numbers glued to
+    # the label text ("batch = 1 410") that only some rows print are part of the label.
+    k = max(set(multi), key=lambda n: (multi.count(n), -n)) if multi else min(counts)
+    if multi and k > min(multi) and all(c is not None and c.glued for r in g.rows
+                                         for c in r.cells[:len(r.cells) - min(multi)]):
+        k = min(multi)
     if k == 0:
         return 0
     full = [r for r in g.rows if len(r.cells) == k]
@@ -565,6 +587,10 @@ def _name_columns(g: Grid, k: int) -> None:
             shift = ref.npieces - len(hdr)
             for s, e, x, idx in hdr:
                 words.append((s, e, x, piece_of.get(idx + shift, -1)))
+        elif any(sp[0] < 0 for sp in spans) and len(hdr) in (k, k - 1) \
+                and all(len(x.split()) == 1 for _, _, x, _ in hdr):
+            # a column of only "-" cells has no position: one name per column, right-aligned
+            words.extend((s, e, x, n + k - len(hdr)) for n, (s, e, x, _) in enumerate(hdr))
         else:
             for s, _e, x, _ in hdr:
                 for m in re.finditer(r"\S+", x):
@@ -1174,6 +1200,7 @@ def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "") ->
     grids = find_grids(lines, skip)
     if not grids:
         return claims, covered
+    _inherit_headers(grids)
     inside = {i for g in grids for i in range(g.first, g.last + 1)}
     prose = _Prose(lambda: re.sub(r"[^a-z0-9]", "", context[:1000].lower() + " ".join(
         ln.text.lower() for i, ln in enumerate(lines[:5000]) if i not in inside)[:200_000]))
@@ -1194,15 +1221,58 @@ def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "") ->
     return claims, covered
 
 
+SHARED_HEADER_WITHIN = 25  # lines: how far below a header a stacked table may still share it
+
+
+def _header_row(g: Grid) -> list[tuple[int, int, str, int]] | None:
+    """A one-row grid that is a header: a label over rising whole numbers ("numjobs 1 2 4
+    8 12 16"), as pieces naming each number's column ("numjobs=4")."""
+    if len(g.rows) != 1 or not g.rows[0].label or g.rows[0].sep not in (" ", "\t"):
+        return None
+    r = g.rows[0]
+    cells = [c for c in r.cells if c is not None]
+    nums = [c.tok.value for c in cells]
+    if len(cells) < 3 or len(cells) != len(r.cells) or any(c.tok.unit or c.tok.percent for c in cells) \
+            or any(v is None or not float(v).is_integer() for v in nums) \
+            or not all(a < b for a, b in zip(nums, nums[1:], strict=False)):  # type: ignore[operator]
+        return None
+    key = r.label.replace(" ", "_")
+    return [(c.start, c.end, f"{key}={c.tok.text}", n) for n, c in enumerate(cells)]
+
+
+def _inherit_headers(grids: list[Grid]) -> None:
+    """Tables stacked under one header ("numjobs 1 2 4 ..." over a block per variant, each
+    under its own label): a table with no header of several cells takes the one above it,
+    at the same quote depth and within a few lines."""
+    shared: tuple[int, int, list[list[tuple[int, int, str, int]]], list[str]] | None = None
+    for g in grids:
+        depth = g.rows[0].line.depth
+        own = [h for h in g.header if len(h) >= 2]
+        if own:
+            shared = (g.last, depth, [h for h, _ in zip(g.header, g.header_seps, strict=False)], list(g.header_seps))
+            continue
+        row = _header_row(g)
+        if row is not None:
+            shared = (g.last, depth, [row], [" "])
+            continue
+        if shared is not None and shared[1] == depth and g.first - shared[0] <= SHARED_HEADER_WITHIN \
+                and not g.code:
+            g.header = shared[2] + g.header
+            g.header_seps = shared[3] + g.header_seps
+            shared = (g.last, depth, shared[2], shared[3])
+        else:
+            shared = None
+
+
 def _sections(grids: list[Grid]) -> list[list[Grid]]:
     """Tables printed one per variant: the same columns, each under its own label."""
     out: list[list[Grid]] = []
     cur: list[Grid] = []
     for g in grids:
-        label = g.title or g.section
+        label = _label_of(g)
         if label and _SHELLISH.search(label):
             label = None
-        if label and cur and g.names == cur[-1].names and g.first - cur[-1].last <= 40 \
+        if label and cur and _same_columns(g.names, cur[-1].names) and g.first - cur[-1].last <= 40 \
                 and g.rows[0].line.depth == cur[-1].rows[0].line.depth:
             cur.append(g)
             continue
@@ -1214,32 +1284,57 @@ def _sections(grids: list[Grid]) -> list[list[Grid]]:
     return out
 
 
+def _same_columns(a: list[str], b: list[str]) -> bool:
+    """Two tables print the same columns: the same names, the key column's name allowed
+    on one of them only ("VQs" written over the first block of a stack)."""
+    return len(a) == len(b) and a[1:] == b[1:] and (a[:1] == b[:1] or not a[0] or not b[0]) and any(a[1:])
+
+
+def _row_key(g: Grid, r: GRow, key_col: bool) -> str:
+    """What names a row across tables: its label, else the number in its key column."""
+    if r.label or not key_col or r.cells[0] is None:
+        return r.label
+    return r.cells[0].tok.text
+
+
+def _label_of(g: Grid) -> str | None:
+    """What names a table printed one per variant: its title, unless the title is the
+    header of its key column ("VQs" over 1, 2, 4, ...), then the label line above."""
+    if g.title_header and g.section:
+        return g.section
+    return g.title or g.section
+
+
 def section_claims(group: list[Grid]) -> list[Claim]:
     """Pair each table with the baseline table, row by row label, column by column."""
-    labels = [g.title or g.section or "" for g in group]
+    labels = [_label_of(g) or "" for g in group]
     if len(set(labels)) != len(labels):
         return []
     bi = _pick(labels, list(range(len(group))))
     base = group[bi]
     k = len(base.names)
     kinds = _column_kinds(base, k)
-    vcols = [j for j in range(k) if kinds[j] not in ("change", "spread", "runs", "index")]
-    by_label = {r.label: r for r in base.rows if r.label}
+    key_col = _key_column(base, kinds)
+    vcols = [j for j in range(k) if kinds[j] not in ("change", "spread", "runs", "index")
+             and not (key_col and j == 0)]
+    by_label = {_row_key(base, r, key_col): r for r in base.rows if _row_key(base, r, key_col)}
     has_aggregate = any(_kind_of_name(lab) == "aggregate" for lab in by_label)
     out: list[Claim] = []
     for n, g in enumerate(group):
         if n == bi:
             continue
         for r in g.rows:
-            b = by_label.get(r.label)
+            rk = _row_key(g, r, key_col)
+            b = by_label.get(rk)
             if b is None or len(r.cells) != k or (has_aggregate and _kind_of_name(r.label) == "index"):
                 continue
             for j in vcols:
                 bc, cc = b.cells[j], r.cells[j]
                 if bc is None or cc is None:
                     continue
-                cl = _claim(g, _metric(r.label, _column_name(g, j)), bc, cc, labels[bi], labels[n],
-                            g.units[j] or base.units[j] or g.unit, [b, r], None, r.label)
+                row = r.label or (f"{base.names[0] or g.names[0]} {rk}".strip() if key_col else "")
+                cl = _claim(g, _metric(row, _column_name(g, j)), bc, cc, labels[bi], labels[n],
+                            g.units[j] or base.units[j] or g.unit, [b, r], None, row or None)
                 if cl is not None:
                     out.append(cl)
     return out
