@@ -506,7 +506,8 @@ def _shape(g: Grid) -> int:
     # the width most rows have: a short row ("1  same as above") is placed by position, a
     # long one has numbers in its label; ties go to the narrower width.  Numbers glued to
     # the label text ("batch = 1 410") that only some rows print are part of the label.
-    k = max(set(multi), key=lambda n: (multi.count(n), -n)) if multi else min(counts)
+    whole = [len(r.cells) for r in g.rows if len(r.cells) >= 2 and None not in r.cells] or multi
+    k = max(set(whole), key=lambda n: (whole.count(n), -n)) if multi else min(counts)
     if multi and k > min(multi) and all(c is not None and c.glued for r in g.rows
                                          for c in r.cells[:len(r.cells) - min(multi)]):
         k = min(multi)

@@ -215,3 +215,27 @@ def test_a_number_that_names_a_thing_is_not_a_value() -> None:
     assert [t.text for t in tokenize("[  3] local 10.0.0.1 port 40112 connected with 10.0.0.2 port 5001")
             if t.kind == "value"] == []
     assert [t.value for t in tokenize("pid 4711 ran 812 ops") if t.kind == "value"] == [812]
+
+
+def test_tables_stacked_under_one_header_pair_by_key_column() -> None:
+    # one header of swept columns, then a block per variant, each under a sentence that
+    # names it and a note; the key column is named only over the first block
+    text = ("iperf\n"
+            "flows   1        2        4\n"
+            "---------------------------\n\n"
+            "Stock kernel (one queue per device).\n"
+            "Nothing changed above 4 flows.\n"
+            "****************************\n"
+            "CPUs\n"
+            "1       10k      20k      -\n"
+            "2       11k      21k      30k\n\n"
+            "queue per cpu:\n"
+            "Above 4 flows it was flat.\n"
+            "****************************\n"
+            "1\tsame as above\n"
+            "2       12k      25k      41k\n")
+    got = {(c.baseline.value, c.candidate.value): c for c in ex(text).claims}
+    assert set(got) == {(11, 12), (21, 25), (30, 41)}
+    c = got[(21, 25)]
+    assert c.baseline.label.startswith("Stock kernel") and c.candidate.label == "queue per cpu"
+    assert "flows=2" in c.metric
