@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from claims.commands import ShellEvent
 from claims.grid import name_kind
@@ -244,7 +244,27 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
             _name_column(row, text)
         row.columns = _columns(row, headers, header)
         rows.append(row)
-    return rows
+    return _unwrapped(rows)
+
+
+def _unwrapped(rows: list[Row]) -> list[Row]:
+    """Rows a mail client wrapped ("1K: [ 5] ... 7.95 Gbits/sec 0" over "223 KBytes"): a
+    short line of numbers under a row, with no name of its own, is the row's tail when the
+    two together have the shape of another row of the block."""
+    if len(rows) < 3:
+        return rows
+    shapes = {skeleton(r.tokens) for r in rows}
+    out: list[Row] = []
+    for r in rows:
+        prev = out[-1] if out else None
+        if prev is not None and r.first == prev.last + 1 and r.key is None and len(r.tokens) <= 3 \
+                and r.tokens[0].kind == "value" and skeleton(prev.tokens) + skeleton(r.tokens) in shapes:
+            shift = (prev.tokens[-1].end + 1) if prev.tokens else 0
+            prev.tokens = list(prev.tokens) + [replace(t, start=t.start + shift, end=t.end + shift) for t in r.tokens]
+            prev.last = r.last
+            continue
+        out.append(r)
+    return out
 
 
 _NAME_COLUMN = re.compile(r"^\s*(?P<name>[A-Za-z][^\t]*?\S)(?:\t|\s{2,})[-+~]?\d")
@@ -298,6 +318,10 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
         if j == base_i:
             continue
         cand_rows = _without_samples(cand_rows)
+        if _aligned(base_rows, cand_rows):  # the same lines in the same order: pair line by line
+            for br, cr in zip(base_rows, cand_rows, strict=True):
+                out.extend(pair_rows(*_common_part(br, cr), tabular=True, context=context))
+            continue
         keyed = _by_key(base_rows, cand_rows)
         if keyed:  # rows named by a key ("1K:", "avg-latency"): the key pairs them, in any order
             for br, cr in keyed:
@@ -319,6 +343,58 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
             used[shape] = k + 1
             out.extend(pair_rows(br, cands[k], tabular=True, context=context))
     return out
+
+
+def _loose_shape(tokens: list[Token]) -> tuple[str, ...]:
+    """A line's shape with the word after each number read as its unit, whatever its
+    scale: "Total Rate = 1,441,759 op/s" and "Total Rate = 1,992 kop/s" are one line."""
+    out: list[str] = []
+    for t, sk in zip(tokens, _skeleton_of_each(tokens), strict=True):
+        if out and out[-1] in ("#", "#%") and t.kind == "word" and len(t.text) <= 12 and sk:
+            out.append("u")
+        elif sk:
+            out.append(sk)
+    return tuple(out)
+
+
+def _skeleton_of_each(tokens: list[Token]) -> list[str]:
+    return [(skeleton([t]) or ("",))[0] for t in tokens]
+
+
+def _same_start(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """One line's shape, or the start of the other's holding two numbers or more: a field
+    one side prints after its results ("..., pipe 2") does not unpair the line."""
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return long_[:len(short)] == short and (len(short) == len(long_) or sum(x in ("#", "#%") for x in short) >= 2)
+
+
+def _common_part(base: Row, cand: Row) -> tuple[Row, Row]:
+    """The two rows cut to the numbers both print (see `_same_start`)."""
+    nb, nc = len(base.values), len(cand.values)
+    if nb == nc:
+        return base, cand
+    n = min(nb, nc)
+
+    def cut(r: Row) -> Row:
+        idx = [i for i, t in enumerate(r.tokens) if t.kind == "value"]
+        end = idx[n - 1] + 1
+        if end < len(r.tokens) and r.tokens[end].kind == "word" and is_unit(r.tokens[end].text):
+            end += 1
+        return replace(r, tokens=r.tokens[:end])
+
+    return (cut(base) if nb > n else base), (cut(cand) if nc > n else cand)
+
+
+def _aligned(base: list[Row], cand: list[Row]) -> bool:
+    """Two sides that print the same lines in the same order: as many rows, each of the
+    shape of the row at its place on the other side, and the names the rows carry the
+    same at most places (a typo in one name, "256K:" for "256:", does not move a row)."""
+    if len(base) != len(cand) or len(base) < 2:
+        return False
+    if any(not _same_start(_loose_shape(b.tokens), _loose_shape(c.tokens)) for b, c in zip(base, cand, strict=True)):
+        return False
+    keyed = [(b.key.lower(), c.key.lower()) for b, c in zip(base, cand, strict=True) if b.key and c.key]
+    return not keyed or sum(b == c for b, c in keyed) >= 0.6 * len(keyed)
 
 
 def _without_samples(rows: list[Row]) -> list[Row]:
