@@ -45,6 +45,9 @@ MAX_LABEL_WORDS = 8
 MAX_HEADER_LINES = 3
 _RULE = re.compile(r"^[\s\-=+|:._~*#]*$")
 _RULE_CHARS = re.compile(r"[-=_~*#]{3,}")
+# A list item written value first: "* 5,112,930 - baseline", "- 76.3 MB/s: this series"
+_VALUE_FIRST = re.compile(r"^(?:[-*•+]\s+)?(?P<v>[~<]?[+-]?\d[\d.,]*(?:\s?[A-Za-zµ%/]{1,10})?)\s+[-–—:]\s+"
+                          r"(?P<l>[A-Za-z(][^:;=]{0,60})$")
 _MARKER = re.compile(r"\s(?:==+>|<==+|-->|<--|=>|<-)\s*(?P<mark>[^=<>]{2,60})$")
 _PIECE_SPLIT = re.compile(r"\t+ *|  +")
 _NA = frozenset({"n/a", "na", "-", "--", "---", "?", "x", "same", "same as above"})
@@ -277,6 +280,10 @@ def _parse_line(text: str) -> _Parsed | None:
     sep, ps = pieces(text)
     if not ps:
         return None
+    vf = _VALUE_FIRST.match(ps[0][2]) if len(ps) == 1 else None
+    if vf is not None:  # "* 5,112,930 - baseline": the value, then what it is of
+        s0 = ps[0][0]
+        ps = [(s0 + vf.start("v"), s0 + vf.end("v"), vf.group("v")), (s0 + vf.start("l"), s0 + vf.end("l"), vf.group("l"))]
     left: list[str] = []
     right: list[str] = []
     cells: list[Cell | None] = []
@@ -428,9 +435,10 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             g.code = True  # a numbered source listing: no table
             return
         sep, ps = pieces(t)
-        if len(ps) == 1 and (got or blanks or len(ps[0][2].split()) <= 6):
+        intro = len(ps) == 1 and ps[0][2].endswith(":") and len(ps[0][2].split()) <= 14
+        if len(ps) == 1 and (got or blanks or intro or len(ps[0][2].split()) <= 6):
             words = ps[0][2]
-            if len(words.split()) <= 8 and not words.endswith((".", ",")):
+            if (len(words.split()) <= 8 or intro) and not words.endswith((".", ",")):
                 g.title = words.rstrip(":")
             if got or (len(words.split()) <= 3 or collapsed) and i - j == 1 and not blanks:
                 if not got:

@@ -239,3 +239,14 @@ def test_tables_stacked_under_one_header_pair_by_key_column() -> None:
     c = got[(21, 25)]
     assert c.baseline.label.startswith("Stock kernel") and c.candidate.label == "queue per cpu"
     assert "flows=2" in c.metric
+
+
+def test_list_items_written_value_first_are_rows() -> None:
+    text = ("Two queues, 4K reads:\n"
+            "- 81,200 - stock\n"
+            "- 80,950 - split lock only\n"
+            "- 88,010 - split lock with prefetch\n")
+    claims, _ = all_grid_claims(_lines(text), set())
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == [(81200, 80950), (81200, 88010)]
+    assert claims[0].baseline.label == "stock" and claims[1].candidate.label == "split lock with prefetch"
+    assert parse_line("5 packets - were lost in the run") is None  # a sentence, not an item
