@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from claims.lexicon import distinguishes
 from claims.model import Claim, Line, Value
 from claims.normalise import normalise_line
 from claims.numbers import (
@@ -39,7 +40,7 @@ from claims.numbers import (
     tokenize,
     unit_kind,
 )
-from claims.variants import clean_label, cue, role
+from claims.variants import baseline_index, clean_label, cue, decided, role
 
 MAX_LABEL_WORDS = 8
 MAX_HEADER_LINES = 3
@@ -316,7 +317,9 @@ def _parse_line(text: str) -> _Parsed | None:
             lab, glued = _glued_values(t, s, k)
             if glued and any(c is not None and c.tok.text.endswith((",", ";", ".")) for c in glued):
                 return None  # "Batch: 1892844.25pps, 878280070bps.": a sentence's list
-            if glued and (len(glued) >= 2 or sep != " " or len(ps) > 1):
+            if glued and (len(glued) >= 2 or sep not in " |" or len(ps) > 1 and sep != "|"
+                          or sep == "|" and (len(ps) == 1 or _LABEL_VALUE.match(t) is not None)):
+                # a bordered cell "randread 4k" is a name: only the whole line may glue one
                 if len(ps) == 1:
                     sep = "_"  # collapsed: single spaces only, no column positions
                 left.append(lab)
@@ -653,9 +656,13 @@ def _kind_of_name(name: str) -> str:
         return "variant"
     if _PARAM_NAME.match(n):
         return "param"
-    if is_unit(n) or better_for(n, None) is not None or unit_kind(n):
+    # a lone letter ("v6.5+s") says nothing of the direction: only words name a metric
+    if is_unit(n) or better_for(_LONE_LETTER.sub(" ", n), None) is not None or unit_kind(n):
         return "metric"
     return "name"
+
+
+_LONE_LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
 
 
 def _column_kinds(g: Grid, k: int) -> list[str]:
@@ -717,6 +724,18 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
         return None  # repeated runs of one variant: not a comparison
     col_score = 2.0 * sum(x == "variant" for x in ckinds)
     row_score = 2.0 * sum(x == "variant" for x in rkinds)
+    # names with no cue word that the lexicon still tells apart ("v6.5" / "v6.5+s", "udp" /
+    # "udp gso"): as good as one variant cue on that axis
+    cnames = [g.names[j] for j in vcols]
+    if "variant" not in ckinds and 2 <= len(cnames) <= 6 and all(cnames) and distinguishes(cnames):
+        col_score += 2.0
+    col_stated, row_stated = _stated_pattern(rows, body, vcols)
+    col_score += col_stated
+    row_score += row_stated
+    rnames = [labels[i] for i in body]
+    if "variant" not in rkinds and 2 <= len(rnames) <= 6 and all(rnames) and len(set(rnames)) == len(rnames) \
+            and distinguishes(rnames):
+        row_score += 2.0
     ref_row = None
     computed_base = None
     if len(vcols) >= 2 and ccols:
@@ -776,6 +795,31 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
             return None
         return _Axis(False, vcols, computed_base if computed_base is not None else _pick(names, vcols))
     return None
+
+
+def _stated_pattern(rows: list[GRow], body: list[int], vcols: list[int]) -> tuple[float, float]:
+    """Evidence from changes printed in the cells ("5.7Mpps (+14%)"): a column with none
+    beside columns that all have one is the baseline column (variants are the columns); a
+    row with none beside rows that all have one is the baseline row."""
+    def has(i: int, j: int) -> bool:
+        c = rows[i].cells[j]
+        return c is not None and c.stated is not None
+
+    def moved(i: int, j: int) -> bool:  # "+0%" is the reference, printed
+        c = rows[i].cells[j]
+        return c is not None and bool(c.stated)
+
+    if len(vcols) < 2 or len(body) < 1 or not any(moved(i, j) for i in body for j in vcols):
+        return 0.0, 0.0
+    full_cols = [j for j in vcols if all(has(i, j) for i in body if rows[i].cells[j] is not None)]
+    bare_cols = [j for j in vcols if not any(moved(i, j) for i in body)]
+    full_rows = [i for i in body if all(has(i, j) for j in vcols if rows[i].cells[j] is not None)]
+    bare_rows = [i for i in body if not any(moved(i, j) for j in vcols)]
+    full_cols = [j for j in full_cols if j not in bare_cols]
+    full_rows = [i for i in full_rows if i not in bare_rows]
+    col = 1.0 if bare_cols and len(bare_cols) + len(full_cols) == len(vcols) and full_cols else 0.0
+    row = 1.0 if bare_rows and len(bare_rows) + len(full_rows) == len(body) and full_rows else 0.0
+    return col, row
 
 
 def _change_computed_from(rows: list[GRow], body: list[int], vcols: list[int], ccol: int) -> int | None:
@@ -859,9 +903,13 @@ def _named_in_text(names: list[str], prose: str) -> bool:
 
 
 def _pick(names: list[str], idx: list[int]) -> int:
+    """The baseline: a name the lexicon reads as one, else the lowest of names it tells
+    apart by their relations ("v6.5" before "v6.5+s"), else the first not a candidate."""
     for n, i in zip(names, idx, strict=False):
         if role(n) == "baseline":
             return i
+    if not any(role(n) for n in names) and decided(names):
+        return idx[baseline_index(names)]
     for n, i in zip(names, idx, strict=False):
         if role(n) != "candidate":
             return i

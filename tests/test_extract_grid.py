@@ -250,3 +250,28 @@ def test_list_items_written_value_first_are_rows() -> None:
     assert [(c.baseline.value, c.candidate.value) for c in claims] == [(81200, 80950), (81200, 88010)]
     assert claims[0].baseline.label == "stock" and claims[1].candidate.label == "split lock with prefetch"
     assert parse_line("5 packets - were lost in the run") is None  # a sentence, not an item
+
+
+def test_columns_the_lexicon_tells_apart_by_relation_are_variants() -> None:
+    # no cue word: one kernel name extends the other; a bordered cell with a number in it
+    # ("randread 4k") is the row's name, not a value
+    text = ("+------------+--------+---------+\n"
+            "| workload   | v6.5   | v6.5+s  |\n"
+            "+------------+--------+---------+\n"
+            "| netperf    | 9.20   | 9.85    |\n"
+            "| randread 4k| 120000 | 131000  |\n"
+            "+------------+--------+---------+\n")
+    claims, _ = all_grid_claims(_lines(text), set(), context="the base kernel is v6.5")
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == [(9.20, 9.85), (120000, 131000)]
+    assert claims[1].metric == "randread 4k" and claims[1].candidate.label == "v6.5+s"
+
+
+def test_changes_printed_in_cells_say_the_variants_are_columns() -> None:
+    # the rows name two states of a setting, the columns the variants: the changes printed
+    # against the first column decide
+    text = ("          | base    | patch A       | patch B\n"
+            "IOMMU on  | 5.0Mpps | 5.7Mpps (+14%) | 6.2Mpps (+24%)\n"
+            "IOMMU off | 7.0Mpps | 7.0Mpps (+0%)  | 8.2Mpps (+17%)\n")
+    claims, _ = all_grid_claims(_lines(text), set())
+    assert {(c.baseline.value, c.candidate.value) for c in claims} >= {(5.0, 5.7), (5.0, 6.2), (7.0, 8.2)}
+    assert all(c.baseline.label == "base" for c in claims)
