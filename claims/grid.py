@@ -612,6 +612,12 @@ def _name_columns(g: Grid, k: int) -> None:
                     if we <= label_end and _gap((ws, we), spans[best]) > 0:
                         col = -1
                     words.append((ws, we, m.group(), col))
+            piece_cols = [{c for s, e, _, c in words if hs <= s and e <= he} for hs, he, _, _ in hdr]
+            if len(hdr) == k and any(len(pc) != 1 or -1 in pc for pc in piece_cols) \
+                    and len({c for pc in piece_cols for c in pc if c >= 0}) < k:
+                # the header's cells do not stand over the columns (padding lost or odd
+                # spaces): as many header cells as value columns name them in order
+                words = [(s, e, x, n) for n, (s, e, x, _) in enumerate(hdr)]
         for _, _, x, col in words:
             if not x:
                 continue
@@ -896,6 +902,34 @@ def _long_format(g: Grid, prose: str) -> Grid | None:
     return None
 
 
+def _keyed_long_format(g: Grid, kinds: list[str]) -> Grid | None:
+    """Rows named by a variant that cycles ("before", "after", "before", "after") with a
+    first value column that is the same number inside each cycle ("queue 1", "queue 4"):
+    the rows are marked by their variant and keyed by that column."""
+    rows = g.rows
+    labels = [r.label for r in rows]
+    names = list(dict.fromkeys(labels))
+    if len(rows) < 4 or not all(labels) or len(names) < 2 or len(rows) % len(names) \
+            or len(g.names) < 2 or kinds[0] in ("variant", "change", "spread"):
+        return None
+    n = len(names)
+    groups = [rows[i:i + n] for i in range(0, len(rows), n)]
+    if any([r.label for r in grp] != names for grp in groups):
+        return None  # the variants must come in one order inside every group
+    keys = []
+    for grp in groups:
+        cells = [r.cells[0] for r in grp]
+        if any(c is None for c in cells) or len({c.tok.value for c in cells if c is not None}) != 1:
+            return None
+        keys.append(cells[0].tok.text)  # type: ignore[union-attr]
+    if len(set(keys)) != len(keys) or not (any(role(x) for x in names) or decided(names)):
+        return None
+    key = g.names[0] or g.key_name or ""
+    return replace(g, rows=[replace(r, label=f"{key} {keys[i // n]}".strip(), mark=r.label, cells=r.cells[1:])
+                            for i, r in enumerate(rows)],
+                   names=g.names[1:], units=g.units[1:])
+
+
 def _named_in_text(names: list[str], prose: str) -> bool:
     """Variants with no cue word pair only when the message's own text names them."""
     said = sum(_text_names(prose, n) for n in names)
@@ -1027,9 +1061,9 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
         return _slash_claims(g, k, kinds)
     if any(r.mark for r in g.rows):
         return _marked_claims(g, k, kinds)
-    long = _long_format(g, prose)
+    long = _long_format(g, prose) or _keyed_long_format(g, kinds)
     if long:
-        return _marked_claims(long, k, kinds)
+        return _marked_claims(long, len(long.names), _column_kinds(long, len(long.names)))
     key_col = _key_column(g, kinds)
     axis = _decide(g, k, kinds, key_col, prose)
     if axis is None:

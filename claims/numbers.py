@@ -38,6 +38,7 @@ _UNIT_RE = re.compile(
     r"conn/s|connections/s|mpps|kpps|fps|gbit|mbit|gbits|mbits|gb|mb|kb|tb|"
     r"gbit/s|mbit/s|gbits/s|mbits/s|gbit/sec|mbit/sec|gbits/sec|mbits/sec|"
     r"mbytes|gbytes|kbytes|mbytes/s|gbytes/s|mb/s|gb/s|kb/s|times|us/tr|usec/tr|"
+    r"lps|lpm|mwips|mflops|kbps|[kmg]?ips|[kmg]?iops|"  # UnixBench and friends
     r"[kmg](?:trans/s|tps|qps|rps|req/s|reqs/s|requests/s|transactions/s|msgs/s|msg/s|conn/s|"
     r"ops/s|ops)",
     re.IGNORECASE,
