@@ -612,9 +612,9 @@ def _name_columns(g: Grid, k: int) -> None:
                     if we <= label_end and _gap((ws, we), spans[best]) > 0:
                         col = -1
                     words.append((ws, we, m.group(), col))
-            piece_cols = [{c for s, e, _, c in words if hs <= s and e <= he} for hs, he, _, _ in hdr]
-            if len(hdr) == k and any(len(pc) != 1 or -1 in pc for pc in piece_cols) \
-                    and len({c for pc in piece_cols for c in pc if c >= 0}) < k:
+            piece_cols = [{c for s, e, _, c in words if hs <= s and e <= he and c >= 0} for hs, he, _, _ in hdr]
+            owners = [c for pc in piece_cols if len(pc) == 1 for c in pc]
+            if len(hdr) == k and (any(len(pc) > 1 for pc in piece_cols) or len(owners) != len(set(owners))):
                 # the header's cells do not stand over the columns (padding lost or odd
                 # spaces): as many header cells as value columns name them in order
                 words = [(s, e, x, n) for n, (s, e, x, _) in enumerate(hdr)]

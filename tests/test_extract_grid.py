@@ -275,3 +275,27 @@ def test_changes_printed_in_cells_say_the_variants_are_columns() -> None:
     claims, _ = all_grid_claims(_lines(text), set())
     assert {(c.baseline.value, c.candidate.value) for c in claims} >= {(5.0, 5.7), (5.0, 6.2), (7.0, 8.2)}
     assert all(c.baseline.label == "base" for c in claims)
+
+
+def test_rows_marked_by_a_variant_cycling_over_a_key_column() -> None:
+    text = ("Latency (us), lower is better:\n\n"
+            "\tqueue\tmean\tp99\n"
+            "before\t1\t12.5\t40.1\n"
+            "after\t1\t10.2\t31.0\n"
+            "before\t4\t14.0\t52.3\n"
+            "after\t4\t11.1\t35.7\n")
+    claims, _ = all_grid_claims(_lines(text), set())
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == [
+        (12.5, 10.2), (40.1, 31.0), (14.0, 11.1), (52.3, 35.7)]
+    assert claims[2].metric == "queue 4 mean"
+
+
+def test_units_printed_in_each_cell_and_the_candidate_column_first() -> None:
+    text = ("                                       after-patch        before-patch\n"
+            "Dhrystone 2 using register variables   38123456.7 lps     37012345.6 lps\n"
+            "Double-Precision Whetstone             4567.8 MWIPS       4512.3 MWIPS\n"
+            "File Copy 1024 bufsize 2000 maxblocks  612345.0 KBps      598765.0 KBps\n")
+    claims, _ = all_grid_claims(_lines(text), set())
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == [
+        (37012345.6, 38123456.7), (4512.3, 4567.8), (598765.0, 612345.0)]
+    assert claims[2].metric.startswith("File Copy 1024 bufsize 2000 maxblocks")
