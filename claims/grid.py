@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from claims.lexicon import distinguishes
+from claims.lexicon import contrasted, distinguishes
 from claims.model import Claim, Line, Value
 from claims.normalise import normalise_line
 from claims.numbers import (
@@ -733,14 +733,13 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
     # names with no cue word that the lexicon still tells apart ("v6.5" / "v6.5+s", "udp" /
     # "udp gso"): as good as one variant cue on that axis
     cnames = [g.names[j] for j in vcols]
-    if "variant" not in ckinds and 2 <= len(cnames) <= 6 and all(cnames) and distinguishes(cnames):
+    if "variant" not in ckinds and _told_apart(cnames):
         col_score += 2.0
     col_stated, row_stated = _stated_pattern(rows, body, vcols)
     col_score += col_stated
     row_score += row_stated
     rnames = [labels[i] for i in body]
-    if "variant" not in rkinds and 2 <= len(rnames) <= 6 and all(rnames) and len(set(rnames)) == len(rnames) \
-            and distinguishes(rnames):
+    if "variant" not in rkinds and _told_apart(rnames):
         row_score += 2.0
     ref_row = None
     computed_base = None
@@ -801,6 +800,19 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
             return None
         return _Axis(False, vcols, computed_base if computed_base is not None else _pick(names, vcols))
     return None
+
+
+def _told_apart(names: list[str]) -> bool:
+    """Names with no cue word that still tell baseline from candidate: two states of one
+    thing ("SMAP off" / "SMAP on"), or the baseline's name written inside every other
+    ("v6.5" / "v6.5+s", "copy" / "zerocopy", "udp" / "udp gso")."""
+    if not 2 <= len(names) <= 6 or not all(names) or len(set(names)) != len(names) or not distinguishes(names):
+        return False
+    if contrasted(names):
+        return True
+    squashed = [re.sub(r"[^a-z0-9]", "", n.lower()) for n in names]
+    base = squashed[baseline_index(names)]
+    return bool(base) and all(base in x for x in squashed)
 
 
 def _stated_pattern(rows: list[GRow], body: list[int], vcols: list[int]) -> tuple[float, float]:
