@@ -118,6 +118,13 @@ class Grid:
     swept: bool = False  # the columns are named by a row of rising numbers: a swept parameter
     code: bool = False  # its header is a line of code: a numbered source listing
     title_header: bool = False  # the title line is also the header of one column ("VQs")
+    prose_lists: list[list[str]] = field(default_factory=list)  # lists of names in the text around it
+
+
+# A line of comma-separated values ("VHOST_NET_BATCH,1,16,64", "1234567,1345678"): two
+# fields or more, no spaces inside them; never one number with thousands separators.
+_CSV = re.compile(r"[\w.+%-]{1,40}(?:, ?[\w.+%-]{1,40}){1,30}")
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 
 
 def _columns_of(text: str) -> list[int]:
@@ -146,6 +153,14 @@ def pieces(text: str) -> tuple[str, list[tuple[int, int, str]]]:
             out = out[1:]
         if out and not out[-1][2]:
             out = out[:-1]
+        return sep, out
+    if "," in text and _CSV.fullmatch(text.strip()) and not _THOUSANDS.fullmatch(text.strip()):
+        sep, pos = "\t", len(text) - len(text.lstrip())  # comma-separated values: cells as tabs
+        for field_ in text[pos:].split(","):
+            if field_.strip():
+                s0 = pos + len(field_) - len(field_.lstrip())
+                out.append((cols[s0], cols[pos + len(field_.rstrip())], field_.strip()))
+            pos += len(field_) + 1
         return sep, out
     sep = "\t" if "\t" in text.strip() else " "
     pos = len(text) - len(text.lstrip())
@@ -1033,6 +1048,7 @@ def grid_claims(g: Grid, prose: str) -> list[Claim]:
     if not g.rows:
         return []
     _name_columns(g, k)
+    _name_rows_from_prose(g, k)
     blocks = _side_by_side(g.names)
     if blocks:
         out: list[Claim] = []
@@ -1206,7 +1222,7 @@ def _promote_header_row(g: Grid) -> None:
         return
     rows.pop(0)
     g.swept = rising
-    if g.header or head.label:
+    if g.header or head.label or rising:
         g.header = [[(c.start, c.end, f"{head.label} {c.tok.text}".strip() if head.label else c.tok.text, c.piece)
                      for c in vals]]
         g.header_seps = ["#"]
@@ -1304,6 +1320,8 @@ def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "") ->
     if not grids:
         return claims, covered
     _inherit_headers(grids)
+    for g in grids:
+        g.prose_lists = _lists_near(lines, g)
     inside = {i for g in grids for i in range(g.first, g.last + 1)}
     prose = _Prose(lambda: re.sub(r"[^a-z0-9]", "", context[:1000].lower() + " ".join(
         ln.text.lower() for i, ln in enumerate(lines[:5000]) if i not in inside)[:200_000]))
@@ -1365,6 +1383,49 @@ def _inherit_headers(grids: list[Grid]) -> None:
             shared = (g.last, depth, shared[2], shared[3])
         else:
             shared = None
+
+
+_LIST_SPLIT = re.compile(r"\s*(?:[,;]|\band\b|\bthen\b|\bvs\.?(?=\s)|\bversus\b)\s*")
+NAMES_WITHIN = 6  # lines: how far from a table the sentence naming its rows may stand
+
+
+def _lists_near(lines: Sequence[Line], g: Grid) -> list[list[str]]:
+    """Lists of names in the lines just above and below a table ("the rows are base,
+    +batching and +buf_api"), nearest first, for a table whose rows carry no names."""
+    depth = g.rows[0].line.depth
+    if sum(1 for r in g.rows if not r.label) < 2:
+        return []
+    near = list(range(g.first - 1, max(-1, g.first - 1 - NAMES_WITHIN), -1)) + \
+        list(range(g.last + 1, min(len(lines), g.last + 1 + NAMES_WITHIN)))
+    out = []
+    for n in near:
+        ln = lines[n]
+        if ln.depth != depth or not ln.text.strip() or parse_line(ln.text) is not None:
+            continue
+        chunks = [c.strip(" .:()") for c in _LIST_SPLIT.split(ln.text[:300])]
+        if len(chunks) >= 2:
+            out.append(chunks)
+    return out
+
+
+def _name_rows_from_prose(g: Grid, k: int) -> None:
+    """Rows with no names take them from a sentence near the table that lists as many
+    names as there are rows, in order, when the lexicon can tell those names apart."""
+    rows = g.rows
+    if len(rows) < 2 or any(r.label for r in rows) or not g.swept and _key_column(g, _column_kinds(g, k)):
+        return
+    n = len(rows)
+    for chunks in g.prose_lists:
+        for at in range(0, len(chunks) - n + 1):
+            run = list(chunks[at:at + n])
+            run[0] = run[0].split()[-1] if run[0] else ""
+            if not all(run) or any(len(x.split()) > 3 or not any(ch.isalpha() for ch in x) for x in run) \
+                    or len(set(run)) != n:
+                continue
+            if any(role(x) == "baseline" for x in run) or decided(run):
+                for r, name in zip(rows, run, strict=True):
+                    r.label = name
+                return
 
 
 def _sections(grids: list[Grid]) -> list[list[Grid]]:

@@ -299,3 +299,16 @@ def test_units_printed_in_each_cell_and_the_candidate_column_first() -> None:
     assert [(c.baseline.value, c.candidate.value) for c in claims] == [
         (37012345.6, 38123456.7), (4512.3, 4567.8), (598765.0, 612345.0)]
     assert claims[2].metric.startswith("File Copy 1024 bufsize 2000 maxblocks")
+
+
+def test_rows_named_only_in_the_sentence_under_a_csv_table() -> None:
+    text = ("Raw numbers (pps), batch size as columns:\n\n"
+            "QUEUES,1,16,64\n"
+            "1234567,1345678,1456789\n"
+            "1240000,1400000,1500000\n\n"
+            "The two rows are stock and +prefetch.\n")
+    claims, _ = all_grid_claims(_lines(text), set())
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == [
+        (1234567, 1240000), (1345678, 1400000), (1456789, 1500000)]
+    assert claims[1].metric == "QUEUES 16" and claims[1].candidate.label == "+prefetch"
+    assert pieces("1,445,864")[1] == [(0, 9, "1,445,864")]  # thousands, not three cells
