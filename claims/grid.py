@@ -155,7 +155,7 @@ def pieces(text: str) -> tuple[str, list[tuple[int, int, str]]]:
             out = out[:-1]
         return sep, out
     if "," in text and _CSV.fullmatch(text.strip()) and not _THOUSANDS.fullmatch(text.strip()):
-        sep, pos = "\t", len(text) - len(text.lstrip())  # comma-separated values: cells as tabs
+        sep, pos = ",", len(text) - len(text.lstrip())  # comma-separated values
         for field_ in text[pos:].split(","):
             if field_.strip():
                 s0 = pos + len(field_) - len(field_.lstrip())
@@ -547,6 +547,9 @@ def _shape(g: Grid) -> int:
             spans.append((-1, -1))
         else:
             spans.append((min(c.start for c in cs), max(c.end for c in cs)))  # type: ignore[union-attr]
+    g.rows = [r for r in g.rows if r.sep != "," or len(r.cells) == k]  # CSV rows print every field
+    if not g.rows:
+        return 0
     for r in g.rows:
         n = len(r.cells)
         if n > k:
@@ -609,7 +612,7 @@ def _name_columns(g: Grid, k: int) -> None:
                     words.append((0, 0, ws[0], -1))
                 for j in range(k):
                     words.append((0, 0, " ".join(ws[lead + j * step:lead + (j + 1) * step]), j))
-        elif sep == ref.sep and sep in "|\t" and ref.cells[0] is not None:
+        elif sep == ref.sep and sep in "|\t," and ref.cells[0] is not None:
             piece_of = {c.piece: j for j, c in enumerate(ref.cells) if c is not None}
             shift = ref.npieces - len(hdr)
             for s, e, x, idx in hdr:
@@ -1348,7 +1351,7 @@ SHARED_HEADER_WITHIN = 25  # lines: how far below a header a stacked table may s
 def _header_row(g: Grid) -> list[tuple[int, int, str, int]] | None:
     """A one-row grid that is a header: a label over rising whole numbers ("numjobs 1 2 4
     8 12 16"), as pieces naming each number's column ("numjobs=4")."""
-    if len(g.rows) != 1 or not g.rows[0].label or g.rows[0].sep not in (" ", "\t"):
+    if len(g.rows) != 1 or not g.rows[0].label or g.rows[0].sep not in (" ", "\t", ","):
         return None
     r = g.rows[0]
     cells = [c for c in r.cells if c is not None]
@@ -1422,7 +1425,7 @@ def _name_rows_from_prose(g: Grid, k: int) -> None:
             if not all(run) or any(len(x.split()) > 3 or not any(ch.isalpha() for ch in x) for x in run) \
                     or len(set(run)) != n:
                 continue
-            if any(role(x) == "baseline" for x in run) or decided(run):
+            if any(role(x) is not None for x in run) and decided(run):
                 for r, name in zip(rows, run, strict=True):
                     r.label = name
                 return
