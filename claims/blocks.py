@@ -238,6 +238,9 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
                 headers = []
             continue
         key_end = next((i for i, t in enumerate(row.tokens[:12]) if t.text.endswith(":")), None)
+        if key_end is not None and any(t.kind == "value" for t in row.tokens[:key_end]):
+            key_end = None  # "133292pps 68Mb/sec errors:": numbers are results, not a name
+            row.label_in_text = False
         if key_end is not None:
             row.key = " ".join(t.text for t in row.tokens[:key_end + 1]).rstrip(":")
         else:
@@ -352,6 +355,8 @@ def _loose_shape(tokens: list[Token]) -> tuple[str, ...]:
     for t, sk in zip(tokens, _skeleton_of_each(tokens), strict=True):
         if out and out[-1] in ("#", "#%") and t.kind == "word" and len(t.text) <= 12 and sk:
             out.append("u")
+        elif t.kind == "word" and any(ch.isdigit() for ch in t.text):
+            out.append("w#")  # "15004411(c14990001+d14410)": numbers inside a word
         elif sk:
             out.append(sk)
     return tuple(out)
@@ -561,6 +566,54 @@ def _merge_asides(blocks: list[Block], rows: list[list[Row]]) -> None:
         b.end = b.first_data = blocks[prev].end
 
 
+def _condition(labels: list[str | None]) -> list[tuple[str, ...]]:
+    """Each label without the numbers that name only its own block ("Run 2 (cpu at 1.2
+    GHz)" -> "run (cpu at 1.2 ghz)"): what a run measures, not which run it is."""
+    toks = [(lab or "").lower().replace("(", " ").replace(")", " ").split() for lab in labels]
+    counts: dict[str, int] = {}
+    for ts in toks:
+        for t in set(ts):
+            counts[t] = counts.get(t, 0) + 1
+    return [tuple(t for t in ts if not (t.rstrip(":,").isdigit() and counts[t] == 1)) for ts in toks]
+
+
+def _sides_by_sentence(lines: Sequence[Line], blocks: list[Block]) -> list[tuple[int, int]]:
+    """Blocks whose labels name no side, split by a sentence between them that does ("Runs
+    2 and 3 use the patched driver."): the blocks on one side of it are the baseline, the
+    other the candidate, and each pairs with the one of the same condition."""
+    for k in range(1, len(blocks)):
+        b = blocks[k]
+        stop = b.label_index if b.label_index is not None else b.first_data
+        paras, cur = [], []  # the sentences between, joined across wrapped lines
+        for n in range(b.window, stop):
+            t = lines[n].text.strip()
+            if t:
+                cur.append(t)
+            elif cur:
+                paras.append(" ".join(cur))
+                cur = []
+        if cur:
+            paras.append(" ".join(cur))
+        said = [cue(p).score for p in paras if is_sentence(p) and abs(cue(p).score) >= 0.5]
+        if len(said) != 1:
+            continue
+        before, after = list(range(k)), list(range(k, len(blocks)))
+        if len(before) != len(after):
+            return []
+        keys = _condition([x.label for x in blocks])
+        by_key = {keys[i]: i for i in before}
+        if len(by_key) != len(before) or {keys[i] for i in after} != set(by_key) \
+                or len({keys[i] for i in after}) != len(after):
+            return []
+        base_first = said[0] > 0  # the sentence names the candidate: what follows it is the change
+        out = []
+        for j in after:
+            i = by_key[keys[j]]
+            out.append((i, j) if base_first else (j, i))
+        return out
+    return []
+
+
 def labelled_block_claims(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] | set[int] = frozenset(),
                           setup: dict[int, str] | None = None,
                           subject: str | None = None) -> tuple[list[Claim], set[int]]:
@@ -579,10 +632,16 @@ def labelled_block_claims(lines: Sequence[Line], skip: set[int], neutral: frozen
         arrows = [blocks[k].arrow for k in series]
         found: list[Claim] = []
         compared: set[int] = set()
-        for base, cands in comparisons(labels, arrows, subject):
+        pairs_of = comparisons(labels, arrows, subject)
+        matched = [] if pairs_of else _sides_by_sentence(lines, [blocks[k] for k in series])
+        for base, cands in pairs_of:
             members = [series[base]] + [series[c] for c in cands]
             compared.update(members)
             sides = [(blocks[k].label, rows[k]) for k in members]
+            found.extend(_pair_series(lines, sides, None, base_i=0))
+        for base, cand in matched:
+            compared.update((series[base], series[cand]))
+            sides = [(blocks[series[k]].label, rows[series[k]]) for k in (base, cand)]
             found.extend(_pair_series(lines, sides, None, base_i=0))
         if found:
             claims.extend(found)

@@ -164,3 +164,14 @@ def test_ping_summary_pairs_its_round_trip_times_not_its_run_time() -> None:
     got = {(c.baseline.value, c.candidate.value): c for c in extract_message(message_from_text(text)).claims}
     assert (0.3, 0.1) in got and got[(0.3, 0.1)].metric == "rtt_avg" and got[(0.3, 0.1)].better == "lower"
     assert (10100, 10020) not in got
+
+
+def test_a_sentence_between_runs_names_the_side_and_runs_pair_by_their_condition() -> None:
+    text = ("Run 1 (ring of 256):\n  rx=4100 polls=900\n\n"
+            "Run 2 (ring of 1024):\n  rx=5000 polls=800\n\n"
+            "Runs 3 and 4 use the patched driver with the early\nwake-up.\n\n"
+            "Run 3 (ring of 256):\n  rx=4300 polls=700\n\n"
+            "Run 4 (ring of 1024):\n  rx=5600 polls=650\n")
+    claims, _ = labelled_block_claims(message_from_text(text).lines, set())
+    got = {(c.baseline.value, c.candidate.value) for c in claims}
+    assert got == {(4100, 4300), (900, 700), (5000, 5600), (800, 650)}
