@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from claims.commands import ShellEvent
 from claims.grid import name_kind
@@ -238,13 +238,36 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
                 headers = []
             continue
         key_end = next((i for i, t in enumerate(row.tokens[:12]) if t.text.endswith(":")), None)
+        if key_end is not None and any(t.kind == "value" for t in row.tokens[:key_end]):
+            key_end = None  # "133292pps 68Mb/sec errors:": numbers are results, not a name
+            row.label_in_text = False
         if key_end is not None:
             row.key = " ".join(t.text for t in row.tokens[:key_end + 1]).rstrip(":")
         else:
             _name_column(row, text)
         row.columns = _columns(row, headers, header)
         rows.append(row)
-    return rows
+    return _unwrapped(rows)
+
+
+def _unwrapped(rows: list[Row]) -> list[Row]:
+    """Rows a mail client wrapped ("1K: [ 5] ... 7.95 Gbits/sec 0" over "223 KBytes"): a
+    short line of numbers under a row, with no name of its own, is the row's tail when the
+    two together have the shape of another row of the block."""
+    if len(rows) < 3:
+        return rows
+    shapes = {skeleton(r.tokens) for r in rows}
+    out: list[Row] = []
+    for r in rows:
+        prev = out[-1] if out else None
+        if prev is not None and r.first == prev.last + 1 and r.key is None and len(r.tokens) <= 3 \
+                and r.tokens[0].kind == "value" and skeleton(prev.tokens) + skeleton(r.tokens) in shapes:
+            shift = (prev.tokens[-1].end + 1) if prev.tokens else 0
+            prev.tokens = list(prev.tokens) + [replace(t, start=t.start + shift, end=t.end + shift) for t in r.tokens]
+            prev.last = r.last
+            continue
+        out.append(r)
+    return out
 
 
 _NAME_COLUMN = re.compile(r"^\s*(?P<name>[A-Za-z][^\t]*?\S)(?:\t|\s{2,})[-+~]?\d")
@@ -298,6 +321,10 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
         if j == base_i:
             continue
         cand_rows = _without_samples(cand_rows)
+        if _aligned(base_rows, cand_rows):  # the same lines in the same order: pair line by line
+            for br, cr in zip(base_rows, cand_rows, strict=True):
+                out.extend(pair_rows(*_common_part(br, cr), tabular=True, context=context))
+            continue
         keyed = _by_key(base_rows, cand_rows)
         if keyed:  # rows named by a key ("1K:", "avg-latency"): the key pairs them, in any order
             for br, cr in keyed:
@@ -319,6 +346,60 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
             used[shape] = k + 1
             out.extend(pair_rows(br, cands[k], tabular=True, context=context))
     return out
+
+
+def _loose_shape(tokens: list[Token]) -> tuple[str, ...]:
+    """A line's shape with the word after each number read as its unit, whatever its
+    scale: "Total Rate = 1,441,759 op/s" and "Total Rate = 1,992 kop/s" are one line."""
+    out: list[str] = []
+    for t, sk in zip(tokens, _skeleton_of_each(tokens), strict=True):
+        if out and out[-1] in ("#", "#%") and t.kind == "word" and len(t.text) <= 12 and sk:
+            out.append("u")
+        elif t.kind == "word" and any(ch.isdigit() for ch in t.text):
+            out.append("w#")  # "15004411(c14990001+d14410)": numbers inside a word
+        elif sk:
+            out.append(sk)
+    return tuple(out)
+
+
+def _skeleton_of_each(tokens: list[Token]) -> list[str]:
+    return [(skeleton([t]) or ("",))[0] for t in tokens]
+
+
+def _same_start(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """One line's shape, or the start of the other's holding two numbers or more: a field
+    one side prints after its results ("..., pipe 2") does not unpair the line."""
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return long_[:len(short)] == short and (len(short) == len(long_) or sum(x in ("#", "#%") for x in short) >= 2)
+
+
+def _common_part(base: Row, cand: Row) -> tuple[Row, Row]:
+    """The two rows cut to the numbers both print (see `_same_start`)."""
+    nb, nc = len(base.values), len(cand.values)
+    if nb == nc:
+        return base, cand
+    n = min(nb, nc)
+
+    def cut(r: Row) -> Row:
+        idx = [i for i, t in enumerate(r.tokens) if t.kind == "value"]
+        end = idx[n - 1] + 1
+        if end < len(r.tokens) and r.tokens[end].kind == "word" and is_unit(r.tokens[end].text):
+            end += 1
+        return replace(r, tokens=r.tokens[:end])
+
+    return (cut(base) if nb > n else base), (cut(cand) if nc > n else cand)
+
+
+def _aligned(base: list[Row], cand: list[Row]) -> bool:
+    """Two sides that print the same lines in the same order: as many rows, each of the
+    shape of the row at its place on the other side, and the names the rows carry the
+    same at most places (a typo in one name, "256K:" for "256:", does not move a row)."""
+    if len(base) != len(cand) or len(base) < 2:
+        return False
+    if any(not _same_start(_loose_shape(b.tokens), _loose_shape(c.tokens)) for b, c in zip(base, cand, strict=True)):
+        return False
+    keyed = [(b.key.lower(), c.key.lower()) for b, c in zip(base, cand, strict=True) if b.key and c.key]
+    return not keyed or sum(b == c for b, c in keyed) >= 0.6 * len(keyed)
 
 
 def _without_samples(rows: list[Row]) -> list[Row]:
@@ -485,6 +566,54 @@ def _merge_asides(blocks: list[Block], rows: list[list[Row]]) -> None:
         b.end = b.first_data = blocks[prev].end
 
 
+def _condition(labels: list[str | None]) -> list[tuple[str, ...]]:
+    """Each label without the numbers that name only its own block ("Run 2 (cpu at 1.2
+    GHz)" -> "run (cpu at 1.2 ghz)"): what a run measures, not which run it is."""
+    toks = [(lab or "").lower().replace("(", " ").replace(")", " ").split() for lab in labels]
+    counts: dict[str, int] = {}
+    for ts in toks:
+        for t in set(ts):
+            counts[t] = counts.get(t, 0) + 1
+    return [tuple(t for t in ts if not (t.rstrip(":,").isdigit() and counts[t] == 1)) for ts in toks]
+
+
+def _sides_by_sentence(lines: Sequence[Line], blocks: list[Block]) -> list[tuple[int, int]]:
+    """Blocks whose labels name no side, split by a sentence between them that does ("Runs
+    2 and 3 use the patched driver."): the blocks on one side of it are the baseline, the
+    other the candidate, and each pairs with the one of the same condition."""
+    for k in range(1, len(blocks)):
+        b = blocks[k]
+        stop = b.label_index if b.label_index is not None else b.first_data
+        paras, cur = [], []  # the sentences between, joined across wrapped lines
+        for n in range(b.window, stop):
+            t = lines[n].text.strip()
+            if t:
+                cur.append(t)
+            elif cur:
+                paras.append(" ".join(cur))
+                cur = []
+        if cur:
+            paras.append(" ".join(cur))
+        said = [cue(p).score for p in paras if is_sentence(p) and abs(cue(p).score) >= 0.5]
+        if len(said) != 1:
+            continue
+        before, after = list(range(k)), list(range(k, len(blocks)))
+        if len(before) != len(after):
+            return []
+        keys = _condition([x.label for x in blocks])
+        by_key = {keys[i]: i for i in before}
+        if len(by_key) != len(before) or {keys[i] for i in after} != set(by_key) \
+                or len({keys[i] for i in after}) != len(after):
+            return []
+        base_first = said[0] > 0  # the sentence names the candidate: what follows it is the change
+        out = []
+        for j in after:
+            i = by_key[keys[j]]
+            out.append((i, j) if base_first else (j, i))
+        return out
+    return []
+
+
 def labelled_block_claims(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] | set[int] = frozenset(),
                           setup: dict[int, str] | None = None,
                           subject: str | None = None) -> tuple[list[Claim], set[int]]:
@@ -503,10 +632,16 @@ def labelled_block_claims(lines: Sequence[Line], skip: set[int], neutral: frozen
         arrows = [blocks[k].arrow for k in series]
         found: list[Claim] = []
         compared: set[int] = set()
-        for base, cands in comparisons(labels, arrows, subject):
+        pairs_of = comparisons(labels, arrows, subject)
+        matched = [] if pairs_of else _sides_by_sentence(lines, [blocks[k] for k in series])
+        for base, cands in pairs_of:
             members = [series[base]] + [series[c] for c in cands]
             compared.update(members)
             sides = [(blocks[k].label, rows[k]) for k in members]
+            found.extend(_pair_series(lines, sides, None, base_i=0))
+        for base, cand in matched:
+            compared.update((series[base], series[cand]))
+            sides = [(blocks[series[k]].label, rows[series[k]]) for k in (base, cand)]
             found.extend(_pair_series(lines, sides, None, base_i=0))
         if found:
             claims.extend(found)

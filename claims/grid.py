@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from claims.lexicon import contrasted, distinguishes
 from claims.model import Claim, Line, Value
 from claims.normalise import normalise_line
 from claims.numbers import (
@@ -39,12 +40,15 @@ from claims.numbers import (
     tokenize,
     unit_kind,
 )
-from claims.variants import clean_label, role
+from claims.variants import baseline_index, clean_label, cue, decided, role
 
 MAX_LABEL_WORDS = 8
 MAX_HEADER_LINES = 3
 _RULE = re.compile(r"^[\s\-=+|:._~*#]*$")
 _RULE_CHARS = re.compile(r"[-=_~*#]{3,}")
+# A list item written value first: "* 5,112,930 - baseline", "- 76.3 MB/s: this series"
+_VALUE_FIRST = re.compile(r"^(?:[-*•+]\s+)?(?P<v>[~<]?[+-]?\d[\d.,]*(?:\s?[A-Za-zµ%/]{1,10})?)\s+[-–—:]\s+"
+                          r"(?P<l>[A-Za-z(][^:;=]{0,60})$")
 _MARKER = re.compile(r"\s(?:==+>|<==+|-->|<--|=>|<-)\s*(?P<mark>[^=<>]{2,60})$")
 _PIECE_SPLIT = re.compile(r"\t+ *|  +")
 _NA = frozenset({"n/a", "na", "-", "--", "---", "?", "x", "same", "same as above"})
@@ -113,6 +117,14 @@ class Grid:
     section: str | None = None  # a label line further up that may name the table's variant
     swept: bool = False  # the columns are named by a row of rising numbers: a swept parameter
     code: bool = False  # its header is a line of code: a numbered source listing
+    title_header: bool = False  # the title line is also the header of one column ("VQs")
+    prose_lists: list[list[str]] = field(default_factory=list)  # lists of names in the text around it
+
+
+# A line of comma-separated values ("VHOST_NET_BATCH,1,16,64", "1234567,1345678"): two
+# fields or more, no spaces inside them; never one number with thousands separators.
+_CSV = re.compile(r"[\w.+%-]{1,40}(?:, ?[\w.+%-]{1,40}){1,30}")
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 
 
 def _columns_of(text: str) -> list[int]:
@@ -141,6 +153,14 @@ def pieces(text: str) -> tuple[str, list[tuple[int, int, str]]]:
             out = out[1:]
         if out and not out[-1][2]:
             out = out[:-1]
+        return sep, out
+    if "," in text and _CSV.fullmatch(text.strip()) and not _THOUSANDS.fullmatch(text.strip()):
+        sep, pos = ",", len(text) - len(text.lstrip())  # comma-separated values
+        for field_ in text[pos:].split(","):
+            if field_.strip():
+                s0 = pos + len(field_) - len(field_.lstrip())
+                out.append((cols[s0], cols[pos + len(field_.rstrip())], field_.strip()))
+            pos += len(field_) + 1
         return sep, out
     sep = "\t" if "\t" in text.strip() else " "
     pos = len(text) - len(text.lstrip())
@@ -276,6 +296,10 @@ def _parse_line(text: str) -> _Parsed | None:
     sep, ps = pieces(text)
     if not ps:
         return None
+    vf = _VALUE_FIRST.match(ps[0][2]) if len(ps) == 1 else None
+    if vf is not None:  # "* 5,112,930 - baseline": the value, then what it is of
+        s0 = ps[0][0]
+        ps = [(s0 + vf.start("v"), s0 + vf.end("v"), vf.group("v")), (s0 + vf.start("l"), s0 + vf.end("l"), vf.group("l"))]
     left: list[str] = []
     right: list[str] = []
     cells: list[Cell | None] = []
@@ -308,7 +332,9 @@ def _parse_line(text: str) -> _Parsed | None:
             lab, glued = _glued_values(t, s, k)
             if glued and any(c is not None and c.tok.text.endswith((",", ";", ".")) for c in glued):
                 return None  # "Batch: 1892844.25pps, 878280070bps.": a sentence's list
-            if glued and (len(glued) >= 2 or sep != " " or len(ps) > 1):
+            if glued and (len(glued) >= 2 or sep not in " |" or len(ps) > 1 and sep != "|"
+                          or sep == "|" and (len(ps) == 1 or _LABEL_VALUE.match(t) is not None)):
+                # a bordered cell "randread 4k" is a name: only the whole line may glue one
                 if len(ps) == 1:
                     sep = "_"  # collapsed: single spaces only, no column positions
                 left.append(lab)
@@ -428,20 +454,23 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             g.code = True  # a numbered source listing: no table
             return
         sep, ps = pieces(t)
-        if len(ps) == 1 and (got or blanks or len(ps[0][2].split()) <= 6):
+        intro = len(ps) == 1 and ps[0][2].endswith(":") and len(ps[0][2].split()) <= 14
+        if len(ps) == 1 and (got or blanks or intro or len(ps[0][2].split()) <= 6):
             words = ps[0][2]
-            if len(words.split()) <= 8 and not words.endswith((".", ",")):
+            if (len(words.split()) <= 8 or intro) and not words.endswith((".", ",")):
                 g.title = words.rstrip(":")
             if got or (len(words.split()) <= 3 or collapsed) and i - j == 1 and not blanks:
                 if not got:
                     got.insert(0, t)  # a one-word header over one value column
+                    g.title_header = True
+                    j -= 1
             break
         got.insert(0, t)
         blanks = 0
         if len(got) >= MAX_HEADER_LINES:
             break
         j -= 1
-    if g.title is None:
+    if g.title is None or g.title_header:
         g.section = _section_title(lines, j, depth)
     for t in got:
         sep, ps = pieces(t)
@@ -461,20 +490,33 @@ _SHELLISH = re.compile(r"(?:^|\s)-\S|[&;=$`<>]|^\S*/|\(qemu\)|#")
 
 def _section_title(lines: Sequence[Line], j: int, depth: int) -> str | None:
     """The label line a table stands under, above its command line or notes ("Baseline
-    kernel", "grommet v2"): the nearest short line of one piece within a few lines."""
+    kernel", "grommet v2"): the nearest short line of one piece within a few lines; else,
+    of the text lines there, the nearest that introduces it ("thread per VQ:") or that the
+    lexicon reads as naming a side ("Current upstream (single thread per device)." over a
+    note "After 8 jobs there was no perf diff.")."""
+    text: list[str] = []
     for n in range(j, max(-1, j - 6), -1):
         ln = lines[n]
         t = ln.text.strip()
         if ln.depth != depth:
-            return None
+            break
         if not t or _is_rule(t):
             continue
         if parse_line(t) is not None:
-            return None
+            break
         _, ps = pieces(t)
         if len(ps) == 1 and len(t.split()) <= 6 and not t.endswith((".", ",", ";")) \
                 and any(ch.isalpha() for ch in t) and not _SHELLISH.search(t):
             return clean_label(t)
+        if len(ps) == 1 and len(t.split()) <= 16 and any(ch.isalpha() for ch in t):
+            text.append(t)
+    intro = [t for t in text if t.endswith(":")]
+    if intro:
+        return clean_label(intro[0])
+    scored = [(abs(cue(t.rstrip(".")).score), -n, t) for n, t in enumerate(text)]
+    best = max(scored, default=None)
+    if best is not None and best[0] >= 0.35:
+        return clean_label(best[2].rstrip("."))
     return None
 
 
@@ -488,7 +530,14 @@ def _shape(g: Grid) -> int:
     """Bring every row to k value columns; returns k (0 when the rows do not line up)."""
     counts = [len(r.cells) for r in g.rows]
     multi = [c for c in counts if c >= 2]
-    k = min(multi) if multi else min(counts)
+    # the width most rows have: a short row ("1  same as above") is placed by position, a
+    # long one has numbers in its label; ties go to the narrower width.  Numbers glued to
+    # the label text ("batch = 1 410") that only some rows print are part of the label.
+    whole = [len(r.cells) for r in g.rows if len(r.cells) >= 2 and None not in r.cells] or multi
+    k = max(set(whole), key=lambda n: (whole.count(n), -n)) if multi else min(counts)
+    if multi and k > min(multi) and all(c is not None and c.glued for r in g.rows
+                                         for c in r.cells[:len(r.cells) - min(multi)]):
+        k = min(multi)
     if k == 0:
         return 0
     full = [r for r in g.rows if len(r.cells) == k]
@@ -499,6 +548,9 @@ def _shape(g: Grid) -> int:
             spans.append((-1, -1))
         else:
             spans.append((min(c.start for c in cs), max(c.end for c in cs)))  # type: ignore[union-attr]
+    g.rows = [r for r in g.rows if r.sep != "," or len(r.cells) == k]  # CSV rows print every field
+    if not g.rows:
+        return 0
     for r in g.rows:
         n = len(r.cells)
         if n > k:
@@ -562,11 +614,15 @@ def _name_columns(g: Grid, k: int) -> None:
                     words.append((0, 0, ws[0], -1))
                 for j in range(k):
                     words.append((0, 0, " ".join(ws[lead + j * step:lead + (j + 1) * step]), j))
-        elif sep == ref.sep and sep in "|\t" and ref.cells[0] is not None:
+        elif sep == ref.sep and sep in "|\t," and ref.cells[0] is not None:
             piece_of = {c.piece: j for j, c in enumerate(ref.cells) if c is not None}
             shift = ref.npieces - len(hdr)
             for s, e, x, idx in hdr:
                 words.append((s, e, x, piece_of.get(idx + shift, -1)))
+        elif any(sp[0] < 0 for sp in spans) and len(hdr) in (k, k - 1) \
+                and all(len(x.split()) == 1 for _, _, x, _ in hdr):
+            # a column of only "-" cells has no position: one name per column, right-aligned
+            words.extend((s, e, x, n + k - len(hdr)) for n, (s, e, x, _) in enumerate(hdr))
         else:
             for s, _e, x, _ in hdr:
                 for m in re.finditer(r"\S+", x):
@@ -576,6 +632,12 @@ def _name_columns(g: Grid, k: int) -> None:
                     if at[1] <= label_end and _gap(at, spans[best]) > 0:
                         col = -1
                     words.append((*at, m.group(), col))
+            piece_cols = [{c for s, e, _, c in words if hs <= s and e <= he and c >= 0} for hs, he, _, _ in hdr]
+            owners = [c for pc in piece_cols if len(pc) == 1 for c in pc]
+            if len(hdr) == k and (any(len(pc) > 1 for pc in piece_cols) or len(owners) != len(set(owners))):
+                # the header's cells do not stand over the columns (padding lost or odd
+                # spaces): as many header cells as value columns name them in order
+                words = [(s, e, x, n) for n, (s, e, x, _) in enumerate(hdr)]
         for _, _, x, col in words:
             if not x:
                 continue
@@ -620,9 +682,13 @@ def _kind_of_name(name: str) -> str:
         return "variant"
     if _PARAM_NAME.match(n):
         return "param"
-    if is_unit(n) or better_for(n, None) is not None or unit_kind(n):
+    # a lone letter ("v6.5+s") says nothing of the direction: only words name a metric
+    if is_unit(n) or better_for(_LONE_LETTER.sub(" ", n), None) is not None or unit_kind(n):
         return "metric"
     return "name"
+
+
+_LONE_LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
 
 
 def _column_kinds(g: Grid, k: int) -> list[str]:
@@ -684,6 +750,17 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
         return None  # repeated runs of one variant: not a comparison
     col_score = 2.0 * sum(x == "variant" for x in ckinds)
     row_score = 2.0 * sum(x == "variant" for x in rkinds)
+    # names with no cue word that the lexicon still tells apart ("v6.5" / "v6.5+s", "udp" /
+    # "udp gso"): as good as one variant cue on that axis
+    cnames = [g.names[j] for j in vcols]
+    if "variant" not in ckinds and _told_apart(cnames):
+        col_score += 2.0
+    col_stated, row_stated = _stated_pattern(rows, body, vcols)
+    col_score += col_stated
+    row_score += row_stated
+    rnames = [labels[i] for i in body]
+    if "variant" not in rkinds and _told_apart(rnames):
+        row_score += 2.0
     ref_row = None
     computed_base = None
     if len(vcols) >= 2 and ccols:
@@ -743,6 +820,44 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
             return None
         return _Axis(False, vcols, computed_base if computed_base is not None else _pick(names, vcols))
     return None
+
+
+def _told_apart(names: list[str]) -> bool:
+    """Names with no cue word that still tell baseline from candidate: two states of one
+    thing ("SMAP off" / "SMAP on"), or the baseline's name written inside every other
+    ("v6.5" / "v6.5+s", "copy" / "zerocopy", "udp" / "udp gso")."""
+    if not 2 <= len(names) <= 6 or not all(names) or len(set(names)) != len(names) or not distinguishes(names):
+        return False
+    if contrasted(names):
+        return True
+    squashed = [re.sub(r"[^a-z0-9]", "", n.lower()) for n in names]
+    base = squashed[baseline_index(names)]
+    return bool(base) and all(base in x for x in squashed)
+
+
+def _stated_pattern(rows: list[GRow], body: list[int], vcols: list[int]) -> tuple[float, float]:
+    """Evidence from changes printed in the cells ("5.7Mpps (+14%)"): a column with none
+    beside columns that all have one is the baseline column (variants are the columns); a
+    row with none beside rows that all have one is the baseline row."""
+    def has(i: int, j: int) -> bool:
+        c = rows[i].cells[j]
+        return c is not None and c.stated is not None
+
+    def moved(i: int, j: int) -> bool:  # "+0%" is the reference, printed
+        c = rows[i].cells[j]
+        return c is not None and bool(c.stated)
+
+    if len(vcols) < 2 or len(body) < 1 or not any(moved(i, j) for i in body for j in vcols):
+        return 0.0, 0.0
+    full_cols = [j for j in vcols if all(has(i, j) for i in body if rows[i].cells[j] is not None)]
+    bare_cols = [j for j in vcols if not any(moved(i, j) for i in body)]
+    full_rows = [i for i in body if all(has(i, j) for j in vcols if rows[i].cells[j] is not None)]
+    bare_rows = [i for i in body if not any(moved(i, j) for j in vcols)]
+    full_cols = [j for j in full_cols if j not in bare_cols]
+    full_rows = [i for i in full_rows if i not in bare_rows]
+    col = 1.0 if bare_cols and len(bare_cols) + len(full_cols) == len(vcols) and full_cols else 0.0
+    row = 1.0 if bare_rows and len(bare_rows) + len(full_rows) == len(body) and full_rows else 0.0
+    return col, row
 
 
 def _change_computed_from(rows: list[GRow], body: list[int], vcols: list[int], ccol: int) -> int | None:
@@ -819,6 +934,34 @@ def _long_format(g: Grid, prose: str) -> Grid | None:
     return None
 
 
+def _keyed_long_format(g: Grid, kinds: list[str]) -> Grid | None:
+    """Rows named by a variant that cycles ("before", "after", "before", "after") with a
+    first value column that is the same number inside each cycle ("queue 1", "queue 4"):
+    the rows are marked by their variant and keyed by that column."""
+    rows = g.rows
+    labels = [r.label for r in rows]
+    names = list(dict.fromkeys(labels))
+    if len(rows) < 4 or not all(labels) or len(names) < 2 or len(rows) % len(names) \
+            or len(g.names) < 2 or kinds[0] in ("variant", "change", "spread"):
+        return None
+    n = len(names)
+    groups = [rows[i:i + n] for i in range(0, len(rows), n)]
+    if any([r.label for r in grp] != names for grp in groups):
+        return None  # the variants must come in one order inside every group
+    keys = []
+    for grp in groups:
+        cells = [r.cells[0] for r in grp]
+        if any(c is None for c in cells) or len({c.tok.value for c in cells if c is not None}) != 1:
+            return None
+        keys.append(cells[0].tok.text)  # type: ignore[union-attr]
+    if len(set(keys)) != len(keys) or not (any(role(x) for x in names) or decided(names)):
+        return None
+    key = g.names[0] or g.key_name or ""
+    return replace(g, rows=[replace(r, label=f"{key} {keys[i // n]}".strip(), mark=r.label, cells=r.cells[1:])
+                            for i, r in enumerate(rows)],
+                   names=g.names[1:], units=g.units[1:])
+
+
 def _named_in_text(names: list[str], prose: str) -> bool:
     """Variants with no cue word pair only when the message's own text names them."""
     said = sum(_text_names(prose, n) for n in names)
@@ -826,9 +969,13 @@ def _named_in_text(names: list[str], prose: str) -> bool:
 
 
 def _pick(names: list[str], idx: list[int]) -> int:
+    """The baseline: a name the lexicon reads as one, else the lowest of names it tells
+    apart by their relations ("v6.5" before "v6.5+s"), else the first not a candidate."""
     for n, i in zip(names, idx, strict=False):
         if role(n) == "baseline":
             return i
+    if not any(role(n) for n in names) and decided(names):
+        return idx[baseline_index(names)]
     for n, i in zip(names, idx, strict=False):
         if role(n) != "candidate":
             return i
@@ -906,6 +1053,7 @@ def grid_claims(g: Grid, prose: str) -> list[Claim]:
     if not g.rows:
         return []
     _name_columns(g, k)
+    _name_rows_from_prose(g, k)
     blocks = _side_by_side(g.names)
     if blocks:
         out: list[Claim] = []
@@ -946,9 +1094,9 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
         return _slash_claims(g, k, kinds)
     if any(r.mark for r in g.rows):
         return _marked_claims(g, k, kinds)
-    long = _long_format(g, prose)
+    long = _long_format(g, prose) or _keyed_long_format(g, kinds)
     if long:
-        return _marked_claims(long, k, kinds)
+        return _marked_claims(long, len(long.names), _column_kinds(long, len(long.names)))
     key_col = _key_column(g, kinds)
     axis = _decide(g, k, kinds, key_col, prose)
     if axis is None:
@@ -1079,7 +1227,7 @@ def _promote_header_row(g: Grid) -> None:
         return
     rows.pop(0)
     g.swept = rising
-    if g.header or head.label:
+    if g.header or head.label or rising:
         g.header = [[(c.start, c.end, f"{head.label} {c.tok.text}".strip() if head.label else c.tok.text, c.piece)
                      for c in vals]]
         g.header_seps = ["#"]
@@ -1179,6 +1327,9 @@ def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "") ->
     grids = find_grids(lines, skip)
     if not grids:
         return claims, covered
+    _inherit_headers(grids)
+    for g in grids:
+        g.prose_lists = _lists_near(lines, g)
     inside = {i for g in grids for i in range(g.first, g.last + 1)}
     prose = _Prose(lambda: re.sub(r"[^a-z0-9]", "", context[:1000].lower() + " ".join(
         ln.text.lower() for i, ln in enumerate(lines[:5000]) if i not in inside)[:200_000]))
@@ -1199,15 +1350,101 @@ def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "") ->
     return claims, covered
 
 
+SHARED_HEADER_WITHIN = 25  # lines: how far below a header a stacked table may still share it
+
+
+def _header_row(g: Grid) -> list[tuple[int, int, str, int]] | None:
+    """A one-row grid that is a header: a label over rising whole numbers ("numjobs 1 2 4
+    8 12 16"), as pieces naming each number's column ("numjobs=4")."""
+    if len(g.rows) != 1 or not g.rows[0].label or g.rows[0].sep not in (" ", "\t", ","):
+        return None
+    r = g.rows[0]
+    cells = [c for c in r.cells if c is not None]
+    nums = [c.tok.value for c in cells]
+    if len(cells) < 3 or len(cells) != len(r.cells) or any(c.tok.unit or c.tok.percent for c in cells) \
+            or any(v is None or not float(v).is_integer() for v in nums) \
+            or not all(a < b for a, b in zip(nums, nums[1:], strict=False)):  # type: ignore[operator]
+        return None
+    key = r.label.replace(" ", "_")
+    return [(c.start, c.end, f"{key}={c.tok.text}", n) for n, c in enumerate(cells)]
+
+
+def _inherit_headers(grids: list[Grid]) -> None:
+    """Tables stacked under one header ("numjobs 1 2 4 ..." over a block per variant, each
+    under its own label): a table with no header of several cells takes the one above it,
+    at the same quote depth and within a few lines."""
+    shared: tuple[int, int, list[list[tuple[int, int, str, int]]], list[str]] | None = None
+    for g in grids:
+        depth = g.rows[0].line.depth
+        own = [h for h in g.header if len(h) >= 2]
+        if own:
+            shared = (g.last, depth, [h for h, _ in zip(g.header, g.header_seps, strict=False)], list(g.header_seps))
+            continue
+        row = _header_row(g)
+        if row is not None:
+            shared = (g.last, depth, [row], [" "])
+            continue
+        if shared is not None and shared[1] == depth and g.first - shared[0] <= SHARED_HEADER_WITHIN \
+                and not g.code:
+            g.header = shared[2] + g.header
+            g.header_seps = shared[3] + g.header_seps
+            shared = (g.last, depth, shared[2], shared[3])
+        else:
+            shared = None
+
+
+_LIST_SPLIT = re.compile(r"\s*(?:[,;]|\band\b|\bthen\b|\bvs\.?(?=\s)|\bversus\b)\s*")
+NAMES_WITHIN = 6  # lines: how far from a table the sentence naming its rows may stand
+
+
+def _lists_near(lines: Sequence[Line], g: Grid) -> list[list[str]]:
+    """Lists of names in the lines just above and below a table ("the rows are base,
+    +batching and +buf_api"), nearest first, for a table whose rows carry no names."""
+    depth = g.rows[0].line.depth
+    if sum(1 for r in g.rows if not r.label) < 2:
+        return []
+    near = list(range(g.first - 1, max(-1, g.first - 1 - NAMES_WITHIN), -1)) + \
+        list(range(g.last + 1, min(len(lines), g.last + 1 + NAMES_WITHIN)))
+    out = []
+    for n in near:
+        ln = lines[n]
+        if ln.depth != depth or not ln.text.strip() or parse_line(ln.text) is not None:
+            continue
+        chunks = [c.strip(" .:()") for c in _LIST_SPLIT.split(ln.text[:300])]
+        if len(chunks) >= 2:
+            out.append(chunks)
+    return out
+
+
+def _name_rows_from_prose(g: Grid, k: int) -> None:
+    """Rows with no names take them from a sentence near the table that lists as many
+    names as there are rows, in order, when the lexicon can tell those names apart."""
+    rows = g.rows
+    if len(rows) < 2 or any(r.label for r in rows) or not g.swept and _key_column(g, _column_kinds(g, k)):
+        return
+    n = len(rows)
+    for chunks in g.prose_lists:
+        for at in range(0, len(chunks) - n + 1):
+            run = list(chunks[at:at + n])
+            run[0] = run[0].split()[-1] if run[0] else ""
+            if not all(run) or any(len(x.split()) > 3 or not any(ch.isalpha() for ch in x) for x in run) \
+                    or len(set(run)) != n:
+                continue
+            if any(role(x) is not None for x in run) and decided(run):
+                for r, name in zip(rows, run, strict=True):
+                    r.label = name
+                return
+
+
 def _sections(grids: list[Grid]) -> list[list[Grid]]:
     """Tables printed one per variant: the same columns, each under its own label."""
     out: list[list[Grid]] = []
     cur: list[Grid] = []
     for g in grids:
-        label = g.title or g.section
+        label = _label_of(g)
         if label and _SHELLISH.search(label):
             label = None
-        if label and cur and g.names == cur[-1].names and g.first - cur[-1].last <= 40 \
+        if label and cur and _same_columns(g.names, cur[-1].names) and g.first - cur[-1].last <= 40 \
                 and g.rows[0].line.depth == cur[-1].rows[0].line.depth:
             cur.append(g)
             continue
@@ -1219,32 +1456,57 @@ def _sections(grids: list[Grid]) -> list[list[Grid]]:
     return out
 
 
+def _same_columns(a: list[str], b: list[str]) -> bool:
+    """Two tables print the same columns: the same names, the key column's name allowed
+    on one of them only ("VQs" written over the first block of a stack)."""
+    return len(a) == len(b) and a[1:] == b[1:] and (a[:1] == b[:1] or not a[0] or not b[0]) and any(a[1:])
+
+
+def _row_key(g: Grid, r: GRow, key_col: bool) -> str:
+    """What names a row across tables: its label, else the number in its key column."""
+    if r.label or not key_col or r.cells[0] is None:
+        return r.label
+    return r.cells[0].tok.text
+
+
+def _label_of(g: Grid) -> str | None:
+    """What names a table printed one per variant: its title, unless the title is the
+    header of its key column ("VQs" over 1, 2, 4, ...), then the label line above."""
+    if g.title_header and g.section:
+        return g.section
+    return g.title or g.section
+
+
 def section_claims(group: list[Grid]) -> list[Claim]:
     """Pair each table with the baseline table, row by row label, column by column."""
-    labels = [g.title or g.section or "" for g in group]
+    labels = [_label_of(g) or "" for g in group]
     if len(set(labels)) != len(labels):
         return []
     bi = _pick(labels, list(range(len(group))))
     base = group[bi]
     k = len(base.names)
     kinds = _column_kinds(base, k)
-    vcols = [j for j in range(k) if kinds[j] not in ("change", "spread", "runs", "index")]
-    by_label = {r.label: r for r in base.rows if r.label}
+    key_col = _key_column(base, kinds)
+    vcols = [j for j in range(k) if kinds[j] not in ("change", "spread", "runs", "index")
+             and not (key_col and j == 0)]
+    by_label = {_row_key(base, r, key_col): r for r in base.rows if _row_key(base, r, key_col)}
     has_aggregate = any(_kind_of_name(lab) == "aggregate" for lab in by_label)
     out: list[Claim] = []
     for n, g in enumerate(group):
         if n == bi:
             continue
         for r in g.rows:
-            b = by_label.get(r.label)
+            rk = _row_key(g, r, key_col)
+            b = by_label.get(rk)
             if b is None or len(r.cells) != k or (has_aggregate and _kind_of_name(r.label) == "index"):
                 continue
             for j in vcols:
                 bc, cc = b.cells[j], r.cells[j]
                 if bc is None or cc is None:
                     continue
-                cl = _claim(g, _metric(r.label, _column_name(g, j)), bc, cc, labels[bi], labels[n],
-                            g.units[j] or base.units[j] or g.unit, [b, r], None, r.label)
+                row = r.label or (f"{base.names[0] or g.names[0]} {rk}".strip() if key_col else "")
+                cl = _claim(g, _metric(row, _column_name(g, j)), bc, cc, labels[bi], labels[n],
+                            g.units[j] or base.units[j] or g.unit, [b, r], None, row or None)
                 if cl is not None:
                     out.append(cl)
     return out

@@ -32,13 +32,14 @@ SPREAD_MARKS = ("+-", "±", "+/-")
 # `pps` belongs to the number, `batch mode` is the next label.
 _UNIT_RE = re.compile(
     r"(?:[kmgt]i?)?(?:pps|bps|b/s|bit/s|bits/s|bits/sec|bytes/s|bytes/sec|byte/s|b/sec|"
-    r"bytes|byte|b|iops|ops|ops/s|ops/sec|hz|flops)"
+    r"bytes|byte|b|iops|ops|ops/s|op/s|ops/sec|hz|flops)"
     r"|[mµun]?s|[mµun]?secs?|seconds?|msecs?|usecs?|nsecs?|minutes?|mins?|hours?|"
     r"cycles?|insns?|ipc|%|cpu|x|percent|calls/s|trans/s|tps|qps|rps|req/s|reqs/s|"
     r"requests/s|transactions/s|tr/s|trans\.?/s|packets/s|pkts/s|pkt/s|msgs/s|msg/s|"
     r"conn/s|connections/s|mpps|kpps|fps|gbit|mbit|gbits|mbits|gb|mb|kb|tb|"
     r"gbit/s|mbit/s|gbits/s|mbits/s|gbit/sec|mbit/sec|gbits/sec|mbits/sec|"
     r"mbytes|gbytes|kbytes|mbytes/s|gbytes/s|mb/s|gb/s|kb/s|times|us/tr|usec/tr|"
+    r"lps|lpm|mwips|mflops|kbps|[kmg]?ips|[kmg]?iops|"  # UnixBench and friends
     r"[kmg](?:trans/s|tps|qps|rps|req/s|reqs/s|requests/s|transactions/s|msgs/s|msg/s|conn/s|"
     r"ops/s|ops)",
     re.IGNORECASE,
@@ -145,13 +146,49 @@ def tokenize(line: str) -> list[Token]:
     return list(_tokenize(line[:MAX_LINE]))
 
 
+# Several results packed into one word under as many names: "min/avg/max/mdev =
+# 0.031/0.244/41.870/2.210 ms" (ping), "Min/Mean/Max = 77,665/90,153/106,895".
+_PACKED_NAMES = re.compile(r"[A-Za-z][\w-]{0,15}(?:/[A-Za-z][\w-]{0,15}){1,7}")
+_PACKED = re.compile(rf"(?:{_NUM})(?:/(?:{_NUM})){{1,7}}[A-Za-z%]{{0,6}},?")
+
+
+def _packed(text: str) -> dict[int, list[tuple[int, int]]]:
+    """Where each packed word of numbers starts, with the spans of its numbers, when the
+    words before it name as many results ("a/b/c = 1/2/3")."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    if "/" not in text or "=" not in text:
+        return out
+    words = list(re.finditer(r"\S+", text))
+    for n in range(2, len(words)):
+        names, eq, nums = words[n - 2], words[n - 1], words[n]
+        if eq.group() != "=" or not _PACKED_NAMES.fullmatch(names.group()) or not _PACKED.fullmatch(nums.group()):
+            continue
+        parts = nums.group().rstrip(",").split("/")
+        if len(parts) != names.group().count("/") + 1:
+            continue
+        spans, at = [], nums.start()
+        for p in parts:
+            spans.append((at, at + len(p)))
+            at += len(p) + 1
+        out[nums.start()] = spans
+    return out
+
+
 @lru_cache(maxsize=8192)
 def _tokenize(text: str) -> tuple[Token, ...]:
     out: list[Token] = []
     spread_next = False
     sign_at: int | None = None  # where a lone "+" stood: "+ 3%" is +3%
+    packed = _packed(text)
+    groups: list[int] = []  # where each packed word's numbers start in `out`
     for m in re.finditer(r"\S+", text):
         word = m.group()
+        if m.start() in packed:
+            groups.append(len(out))
+            for a, b in packed[m.start()]:
+                kind, value, unit, pct, signed = classify(text[a:b])
+                out.append(Token(text[a:b], a, b, kind, value, unit, pct, signed))
+            continue
         if word == "+" and not spread_next:
             sign_at = m.start()
             continue
@@ -192,6 +229,12 @@ def _tokenize(text: str) -> tuple[Token, ...]:
         elif cur.kind == "word" and prev.kind == "value" and prev.unit in MAGNITUDES \
                 and is_unit(prev.unit + _unit_text(cur.text)):
             prev.unit = prev.unit + _unit_text(cur.text)
+    for g in groups:  # "= 0.031/0.244/41.870/2.210 ms": the unit is every number's
+        n = next(len(v) for v in packed.values() if out[g].start == v[0][0])
+        unit = out[g + n - 1].unit
+        for t in out[g:g + n - 1]:
+            if t.kind == "value" and t.unit is None and unit:
+                t.unit = unit
     return tuple(out)
 
 
@@ -220,7 +263,7 @@ def skeleton(tokens: list[Token]) -> tuple[str, ...]:
 
 def better_for(metric: str | None, unit: str | None) -> Literal["higher", "lower"] | None:
     """Which way is good, judged from the metric's name and unit."""
-    text = f"{metric or ''} {unit or ''}"
+    text = f"{metric or ''} {unit or ''}".strip()
     if _HIGHER.search(text):
         return "higher"
     if _LOWER.search(text):

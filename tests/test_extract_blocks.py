@@ -121,3 +121,57 @@ def test_steps_of_a_procedure_are_not_a_candidate_printed_first() -> None:
     assert (0, 65536) not in pairs(text)
     # labels naming their sides outright still pair, whichever is printed first
     assert comparisons(["patched (this series)", "vanilla"], [False, False]) == [(1, [0])]
+
+
+def test_blocks_printing_the_same_lines_pair_line_by_line_across_a_unit_switch() -> None:
+    # each side repeats one sub-heading per test; the tool changes its unit with the scale
+    # ("op/s" then "kop/s") and packs three results into one word ("a/b/c")
+    run = ("Testing mutex [load = 1]\nN = {n}, Lo/Mid/Hi = {lo}/{mid}/{hi}\n"
+           "N = {n}, Rate = {rate}\n\n")
+    text = ("v6.1\n====\n\n" + run.format(n=8, lo=10, mid=12, hi=14, rate="1,200,000 op/s")
+            + run.format(n=4, lo=20, mid=22, hi=24, rate="2,300 kop/s")
+            + "v6.1-fast+\n==========\n\n" + run.format(n=8, lo=30, mid=32, hi=34, rate="3,400 kop/s")
+            + run.format(n=4, lo=40, mid=42, hi=44, rate="4,500 kop/s"))
+    lines = message_from_text(text).lines
+    claims, _ = labelled_block_claims(lines, set())
+    got = [(c.baseline.value, c.candidate.value) for c in claims]
+    assert (1200000, 3400) in got and (2300, 4500) in got
+    assert (12, 32) in got and (22, 42) in got  # the packed middle values pair too
+
+
+def test_a_row_wrapped_by_the_mail_client_is_joined_and_a_mistyped_name_keeps_its_place() -> None:
+    text = ("With the cache:\n"
+            "64K:   [ 5] 0.0-5.0 sec 1.1 GBytes 2.2 Gbits/sec 0 100 KBytes\n"
+            "1M:    [ 5] 0.0-5.0 sec 3.3 GBytes 4.4 Gbits/sec 0\n"
+            "200 KBytes\n"
+            "8M:    [ 5] 0.0-5.0 sec 5.5 GBytes 6.6 Gbits/sec 0 300 KBytes\n\n"
+            "Without the cache:\n"
+            "64:    [ 5] 0.0-5.0 sec 1.0 GBytes 2.0 Gbits/sec 0 110 KBytes\n"
+            "1M:    [ 5] 0.0-5.0 sec 3.0 GBytes 4.0 Gbits/sec 0 210 KBytes\n"
+            "8M:    [ 5] 0.0-5.0 sec 5.0 GBytes 6.0 Gbits/sec 0 310 KBytes\n")
+    got = pairs(text)
+    assert {(2.0, 2.2), (4.0, 4.4), (6.0, 6.6)} <= set(got)
+    assert (210, 200) in got  # the wrapped tail is the row's last cell
+
+
+def test_ping_summary_pairs_its_round_trip_times_not_its_run_time() -> None:
+    text = ("Before:\nh1:~# ping -c 100 -i 0.1 -q h2\n"
+            "100 packets transmitted, 100 received, 0% packet loss, time 10100ms\n"
+            "rtt min/avg/max/mdev = 0.050/0.300/9.000/1.000 ms, pipe 2\n\n"
+            "After:\nh1:~# ping -c 100 -i 0.1 -q h2\n"
+            "100 packets transmitted, 100 received, 0% packet loss, time 10020ms\n"
+            "rtt min/avg/max/mdev = 0.040/0.100/0.500/0.050 ms\n")
+    got = {(c.baseline.value, c.candidate.value): c for c in extract_message(message_from_text(text)).claims}
+    assert (0.3, 0.1) in got and got[(0.3, 0.1)].metric == "rtt_avg" and got[(0.3, 0.1)].better == "lower"
+    assert (10100, 10020) not in got
+
+
+def test_a_sentence_between_runs_names_the_side_and_runs_pair_by_their_condition() -> None:
+    text = ("Run 1 (ring of 256):\n  rx=4100 polls=900\n\n"
+            "Run 2 (ring of 1024):\n  rx=5000 polls=800\n\n"
+            "Runs 3 and 4 use the patched driver with the early\nwake-up.\n\n"
+            "Run 3 (ring of 256):\n  rx=4300 polls=700\n\n"
+            "Run 4 (ring of 1024):\n  rx=5600 polls=650\n")
+    claims, _ = labelled_block_claims(message_from_text(text).lines, set())
+    got = {(c.baseline.value, c.candidate.value) for c in claims}
+    assert got == {(4100, 4300), (900, 700), (5000, 5600), (800, 650)}

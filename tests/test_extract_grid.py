@@ -215,3 +215,100 @@ def test_a_number_that_names_a_thing_is_not_a_value() -> None:
     assert [t.text for t in tokenize("[  3] local 10.0.0.1 port 40112 connected with 10.0.0.2 port 5001")
             if t.kind == "value"] == []
     assert [t.value for t in tokenize("pid 4711 ran 812 ops") if t.kind == "value"] == [812]
+
+
+def test_tables_stacked_under_one_header_pair_by_key_column() -> None:
+    # one header of swept columns, then a block per variant, each under a sentence that
+    # names it and a note; the key column is named only over the first block
+    text = ("iperf\n"
+            "flows   1        2        4\n"
+            "---------------------------\n\n"
+            "Stock kernel (one queue per device).\n"
+            "Nothing changed above 4 flows.\n"
+            "****************************\n"
+            "CPUs\n"
+            "1       10k      20k      -\n"
+            "2       11k      21k      30k\n\n"
+            "queue per cpu:\n"
+            "Above 4 flows it was flat.\n"
+            "****************************\n"
+            "1\tsame as above\n"
+            "2       12k      25k      41k\n")
+    got = {(c.baseline.value, c.candidate.value): c for c in ex(text).claims}
+    assert set(got) == {(11, 12), (21, 25), (30, 41)}
+    c = got[(21, 25)]
+    assert c.baseline.label.startswith("Stock kernel") and c.candidate.label == "queue per cpu"
+    assert "flows=2" in c.metric
+
+
+def test_list_items_written_value_first_are_rows() -> None:
+    text = ("Two queues, 4K reads:\n"
+            "- 81,200 - stock\n"
+            "- 80,950 - split lock only\n"
+            "- 88,010 - split lock with prefetch\n")
+    claims, _ = all_grid_claims(_lines(text), set())
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == [(81200, 80950), (81200, 88010)]
+    assert claims[0].baseline.label == "stock" and claims[1].candidate.label == "split lock with prefetch"
+    assert parse_line("5 packets - were lost in the run") is None  # a sentence, not an item
+
+
+def test_columns_the_lexicon_tells_apart_by_relation_are_variants() -> None:
+    # no cue word: one kernel name extends the other; a bordered cell with a number in it
+    # ("randread 4k") is the row's name, not a value
+    text = ("+------------+--------+---------+\n"
+            "| workload   | v6.5   | v6.5+s  |\n"
+            "+------------+--------+---------+\n"
+            "| netperf    | 9.20   | 9.85    |\n"
+            "| randread 4k| 120000 | 131000  |\n"
+            "+------------+--------+---------+\n")
+    claims, _ = all_grid_claims(_lines(text), set(), context="the base kernel is v6.5")
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == [(9.20, 9.85), (120000, 131000)]
+    assert claims[1].metric == "randread 4k" and claims[1].candidate.label == "v6.5+s"
+
+
+def test_changes_printed_in_cells_say_the_variants_are_columns() -> None:
+    # the rows name two states of a setting, the columns the variants: the changes printed
+    # against the first column decide
+    text = ("          | base    | patch A       | patch B\n"
+            "IOMMU on  | 5.0Mpps | 5.7Mpps (+14%) | 6.2Mpps (+24%)\n"
+            "IOMMU off | 7.0Mpps | 7.0Mpps (+0%)  | 8.2Mpps (+17%)\n")
+    claims, _ = all_grid_claims(_lines(text), set())
+    assert {(c.baseline.value, c.candidate.value) for c in claims} >= {(5.0, 5.7), (5.0, 6.2), (7.0, 8.2)}
+    assert all(c.baseline.label == "base" for c in claims)
+
+
+def test_rows_marked_by_a_variant_cycling_over_a_key_column() -> None:
+    text = ("Latency (us), lower is better:\n\n"
+            "\tqueue\tmean\tp99\n"
+            "before\t1\t12.5\t40.1\n"
+            "after\t1\t10.2\t31.0\n"
+            "before\t4\t14.0\t52.3\n"
+            "after\t4\t11.1\t35.7\n")
+    claims, _ = all_grid_claims(_lines(text), set())
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == [
+        (12.5, 10.2), (40.1, 31.0), (14.0, 11.1), (52.3, 35.7)]
+    assert claims[2].metric == "queue 4 mean"
+
+
+def test_units_printed_in_each_cell_and_the_candidate_column_first() -> None:
+    text = ("                                       after-patch        before-patch\n"
+            "Dhrystone 2 using register variables   38123456.7 lps     37012345.6 lps\n"
+            "Double-Precision Whetstone             4567.8 MWIPS       4512.3 MWIPS\n"
+            "File Copy 1024 bufsize 2000 maxblocks  612345.0 KBps      598765.0 KBps\n")
+    claims, _ = all_grid_claims(_lines(text), set())
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == [
+        (37012345.6, 38123456.7), (4512.3, 4567.8), (598765.0, 612345.0)]
+    assert claims[2].metric.startswith("File Copy 1024 bufsize 2000 maxblocks")
+
+
+def test_rows_named_only_in_the_sentence_under_a_csv_table() -> None:
+    text = ("Raw numbers (pps), batch size as columns:\n\n"
+            "QUEUES,1,16,64\n"
+            "1234567,1345678,1456789\n"
+            "1240000,1400000,1500000\n\n"
+            "The two rows are stock and +prefetch.\n")
+    claims, _ = all_grid_claims(_lines(text), set())
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == [
+        (1234567, 1240000), (1345678, 1400000), (1456789, 1500000)]
+    assert claims[1].metric == "QUEUES 16" and claims[1].candidate.label == "+prefetch"
+    assert pieces("1,445,864")[1] == [(0, 9, "1,445,864")]  # thousands, not three cells
