@@ -9,8 +9,9 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from claims.model import Claim, Line, Value
 from claims.numbers import (
@@ -32,8 +33,8 @@ _HEADERISH = re.compile(r"(?i)^(?:subject|date|from|to|cc|signed-off-by|link|fix
                         r"tested-by|reported-by|message-id|in-reply-to|references|commit|https?|"
                         r"suggested-by|co-developed-by|closes|cc'd|note|notes|v\d+|changes.*)$")
 _FROM_TO = re.compile(
-    r"(?i)\bfrom\s+(?:~|about\s+|around\s+|approx\.?\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,14})?"
-    r"\s+to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-z%/][\w/%]{0,14})?"
+    r"(?i)\bfrom\s+(?:~|about\s+|around\s+|approx\.?\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?"
+    r"\s+to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-z%/][\w/%]{0,20})?"
 )
 _CHANGE_AFTER = re.compile(
     r"(?i)^(?:improvement|improvements|improved|boost|increase|increased|gain|gains|faster|better|speed-?up|"
@@ -61,6 +62,15 @@ _SIZE_UNITS = re.compile(r"(?i)^(?:[kmg]i?b?|bytes?|b|threads?|cpus?|cores?|clie
                          r"queues?|rings?|entries|packets?|frames?|sockets?|vmas?|pages?|kernels?|times?)$")
 
 
+# a count per second written out ("transactions/sec", "requests/s", "Kops/s")
+_PER_SECOND = re.compile(r"(?i)^[kmg]?(?:transactions?|trans|requests?|reqs?|ops?|operations?|packets?|pkts?|"
+                         r"msgs?|messages?|frames?|calls?|events?|iops|io)/(?:s|sec|second)$")
+
+
+def _unit_ok(unit: str) -> bool:
+    return is_unit(unit) or _PER_SECOND.match(unit) is not None
+
+
 @dataclass
 class Segment:
     label: str
@@ -69,6 +79,90 @@ class Segment:
     last: int
     line: Line
     clean: bool  # only numbers and units after the label
+
+
+_STRUCTURED = re.compile(r"\S(?: {3,}|\t)\S|\||^\s*[#$>]\s")  # column gaps, tabs, bars, prompts
+_ITEM_START = re.compile(r"^\s*(?:[-*•+]\s|\(?\d{1,2}[.)]\s|\(?[a-z]\)\s|[^:\s][^:]{0,50}:\s)")
+_PROSE_WORD = re.compile(r"[A-Za-z]{2,}")
+MAX_PASSAGE_LINES = 8
+
+
+@dataclass
+class Passage:
+    """Consecutive prose lines of one quote depth and author read as one text, so that a
+    sentence the mail client wrapped ("goes from ~6347" / "transactions/sec to 5830") is
+    whole again for the templates.  It answers like a `Line` (text, number, depth, author,
+    message_id) and maps an offset in its text back to the line it stands on."""
+
+    lines: list[Line]
+    text: str = ""
+    starts: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.text:
+            parts, pos = [], 0
+            for ln in self.lines:
+                piece = ln.text[:MAX_LINE].strip() if parts else ln.text[:MAX_LINE].rstrip()
+                self.starts.append(pos)
+                parts.append(piece)
+                pos += len(piece) + 1
+            self.text = " ".join(parts)
+
+    @property
+    def number(self) -> int:
+        return self.lines[0].number
+
+    @property
+    def depth(self) -> int:
+        return self.lines[0].depth
+
+    @property
+    def author(self) -> str | None:
+        return self.lines[0].author
+
+    @property
+    def message_id(self) -> str | None:
+        return self.lines[0].message_id
+
+    def line_at(self, pos: int) -> int:
+        return self.lines[max(0, bisect_right(self.starts, pos) - 1)].number
+
+
+def _line_at(ln: Line | Passage, pos: int) -> int:
+    return ln.line_at(pos) if isinstance(ln, Passage) else ln.number
+
+
+def _is_prose(text: str) -> bool:
+    s = text.strip()
+    return bool(s) and _STRUCTURED.search(s) is None and len(_PROSE_WORD.findall(s)) >= 2
+
+
+def passages(lines: Sequence[Line], skip: set[int]) -> list[Passage]:
+    """The message as passages: wrapped prose lines joined (a new item, a "label:" line, a
+    line ending in ":" or a change of depth or author starts another); any other line is a
+    passage of its own."""
+    out: list[Passage] = []
+    cur: list[Line] = []
+    size = 0
+    for i, ln in enumerate(lines):
+        if i in skip:
+            if cur:
+                out.append(Passage(cur))
+            cur = []
+            continue
+        last = cur[-1] if cur else None
+        size += len(ln.text) + 1
+        if last is not None and len(cur) < MAX_PASSAGE_LINES and size <= MAX_LINE and ln.depth == last.depth \
+                and ln.author == last.author and _is_prose(last.text) and _is_prose(ln.text) \
+                and not _ITEM_START.match(ln.text) and not last.text.rstrip().endswith(":"):
+            cur.append(ln)
+            continue
+        if cur:
+            out.append(Passage(cur))
+        cur, size = [ln], len(ln.text) + 1
+    if cur:
+        out.append(Passage(cur))
+    return out
 
 
 def _line_segments(ln: Line) -> list[list[Segment]]:
@@ -260,17 +354,16 @@ def _counted(before: str) -> bool:
     return _PERF_WORD.search(near) is not None and _STRONG_VERB.search(near) is not None
 
 
-def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
+def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
     """"from 2.50Mpps to 3.05Mpps" (the sentence may go on in the next line)."""
+    if nxt is not None and isinstance(ln, Line):
+        return from_to_claims(Passage([ln, nxt]))
     out: list[Claim] = []
-    own = ln.text[:MAX_LINE]
-    text = own + (" " + nxt.text[:MAX_LINE] if nxt is not None else "")
+    text = ln.text[:MAX_LINE]
     if "from" not in text.lower():
         return out
     for m in _FROM_TO.finditer(text):
-        if m.start() >= len(own):
-            break
-        last = ln.number if m.end() <= len(own) or nxt is None else nxt.number
+        first, last = _line_at(ln, m.start()), _line_at(ln, m.end() - 1)
         a, b = parse_number(m.group("a")), parse_number(m.group("b"))
         ua, ub = m.group("ua"), m.group("ub")
         if a is None or b is None or _LEADING_ZERO.match(m.group("a")) or _LEADING_ZERO.match(m.group("b")):
@@ -281,7 +374,7 @@ def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
         unit = (ub or ua or "").rstrip(".,;)") or None
         if unit in MAGNITUDES and (ua or "") == (ub or "") and _counted(text[max(0, m.start() - 200):m.start()]):
             pass  # "the RPS went up from 812k to 901k"
-        elif unit is not None and not is_unit(unit):
+        elif unit is not None and not _unit_ok(unit):
             continue
         if unit is None and not _STRONG_VERB.search(text[max(0, m.start() - 80):m.start()]):
             continue
@@ -291,15 +384,15 @@ def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
             continue
         metric = _metric_before(text, m.start(), unit) or (unit or "value")
         claim = Claim(metric=metric, unit=unit, better=better_for(metric, unit),
-                      baseline=Value(a, label="from", unit=unit, line=ln.number),
-                      candidate=Value(b, label="to", unit=unit, line=ln.number),
-                      lines=(ln.number, last), depth=ln.depth, author=ln.author,
+                      baseline=Value(a, label="from", unit=unit, line=first),
+                      candidate=Value(b, label="to", unit=unit, line=last),
+                      lines=(first, last), depth=ln.depth, author=ln.author,
                       message_id=ln.message_id)
         out.append(claim)
     return out
 
 
-def arrow_claims(ln: Line) -> list[Claim]:
+def arrow_claims(ln: Line | Passage) -> list[Claim]:
     if "->" not in ln.text and "=>" not in ln.text and "→" not in ln.text:
         return []
     toks = tokenize(ln.text[:MAX_LINE])
@@ -325,10 +418,11 @@ def arrow_claims(ln: Line) -> list[Claim]:
             if nxt.kind == "value" and nxt.percent and nxt.signed and nxt.text.startswith("("):
                 stated = nxt.value
                 break
+        first, last = _line_at(ln, left.start), _line_at(ln, right.start)
         out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
-                         baseline=Value(left.value or 0.0, unit=unit, line=ln.number),
-                         candidate=Value(right.value or 0.0, unit=unit, line=ln.number),
-                         claimed_change_pct=stated, lines=(ln.number, ln.number), depth=ln.depth,
+                         baseline=Value(left.value or 0.0, unit=unit, line=first),
+                         candidate=Value(right.value or 0.0, unit=unit, line=last),
+                         claimed_change_pct=stated, lines=(first, last), depth=ln.depth,
                          author=ln.author, message_id=ln.message_id))
     return out
 
@@ -382,7 +476,7 @@ _SENTENCE_PAIRS = (
 )
 
 
-def vs_claims(ln: Line) -> list[Claim]:
+def vs_claims(ln: Line | Passage) -> list[Claim]:
     """Pairs inside a sentence: "45us vs 61us" (the first number is the baseline, as after
     "goes up"), "X before and Y after", "Y now, compared to X before"."""
     text = ln.text[:MAX_LINE]
@@ -398,7 +492,7 @@ def vs_claims(ln: Line) -> list[Claim]:
             if a is None or b is None or a == b or (ua and ub and ua.lower() != ub.lower()):
                 continue
             unit = ub or ua or None
-            if unit is not None and (not is_unit(unit) or _SIZE_UNITS.match(unit)):
+            if unit is not None and (not _unit_ok(unit) or _SIZE_UNITS.match(unit)):
                 continue
             pos = min(m.start("a"), m.start("b"))
             if unit is None and not _PERF_WORD.search(text[max(0, pos - 80):pos]):
@@ -407,10 +501,11 @@ def vs_claims(ln: Line) -> list[Claim]:
             if unit == "%" and _CHANGE_VERB.search(metric):
                 continue  # "bigger gains than v2 (~25% vs ~11%)": two changes, each against its own baseline
             names = m.groupdict()
+            la, lb = _line_at(ln, m.start("a")), _line_at(ln, m.start("b"))
             out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
-                             baseline=Value(a, label=names.get("la"), unit=unit, line=ln.number),
-                             candidate=Value(b, label=names.get("lb"), unit=unit, line=ln.number),
-                             lines=(ln.number, ln.number), depth=ln.depth, author=ln.author,
+                             baseline=Value(a, label=names.get("la"), unit=unit, line=la),
+                             candidate=Value(b, label=names.get("lb"), unit=unit, line=lb),
+                             lines=(min(la, lb), max(la, lb)), depth=ln.depth, author=ln.author,
                              message_id=ln.message_id))
     return out
 
@@ -489,7 +584,7 @@ def _direction(after: str) -> str | None:
     return None
 
 
-def relative_claims(ln: Line, prev: Line | None = None) -> list[Claim]:
+def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]:
     """Changes stated alone: "+44.8%", "improves by 12%", "a 5-10% boost", "2x faster",
     "22 % increase", "a 40-fold drop", "2% worse" (worse latency is up, worse throughput
     down); a sentence wrapped from the line before lends its verb ("a decrease of /
@@ -558,14 +653,19 @@ def relative_claims(ln: Line, prev: Line | None = None) -> list[Claim]:
                 verb = _CHANGE_VERB.search(behind)
                 neg = verb is not None and _NEGATIVE.match(verb.group(0)) is not None
                 vals = [-pct if neg else pct]
-        elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and (
-                _TIMES.match(after) or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])):
-            vals = [round((t.value - 1.0) * 100.0, 4)]
+        elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and t.value > 1 and (
+                _TIMES.match(after) or _NEGATIVE.match(after)
+                or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])):
+            # "reduces the tail latency by 60x" leaves 1/60 of it; "2x faster" doubles
+            verb = _STRONG_VERB.search(text[max(0, t.start - 80):t.start]) if before == "by" else None
+            down = _NEGATIVE.match(after) is not None or (verb is not None and _NEGATIVE.match(verb.group(0)))
+            vals = [round((1.0 / t.value - 1.0) * 100.0, 4) if down else round((t.value - 1.0) * 100.0, 4)]
         elif t.kind == "value" and t.value and after.lower().startswith("times ") and _TIMES.match(after[6:]):
             vals = [round((t.value - 1.0) * 100.0, 4)]
         for v in vals:
             metric = _tidy_metric(_relative_metric(text, t, after))
+            at = _line_at(ln, t.start)
             out.append(Claim(metric=metric, unit="%", claimed_change_pct=v,
-                             lines=(ln.number, ln.number), depth=ln.depth, author=ln.author,
+                             lines=(at, at), depth=ln.depth, author=ln.author,
                              message_id=ln.message_id))
     return out
