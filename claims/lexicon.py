@@ -249,6 +249,9 @@ def rank(labels: Sequence[str | None], subject: str | None = None, *, containmen
                 # "udp" inside "udp gso": b names an addition (when the words say nothing)
                 scores[i] -= 0.4
                 scores[j] += 0.4
+            if adds_to(a, b):  # "Upstream codebase" / "Upstream codebase with page pool"
+                scores[i] -= 0.4
+                scores[j] += 0.6
             va, vb = _version(a), _version(b)
             if va is not None and vb is not None and va < vb:
                 scores[i] -= 0.5
@@ -279,6 +282,16 @@ def _extends(ca: set[str], cb: set[str]) -> bool:
         return w != v and (v.endswith(w) or v.startswith(w) or w in v.split("-")) and len(w) >= 3
 
     return len(ca) == len(cb) and all(w in cb or any(part_of(w, v) for v in cb) for w in ca)
+
+
+_ADDING = frozenset({"with", "w/", "plus", "+", "and", "using"})
+
+
+def adds_to(a: str, b: str) -> bool:
+    """True when label b is label a and then what is added to it: "Upstream codebase" /
+    "Upstream codebase with page pool support", "baseline" / "baseline + patch 3"."""
+    wa, wb = words(a), words(b)
+    return 0 < len(wa) < len(wb) and wb[:len(wa)] == wa and wb[len(wa)] in _ADDING and len(wb) > len(wa) + 1
 
 
 def _numbers(label: str) -> list[str]:

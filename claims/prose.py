@@ -24,11 +24,20 @@ from claims.numbers import (
     tokenize,
     unit_kind,
 )
-from claims.pairs import Row, make_row, pair_rows
+from claims.pairs import Row, make_row, pair_rows, strip_annotations
 from claims.tables import Table, TRow, table_claims
-from claims.variants import clean_label, contrasted, pick_baseline, role, shared_subject
+from claims.variants import (
+    BASELINE_AT,
+    CANDIDATE_AT,
+    clean_label,
+    contrasted,
+    pick_baseline,
+    rank,
+    role,
+    shared_subject,
+)
 
-_LINE_LABEL = re.compile(r"^\s*(?:[-*•]\s+|\d{1,2}(?:\.\d{1,2})*[.)]?\s+)?(?P<label>[^:\s][^:]{0,50}?):\s+(?P<rest>.*\d.*)$")
+_LINE_LABEL = re.compile(r"^\s*(?:[-*•]\s+|\d{1,2}(?:\.\d{1,2})*[.)]?\s+)?(?P<label>[^:\s][^:]{0,80}?):\s+(?P<rest>.*\d.*)$")
 _HEADERISH = re.compile(r"(?i)^(?:subject|date|from|to|cc|signed-off-by|link|fixes|reviewed-by|acked-by|"
                         r"tested-by|reported-by|message-id|in-reply-to|references|commit|https?|"
                         r"suggested-by|co-developed-by|closes|cc'd|note|notes|v\d+|changes.*)$")
@@ -213,21 +222,28 @@ def _line_row(lines: Sequence[Line], i: int, skip: set[int]) -> tuple[Segment, i
     if not m:
         return None
     label = clean_label(m.group("label"))
-    if not label or len(label.split()) > 6 or _HEADERISH.match(label) or "http" in label:
+    if not label or len(label.split()) > 10 or _HEADERISH.match(label) or "http" in label:
         return None
     text = m.group("rest")
     indent = len(ln.text) - len(ln.text.lstrip())
     j = i
     while (j + 1 < len(lines) and j + 1 not in skip and lines[j + 1].text.strip()
-           and len(lines[j + 1].text) - len(lines[j + 1].text.lstrip()) > indent + 2
+           and (len(lines[j + 1].text) - len(lines[j + 1].text.lstrip()) > indent + 2
+                or _unit_only(lines[j + 1].text))  # "...: 19.3" / "Gbits/sec": the unit wrapped
            and not _LINE_LABEL.match(lines[j + 1].text) and j - i < 4):
         j += 1
         text += " " + lines[j].text.strip()
-    toks = tokenize(text)
+    # "360(-87.3%)": the change glued to the value is an annotation, the value is still one
+    toks = tokenize(strip_annotations(text)[0])
     clean = all(t.kind in ("value", "spread", "pvalue") or is_unit(t.text) for t in tokenize(_strip_ann(text)))
     if not any(t.kind == "value" for t in toks):
         return None
     return Segment(label, text, ln.number, lines[j].number, ln, clean), j
+
+
+def _unit_only(text: str) -> bool:
+    words = text.split()
+    return 0 < len(words) <= 2 and all(_unit_ok(w.strip(".,;()")) for w in words)
 
 
 def _strip_ann(text: str) -> str:
@@ -298,7 +314,8 @@ def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim
     if len(subs) > 1:
         return [c for sub in subs if len(sub) >= 2 for c in group_claims(sub, subject)]
     labels = [s.label for s in group]
-    roles = [role(lab) for lab in labels]
+    # each label's side, read against the others too ("v1" / "v2", "X" / "X with Y")
+    roles = [_side(score) for score in rank(labels, subject)]
     rows = [_segment_row(s) for s in group]
     stated = any(r.stated_pct is not None for r, ro in zip(rows, roles, strict=False) if ro != "baseline")
     relative = len(group) == 2 and roles == [None, None] and contrasted(labels, subject)
@@ -327,6 +344,10 @@ def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim
         if head is not None and claim.context is None:
             claim.context = f"{head.label}: {head.text}"
     return out
+
+
+def _side(score: float) -> str | None:
+    return "baseline" if score <= BASELINE_AT else "candidate" if score >= CANDIDATE_AT else None
 
 
 def _as_table(group: list[Segment], rows: list[Row]) -> list[Claim]:
