@@ -48,6 +48,7 @@ _WORDS: dict[str, float] = {
     "improved": 0.7, "changed": 0.5, "batch": 0.5, "batched": 0.5, "zero-copy": 0.5,
     "zerocopy": 0.5,
 }
+_TEMPORAL = frozenset({"before", "after", "prior", "pre", "post"})
 _OBJECT_WORDS = frozenset({"patch", "patches", "patchset", "series", "fix", "this", "change", "changes",
                            "commit", "the", "my", "it", "them", "applied", "set"})
 _BARE_WEAK = {"with": 0.35, "w/": 0.35, "plus": 0.35, "+": 0.5, "without": -0.7, "w/o": -0.7}
@@ -125,6 +126,7 @@ def cue(label: str | None) -> Cue:
     if not label:
         return Cue(0.0)
     ws = words(label)
+    sentence = len(ws) >= 4 and label.rstrip().endswith((".", "!", "?"))
     heads = plain = 0.0
     strong = False
     reasons: list[str] = []
@@ -162,6 +164,10 @@ def cue(label: str | None) -> Cue:
                     governed.add(k)
                     strong = strong or ws[k] in _STRONG_OBJECTS
             weight = _HEADS[w]
+            if w in _TEMPORAL and sentence and not any(ws[k] in _STRONG_OBJECTS for k in governed if k > i):
+                # "This is the number before VM execution.": in a sentence, a "before" or
+                # "after" that governs no change dates a step of a procedure, not a side
+                continue
             if w in _BARE_WEAK and not any(k in governed for k in range(i + 1, len(ws))):
                 # "with prefetch", "running with spinlock": a bare "with" names an addition
                 # only against a label without it; "without X" still leans to the baseline
@@ -179,7 +185,6 @@ def cue(label: str | None) -> Cue:
     # "modified without the patch": the head names the side, the adjective beside it
     # describes the setup
     total = heads + (0.5 * plain if heads else plain)
-    sentence = len(ws) >= 4 and label.rstrip().endswith((".", "!", "?"))
     if (len(ws) > 8 or sentence) and not strong:
         # a sentence ("I ran it with 8 queues on the new box"): its "with" or "new" is
         # grammar, not a side; only a head governing the change, or a word naming a side
