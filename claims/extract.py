@@ -25,6 +25,7 @@ from claims.prose import (
     arrow_claims,
     from_to_claims,
     group_claims,
+    no_change_claims,
     passages,
     relative_claims,
     variant_groups,
@@ -128,6 +129,8 @@ def extract_message(msg: Message) -> Extraction:
                 known.add((c.baseline.value, c.candidate.value))
                 claims.append(c)
     claims = _attach_relative(claims, lines, used)
+    if ex.commands or claims:  # "no regression" is a claim to check where the mail ran or measured
+        claims += [c for ln in passages(lines, hard) for c in no_change_claims(ln)]
     _apply_tools(claims, lines)
     claims = [c for c in claims if c.metric != "__config__"]
     _name_from_context(claims, lines)

@@ -13,6 +13,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from claims.commands import BENCH_PROGRAMS
 from claims.model import Claim, Line, Value
 from claims.numbers import (
     MAGNITUDES,
@@ -690,3 +691,64 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                              lines=(at, at), depth=ln.depth, author=ln.author,
                              message_id=ln.message_id))
     return out
+
+
+# "no regression", "no measurable difference", "unchanged", "the same", "within noise"
+_NO_CHANGE = re.compile(
+    r"(?i)\b(?:no\s+(?:(?:measurable|noticeable|significant|visible|observable|obvious|real|major|big|"
+    r"statistically|perf(?:ormance)?|throughput|latency)\s+){0,3}(?:regressions?|differences?|changes?|"
+    r"impact|degradation|drops?|loss|slowdown)"
+    r"|(?P<same>(?:is|are|was|were|remains?|remained|stays?|stayed|looks?|seems?|basically|essentially|roughly)"
+    r"\s+(?:\w+\s+)?(?:unchanged|the\s+same|identical|flat|on\s+par|equivalent))"
+    r"|(?:within|in)\s+(?:the\s+)?(?:run-to-run\s+|measurement\s+)?(?:noise|margin\s+of\s+error|error\s+margin)"
+    r"|unchanged|same\s+(?:performance|throughput|latency|numbers|results|bandwidth|pps|iops)"
+    r"|(?P<saw>(?:did\s*n[o']t|do\s*n[o']t|have\s*n[o']t|could\s*n[o']t|never)\s+(?:see|saw|notice|observe|measure|"
+    r"find|detect)\w*\s+(?:any|a)\s+(?:\w+\s+){0,3}?(?:regressions?|differences?|changes?|impact|degradation|"
+    r"slowdown)))\b")
+# a doubt, a wish or a condition, not a measurement: "make sure there is no regression"
+_NOT_MEASURED = re.compile(r"(?i)\b(?:if|whether|should|would|could|might|may|hope\w*|expect\w*|make\s+sure|"
+                           r"ensure|check|verify|want|need|wonder\w*|not|isn't|aren't|wasn't|weren't|"
+                           r"didn't|don't|doesn't|without|any|unless|before\s+i|to\s+see)\b|n't\b")
+_TEST_WORD = re.compile(r"\b(?:TCP|UDP|SCTP)_[A-Z]{2,8}\b")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
+_NO_CHANGE_MEASURE = re.compile(r"(?i)\b(?:throughput|latency|bandwidth|pps|iops|performance|perf|tps|qps|rps|"
+                                r"cpu\s+(?:usage|utili[sz]ation|load)|transaction\s+rate|packet\s+rate)\b")
+
+
+def no_change_claims(ln: Line | Passage) -> list[Claim]:
+    """Claims of no change: a sentence that names what was measured (a metric, a test
+    such as TCP_RR, a benchmark program) and says it stayed as it was ("no measurable
+    difference in TCP_RR", "throughput is unchanged", "within noise"); questions, wishes and
+    conditions ("make sure there is no regression", "if it's the same") are not claims, and a
+    sentence that states numbers of its own is read by the number templates instead."""
+    text = ln.text[:MAX_LINE]
+    if _NO_CHANGE.search(text) is None:
+        return []
+    out: list[Claim] = []
+    pos = 0
+    for sentence in _SENTENCE_END.split(text):
+        start = text.find(sentence, pos)
+        pos = start + len(sentence)
+        m = _NO_CHANGE.search(sentence)
+        if m is None or sentence.rstrip().endswith("?") or re.search(r"\d\s?%|\d\s?[x×]\b", sentence) \
+                or len(re.findall(r"(?<![\w.])\d[\d,.]*", sentence)) >= 2:  # its numbers say more
+            continue
+        clause = re.split(r"[,;:]\s|\bbut\b", sentence[:m.start()])[-1]
+        if _NOT_MEASURED.search(clause) or not m.group("saw") and _NOT_MEASURED.search(sentence[m.start():m.end()]):
+            continue
+        measure = _NO_CHANGE_MEASURE.search(sentence)
+        test = _TEST_WORD.search(sentence)
+        program = next((w for w in re.findall(r"[\w./-]+", sentence) if _bench_program(w)), None)
+        if measure is None and (test is None and program is None or m.group("same")):
+            continue  # "testpmd is the same as Tx": a setup likened, not a measure
+        metric = " ".join(x for x in (test.group(0) if test else program,
+                                      measure.group(0).lower() if measure else None) if x)
+        at = _line_at(ln, start + m.start())
+        out.append(Claim(metric=metric, better=better_for(metric, None), no_change=True, lines=(at, at), depth=ln.depth,
+                         author=ln.author, message_id=ln.message_id, context=sentence.strip()[:200]))
+    return out
+
+
+def _bench_program(word: str) -> bool:
+    name = word.rsplit("/", 1)[-1].strip(".").lower()
+    return len(name) > 2 and name in BENCH_PROGRAMS and name not in ("bench", "ping", "ab", "perf")
