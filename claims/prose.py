@@ -216,12 +216,29 @@ def _line_segments(ln: Line) -> list[list[Segment]]:
     return groups
 
 
+# "* 5,112,930 - baseline", "- 4.2 Mpps (with the patch)": an item whose value comes first
+_VALUE_FIRST = re.compile(r"^\s*(?:[-*•+]\s+|\d{1,2}[.)]\s+)(?P<rest>~?\d[\d,.]*(?:\s?[A-Za-zµ%/][\w/%]{0,14})?)"
+                          r"\s+(?:[-–:=]\s+|\((?=[^()]+\)\s*$))(?P<label>[A-Za-z][^\d()]{0,80}?)\)?\s*$")
+
+
+def _value_first_row(ln: Line) -> Segment | None:
+    m = _VALUE_FIRST.match(ln.text[:MAX_LINE])
+    if m is None or (m.group("rest").split()[1:] and not _unit_ok(m.group("rest").split()[1])):
+        return None
+    label = clean_label(m.group("label"))
+    if not label or len(label.split()) > 10 or _HEADERISH.match(label):
+        return None
+    return Segment(label, m.group("rest"), ln.number, ln.number, ln, True)
+
+
 def _line_row(lines: Sequence[Line], i: int, skip: set[int]) -> tuple[Segment, int] | None:
-    """A whole line "label: text with numbers" (with indented continuation lines)."""
+    """A whole line "label: text with numbers" (with indented continuation lines), or an
+    item that gives its value first ("* 5,112,930 - baseline")."""
     ln = lines[i]
     m = _LINE_LABEL.match(ln.text[:MAX_LINE])
     if not m:
-        return None
+        seg = _value_first_row(ln)
+        return (seg, i) if seg is not None else None
     label = clean_label(m.group("label"))
     if not label or len(label.split()) > 10 or _HEADERISH.match(label) or "http" in label:
         return None
@@ -322,8 +339,11 @@ def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim
     relative = len(group) == 2 and roles == [None, None] and contrasted(labels, subject)
     if "baseline" not in roles and not ("candidate" in roles and stated) and not relative:
         return []
+    # a baseline named outright and bare values beside it: each other line is a variant
+    # measured against it ("* 5,112,930 - baseline" / "* 5,322,100 - page frags with recycling")
+    against_base = roles.count("baseline") == 1 and all(s.clean for s in group)
     if "candidate" not in roles and not stated and not (len(group) == 2 and roles[0] == "baseline") \
-            and not relative:
+            and not relative and not against_base:
         return []
     if all(s.clean for s in group) and max(len(r.values) for r in rows) >= 2 and not relative:
         return _as_table(group, rows)
