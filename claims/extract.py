@@ -28,6 +28,7 @@ from claims.prose import (
     no_change_claims,
     passages,
     relative_claims,
+    side_claims,
     variant_groups,
     vs_claims,
 )
@@ -123,7 +124,7 @@ def extract_message(msg: Message) -> Extraction:
     hard = set(skip) | found.used | blocks_used
     known = {(c.baseline.value, c.candidate.value) for c in claims if c.baseline and c.candidate}
     for ln in passages(lines, hard):  # wrapped sentences read whole
-        for c in from_to_claims(ln) + arrow_claims(ln) + vs_claims(ln):
+        for c in from_to_claims(ln) + arrow_claims(ln) + vs_claims(ln) + side_claims(ln):
             assert c.baseline is not None and c.candidate is not None
             if (c.baseline.value, c.candidate.value) not in known:
                 known.add((c.baseline.value, c.candidate.value))

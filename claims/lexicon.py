@@ -289,7 +289,7 @@ def _extends(ca: set[str], cb: set[str]) -> bool:
     return len(ca) == len(cb) and all(w in cb or any(part_of(w, v) for v in cb) for w in ca)
 
 
-_ADDING = frozenset({"with", "w/", "plus", "+", "and", "using"})
+_ADDING = frozenset({"with", "w/", "plus", "+"})
 
 
 def adds_to(a: str, b: str) -> bool:

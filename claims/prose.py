@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from claims.commands import BENCH_PROGRAMS
+from claims.lexicon import adds_to, content_words, cue
 from claims.model import Claim, Line, Value
 from claims.numbers import (
     MAGNITUDES,
@@ -28,12 +29,9 @@ from claims.numbers import (
 from claims.pairs import Row, make_row, pair_rows, strip_annotations
 from claims.tables import Table, TRow, table_claims
 from claims.variants import (
-    BASELINE_AT,
-    CANDIDATE_AT,
     clean_label,
     contrasted,
     pick_baseline,
-    rank,
     role,
     shared_subject,
 )
@@ -332,8 +330,11 @@ def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim
     if len(subs) > 1:
         return [c for sub in subs if len(sub) >= 2 for c in group_claims(sub, subject)]
     labels = [s.label for s in group]
-    # each label's side, read against the others too ("v1" / "v2", "X" / "X with Y")
-    roles = [_side(score) for score in rank(labels, subject)]
+    roles = [role(lab) for lab in labels]
+    # "Upstream codebase" / "Upstream codebase with page pool": the longer one adds to it
+    roles = [r or ("candidate" if any(roles[k] == "baseline" and adds_to(labels[k], lab)
+                                      for k in range(len(labels))) else None)
+             for r, lab in zip(roles, labels, strict=True)]
     rows = [_segment_row(s) for s in group]
     stated = any(r.stated_pct is not None for r, ro in zip(rows, roles, strict=False) if ro != "baseline")
     relative = len(group) == 2 and roles == [None, None] and contrasted(labels, subject)
@@ -341,7 +342,8 @@ def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim
         return []
     # a baseline named outright and bare values beside it: each other line is a variant
     # measured against it ("* 5,112,930 - baseline" / "* 5,322,100 - page frags with recycling")
-    against_base = roles.count("baseline") == 1 and all(s.clean for s in group)
+    against_base = roles.count("baseline") == 1 and all(s.clean for s in group) and not any(
+        content_words(lab) for lab, r in zip(labels, roles, strict=True) if r == "baseline")
     if "candidate" not in roles and not stated and not (len(group) == 2 and roles[0] == "baseline") \
             and not relative and not against_base:
         return []
@@ -365,10 +367,6 @@ def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim
         if head is not None and claim.context is None:
             claim.context = f"{head.label}: {head.text}"
     return out
-
-
-def _side(score: float) -> str | None:
-    return "baseline" if score <= BASELINE_AT else "candidate" if score >= CANDIDATE_AT else None
 
 
 def _as_table(group: list[Segment], rows: list[Row]) -> list[Claim]:
@@ -408,6 +406,8 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
         first, last = _line_at(ln, m.start()), _line_at(ln, m.end() - 1)
         a, b = parse_number(m.group("a")), parse_number(m.group("b"))
         ua, ub = m.group("ua"), m.group("ub")
+        if ub and not _unit_ok(ub.rstrip(".,;)")) and ub.rstrip(".,;)") not in MAGNITUDES and ua:
+            ub = None  # "to 5830 on the same box": the word after it is no unit
         if a is None or b is None or _LEADING_ZERO.match(m.group("a")) or _LEADING_ZERO.match(m.group("b")):
             continue
         pre = text[max(0, m.start() - 2):m.start()]
@@ -472,7 +472,8 @@ def arrow_claims(ln: Line | Passage) -> list[Claim]:
 _QUALIFIER = re.compile(r"^(?:(?i:p\d{2,3}(?:\.\d+)?|avg|average|mean|median|tail|max|min|peak|rx|tx|"
                         r"cpu|host|guest|aggregate|total|overall|single|small)|[A-Z][A-Z0-9_]{1,15})$")
 _MEASURE = re.compile(r"(?i)^(?:throughput|tput|latency|latencies|bandwidth|pps|iops|rate|tps|qps|rps|"
-                      r"utili[sz]ation|usage|load|goodput|jitter|rtt|cycles|transactions|requests)$")
+                      r"utili[sz]ation|usage|load|goodput|jitter|rtt|cycles|transactions|requests|time|"
+                      r"performance)$")
 
 
 def _metric_before(text: str, pos: int, unit: str | None = None) -> str:
@@ -485,7 +486,8 @@ def _metric_before(text: str, pos: int, unit: str | None = None) -> str:
             while j > 0 and k - j < 2 and _QUALIFIER.match(words[j - 1]):
                 j -= 1
             return " ".join(words[j:k + 1])
-    kind = unit_kind(unit)
+    kind = unit_kind(unit) or (("transaction rate" if unit.lower().startswith("trans") else "rate")
+                               if unit and _PER_SECOND.match(unit) else None)
     if kind:  # "XDP_DROP goes 24.1 Mpps -> 26.3 Mpps" -> "XDP_DROP packet rate"
         test = next((w for w in reversed(words[-8:])
                      if re.fullmatch(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:tcp|udp|sctp)_[a-z]{2,8}", w)), None)
@@ -552,6 +554,71 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
     return out
 
 
+_SIDE_NUMBER = re.compile(r"(?<![\w.+-])~?(?P<n>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<u>[A-Za-zµ%/][\w/%]{0,20}))?"
+                          r"(?P<after>(?:[ \t]+[^\s\d,;.()]+){1,6})?")
+_PHRASE_END = re.compile(r"(?i)\s(?:and|but|while|vs\.?|versus|compared|or)\b")
+
+
+def side_claims(ln: Line | Passage) -> list[Claim]:
+    """A sentence that gives each number the side it was measured on, in words after it:
+    "about 645 without the patch, ~625 with batch", "9.4 Gbps on net-next and 9.8 Gbps
+    patched".  The lexicon reads each number's words; one number on the baseline side and
+    the others on the opposite side are pairs, whatever order they are written in."""
+    text = ln.text[:MAX_LINE]
+    out: list[Claim] = []
+    for sentence, start in _sentences(text):
+        sides = []
+        for m in _SIDE_NUMBER.finditer(sentence):
+            unit = (m.group("u") or "").rstrip(".,;:)") or None
+            after = m.group("after") or ""
+            if unit is not None and not _unit_ok(unit):
+                after, unit = " " + (m.group("u") or "") + after, None
+            if unit is not None and _SIZE_UNITS.match(unit) and unit not in MAGNITUDES:
+                continue
+            end = _PHRASE_END.search(after)
+            phrase = after[:end.start()] if end else after
+            first = phrase.split()[:1]
+            if not first or not cue(first[0]).reasons and not _LEAD_SIDE.match(first[0]):
+                continue  # the words after it do not start by naming a side
+            score = cue(phrase).score
+            if score and (value := parse_number(m.group("n"))) is not None:
+                sides.append((value, unit, score, phrase.strip(), start + m.start()))
+        base = [x for x in sides if x[2] < 0]
+        cands = [x for x in sides if x[2] > 0]
+        if len(base) != 1 or not cands:
+            continue
+        b = base[0]
+        for c in cands:
+            unit = b[1] or c[1]
+            if b[1] and c[1] and b[1].lower() != c[1].lower() or b[0] == c[0] or c[2] - b[2] < 0.35:
+                continue
+            if unit is None and not any(_NAMES_CHANGE.search(x[3]) for x in (b, c)):
+                continue  # a bare number needs the change named ("without the patch"), not "in old"
+            metric = _metric_before(text, min(b[4], c[4]), unit) or unit or "value"
+            lb, lc = _line_at(ln, b[4]), _line_at(ln, c[4])
+            out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
+                             baseline=Value(b[0], label=b[3], unit=unit, line=lb),
+                             candidate=Value(c[0], label=c[3], unit=unit, line=lc),
+                             lines=(min(lb, lc), max(lb, lc)), depth=ln.depth, author=ln.author,
+                             message_id=ln.message_id))
+    return out
+
+
+_NAMES_CHANGE = re.compile(r"(?i)\b(?:patch\w*|series|fix(?:es)?|changes?|commit)\b")
+# a side named by a word the lexicon scores only as a whole phrase's head ("on net-next")
+_LEAD_SIDE = re.compile(r"(?i)^(?:on|in|for)$")
+
+
+def _sentences(text: str) -> list[tuple[str, int]]:
+    """The sentences of a text with their offsets ("1.5 Mpps." ends one; "1.5" does not)."""
+    out, pos = [], 0
+    for piece in _SENTENCE_END.split(text):
+        start = text.find(piece, pos)
+        pos = start + len(piece)
+        out.append((piece, start))
+    return out
+
+
 _PREPOSITION = re.compile(r"(?i)(?:in|on|for|with|at|across|over|when|compared)\b")
 _STOP_WORDS = frozenset({"with", "when", "and", "at", "on", "in", "for", "by", "compared", "the", "a"})
 _WHAT_AFTER = re.compile(r"(?i)^\S+\s+(?:in|for|of|on)\s+(?:the\s+)?(?P<what>(?:[\w/.-]+\s?){1,3})")
@@ -561,12 +628,14 @@ def _relative_metric(text: str, t: Token, after: str) -> str:
     """What a stated change is about: "a 5% improvement in TCP_RR" -> "TCP_RR",
     "throughput increased by 8.5%" -> "throughput", "12% more throughput" -> "more throughput"."""
     if not _CHANGE_AFTER.match(after):
-        return _metric_before(text, t.start) if _PREPOSITION.match(after) or not after.strip() \
-            else after
+        named = _metric_before(text, t.start)
+        # "a reduction in execution time (3.7 %) and fewer": the measure named before it
+        measured = bool(named.split()) and _MEASURE.match(named.split()[-1]) is not None
+        return named if measured or _PREPOSITION.match(after) or not after.strip() else after
     first = after.split()[0].strip(" .,;:()") if after.split() else ""
     if _MEASURE.match(first):  # "a 10% throughput improvement"
         return first
-    m = _WHAT_AFTER.match(text[t.end:t.end + 80].strip())
+    m = _WHAT_AFTER.match(re.sub(r"^\s*(?:%|percent|per\s+cent)", "", text[t.end:t.end + 80]).strip())
     if m:
         words = m.group("what").split()
         cut = next((k for k, w in enumerate(words) if w.lower() in _STOP_WORDS), len(words))
@@ -633,7 +702,8 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
     softirq time by up to 45%")."""
     text = ln.text[:MAX_LINE]
     low = text.lower()
-    if "%" not in text and "percent" not in low and "fold" not in low and _TIMES_HINT.search(text) is None:
+    if "%" not in text and "percent" not in low and "fold" not in low and _TIMES_HINT.search(text) is None \
+            and _FACTOR_HINT.search(text) is None:
         return []
     toks = tokenize(text)
     lead = (prev.text[-120:] + " ") if prev is not None and prev.depth == ln.depth else ""
@@ -670,8 +740,12 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             fold, after = _FOLD.match(f"{t.value}fold"), " ".join(x.text for x in toks[i + 2:i + 5])
         if t.kind == "range":
             m = _RANGE_PCT.match(t.text.strip("(),.;:~"))
-            if m and (_CHANGE_AFTER.match(after) or _CHANGE_VERB.search(text[max(0, t.start - 200):t.start])):
-                vals = [float(m.group("a")), float(m.group("b"))]
+            verb = _CHANGE_VERB.search(text[max(0, t.start - 200):t.start])
+            if m and (_CHANGE_AFTER.match(after) or verb):
+                # "a 1-2% regression", "drops by 5-10%": the change word gives the sign
+                down = _direction(after) == "down" if _CHANGE_AFTER.match(after) \
+                    else verb is not None and _NEGATIVE.match(verb.group(0)) is not None
+                vals = [-float(m.group(g)) if down else float(m.group(g)) for g in ("a", "b")]
         elif fold is not None:
             n = float(fold.group("n"))
             d = _direction(after) or _direction(text[t.end:t.end + 40])
@@ -695,6 +769,10 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                 verb = _CHANGE_VERB.search(behind)
                 neg = verb is not None and _NEGATIVE.match(verb.group(0)) is not None
                 vals = [-pct if neg else pct]
+            elif (t.text.startswith("(") or toks[k].text.startswith("(")) \
+                    and (verb := _last_change_word(behind[-60:])) is not None:
+                # "a reduction in execution time (3.7 %)", "an improvement (approximately 3%)"
+                vals = [-pct if _NEGATIVE.match(verb) else pct]
         elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and t.value > 1 and (
                 _TIMES.match(after) or _NEGATIVE.match(after)
                 or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])):
@@ -704,13 +782,45 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             vals = [round((1.0 / t.value - 1.0) * 100.0, 4) if down else round((t.value - 1.0) * 100.0, 4)]
         elif t.kind == "value" and t.value and after.lower().startswith("times ") and _TIMES.match(after[6:]):
             vals = [round((t.value - 1.0) * 100.0, 4)]
+        elif t.kind == "value" and t.unit is None and t.value and 1 < t.value < 10 and "." in t.text \
+                and _FACTOR_OF.search(behind[-40:]) and not (after.split()[:1] and _unit_ok(after.split()[0])):
+            vals = [round((t.value - 1.0) * 100.0, 4)]  # "an increase of 1.8, almost doubling"
+        at = _line_at(ln, t.start)
         for v in vals:
             metric = _tidy_metric(_relative_metric(text, t, after))
-            at = _line_at(ln, t.start)
-            out.append(Claim(metric=metric, unit="%", claimed_change_pct=v,
-                             lines=(at, at), depth=ln.depth, author=ln.author,
-                             message_id=ln.message_id))
+            for name, value in _each_measure(metric, v, behind, after):
+                out.append(Claim(metric=name, unit="%", claimed_change_pct=value,
+                                 lines=(at, at), depth=ln.depth, author=ln.author,
+                                 message_id=ln.message_id))
     return out
+
+
+_FACTOR_OF = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost)\s+of\s+(?:about\s+|~)?$")
+_FACTOR_HINT = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost)\s+of\s+(?:about\s+|~)?\d")
+_EVALUATIVE = re.compile(r"(?i)\b(?:improv\w*|better|boost\w*|gain\w*|speed-?ups?|win\w*)\b")
+_AND_MEASURES = re.compile(r"(?i)(?:^|[^\w/-])(?P<a>[\w/-]+(?:\s[\w/-]+)?)\s+and\s+(?P<b>[\w/-]+(?:\s[\w/-]+)?)"
+                           r"\s+(?:[a-z]+\s+){1,2}$")
+
+
+def _last_change_word(text: str) -> str | None:
+    found = list(_CHANGE_VERB.finditer(text))
+    return found[-1].group(0) if found else None
+
+
+def _each_measure(metric: str, value: float, behind: str, after: str) -> list[tuple[str, float]]:
+    """A stated change once per measure it names, signed as the words mean it for that
+    measure: "IOPS and average latency improved about 10%" is +10% IOPS and -10% latency
+    (an improved latency went down); a literal "increased" or "reduced" keeps its sign."""
+    m = _AND_MEASURES.search(behind[-80:])
+    names = [m.group("a"), m.group("b")] if m and all(_MEASURE.match(x.split()[-1]) for x in (
+        m.group("a"), m.group("b"))) else [metric]
+    near = behind[-60:] + " " + after
+    evaluative = _EVALUATIVE.search(near) is not None and _STRONG_LITERAL.search(near) is None
+    return [(n, -value if evaluative and _LOWER_BETTER.search(n) else value) for n in names]
+
+
+_STRONG_LITERAL = re.compile(r"(?i)\b(?:increas\w*|decreas\w*|reduc\w*|drop\w*|rais\w*|lower\w*|higher|"
+                             r"more|less|fewer|cut\w*|worse|slower|faster)\b")
 
 
 # "no regression", "no measurable difference", "unchanged", "the same", "within noise"
