@@ -566,20 +566,29 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
     the others on the opposite side are pairs, whatever order they are written in."""
     text = ln.text[:MAX_LINE]
     out: list[Claim] = []
-    for sentence, start in _sentences(text):
+    for sentence, start in _sentences(text, _FULL_STOP):
         sides = []
+        prev_end = 0
         for m in _SIDE_NUMBER.finditer(sentence):
             unit = (m.group("u") or "").rstrip(".,;:)") or None
             after = m.group("after") or ""
             if unit is not None and not _unit_ok(unit):
                 after, unit = " " + (m.group("u") or "") + after, None
+            # the words since the last number or clause mark: "baseline 10.2 Gbps, patched 11.3"
+            ahead = re.split(r"[,;:()]|\s(?:and|but|while|whereas|vs\.?|versus)\s",
+                             sentence[prev_end:m.start()].rstrip(" ,:~"))[-1]
+            prev_end = m.end("u") if m.group("u") and unit is not None else m.end("n")
             if unit is not None and _SIZE_UNITS.match(unit) and unit not in MAGNITUDES:
                 continue
             end = _PHRASE_END.search(after)
             phrase = after[:end.start()] if end else after
             first = phrase.split()[:1]
             if not first or not cue(first[0]).reasons and not _LEAD_SIDE.match(first[0]):
-                continue  # the words after it do not start by naming a side
+                # else the few words before it, when they name a side
+                n = len(ahead.split())
+                phrase = ahead if cue(ahead).role and (0 < n <= 3 or n <= 6 and cue(ahead.split()[0]).reasons) else ""
+                if not phrase:
+                    continue
             score = cue(phrase).score
             if score and (value := parse_number(m.group("n"))) is not None:
                 sides.append((value, unit, score, phrase.strip(), start + m.start()))
@@ -609,10 +618,13 @@ _NAMES_CHANGE = re.compile(r"(?i)\b(?:patch\w*|series|fix(?:es)?|changes?|commit
 _LEAD_SIDE = re.compile(r"(?i)^(?:on|in|for)$")
 
 
-def _sentences(text: str) -> list[tuple[str, int]]:
+_FULL_STOP = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def _sentences(text: str, end: re.Pattern[str] | None = None) -> list[tuple[str, int]]:
     """The sentences of a text with their offsets ("1.5 Mpps." ends one; "1.5" does not)."""
     out, pos = [], 0
-    for piece in _SENTENCE_END.split(text):
+    for piece in (end or _SENTENCE_END).split(text):
         start = text.find(piece, pos)
         pos = start + len(piece)
         out.append((piece, start))

@@ -159,3 +159,16 @@ def test_a_label_that_adds_to_the_baseline_is_the_candidate() -> None:
             "  Gbits/sec\n")
     assert pairs(text) == [(1.76, 1.81), (1.76, 19.3)]
     assert pairs("Subject: t\n\navg packets drop before: 2842\navg packets drop after: 360(-87.3%)\n") == [(2842, 360)]
+
+
+def test_sides_named_before_the_numbers() -> None:
+    assert _sides("baseline 10.2 Gbps, patched 11.3 Gbps") == [(10.2, 11.3)]
+    assert _sides("Before the series it was 5.1 Mpps; after, 6.2 Mpps.") == [(5.1, 6.2)]
+    assert _sides("without the patch we got 10 Gbps and with it 12 Gbps.") == [(10, 12)]
+    assert _sides("With the patch applied I see 12 Gbps.") == []  # one side: nothing to pair
+
+
+def test_label_lines_pair_by_the_units_they_print() -> None:
+    text = ("Subject: t\n\nTestpmd reports:\nBaseline: 1854448pps, 860464156 bps. [3]\n"
+            "Batch: 1892844.25pps, 878280070bps.\n")
+    assert pairs(text) == [(1854448, 1892844.25), (860464156, 878280070)]
