@@ -778,9 +778,9 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             elif _MORE_PERF.match(after):
                 vals = [-pct if _NEGATIVE.match(after) else pct]
             elif before in ("by", "to", "of") and _CHANGE_VERB.search(behind):
-                verb = _CHANGE_VERB.search(behind)
-                neg = verb is not None and _NEGATIVE.match(verb.group(0)) is not None
-                vals = [-pct if neg else pct]
+                # the change word nearest the number: "an improvement, with a reduction of ... of 3.7%"
+                verb = _last_change_word(behind)
+                vals = [-pct if verb is not None and _NEGATIVE.match(verb) else pct]
             elif (t.text.startswith("(") or toks[k].text.startswith("(")) \
                     and (verb := _last_change_word(behind[-60:])) is not None:
                 # "a reduction in execution time (3.7 %)", "an improvement (approximately 3%)"

@@ -122,6 +122,7 @@ def test_passages_keep_items_labels_and_depths_apart() -> None:
 @pytest.mark.parametrize(("text", "change"), [
     ("As it is it looks like a 1-2% regression for 512B.", [-1.0, -2.0]),  # the range's sign
     ("with a reduction in execution time (3.7 %) and fewer branches", [-3.7]),  # a change in parentheses
+    ("an improvement, with a reduction of the execution time of about 3.7%.", [-3.7]),  # the nearest word
     ("netperf UDP_STREAM shows a performance increase of 1.8, almost doubling", [80.0]),  # a factor
     ("This reduces the 99.9th percentile latencies in our tests by\n60x and slightly more.", [-98.3333]),
     ("As a result, IOPS and average latency improved about 10%.", [10.0, -10.0]),  # improved latency fell
