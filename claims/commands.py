@@ -307,6 +307,7 @@ class _Context:
     index: int
     last: int
     labelled: bool = False  # a `server:` label stood before it
+    ran: frozenset[str] = frozenset()  # programs an earlier line of the message ran as a benchmark
 
 
 def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: bool) -> bool:
@@ -338,6 +339,8 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
     loose = _loose_words(args)
     if loose is None or loose > 2:
         return False
+    if prog in ctx.ran and alone and loose == 0 and _evidence(args) > 0:
+        return True  # "usemem 800m" after "usemem --punch-holes -s -1 800m &": run again
     options = sum(1 for a in args if _OPTION_WORD.match(a))
     measured = any(measures(words) for _, words in inv.wrappers)
     if _executable_word(word):
@@ -360,6 +363,7 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
     """Every command and setup step in `lines` (indexes in `skip` are not read)."""
     found = Found()
     skip = skip or set()
+    ran: set[str] = set()
     i = 0
     n = len(lines)
     while i < n:
@@ -375,10 +379,12 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
             rest = _unlabel(bare)
             labelled = rest != bare
         rest, last = _joined(rest, lines, i, skip, prompted)
-        ctx = _Context(prompted, host, i, last, labelled)
+        ctx = _Context(prompted, host, i, last, labelled, frozenset(ran))
         events = _line_events(rest.strip(), ctx, ln) if _worth_parsing(rest, ctx) else []
         if events:
             found.events.extend(events)
+            ran.update(basename(invocation(split_argv(ev.command.raw)).program)
+                       for ev in events if ev.command is not None)
             if not all(ev.prose_after for ev in events):
                 found.used.update(range(i, last + 1))
             i = last + 1
@@ -431,7 +437,7 @@ def _worth_parsing(rest: str, ctx: _Context) -> bool:
     if ctx.prompted:
         return True
     word = m.group()
-    if _program_like(word):
+    if _program_like(word) or word in ctx.ran:
         return True
     # an unknown program is a benchmark only with options (see _runs_benchmark)
     return _PROGRAM_WORD.match(word) is not None and word[0].islower() and " -" in rest

@@ -25,7 +25,10 @@ from claims.prose import (
     arrow_claims,
     from_to_claims,
     group_claims,
+    no_change_claims,
+    passages,
     relative_claims,
+    side_claims,
     variant_groups,
     vs_claims,
 )
@@ -131,18 +134,15 @@ def extract_message(msg: Message) -> Extraction:
                     used.update(index_of.get(number, ()))
     hard = set(skip) | found.used | blocks_used
     known = {(c.baseline.value, c.candidate.value) for c in claims if c.baseline and c.candidate}
-    for i, ln in enumerate(lines):
-        if i in hard:
-            continue
-        nxt = lines[i + 1] if i + 1 < len(lines) and i + 1 not in hard else None
-        if nxt is not None and (nxt.depth != ln.depth or not nxt.text.strip()):
-            nxt = None
-        for c in from_to_claims(ln, nxt) + arrow_claims(ln) + vs_claims(ln):
+    for ln in passages(lines, hard):  # wrapped sentences read whole
+        for c in from_to_claims(ln) + arrow_claims(ln) + vs_claims(ln) + side_claims(ln):
             assert c.baseline is not None and c.candidate is not None
             if (c.baseline.value, c.candidate.value) not in known:
                 known.add((c.baseline.value, c.candidate.value))
                 claims.append(c)
     claims = _attach_relative(claims, lines, used)
+    if ex.commands or claims:  # "no regression" is a claim to check where the mail ran or measured
+        claims += [c for ln in passages(lines, hard) for c in no_change_claims(ln)]
     _apply_tools(claims, lines)
     claims = [c for c in claims if c.metric != "__config__"]
     _name_from_context(claims, lines)
@@ -182,18 +182,16 @@ def _attach_relative(claims: list[Claim], lines: Sequence[Line], used: set[int])
             for n in range(c.lines[0] - 2, c.lines[1] + 3):
                 open_pairs.setdefault(n, []).append(c)
     out = list(claims)
-    for i, ln in enumerate(lines):
-        if i in used:
-            continue
-        prev = lines[i - 1] if i and lines[i - 1].text.strip() else None
-        for rel in relative_claims(ln, prev):
+    for ln in passages(lines, used):
+        for rel in relative_claims(ln):
             v = rel.claimed_change_pct
+            at = rel.lines[0]
             if v is None or any(abs(round(v, 1) - sv) <= 0.11
-                                and first - RESTATED_WITHIN <= ln.number <= last + RESTATED_WITHIN
+                                and first - RESTATED_WITHIN <= at <= last + RESTATED_WITHIN
                                 for sv, (first, last) in stated):
                 continue
-            near = [c for c in open_pairs.get(ln.number, ()) if c.claimed_change_pct is None
-                    and (c.lines[0] <= ln.number <= c.lines[1] or _restates(v, c))]
+            near = [c for c in open_pairs.get(at, ()) if c.claimed_change_pct is None
+                    and (c.lines[0] <= at <= c.lines[1] or _restates(v, c))]
             if len(near) == 1:
                 near[0].claimed_change_pct = v
                 continue

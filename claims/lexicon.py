@@ -48,6 +48,7 @@ _WORDS: dict[str, float] = {
     "improved": 0.7, "changed": 0.5, "batch": 0.5, "batched": 0.5, "zero-copy": 0.5,
     "zerocopy": 0.5,
 }
+_TEMPORAL = frozenset({"before", "after", "prior", "pre", "post"})
 _OBJECT_WORDS = frozenset({"patch", "patches", "patchset", "series", "fix", "this", "change", "changes",
                            "commit", "the", "my", "it", "them", "applied", "set"})
 _BARE_WEAK = {"with": 0.35, "w/": 0.35, "plus": 0.35, "+": 0.5, "without": -0.7, "w/o": -0.7}
@@ -125,6 +126,7 @@ def cue(label: str | None) -> Cue:
     if not label:
         return Cue(0.0)
     ws = words(label)
+    sentence = len(ws) >= 4 and label.rstrip().endswith((".", "!", "?"))
     heads = plain = 0.0
     strong = False
     reasons: list[str] = []
@@ -162,6 +164,10 @@ def cue(label: str | None) -> Cue:
                     governed.add(k)
                     strong = strong or ws[k] in _STRONG_OBJECTS
             weight = _HEADS[w]
+            if w in _TEMPORAL and sentence and not any(ws[k] in _STRONG_OBJECTS for k in governed if k > i):
+                # "This is the number before VM execution.": in a sentence, a "before" or
+                # "after" that governs no change dates a step of a procedure, not a side
+                continue
             if w in _BARE_WEAK and not any(k in governed for k in range(i + 1, len(ws))):
                 # "with prefetch", "running with spinlock": a bare "with" names an addition
                 # only against a label without it; "without X" still leans to the baseline
@@ -179,7 +185,6 @@ def cue(label: str | None) -> Cue:
     # "modified without the patch": the head names the side, the adjective beside it
     # describes the setup
     total = heads + (0.5 * plain if heads else plain)
-    sentence = len(ws) >= 4 and label.rstrip().endswith((".", "!", "?"))
     if (len(ws) > 8 or sentence) and not strong:
         # a sentence ("I ran it with 8 queues on the new box"): its "with" or "new" is
         # grammar, not a side; only a head governing the change, or a word naming a side
@@ -249,6 +254,9 @@ def rank(labels: Sequence[str | None], subject: str | None = None, *, containmen
                 # "udp" inside "udp gso": b names an addition (when the words say nothing)
                 scores[i] -= 0.4
                 scores[j] += 0.4
+            if adds_to(a, b):  # "Upstream codebase" / "Upstream codebase with page pool"
+                scores[i] -= 0.4
+                scores[j] += 0.6
             va, vb = _version(a), _version(b)
             if va is not None and vb is not None and va < vb:
                 scores[i] -= 0.5
@@ -279,6 +287,16 @@ def _extends(ca: set[str], cb: set[str]) -> bool:
         return w != v and (v.endswith(w) or v.startswith(w) or w in v.split("-")) and len(w) >= 3
 
     return len(ca) == len(cb) and all(w in cb or any(part_of(w, v) for v in cb) for w in ca)
+
+
+_ADDING = frozenset({"with", "w/", "plus", "+"})
+
+
+def adds_to(a: str, b: str) -> bool:
+    """True when label b is label a and then what is added to it: "Upstream codebase" /
+    "Upstream codebase with page pool support", "baseline" / "baseline + patch 3"."""
+    wa, wb = words(a), words(b)
+    return 0 < len(wa) < len(wb) and wb[:len(wa)] == wa and wb[len(wa)] in _ADDING and len(wb) > len(wa) + 1
 
 
 def _numbers(label: str) -> list[str]:

@@ -118,6 +118,9 @@ class Claim:
     author: str | None = None
     message_id: str | None = None
     depth: int = 0
+    # the mail says the change leaves the metric as it was ("no regression", "within noise"):
+    # a claim of no change, which only the mail's words make one, never a small number
+    no_change: bool = False
 
     @property
     def change_pct(self) -> float | None:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from claims.model import Better, Claim, Value
-from claims.numbers import Token, better_for, skeleton, tokenize
+from claims.numbers import Token, better_for, is_unit, skeleton, tokenize
 
 _ANNOTATION = re.compile(r"\((?P<body>[^()]{0,120})\)")
 _STATED = re.compile(r"(?<![\w.])(?P<sign>[+-])\s?(?P<num>\d+(?:\.\d+)?)\s?%")
@@ -81,6 +81,25 @@ def make_row(label: str | None, text: str, first: int, last: int | None = None, 
     return row
 
 
+def units_of(tokens: list[Token]) -> list[str | None] | None:
+    """The unit of each value in order, glued ("1892844.25pps") or written apart ("1854448 pps,"),
+    so that two prose lines that print the same measures pair even when spaced or footnoted
+    differently ("Baseline: 1854448pps, 860464156 bps. [3]" / "Batch: 1892844.25pps, 878280070bps.");
+    None when a value carries no unit: bare numbers need the same words around them."""
+    out: list[str | None] = []
+    for i, t in enumerate(tokens):
+        if t.kind != "value":
+            continue
+        unit = t.unit
+        if unit is None and i + 1 < len(tokens) and tokens[i + 1].kind == "word":
+            word = tokens[i + 1].text.strip("()[],;:.")
+            unit = word if is_unit(word) else None
+        if unit is None:
+            return None
+        out.append("%" if t.percent else unit.lower())
+    return out
+
+
 def spreads_of(tokens: list[Token]) -> dict[int, Token]:
     """Which value each spread qualifies: a bare "± x" the value just before it; a spread in
     parentheses ("( +- 0.09% )", perf stat) the first value of the line."""
@@ -106,7 +125,7 @@ def metric_name(tokens: list[Token], i: int) -> str:
     after: list[str] = []
     for t in tokens[i + 1:i + 6]:
         w = t.text.strip("()[],;:")
-        if t.kind != "word" or not w or w in ("#", "|", "+-", "±", "==>", "=>", "->"):
+        if t.kind != "word" or not w or w in ("#", "|", "+-", "±", "==>", "=>", "->", "=", "~"):
             break
         after.append(w.rstrip(".") or w)  # "1.2 Mpps. After ...": the sentence ends there
         if t.text.endswith((",", ";", ")", ":", ".")) or len(after) >= 4:
@@ -149,7 +168,7 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
     """
     if skeleton(base.tokens) != skeleton(cand.tokens):
         bv, cv = base.values, cand.values
-        if not (tabular and bv and len(bv) == len(cv)):
+        if not (bv and len(bv) == len(cv) and (tabular or units_of(base.tokens) == units_of(cand.tokens))):
             return []
     bidx = [i for i, t in enumerate(base.tokens) if t.kind == "value"]
     cidx = [i for i, t in enumerate(cand.tokens) if t.kind == "value"]

@@ -9,9 +9,12 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from claims.commands import BENCH_PROGRAMS
+from claims.lexicon import adds_to, content_words, cue
 from claims.model import Claim, Line, Value
 from claims.numbers import (
     MAGNITUDES,
@@ -23,17 +26,23 @@ from claims.numbers import (
     tokenize,
     unit_kind,
 )
-from claims.pairs import Row, make_row, pair_rows
+from claims.pairs import Row, make_row, pair_rows, strip_annotations
 from claims.tables import Table, TRow, table_claims
-from claims.variants import clean_label, contrasted, pick_baseline, role, shared_subject
+from claims.variants import (
+    clean_label,
+    contrasted,
+    pick_baseline,
+    role,
+    shared_subject,
+)
 
-_LINE_LABEL = re.compile(r"^\s*(?:[-*•]\s+|\d{1,2}(?:\.\d{1,2})*[.)]?\s+)?(?P<label>[^:\s][^:]{0,50}?):\s+(?P<rest>.*\d.*)$")
+_LINE_LABEL = re.compile(r"^\s*(?:[-*•]\s+|\d{1,2}(?:\.\d{1,2})*[.)]?\s+)?(?P<label>[^:\s][^:]{0,80}?):\s+(?P<rest>.*\d.*)$")
 _HEADERISH = re.compile(r"(?i)^(?:subject|date|from|to|cc|signed-off-by|link|fixes|reviewed-by|acked-by|"
                         r"tested-by|reported-by|message-id|in-reply-to|references|commit|https?|"
                         r"suggested-by|co-developed-by|closes|cc'd|note|notes|v\d+|changes.*)$")
 _FROM_TO = re.compile(
-    r"(?i)\bfrom\s+(?:~|about\s+|around\s+|approx\.?\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,14})?"
-    r"\s+to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-z%/][\w/%]{0,14})?"
+    r"(?i)\bfrom\s+(?:~|about\s+|around\s+|approx\.?\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?"
+    r"\s+to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-z%/][\w/%]{0,20})?"
 )
 _CHANGE_AFTER = re.compile(
     r"(?i)^(?:improvement|improvements|improved|boost|increase|increased|gain|gains|faster|better|speed-?up|"
@@ -61,6 +70,15 @@ _SIZE_UNITS = re.compile(r"(?i)^(?:[kmg]i?b?|bytes?|b|threads?|cpus?|cores?|clie
                          r"queues?|rings?|entries|packets?|frames?|sockets?|vmas?|pages?|kernels?|times?)$")
 
 
+# a count per second written out ("transactions/sec", "requests/s", "Kops/s")
+_PER_SECOND = re.compile(r"(?i)^[kmg]?(?:transactions?|trans|requests?|reqs?|ops?|operations?|packets?|pkts?|"
+                         r"msgs?|messages?|frames?|calls?|events?|iops|io)/(?:s|sec|second)$")
+
+
+def _unit_ok(unit: str) -> bool:
+    return is_unit(unit) or _PER_SECOND.match(unit) is not None
+
+
 @dataclass
 class Segment:
     label: str
@@ -69,6 +87,90 @@ class Segment:
     last: int
     line: Line
     clean: bool  # only numbers and units after the label
+
+
+_STRUCTURED = re.compile(r"\S(?: {3,}|\t)\S|\||^\s*[#$>]\s")  # column gaps, tabs, bars, prompts
+_ITEM_START = re.compile(r"^\s*(?:[-*•+]\s|\(?\d{1,2}[.)]\s|\(?[a-z]\)\s|[^:\s][^:]{0,50}:\s)")
+_PROSE_WORD = re.compile(r"[A-Za-z]{2,}")
+MAX_PASSAGE_LINES = 8
+
+
+@dataclass
+class Passage:
+    """Consecutive prose lines of one quote depth and author read as one text, so that a
+    sentence the mail client wrapped ("goes from ~6347" / "transactions/sec to 5830") is
+    whole again for the templates.  It answers like a `Line` (text, number, depth, author,
+    message_id) and maps an offset in its text back to the line it stands on."""
+
+    lines: list[Line]
+    text: str = ""
+    starts: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.text:
+            parts, pos = [], 0
+            for ln in self.lines:
+                piece = ln.text[:MAX_LINE].strip() if parts else ln.text[:MAX_LINE].rstrip()
+                self.starts.append(pos)
+                parts.append(piece)
+                pos += len(piece) + 1
+            self.text = " ".join(parts)
+
+    @property
+    def number(self) -> int:
+        return self.lines[0].number
+
+    @property
+    def depth(self) -> int:
+        return self.lines[0].depth
+
+    @property
+    def author(self) -> str | None:
+        return self.lines[0].author
+
+    @property
+    def message_id(self) -> str | None:
+        return self.lines[0].message_id
+
+    def line_at(self, pos: int) -> int:
+        return self.lines[max(0, bisect_right(self.starts, pos) - 1)].number
+
+
+def _line_at(ln: Line | Passage, pos: int) -> int:
+    return ln.line_at(pos) if isinstance(ln, Passage) else ln.number
+
+
+def _is_prose(text: str) -> bool:
+    s = text.strip()
+    return bool(s) and _STRUCTURED.search(s) is None and len(_PROSE_WORD.findall(s)) >= 2
+
+
+def passages(lines: Sequence[Line], skip: set[int]) -> list[Passage]:
+    """The message as passages: wrapped prose lines joined (a new item, a "label:" line, a
+    line ending in ":" or a change of depth or author starts another); any other line is a
+    passage of its own."""
+    out: list[Passage] = []
+    cur: list[Line] = []
+    size = 0
+    for i, ln in enumerate(lines):
+        if i in skip:
+            if cur:
+                out.append(Passage(cur))
+            cur = []
+            continue
+        last = cur[-1] if cur else None
+        size += len(ln.text) + 1
+        if last is not None and len(cur) < MAX_PASSAGE_LINES and size <= MAX_LINE and ln.depth == last.depth \
+                and ln.author == last.author and _is_prose(last.text) and _is_prose(ln.text) \
+                and not _ITEM_START.match(ln.text) and not last.text.rstrip().endswith(":"):
+            cur.append(ln)
+            continue
+        if cur:
+            out.append(Passage(cur))
+        cur, size = [ln], len(ln.text) + 1
+    if cur:
+        out.append(Passage(cur))
+    return out
 
 
 def _line_segments(ln: Line) -> list[list[Segment]]:
@@ -112,28 +214,52 @@ def _line_segments(ln: Line) -> list[list[Segment]]:
     return groups
 
 
+# "* 5,112,930 - baseline", "- 4.2 Mpps (with the patch)": an item whose value comes first
+_VALUE_FIRST = re.compile(r"^\s*(?:[-*•+]\s+|\d{1,2}[.)]\s+)(?P<rest>~?\d[\d,.]*(?:\s?[A-Za-zµ%/][\w/%]{0,14})?)"
+                          r"\s+(?:[-–:=]\s+|\((?=[^()]+\)\s*$))(?P<label>[A-Za-z][^\d()]{0,80}?)\)?\s*$")
+
+
+def _value_first_row(ln: Line) -> Segment | None:
+    m = _VALUE_FIRST.match(ln.text[:MAX_LINE])
+    if m is None or (m.group("rest").split()[1:] and not _unit_ok(m.group("rest").split()[1])):
+        return None
+    label = clean_label(m.group("label"))
+    if not label or len(label.split()) > 10 or _HEADERISH.match(label):
+        return None
+    return Segment(label, m.group("rest"), ln.number, ln.number, ln, True)
+
+
 def _line_row(lines: Sequence[Line], i: int, skip: set[int]) -> tuple[Segment, int] | None:
-    """A whole line "label: text with numbers" (with indented continuation lines)."""
+    """A whole line "label: text with numbers" (with indented continuation lines), or an
+    item that gives its value first ("* 5,112,930 - baseline")."""
     ln = lines[i]
     m = _LINE_LABEL.match(ln.text[:MAX_LINE])
     if not m:
-        return None
+        seg = _value_first_row(ln)
+        return (seg, i) if seg is not None else None
     label = clean_label(m.group("label"))
-    if not label or len(label.split()) > 6 or _HEADERISH.match(label) or "http" in label:
+    if not label or len(label.split()) > 10 or _HEADERISH.match(label) or "http" in label:
         return None
     text = m.group("rest")
     indent = len(ln.text) - len(ln.text.lstrip())
     j = i
     while (j + 1 < len(lines) and j + 1 not in skip and lines[j + 1].text.strip()
-           and len(lines[j + 1].text) - len(lines[j + 1].text.lstrip()) > indent + 2
+           and (len(lines[j + 1].text) - len(lines[j + 1].text.lstrip()) > indent + 2
+                or _unit_only(lines[j + 1].text))  # "...: 19.3" / "Gbits/sec": the unit wrapped
            and not _LINE_LABEL.match(lines[j + 1].text) and j - i < 4):
         j += 1
         text += " " + lines[j].text.strip()
-    toks = tokenize(text)
+    # "360(-87.3%)": the change glued to the value is an annotation, the value is still one
+    toks = tokenize(strip_annotations(text)[0])
     clean = all(t.kind in ("value", "spread", "pvalue") or is_unit(t.text) for t in tokenize(_strip_ann(text)))
     if not any(t.kind == "value" for t in toks):
         return None
     return Segment(label, text, ln.number, lines[j].number, ln, clean), j
+
+
+def _unit_only(text: str) -> bool:
+    words = text.split()
+    return 0 < len(words) <= 2 and all(_unit_ok(w.strip(".,;()")) for w in words)
 
 
 def _strip_ann(text: str) -> str:
@@ -205,13 +331,21 @@ def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim
         return [c for sub in subs if len(sub) >= 2 for c in group_claims(sub, subject)]
     labels = [s.label for s in group]
     roles = [role(lab) for lab in labels]
+    # "Upstream codebase" / "Upstream codebase with page pool": the longer one adds to it
+    roles = [r or ("candidate" if any(roles[k] == "baseline" and adds_to(labels[k], lab)
+                                      for k in range(len(labels))) else None)
+             for r, lab in zip(roles, labels, strict=True)]
     rows = [_segment_row(s) for s in group]
     stated = any(r.stated_pct is not None for r, ro in zip(rows, roles, strict=False) if ro != "baseline")
     relative = len(group) == 2 and roles == [None, None] and contrasted(labels, subject)
     if "baseline" not in roles and not ("candidate" in roles and stated) and not relative:
         return []
+    # a baseline named outright and bare values beside it: each other line is a variant
+    # measured against it ("* 5,112,930 - baseline" / "* 5,322,100 - page frags with recycling")
+    against_base = roles.count("baseline") == 1 and all(s.clean for s in group) and not any(
+        content_words(lab) for lab, r in zip(labels, roles, strict=True) if r == "baseline")
     if "candidate" not in roles and not stated and not (len(group) == 2 and roles[0] == "baseline") \
-            and not relative:
+            and not relative and not against_base:
         return []
     if all(s.clean for s in group) and max(len(r.values) for r in rows) >= 2 and not relative:
         return _as_table(group, rows)
@@ -260,19 +394,20 @@ def _counted(before: str) -> bool:
     return _PERF_WORD.search(near) is not None and _STRONG_VERB.search(near) is not None
 
 
-def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
+def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
     """"from 2.50Mpps to 3.05Mpps" (the sentence may go on in the next line)."""
+    if nxt is not None and isinstance(ln, Line):
+        return from_to_claims(Passage([ln, nxt]))
     out: list[Claim] = []
-    own = ln.text[:MAX_LINE]
-    text = own + (" " + nxt.text[:MAX_LINE] if nxt is not None else "")
+    text = ln.text[:MAX_LINE]
     if "from" not in text.lower():
         return out
     for m in _FROM_TO.finditer(text):
-        if m.start() >= len(own):
-            break
-        last = ln.number if m.end() <= len(own) or nxt is None else nxt.number
+        first, last = _line_at(ln, m.start()), _line_at(ln, m.end() - 1)
         a, b = parse_number(m.group("a")), parse_number(m.group("b"))
         ua, ub = m.group("ua"), m.group("ub")
+        if ub and not _unit_ok(ub.rstrip(".,;)")) and ub.rstrip(".,;)") not in MAGNITUDES and ua:
+            ub = None  # "to 5830 on the same box": the word after it is no unit
         if a is None or b is None or _LEADING_ZERO.match(m.group("a")) or _LEADING_ZERO.match(m.group("b")):
             continue
         pre = text[max(0, m.start() - 2):m.start()]
@@ -281,7 +416,7 @@ def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
         unit = (ub or ua or "").rstrip(".,;)") or None
         if unit in MAGNITUDES and (ua or "") == (ub or "") and _counted(text[max(0, m.start() - 200):m.start()]):
             pass  # "the RPS went up from 812k to 901k"
-        elif unit is not None and not is_unit(unit):
+        elif unit is not None and not _unit_ok(unit):
             continue
         if unit is None and not _STRONG_VERB.search(text[max(0, m.start() - 80):m.start()]):
             continue
@@ -291,15 +426,15 @@ def from_to_claims(ln: Line, nxt: Line | None = None) -> list[Claim]:
             continue
         metric = _metric_before(text, m.start(), unit) or (unit or "value")
         claim = Claim(metric=metric, unit=unit, better=better_for(metric, unit),
-                      baseline=Value(a, label="from", unit=unit, line=ln.number),
-                      candidate=Value(b, label="to", unit=unit, line=ln.number),
-                      lines=(ln.number, last), depth=ln.depth, author=ln.author,
+                      baseline=Value(a, label="from", unit=unit, line=first),
+                      candidate=Value(b, label="to", unit=unit, line=last),
+                      lines=(first, last), depth=ln.depth, author=ln.author,
                       message_id=ln.message_id)
         out.append(claim)
     return out
 
 
-def arrow_claims(ln: Line) -> list[Claim]:
+def arrow_claims(ln: Line | Passage) -> list[Claim]:
     if "->" not in ln.text and "=>" not in ln.text and "→" not in ln.text:
         return []
     toks = tokenize(ln.text[:MAX_LINE])
@@ -325,10 +460,11 @@ def arrow_claims(ln: Line) -> list[Claim]:
             if nxt.kind == "value" and nxt.percent and nxt.signed and nxt.text.startswith("("):
                 stated = nxt.value
                 break
+        first, last = _line_at(ln, left.start), _line_at(ln, right.start)
         out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
-                         baseline=Value(left.value or 0.0, unit=unit, line=ln.number),
-                         candidate=Value(right.value or 0.0, unit=unit, line=ln.number),
-                         claimed_change_pct=stated, lines=(ln.number, ln.number), depth=ln.depth,
+                         baseline=Value(left.value or 0.0, unit=unit, line=first),
+                         candidate=Value(right.value or 0.0, unit=unit, line=last),
+                         claimed_change_pct=stated, lines=(first, last), depth=ln.depth,
                          author=ln.author, message_id=ln.message_id))
     return out
 
@@ -336,7 +472,8 @@ def arrow_claims(ln: Line) -> list[Claim]:
 _QUALIFIER = re.compile(r"^(?:(?i:p\d{2,3}(?:\.\d+)?|avg|average|mean|median|tail|max|min|peak|rx|tx|"
                         r"cpu|host|guest|aggregate|total|overall|single|small)|[A-Z][A-Z0-9_]{1,15})$")
 _MEASURE = re.compile(r"(?i)^(?:throughput|tput|latency|latencies|bandwidth|pps|iops|rate|tps|qps|rps|"
-                      r"utili[sz]ation|usage|load|goodput|jitter|rtt|cycles|transactions|requests)$")
+                      r"utili[sz]ation|usage|load|goodput|jitter|rtt|cycles|transactions|requests|time|"
+                      r"performance)$")
 
 
 def _metric_before(text: str, pos: int, unit: str | None = None) -> str:
@@ -349,7 +486,8 @@ def _metric_before(text: str, pos: int, unit: str | None = None) -> str:
             while j > 0 and k - j < 2 and _QUALIFIER.match(words[j - 1]):
                 j -= 1
             return " ".join(words[j:k + 1])
-    kind = unit_kind(unit)
+    kind = unit_kind(unit) or (("transaction rate" if unit.lower().startswith("trans") else "rate")
+                               if unit and _PER_SECOND.match(unit) else None)
     if kind:  # "XDP_DROP goes 24.1 Mpps -> 26.3 Mpps" -> "XDP_DROP packet rate"
         test = next((w for w in reversed(words[-8:])
                      if re.fullmatch(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:tcp|udp|sctp)_[a-z]{2,8}", w)), None)
@@ -382,7 +520,7 @@ _SENTENCE_PAIRS = (
 )
 
 
-def vs_claims(ln: Line) -> list[Claim]:
+def vs_claims(ln: Line | Passage) -> list[Claim]:
     """Pairs inside a sentence: "45us vs 61us" (the first number is the baseline, as after
     "goes up"), "X before and Y after", "Y now, compared to X before"."""
     text = ln.text[:MAX_LINE]
@@ -398,7 +536,7 @@ def vs_claims(ln: Line) -> list[Claim]:
             if a is None or b is None or a == b or (ua and ub and ua.lower() != ub.lower()):
                 continue
             unit = ub or ua or None
-            if unit is not None and (not is_unit(unit) or _SIZE_UNITS.match(unit)):
+            if unit is not None and (not _unit_ok(unit) or _SIZE_UNITS.match(unit)):
                 continue
             pos = min(m.start("a"), m.start("b"))
             if unit is None and not _PERF_WORD.search(text[max(0, pos - 80):pos]):
@@ -407,11 +545,89 @@ def vs_claims(ln: Line) -> list[Claim]:
             if unit == "%" and _CHANGE_VERB.search(metric):
                 continue  # "bigger gains than v2 (~25% vs ~11%)": two changes, each against its own baseline
             names = m.groupdict()
+            la, lb = _line_at(ln, m.start("a")), _line_at(ln, m.start("b"))
             out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
-                             baseline=Value(a, label=names.get("la"), unit=unit, line=ln.number),
-                             candidate=Value(b, label=names.get("lb"), unit=unit, line=ln.number),
-                             lines=(ln.number, ln.number), depth=ln.depth, author=ln.author,
+                             baseline=Value(a, label=names.get("la"), unit=unit, line=la),
+                             candidate=Value(b, label=names.get("lb"), unit=unit, line=lb),
+                             lines=(min(la, lb), max(la, lb)), depth=ln.depth, author=ln.author,
                              message_id=ln.message_id))
+    return out
+
+
+_SIDE_NUMBER = re.compile(r"(?<![\w.+-])~?(?P<n>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<u>[A-Za-zµ%/][\w/%]{0,20}))?"
+                          r"(?P<after>(?:[ \t]+[^\s\d,;.()]+){1,6})?")
+_PHRASE_END = re.compile(r"(?i)\s(?:and|but|while|vs\.?|versus|compared|or)\b")
+
+
+def side_claims(ln: Line | Passage) -> list[Claim]:
+    """A sentence that gives each number the side it was measured on, in words after it:
+    "about 645 without the patch, ~625 with batch", "9.4 Gbps on net-next and 9.8 Gbps
+    patched".  The lexicon reads each number's words; one number on the baseline side and
+    the others on the opposite side are pairs, whatever order they are written in."""
+    text = ln.text[:MAX_LINE]
+    out: list[Claim] = []
+    for sentence, start in _sentences(text, _FULL_STOP):
+        sides = []
+        prev_end = 0
+        for m in _SIDE_NUMBER.finditer(sentence):
+            unit = (m.group("u") or "").rstrip(".,;:)") or None
+            after = m.group("after") or ""
+            if unit is not None and not _unit_ok(unit):
+                after, unit = " " + (m.group("u") or "") + after, None
+            # the words since the last number or clause mark: "baseline 10.2 Gbps, patched 11.3"
+            ahead = re.split(r"[,;:()]|\s(?:and|but|while|whereas|vs\.?|versus)\s",
+                             sentence[prev_end:m.start()].rstrip(" ,:~"))[-1]
+            prev_end = m.end("u") if m.group("u") and unit is not None else m.end("n")
+            if unit is not None and _SIZE_UNITS.match(unit) and unit not in MAGNITUDES:
+                continue
+            end = _PHRASE_END.search(after)
+            phrase = after[:end.start()] if end else after
+            first = phrase.split()[:1]
+            if not first or not cue(first[0]).reasons and not _LEAD_SIDE.match(first[0]):
+                # else the few words before it, when they name a side
+                n = len(ahead.split())
+                phrase = ahead if cue(ahead).role and (0 < n <= 3 or n <= 6 and cue(ahead.split()[0]).reasons) else ""
+                if not phrase:
+                    continue
+            score = cue(phrase).score
+            if score and (value := parse_number(m.group("n"))) is not None:
+                sides.append((value, unit, score, phrase.strip(), start + m.start()))
+        base = [x for x in sides if x[2] < 0]
+        cands = [x for x in sides if x[2] > 0]
+        if len(base) != 1 or not cands:
+            continue
+        b = base[0]
+        for c in cands:
+            unit = b[1] or c[1]
+            if b[1] and c[1] and b[1].lower() != c[1].lower() or b[0] == c[0] or c[2] - b[2] < 0.35:
+                continue
+            if unit is None and not any(_NAMES_CHANGE.search(x[3]) for x in (b, c)):
+                continue  # a bare number needs the change named ("without the patch"), not "in old"
+            metric = _metric_before(text, min(b[4], c[4]), unit) or unit or "value"
+            lb, lc = _line_at(ln, b[4]), _line_at(ln, c[4])
+            out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
+                             baseline=Value(b[0], label=b[3], unit=unit, line=lb),
+                             candidate=Value(c[0], label=c[3], unit=unit, line=lc),
+                             lines=(min(lb, lc), max(lb, lc)), depth=ln.depth, author=ln.author,
+                             message_id=ln.message_id))
+    return out
+
+
+_NAMES_CHANGE = re.compile(r"(?i)\b(?:patch\w*|series|fix(?:es)?|changes?|commit)\b")
+# a side named by a word the lexicon scores only as a whole phrase's head ("on net-next")
+_LEAD_SIDE = re.compile(r"(?i)^(?:on|in|for)$")
+
+
+_FULL_STOP = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def _sentences(text: str, end: re.Pattern[str] | None = None) -> list[tuple[str, int]]:
+    """The sentences of a text with their offsets ("1.5 Mpps." ends one; "1.5" does not)."""
+    out, pos = [], 0
+    for piece in (end or _SENTENCE_END).split(text):
+        start = text.find(piece, pos)
+        pos = start + len(piece)
+        out.append((piece, start))
     return out
 
 
@@ -424,12 +640,14 @@ def _relative_metric(text: str, t: Token, after: str) -> str:
     """What a stated change is about: "a 5% improvement in TCP_RR" -> "TCP_RR",
     "throughput increased by 8.5%" -> "throughput", "12% more throughput" -> "more throughput"."""
     if not _CHANGE_AFTER.match(after):
-        return _metric_before(text, t.start) if _PREPOSITION.match(after) or not after.strip() \
-            else after
+        named = _metric_before(text, t.start)
+        # "a reduction in execution time (3.7 %) and fewer": the measure named before it
+        measured = bool(named.split()) and _MEASURE.match(named.split()[-1]) is not None
+        return named if measured or _PREPOSITION.match(after) or not after.strip() else after
     first = after.split()[0].strip(" .,;:()") if after.split() else ""
     if _MEASURE.match(first):  # "a 10% throughput improvement"
         return first
-    m = _WHAT_AFTER.match(text[t.end:t.end + 80].strip())
+    m = _WHAT_AFTER.match(re.sub(r"^\s*(?:%|percent|per\s+cent)", "", text[t.end:t.end + 80]).strip())
     if m:
         words = m.group("what").split()
         cut = next((k for k, w in enumerate(words) if w.lower() in _STOP_WORDS), len(words))
@@ -489,14 +707,15 @@ def _direction(after: str) -> str | None:
     return None
 
 
-def relative_claims(ln: Line, prev: Line | None = None) -> list[Claim]:
+def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]:
     """Changes stated alone: "+44.8%", "improves by 12%", "a 5-10% boost", "2x faster",
     "22 % increase", "a 40-fold drop", "2% worse" (worse latency is up, worse throughput
     down); a sentence wrapped from the line before lends its verb ("a decrease of /
     softirq time by up to 45%")."""
     text = ln.text[:MAX_LINE]
     low = text.lower()
-    if "%" not in text and "percent" not in low and "fold" not in low and _TIMES_HINT.search(text) is None:
+    if "%" not in text and "percent" not in low and "fold" not in low and _TIMES_HINT.search(text) is None \
+            and _FACTOR_HINT.search(text) is None:
         return []
     toks = tokenize(text)
     lead = (prev.text[-120:] + " ") if prev is not None and prev.depth == ln.depth else ""
@@ -533,8 +752,12 @@ def relative_claims(ln: Line, prev: Line | None = None) -> list[Claim]:
             fold, after = _FOLD.match(f"{t.value}fold"), " ".join(x.text for x in toks[i + 2:i + 5])
         if t.kind == "range":
             m = _RANGE_PCT.match(t.text.strip("(),.;:~"))
-            if m and (_CHANGE_AFTER.match(after) or _CHANGE_VERB.search(text[max(0, t.start - 200):t.start])):
-                vals = [float(m.group("a")), float(m.group("b"))]
+            verb = _CHANGE_VERB.search(text[max(0, t.start - 200):t.start])
+            if m and (_CHANGE_AFTER.match(after) or verb):
+                # "a 1-2% regression", "drops by 5-10%": the change word gives the sign
+                down = _direction(after) == "down" if _CHANGE_AFTER.match(after) \
+                    else verb is not None and _NEGATIVE.match(verb.group(0)) is not None
+                vals = [-float(m.group(g)) if down else float(m.group(g)) for g in ("a", "b")]
         elif fold is not None:
             n = float(fold.group("n"))
             d = _direction(after) or _direction(text[t.end:t.end + 40])
@@ -555,17 +778,119 @@ def relative_claims(ln: Line, prev: Line | None = None) -> list[Claim]:
             elif _MORE_PERF.match(after):
                 vals = [-pct if _NEGATIVE.match(after) else pct]
             elif before in ("by", "to", "of") and _CHANGE_VERB.search(behind):
-                verb = _CHANGE_VERB.search(behind)
-                neg = verb is not None and _NEGATIVE.match(verb.group(0)) is not None
-                vals = [-pct if neg else pct]
-        elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and (
-                _TIMES.match(after) or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])):
-            vals = [round((t.value - 1.0) * 100.0, 4)]
+                # the change word nearest the number: "an improvement, with a reduction of ... of 3.7%"
+                verb = _last_change_word(behind)
+                vals = [-pct if verb is not None and _NEGATIVE.match(verb) else pct]
+            elif (t.text.startswith("(") or toks[k].text.startswith("(")) \
+                    and (verb := _last_change_word(behind[-60:])) is not None:
+                # "a reduction in execution time (3.7 %)", "an improvement (approximately 3%)"
+                vals = [-pct if _NEGATIVE.match(verb) else pct]
+        elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and t.value > 1 and (
+                _TIMES.match(after) or _NEGATIVE.match(after)
+                or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])):
+            # "reduces the tail latency by 60x" leaves 1/60 of it; "2x faster" doubles
+            verb = _STRONG_VERB.search(text[max(0, t.start - 80):t.start]) if before == "by" else None
+            down = _NEGATIVE.match(after) is not None or (verb is not None and _NEGATIVE.match(verb.group(0)))
+            vals = [round((1.0 / t.value - 1.0) * 100.0, 4) if down else round((t.value - 1.0) * 100.0, 4)]
         elif t.kind == "value" and t.value and after.lower().startswith("times ") and _TIMES.match(after[6:]):
             vals = [round((t.value - 1.0) * 100.0, 4)]
+        elif t.kind == "value" and t.unit is None and t.value and 1 < t.value < 10 and "." in t.text \
+                and _FACTOR_OF.search(behind[-40:]) and not (after.split()[:1] and _unit_ok(after.split()[0])):
+            vals = [round((t.value - 1.0) * 100.0, 4)]  # "an increase of 1.8, almost doubling"
+        at = _line_at(ln, t.start)
         for v in vals:
             metric = _tidy_metric(_relative_metric(text, t, after))
-            out.append(Claim(metric=metric, unit="%", claimed_change_pct=v,
-                             lines=(ln.number, ln.number), depth=ln.depth, author=ln.author,
-                             message_id=ln.message_id))
+            for name, value in _each_measure(metric, v, behind, after):
+                out.append(Claim(metric=name, unit="%", claimed_change_pct=value,
+                                 lines=(at, at), depth=ln.depth, author=ln.author,
+                                 message_id=ln.message_id))
     return out
+
+
+_FACTOR_OF = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost)\s+of\s+(?:about\s+|~)?$")
+_FACTOR_HINT = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost)\s+of\s+(?:about\s+|~)?\d")
+_EVALUATIVE = re.compile(r"(?i)\b(?:improv\w*|better|boost\w*|gain\w*|speed-?ups?|win\w*)\b")
+_AND_MEASURES = re.compile(r"(?i)(?:^|[^\w/-])(?P<a>[\w/-]+(?:\s[\w/-]+)?)\s+and\s+(?P<b>[\w/-]+(?:\s[\w/-]+)?)"
+                           r"\s+(?:[a-z]+\s+){1,2}$")
+
+
+def _last_change_word(text: str) -> str | None:
+    found = list(_CHANGE_VERB.finditer(text))
+    return found[-1].group(0) if found else None
+
+
+def _each_measure(metric: str, value: float, behind: str, after: str) -> list[tuple[str, float]]:
+    """A stated change once per measure it names, signed as the words mean it for that
+    measure: "IOPS and average latency improved about 10%" is +10% IOPS and -10% latency
+    (an improved latency went down); a literal "increased" or "reduced" keeps its sign."""
+    m = _AND_MEASURES.search(behind[-80:])
+    names = [m.group("a"), m.group("b")] if m and all(_MEASURE.match(x.split()[-1]) for x in (
+        m.group("a"), m.group("b"))) else [metric]
+    near = behind[-60:] + " " + after
+    evaluative = _EVALUATIVE.search(near) is not None and _STRONG_LITERAL.search(near) is None
+    return [(n, -value if evaluative and _LOWER_BETTER.search(n) else value) for n in names]
+
+
+_STRONG_LITERAL = re.compile(r"(?i)\b(?:increas\w*|decreas\w*|reduc\w*|drop\w*|rais\w*|lower\w*|higher|"
+                             r"more|less|fewer|cut\w*|worse|slower|faster)\b")
+
+
+# "no regression", "no measurable difference", "unchanged", "the same", "within noise"
+_NO_CHANGE = re.compile(
+    r"(?i)\b(?:no\s+(?:(?:measurable|noticeable|significant|visible|observable|obvious|real|major|big|"
+    r"statistically|perf(?:ormance)?|throughput|latency)\s+){0,3}(?:regressions?|differences?|changes?|"
+    r"impact|degradation|drops?|loss|slowdown)"
+    r"|(?P<same>(?:is|are|was|were|remains?|remained|stays?|stayed|looks?|seems?|basically|essentially|roughly)"
+    r"\s+(?:\w+\s+)?(?:unchanged|the\s+same|identical|flat|on\s+par|equivalent))"
+    r"|(?:within|in)\s+(?:the\s+)?(?:run-to-run\s+|measurement\s+)?(?:noise|margin\s+of\s+error|error\s+margin)"
+    r"|unchanged|same\s+(?:performance|throughput|latency|numbers|results|bandwidth|pps|iops)"
+    r"|(?P<saw>(?:did\s*n[o']t|do\s*n[o']t|have\s*n[o']t|could\s*n[o']t|never)\s+(?:see|saw|notice|observe|measure|"
+    r"find|detect)\w*\s+(?:any|a)\s+(?:\w+\s+){0,3}?(?:regressions?|differences?|changes?|impact|degradation|"
+    r"slowdown)))\b")
+# a doubt, a wish or a condition, not a measurement: "make sure there is no regression"
+_NOT_MEASURED = re.compile(r"(?i)\b(?:if|whether|should|would|could|might|may|hope\w*|expect\w*|make\s+sure|"
+                           r"ensure|check|verify|want|need|wonder\w*|not|isn't|aren't|wasn't|weren't|"
+                           r"didn't|don't|doesn't|without|any|unless|before\s+i|to\s+see)\b|n't\b")
+_TEST_WORD = re.compile(r"\b(?:TCP|UDP|SCTP)_[A-Z]{2,8}\b")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
+_NO_CHANGE_MEASURE = re.compile(r"(?i)\b(?:throughput|latency|bandwidth|pps|iops|performance|perf|tps|qps|rps|"
+                                r"cpu\s+(?:usage|utili[sz]ation|load)|transaction\s+rate|packet\s+rate)\b")
+
+
+def no_change_claims(ln: Line | Passage) -> list[Claim]:
+    """Claims of no change: a sentence that names what was measured (a metric, a test
+    such as TCP_RR, a benchmark program) and says it stayed as it was ("no measurable
+    difference in TCP_RR", "throughput is unchanged", "within noise"); questions, wishes and
+    conditions ("make sure there is no regression", "if it's the same") are not claims, and a
+    sentence that states numbers of its own is read by the number templates instead."""
+    text = ln.text[:MAX_LINE]
+    if _NO_CHANGE.search(text) is None:
+        return []
+    out: list[Claim] = []
+    pos = 0
+    for sentence in _SENTENCE_END.split(text):
+        start = text.find(sentence, pos)
+        pos = start + len(sentence)
+        m = _NO_CHANGE.search(sentence)
+        if m is None or sentence.rstrip().endswith("?") or re.search(r"\d\s?%|\d\s?[x×]\b", sentence) \
+                or len(re.findall(r"(?<![\w.])\d[\d,.]*", sentence)) >= 2:  # its numbers say more
+            continue
+        clause = re.split(r"[,;:]\s|\bbut\b", sentence[:m.start()])[-1]
+        if _NOT_MEASURED.search(clause) or not m.group("saw") and _NOT_MEASURED.search(sentence[m.start():m.end()]):
+            continue
+        measure = _NO_CHANGE_MEASURE.search(sentence)
+        test = _TEST_WORD.search(sentence)
+        program = next((w for w in re.findall(r"[\w./-]+", sentence) if _bench_program(w)), None)
+        if measure is None and (test is None and program is None or m.group("same")):
+            continue  # "testpmd is the same as Tx": a setup likened, not a measure
+        metric = " ".join(x for x in (test.group(0) if test else program,
+                                      measure.group(0).lower() if measure else None) if x)
+        at = _line_at(ln, start + m.start())
+        out.append(Claim(metric=metric, better=better_for(metric, None), no_change=True, lines=(at, at), depth=ln.depth,
+                         author=ln.author, message_id=ln.message_id, context=sentence.strip()[:200]))
+    return out
+
+
+def _bench_program(word: str) -> bool:
+    name = word.rsplit("/", 1)[-1].strip(".").lower()
+    return len(name) > 2 and name in BENCH_PROGRAMS and name not in ("bench", "ping", "ab", "perf")

@@ -531,7 +531,7 @@ def _metric(c: Claim, variant: str, bench: _Bench) -> Metric:
                   baseline=b.value if b else None, candidate=k.value if k else None,
                   claimed_change_pct=change, spread_pct=max(spreads) if spreads else None,
                   runs=min(runs) if runs else None, label=c.context, variant=variant,
-                  sample=_sample(c, unit, bench))
+                  sample=_sample(c, unit, bench), no_change=c.no_change)
 
 
 def _sample(c: Claim, unit: str | None, bench: _Bench) -> str | None:

@@ -305,3 +305,21 @@ def test_a_long_line_of_wrappers_is_read_quickly() -> None:
     t0 = time.monotonic()
     found(text)
     assert time.monotonic() - t0 < 2.0
+
+
+def test_a_program_run_before_is_run_again_with_bare_arguments() -> None:
+    """A narrated transcript runs its own tool twice; the second time with a size alone."""
+    from claims.commands import find_commands
+    from claims.model import Line
+
+    lines = [Line(t, n) for n, t in enumerate([
+        "// punch-holes function generates 400m fragmentation pages",
+        "usemem --punch-holes -s -1 800m &",
+        "cat /proc/meminfo | grep AnonHugePages:",
+        "killall usemem",
+        "usemem 800m",
+        "usemem is the tool used here",  # a sentence naming it is no run
+    ], 1)]
+    assert [c.raw for c in find_commands(lines).commands] == ["usemem --punch-holes -s -1 800m", "usemem 800m"]
+    alone = [Line("usemem 800m", 1)]  # never run as a benchmark before: no evidence it is one
+    assert find_commands(alone).commands == []

@@ -11,7 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claims.model import Line
-from claims.prose import arrow_claims, from_to_claims, relative_claims, vs_claims
+from claims.prose import (
+    arrow_claims,
+    from_to_claims,
+    passages,
+    relative_claims,
+    side_claims,
+    vs_claims,
+)
 
 
 @pytest.mark.parametrize(("text", "change"), [
@@ -90,5 +97,79 @@ def test_a_percent_far_from_a_pair_is_its_own_claim_and_near_it_restates_it() ->
     table it restates the table's change and is not counted twice."""
     far = _TABLE + "\n" + _FILLER + "\n\nSeparately, UDP_RR latency improves by 12.0% with it.\n"
     near = _TABLE + "\nThat is a 12.0% improvement.\n"
-    assert pairs(far) == [(1000.0, 1120.0)] and relative(far) == [12.0]
+    assert pairs(far) == [(1000.0, 1120.0)] and relative(far) == [-12.0]  # an improved latency went down
     assert pairs(near) == [(1000.0, 1120.0)] and relative(near) == []
+
+
+def test_a_wrapped_sentence_is_read_whole() -> None:
+    """The mail client broke the sentence inside the template; the passage joins it."""
+    text = ("Subject: t\n\nThe rest goes noticeably worse: UDP_RR goes from ~6347\n"
+            "transactions/sec to 5830 on the same box.\n")
+    assert pairs(text) == [(6347, 5830)]
+    assert relative("Compared to no cache, virtio-net can get a 16%\nperformance improvement.\n") == [16]
+
+
+def test_passages_keep_items_labels_and_depths_apart() -> None:
+    lines = [Line("We measured the throughput", 1), Line("with netperf on both hosts.", 2),
+             Line("- before: 10 Gbps", 3), Line("Quoted text goes on here", 4, depth=1),
+             Line("  col_a    col_b", 5), Line("Results below:", 6), Line("and more words", 7)]
+    got = [[ln.number for ln in p.lines] for p in passages(lines, set())]
+    assert got == [[1, 2], [3], [4], [5], [6], [7]]
+    p = passages(lines, set())[0]
+    assert p.line_at(p.text.index("netperf")) == 2
+
+
+@pytest.mark.parametrize(("text", "change"), [
+    ("As it is it looks like a 1-2% regression for 512B.", [-1.0, -2.0]),  # the range's sign
+    ("with a reduction in execution time (3.7 %) and fewer branches", [-3.7]),  # a change in parentheses
+    ("an improvement, with a reduction of the execution time of about 3.7%.", [-3.7]),  # the nearest word
+    ("netperf UDP_STREAM shows a performance increase of 1.8, almost doubling", [80.0]),  # a factor
+    ("This reduces the 99.9th percentile latencies in our tests by\n60x and slightly more.", [-98.3333]),
+    ("As a result, IOPS and average latency improved about 10%.", [10.0, -10.0]),  # improved latency fell
+])
+def test_stated_changes_signed_by_their_words(text: str, change: list[float]) -> None:
+    assert relative(text + "\n") == change
+
+
+def _sides(text: str) -> list[tuple[float, float]]:
+    return [(c.baseline.value, c.candidate.value) for c in side_claims(Line(text, 1))
+            if c.baseline and c.candidate]
+
+
+def test_each_number_takes_the_side_its_words_name() -> None:
+    assert _sides("Small packets: about 645 without the patch, ~625 with batch and buf api.") == [(645, 625)]
+    assert _sides("I get 9.8 Gbps patched and 9.4 Gbps on net-next.") == [(9.4, 9.8)]  # candidate first
+    # code described in words: the numbers are states of a flag, no change is named
+    assert _sides("It tells you whether the bit flipped from 0 in old to 1 in new.") == []
+    assert _sides("We use 2 queues with the patch and 4 queues without.") == []  # a setting, not a result
+
+
+def test_value_first_items_against_a_named_baseline() -> None:
+    text = ("Subject: t\n\nSingle flow, 128 byte frames:\n* 5,112,930 - baseline\n* 5,098,004 - page frags only\n"
+            "* 5,322,100 - page frags with recycling\n4.1% gain\n")
+    assert pairs(text) == [(5112930, 5098004), (5112930, 5322100)]
+    # key: value settings are no variants of one another, even when one name holds another
+    assert pairs("Subject: t\n\n  requested-size: 1073741824\n  size: 0\n  max-size: 107374182400\n"
+                 "  block-size: 2097152\n") == []
+
+
+def test_a_label_that_adds_to_the_baseline_is_the_candidate() -> None:
+    text = ("Subject: t\n\n  Upstream codebase: 1.76 Gbits/sec\n"
+            "  Upstream codebase with page pool fragmentation support: 1.81 Gbits/sec\n"
+            "  Upstream codebase with page pool fragmentation and DMA support: 19.3\n"
+            "  Gbits/sec\n")
+    assert pairs(text) == [(1.76, 1.81), (1.76, 19.3)]
+    assert pairs("Subject: t\n\navg packets drop before: 2842\navg packets drop after: 360(-87.3%)\n") == [(2842, 360)]
+
+
+def test_sides_named_before_the_numbers() -> None:
+    assert _sides("baseline 10.2 Gbps, patched 11.3 Gbps") == [(10.2, 11.3)]
+    assert _sides("Before the series it was 5.1 Mpps; after, 6.2 Mpps.") == [(5.1, 6.2)]
+    assert _sides("without the patch we got 10 Gbps and with it 12 Gbps.") == [(10, 12)]
+    assert _sides("With the patch applied I see 12 Gbps.") == []  # one side: nothing to pair
+
+
+def test_label_lines_pair_by_the_units_they_print() -> None:
+    text = ("Subject: t\n\nTestpmd reports:\nBaseline: 1854448pps, 860464156 bps. [3]\n"
+            "Batch: 1892844.25pps, 878280070bps.\n")
+    assert pairs(text) == [(1854448, 1892844.25), (860464156, 878280070)]
