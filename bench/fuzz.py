@@ -29,9 +29,9 @@ import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path.insert(0, str(ROOT))
 
-import mailfuzz  # noqa: E402
+import tests.mailfuzz as mailfuzz  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "hostile"
 

@@ -16,10 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from stats_sim import Simulator, fixed, make_results  # noqa: E402
-
+from tests.stats_sim import Simulator, fixed, make_results  # noqa: E402
 from verifier import verdict as V  # noqa: E402
 from verifier.sequential import run_sequential  # noqa: E402
 

@@ -40,11 +40,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from stats_sim import SHAPES, Simulator, make_results  # noqa: E402
-
+from tests.stats_sim import SHAPES, Simulator, make_results  # noqa: E402
 from verifier import verdict as V  # noqa: E402
 from verifier.calibration import calibration_of  # noqa: E402
 from verifier.sequential import run_sequential  # noqa: E402

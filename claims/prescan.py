@@ -26,7 +26,7 @@ conditions that any claim, command or setup step needs, whatever model finds it.
   (benchmark, setup or wrapper program), or a benchmark program, a path or a word named
   like a benchmark ("virtio_test") before an option in prose.
 The gate is checked against extraction without it over the labelled corpus, the shapes
-and (slow) the whole archive: tests/test_prescan.py counts every claim it would lose.
+and (slow) the whole archive: tests/claims/test_prescan.py counts every claim it would lose.
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ afterwards.  Everything else is host-global and needs `--approve` on every runne
 - some `net.*` keys are global too: the kernel registers them for the initial namespace
   only (`net.core.netdev_budget`, `net.ipv4.tcp_mem`, ...).  `HOST_NET` lists them as
   measured on Linux 6.18 (the keys /proc/sys/net shows on the host but not in a fresh
-  namespace); tests/test_sysctl_policy.py re-measures the list on the running kernel.
+  namespace); tests/runners/test_sysctl_policy.py re-measures the list on the running kernel.
 
 A few keys name a program the kernel runs as root or stop the machine; no approval makes
 them a benchmark setting (`NEVER`).  Used by claims.safety (the spec check) and by

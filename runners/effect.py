@@ -13,7 +13,7 @@ So each knob that needs something of the device says so here, and the runner
    whose counters did not move makes the whole result NOT RUNNABLE HERE with the numbers
    (`inert_reason`).
 
-Measured on Linux 6.18 veth (tests/test_effect_netns.py): `ethtool -K veth gro on` gives the
+Measured on Linux 6.18 veth (tests/runners/test_effect_netns.py): `ethtool -K veth gro on` gives the
 device a NAPI instance, but veth hands a packet to it only when the *sending* device has
 no TSO (veth_skb_is_eligible_for_gro), so TCP needs `tso off` too; `rx_queue_N_xdp_packets`
 in `ethtool -S` counts the packets NAPI polled.  Even then a TCP_RR exchange ends every

@@ -10,9 +10,10 @@ from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
-from lore import read_case, rfc822
+from tests.lore import read_case, rfc822
+from tests.paths import SHARED
 
-SEED001 = next((Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("001_*.txt"), None)
+SEED001 = next((SHARED / "seeds").glob("001_*.txt"), None)
 MAINTAINER = "Net Maintainer <maint@corpus.example>"
 STRANGER = "Some Stranger <stranger@elsewhere.example>"
 BOT = "Perf Verifier <verifier@bot.example>"

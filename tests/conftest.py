@@ -1,15 +1,12 @@
 """Shared pytest fixtures. Fetching: a real public-inbox on loopback (tests/lore.py)."""
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from lore import LocalInbox, corpus_threads, have_public_inbox  # noqa: E402
+from tests.lore import LocalInbox, corpus_threads, have_public_inbox
 
 
 @pytest.fixture(scope="session")

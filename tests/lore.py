@@ -30,7 +30,8 @@ from pathlib import Path
 
 import requests
 
-SHARED = Path(os.environ.get("VERIFIER_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+from tests.paths import SHARED
+
 CORPUS_DIRS = (SHARED / "corpus", SHARED / "seeds")
 DOMAIN = "corpus.example"
 

@@ -1,6 +1,6 @@
 """Hostile mail, generated: what an outsider can send a list the bot reads.
 
-One generator, two users: the suite's hypothesis tests (tests/test_hostile_fuzz.py draw a
+One generator, two users: the suite's hypothesis tests (tests/claims/test_hostile_fuzz.py draw a
 seed and a shape) and bench/fuzz.py (100,000 inputs).  Every input is built from a seeded
 `random.Random`, so a failure is reproduced from its seed alone and saved under
 tests/fixtures/hostile/ as bytes.
@@ -19,9 +19,9 @@ import encodings.aliases
 import lzma
 import random
 from collections.abc import Iterator
-from pathlib import Path
 
-SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
+from tests.paths import SHARED
+
 CORPUS = SHARED / "corpus"
 ARCHIVE = SHARED / "data" / "virtualization-list.mbox.xz"
 

@@ -8,7 +8,7 @@ endpoints the check poster uses, and validating what is posted as patchwork does
 A check must have `state` in pending/success/warning/fail, a slug `context`, a string
 `description` and an http(s) or empty `target_url`; anything else is a 400, a missing or
 wrong token a 403, an unknown patch a 404 (as patchwork answers).  The series it serves
-is a real one read from the shared list archive (tests/test_patchwork_checks.py).
+is a real one read from the shared list archive (tests/verifier/test_patchwork_checks.py).
 """
 from __future__ import annotations
 

@@ -1,19 +1,19 @@
 """Seed 001's real spec with runs drawn here: for rendering tests (reply, report, page).
 
 The samples are synthetic on purpose (a rendering test must be fast and deterministic);
-the real netns run of the same seed is tests/test_report_check.py."""
+the real netns run of the same seed is tests/verifier/test_report_check.py."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from claims.extract import extract_message
 from claims.sources import iter_messages
 from claims.specbuild import build_specs
 from runners.results import Results, RunRecord
+from tests.paths import SHARED
 from verifier.verdict import judge
 
-SEED = next((Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("001_*.txt"), None)
+SEED = next((SHARED / "seeds").glob("001_*.txt"), None)
 
 
 def seed_results(n: int = 10) -> tuple[Results, list]:

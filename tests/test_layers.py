@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.paths import ROOT
+
 RANK = {"claims": 0, "runners": 1, "verifier": 2}
 
 

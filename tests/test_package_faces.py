@@ -8,13 +8,12 @@ import importlib
 import importlib.util
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from claims.lazy import face_imports
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 ABOVE = {"claims": ("runners", "verifier"), "runners": ("verifier",), "verifier": ()}
 HEAVY = ("bs4", "lxml", "yaml", "jsonschema", "pandas", "scipy", "numpy", "dask",
          "distributed", "asyncssh", "jinja2", "requests")

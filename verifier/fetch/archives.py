@@ -4,7 +4,7 @@ An adapter reads one message page into a `PageMessage` (headers, body, links to 
 pages of the thread); `fetch_archive_thread` walks those links (bounded, polite) and turns
 the pages into RFC 822 messages, so every archive yields the same mbox and the same
 message model as lore. Page shapes (documented with the test pages in
-tests/test_fetch_archives.py):
+tests/verifier/test_fetch_archives.py):
 
 - lists.openwall.net (blists): `<pre>` with `Date:`/`From:`/`Subject:` lines then the body;
   navigation links `[<thread-prev]` and `[thread-next>]`. No Message-ID is shown.

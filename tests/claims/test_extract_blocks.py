@@ -1,0 +1,177 @@
+"""The block model: output runs named by the nearest text above them, paired by key or shape.
+
+Inputs are small invented texts, each written the way real list mail writes one structure
+(bare labels, bullets, numbered headings, a sentence that introduces a run, setup steps or
+an arrow between runs, the candidate printed first); none of them names its own words in
+the code.
+"""
+from __future__ import annotations
+
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claims.blocks import comparisons, find_blocks, labelled_block_claims
+from claims.extract import extract_message
+from claims.message import message_from_text
+from tests.extractkit import pairs
+
+
+def test_bare_lines_name_the_blocks() -> None:
+    text = ("Ten seconds per run:\n\nno readahead\nrx=4100 (250 MB)\npolls=900\n"
+            "readahead\nrx=5200 (317 MB)\npolls=700\n")
+    # "readahead" extends nothing and names no side: the negation decides
+    assert pairs(text) == [(4100, 5200), (250, 317), (900, 700)]
+
+
+def test_candidate_printed_first_and_a_sentence_between() -> None:
+    text = ("patched (this series):\n\n  ops=912.5\n  ops_units=k/s\n\n"
+            "We see less jitter with it.\n\nvanilla:\n\n  ops=700.25\n  ops_units=k/s\n")
+    assert pairs(text) == [(700.25, 912.5)]
+
+
+def test_numbered_headings_and_a_command_between_label_and_output() -> None:
+    text = ("2. TX only\n2.1 Polled tx\n$ ./xdpsock -i eth0 -t -B\n"
+            "                   pps            pkts\ntx                 81200          81800\n\n"
+            "2.2 Plain tx\n$ ./xdpsock -i eth0 -t\n"
+            "                   pps            pkts\ntx                 60400          60900\n")
+    msg = message_from_text(text)
+    msg.subject = "[PATCH] foo: polled tx for AF_XDP"  # the subject names the candidate
+    got = [(c.baseline.value, c.candidate.value) for c in extract_message(msg).claims if c.baseline and c.candidate]
+    assert got[:1] == [(60400, 81200)]
+
+
+def test_an_arrow_line_reads_left_to_right() -> None:
+    text = ("   1,200.5 msec task-clock\n   3,400,000 cycles\n\n-->\n\n"
+            "   1,000.0 msec task-clock\n   2,900,000 cycles\n")
+    assert pairs(text) == [(1200.5, 1000.0), (3400000, 2900000)]
+
+
+def test_labels_that_say_nothing_pair_nothing() -> None:
+    # two tables titled by two tests are not two variants of one
+    text = ("Sequential read:\n  bw=100 MB/s\n  iops=25\n\nRandom read:\n  bw=40 MB/s\n  iops=10\n")
+    assert pairs(text) == []
+
+
+def test_rows_pair_by_key_in_any_order() -> None:
+    text = ("Without the patch:\n  p50: 12 us\n  p99: 80 us\n\n"
+            "With the patch:\n  p99: 41 us\n  p50: 11 us\n")
+    assert sorted(pairs(text)) == [(12, 11), (80, 41)]
+
+
+def test_a_family_left_alone_is_not_paired() -> None:
+    text = ("  tcp single\n    900 MB/s 300 calls/s\n  tcp batched\n    1500 MB/s 90 calls/s\n"
+            "  udp without batching\n    870 MB/s 290 calls/s\n")
+    assert pairs(text) == [(900, 1500), (300, 90)]
+
+
+def test_comparisons_follow_the_lexicon() -> None:
+    assert comparisons(["net-next", "net-next + series"], [False, False]) == [(0, [1])]
+    assert comparisons(["TCP_RR", "UDP_RR"], [False, False]) == []
+    assert comparisons(["a", "b"], [False, True]) == [(0, [1])]
+
+
+def test_code_listings_are_not_output() -> None:
+    text = ("before:\n10     ret = flush(q);\n11     if (ret == -EINVAL) {\n"
+            "after:\n10     ret = flush(q);\n12     }\n")
+    assert pairs(text) == []
+
+
+_LINE = st.one_of(
+    st.sampled_from(["Before:", "after", "- with", "1.1 Zero-copy", "-->", "", "=====",
+                     "The numbers come from this run,", "ethtool -K eth0 gro on"]),
+    st.from_regex(r"[a-z_]{1,8}=[0-9]{1,6}(\.[0-9]{1,3})?( MB)?", fullmatch=True),
+    st.from_regex(r" {0,4}[0-9,]{1,9} +[a-z/-]{1,10}( +# +[0-9.]+)?", fullmatch=True),
+    st.text(max_size=40),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_LINE, max_size=60), st.text(max_size=60))
+def test_block_model_never_crashes(lines: list[str], subject: str) -> None:
+    msg = message_from_text("\n".join(lines))
+    find_blocks(msg.lines, set())
+    labelled_block_claims(msg.lines, set(), subject=subject)
+
+
+def test_block_model_is_linear() -> None:
+    text = "without x\nrx=1 (3 MB)\nwith x\nrx=2 (4 MB)\n" * 3000
+    msg = message_from_text(text)
+    t = time.process_time()
+    got, _ = labelled_block_claims(msg.lines, set())
+    assert len(got) >= 3000
+    assert time.process_time() - t < 10  # a bound, not a benchmark: quadratic took minutes
+
+
+def test_a_wrapper_running_the_benchmark_does_not_name_the_blocks() -> None:
+    # "taskset -c 2" is part of the command line above both runs, not a setup step of the first
+    text = ("Running:\n\n   taskset -c 2 ./ring_bench --batch=64\n\n- without the patch\n\n"
+            "   2,791.70 msec task-clock\n   7,249,926 cycles\n\n- with the patch\n\n"
+            "   2,753.36 msec task-clock\n   7,150,358 cycles\n\n- modified, without the patch\n\n"
+            "   4,126.66 msec task-clock\n   10,716,808 cycles\n\n- modified, with the patch\n\n"
+            "   3,953.55 msec task-clock\n   10,267,242 cycles\n")
+    assert pairs(text) == [(2791.70, 2753.36), (7249926, 7150358), (4126.66, 3953.55), (10716808, 10267242)]
+
+
+def test_steps_of_a_procedure_are_not_a_candidate_printed_first() -> None:
+    # sentences naming no side outright, "after" above "before": a log read top to bottom
+    text = ("// This is the cache size after this operation.\ncat /proc/meminfo | grep Cached:\nCached:   65536 kB\n\n"
+            "// This is the cache size before the guest starts.\ncat /proc/meminfo | grep Cached:\nCached:   0 kB\n")
+    assert (0, 65536) not in pairs(text)
+    # labels naming their sides outright still pair, whichever is printed first
+    assert comparisons(["patched (this series)", "vanilla"], [False, False]) == [(1, [0])]
+
+
+def test_blocks_printing_the_same_lines_pair_line_by_line_across_a_unit_switch() -> None:
+    # each side repeats one sub-heading per test; the tool changes its unit with the scale
+    # ("op/s" then "kop/s") and packs three results into one word ("a/b/c")
+    run = ("Testing mutex [load = 1]\nN = {n}, Lo/Mid/Hi = {lo}/{mid}/{hi}\n"
+           "N = {n}, Rate = {rate}\n\n")
+    text = ("v6.1\n====\n\n" + run.format(n=8, lo=10, mid=12, hi=14, rate="1,200,000 op/s")
+            + run.format(n=4, lo=20, mid=22, hi=24, rate="2,300 kop/s")
+            + "v6.1-fast+\n==========\n\n" + run.format(n=8, lo=30, mid=32, hi=34, rate="3,400 kop/s")
+            + run.format(n=4, lo=40, mid=42, hi=44, rate="4,500 kop/s"))
+    lines = message_from_text(text).lines
+    claims, _ = labelled_block_claims(lines, set())
+    got = [(c.baseline.value, c.candidate.value) for c in claims]
+    assert (1200000, 3400) in got and (2300, 4500) in got
+    assert (12, 32) in got and (22, 42) in got  # the packed middle values pair too
+
+
+def test_a_row_wrapped_by_the_mail_client_is_joined_and_a_mistyped_name_keeps_its_place() -> None:
+    text = ("With the cache:\n"
+            "64K:   [ 5] 0.0-5.0 sec 1.1 GBytes 2.2 Gbits/sec 0 100 KBytes\n"
+            "1M:    [ 5] 0.0-5.0 sec 3.3 GBytes 4.4 Gbits/sec 0\n"
+            "200 KBytes\n"
+            "8M:    [ 5] 0.0-5.0 sec 5.5 GBytes 6.6 Gbits/sec 0 300 KBytes\n\n"
+            "Without the cache:\n"
+            "64:    [ 5] 0.0-5.0 sec 1.0 GBytes 2.0 Gbits/sec 0 110 KBytes\n"
+            "1M:    [ 5] 0.0-5.0 sec 3.0 GBytes 4.0 Gbits/sec 0 210 KBytes\n"
+            "8M:    [ 5] 0.0-5.0 sec 5.0 GBytes 6.0 Gbits/sec 0 310 KBytes\n")
+    got = pairs(text)
+    assert {(2.0, 2.2), (4.0, 4.4), (6.0, 6.6)} <= set(got)
+    assert (210, 200) in got  # the wrapped tail is the row's last cell
+
+
+def test_ping_summary_pairs_its_round_trip_times_not_its_run_time() -> None:
+    text = ("Before:\nh1:~# ping -c 100 -i 0.1 -q h2\n"
+            "100 packets transmitted, 100 received, 0% packet loss, time 10100ms\n"
+            "rtt min/avg/max/mdev = 0.050/0.300/9.000/1.000 ms, pipe 2\n\n"
+            "After:\nh1:~# ping -c 100 -i 0.1 -q h2\n"
+            "100 packets transmitted, 100 received, 0% packet loss, time 10020ms\n"
+            "rtt min/avg/max/mdev = 0.040/0.100/0.500/0.050 ms\n")
+    got = {(c.baseline.value, c.candidate.value): c for c in extract_message(message_from_text(text)).claims}
+    assert (0.3, 0.1) in got and got[(0.3, 0.1)].metric == "rtt_avg" and got[(0.3, 0.1)].better == "lower"
+    assert (10100, 10020) not in got
+
+
+def test_a_sentence_between_runs_names_the_side_and_runs_pair_by_their_condition() -> None:
+    text = ("Run 1 (ring of 256):\n  rx=4100 polls=900\n\n"
+            "Run 2 (ring of 1024):\n  rx=5000 polls=800\n\n"
+            "Runs 3 and 4 use the patched driver with the early\nwake-up.\n\n"
+            "Run 3 (ring of 256):\n  rx=4300 polls=700\n\n"
+            "Run 4 (ring of 1024):\n  rx=5600 polls=650\n")
+    claims, _ = labelled_block_claims(message_from_text(text).lines, set())
+    got = {(c.baseline.value, c.candidate.value) for c in claims}
+    assert got == {(4100, 4300), (900, 700), (5000, 5600), (800, 650)}

@@ -1,0 +1,175 @@
+"""Prose read as clauses: stated changes and the pair templates ("from X to Y", "X -> Y",
+"Y instead of X", "X vs Y", "N-fold", "N% faster/slower/drop"), with the direction taken
+from the clause's words, not from the order the numbers stand in."""
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claims.model import Line
+from claims.prose import (
+    arrow_claims,
+    from_to_claims,
+    passages,
+    relative_claims,
+    side_claims,
+    vs_claims,
+)
+from tests.extractkit import pairs, relative
+
+
+@pytest.mark.parametrize(("text", "change"), [
+    ("Under load I get a 22 % increase in throughput.", 22.0),
+    ("The request rate is about 4 % slower on the small box.", -4.0),
+    ("The old path had caused a 6% throughput drop.", -6.0),
+    ("Single-flow latency is 2% worse.", 2.0),  # worse latency went up
+    ("Single-flow throughput is 2% worse.", -2.0),  # worse throughput went down
+    ("Tail latency shows a 40-fold drop.", -97.5),
+    ("Rate is ~1.5 percent lower after the patch.", -1.5),
+])
+def test_stated_changes(text: str, change: float) -> None:
+    assert relative(text) == [change]
+
+
+def test_a_wrapped_sentence_lends_its_verb() -> None:
+    prev = Line("On the stream test we measured a decrease of", 1)
+    ln = Line("softirq time by up to 45%, depending on size.", 2)
+    assert [c.claimed_change_pct for c in relative_claims(ln, prev)] == [-45.0]
+    assert relative_claims(ln) == []  # alone, the line names no change
+
+
+def test_instead_of_names_the_candidate_first() -> None:
+    assert pairs("at 10Gbit: below 3 ms instead of 35 ms with GSO\n") == [(35, 3)]
+
+
+def test_pair_templates() -> None:
+    assert pairs("Throughput went from 2.50Mpps to 3.05Mpps.\n") == [(2.50, 3.05)]
+    assert pairs("XDP_DROP goes 24.1 Mpps -> 26.3 Mpps here.\n") == [(24.1, 26.3)]
+    assert pairs("p99 latency is 45us vs 38us.\n") == [(45, 38)]
+
+
+def test_versions_and_histograms_are_not_pairs() -> None:
+    assert pairs("Bumped the library from 7.0 -> 7.1 in this series.\n") == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("0123456789.,% -><=→xX~+fromtovsinsteadfoldby\u0661\u0662")), max_size=300))
+def test_prose_readers_never_crash(text: str) -> None:
+    ln = Line(text, 1)
+    for fn in (arrow_claims, vs_claims, relative_claims):
+        fn(ln)
+    from_to_claims(ln, Line(text[::-1], 2))
+    relative_claims(ln, Line(text, 0))
+
+
+@pytest.mark.parametrize("unit", ["1.0 -> 2.0 ", "\u0661\u0662\u0663 -> \u0664\u0665\u0666 ", "from 1 to 2 ",
+                                  "improves by 5% ", "45us vs 61us "])
+def test_prose_readers_are_linear(unit: str) -> None:
+    ln = Line(unit * 20000, 1)  # a line far past MAX_LINE: every reader works on a bounded window
+    t = time.process_time()
+    for fn in (arrow_claims, vs_claims, relative_claims):
+        fn(ln)
+    from_to_claims(ln, None)
+    assert time.process_time() - t < 5  # a bound, not a benchmark: quadratic took 20-45 s
+
+
+def test_two_stated_changes_are_not_a_pair() -> None:
+    # each percentage is a change against its own baseline; neither is the other's baseline
+    assert pairs("v3 shows bigger gains than v2 (~25% vs ~11%) for stream.\n") == []
+    assert pairs("CPU utilization 40% vs 30%\n") == [(40, 30)]  # a metric measured in %
+
+
+_FILLER = "\n".join(f"Some unrelated line of discussion number {i}." for i in range(15))
+_TABLE = """Subject: [PATCH net-next] tcp: something
+
+netperf -t TCP_STREAM results:
+
+              before     after
+throughput    1000       1120    (+12.0%)
+"""
+
+
+def test_a_percent_far_from_a_pair_is_its_own_claim_and_near_it_restates_it() -> None:
+    """The same +12% far below a table is another change (UDP_RR here); right under the
+    table it restates the table's change and is not counted twice."""
+    far = _TABLE + "\n" + _FILLER + "\n\nSeparately, UDP_RR latency improves by 12.0% with it.\n"
+    near = _TABLE + "\nThat is a 12.0% improvement.\n"
+    assert pairs(far) == [(1000.0, 1120.0)] and relative(far) == [-12.0]  # an improved latency went down
+    assert pairs(near) == [(1000.0, 1120.0)] and relative(near) == []
+
+
+def test_a_wrapped_sentence_is_read_whole() -> None:
+    """The mail client broke the sentence inside the template; the passage joins it."""
+    text = ("Subject: t\n\nThe rest goes noticeably worse: UDP_RR goes from ~6347\n"
+            "transactions/sec to 5830 on the same box.\n")
+    assert pairs(text) == [(6347, 5830)]
+    assert relative("Compared to no cache, virtio-net can get a 16%\nperformance improvement.\n") == [16]
+
+
+def test_passages_keep_items_labels_and_depths_apart() -> None:
+    lines = [Line("We measured the throughput", 1), Line("with netperf on both hosts.", 2),
+             Line("- before: 10 Gbps", 3), Line("Quoted text goes on here", 4, depth=1),
+             Line("  col_a    col_b", 5), Line("Results below:", 6), Line("and more words", 7)]
+    got = [[ln.number for ln in p.lines] for p in passages(lines, set())]
+    assert got == [[1, 2], [3], [4], [5], [6], [7]]
+    p = passages(lines, set())[0]
+    assert p.line_at(p.text.index("netperf")) == 2
+
+
+@pytest.mark.parametrize(("text", "change"), [
+    ("As it is it looks like a 1-2% regression for 512B.", [-1.0, -2.0]),  # the range's sign
+    ("with a reduction in execution time (3.7 %) and fewer branches", [-3.7]),  # a change in parentheses
+    ("an improvement, with a reduction of the execution time of about 3.7%.", [-3.7]),  # the nearest word
+    ("netperf UDP_STREAM shows a performance increase of 1.8, almost doubling", [80.0]),  # a factor
+    ("This reduces the 99.9th percentile latencies in our tests by\n60x and slightly more.", [-98.3333]),
+    ("As a result, IOPS and average latency improved about 10%.", [10.0, -10.0]),  # improved latency fell
+])
+def test_stated_changes_signed_by_their_words(text: str, change: list[float]) -> None:
+    assert relative(text + "\n") == change
+
+
+def _sides(text: str) -> list[tuple[float, float]]:
+    return [(c.baseline.value, c.candidate.value) for c in side_claims(Line(text, 1))
+            if c.baseline and c.candidate]
+
+
+def test_each_number_takes_the_side_its_words_name() -> None:
+    assert _sides("Small packets: about 645 without the patch, ~625 with batch and buf api.") == [(645, 625)]
+    assert _sides("I get 9.8 Gbps patched and 9.4 Gbps on net-next.") == [(9.4, 9.8)]  # candidate first
+    # code described in words: the numbers are states of a flag, no change is named
+    assert _sides("It tells you whether the bit flipped from 0 in old to 1 in new.") == []
+    assert _sides("We use 2 queues with the patch and 4 queues without.") == []  # a setting, not a result
+
+
+def test_value_first_items_against_a_named_baseline() -> None:
+    text = ("Subject: t\n\nSingle flow, 128 byte frames:\n* 5,112,930 - baseline\n* 5,098,004 - page frags only\n"
+            "* 5,322,100 - page frags with recycling\n4.1% gain\n")
+    assert pairs(text) == [(5112930, 5098004), (5112930, 5322100)]
+    # key: value settings are no variants of one another, even when one name holds another
+    assert pairs("Subject: t\n\n  requested-size: 1073741824\n  size: 0\n  max-size: 107374182400\n"
+                 "  block-size: 2097152\n") == []
+
+
+def test_a_label_that_adds_to_the_baseline_is_the_candidate() -> None:
+    text = ("Subject: t\n\n  Upstream codebase: 1.76 Gbits/sec\n"
+            "  Upstream codebase with page pool fragmentation support: 1.81 Gbits/sec\n"
+            "  Upstream codebase with page pool fragmentation and DMA support: 19.3\n"
+            "  Gbits/sec\n")
+    assert pairs(text) == [(1.76, 1.81), (1.76, 19.3)]
+    assert pairs("Subject: t\n\navg packets drop before: 2842\navg packets drop after: 360(-87.3%)\n") == [(2842, 360)]
+
+
+def test_sides_named_before_the_numbers() -> None:
+    assert _sides("baseline 10.2 Gbps, patched 11.3 Gbps") == [(10.2, 11.3)]
+    assert _sides("Before the series it was 5.1 Mpps; after, 6.2 Mpps.") == [(5.1, 6.2)]
+    assert _sides("without the patch we got 10 Gbps and with it 12 Gbps.") == [(10, 12)]
+    assert _sides("With the patch applied I see 12 Gbps.") == []  # one side: nothing to pair
+
+
+def test_label_lines_pair_by_the_units_they_print() -> None:
+    text = ("Subject: t\n\nTestpmd reports:\nBaseline: 1854448pps, 860464156 bps. [3]\n"
+            "Batch: 1892844.25pps, 878280070bps.\n")
+    assert pairs(text) == [(1854448, 1892844.25), (860464156, 878280070)]

@@ -1,0 +1,194 @@
+"""The pre-scan (claims.prescan) never costs a claim: extraction with it and without it
+finds the same claims, commands and setup steps.
+
+Compared over the labelled corpus and the shapes (each read as a text, and inside an mbox
+as 7bit, base64, quoted-printable and quoted in a reply, which is the two-level reader's
+path), and with `-m slow` over the whole shared archive. Re-run these after any change to
+the extractor: a new claim shape the gate does not let through fails here, counted.
+"""
+from __future__ import annotations
+
+import base64
+import quopri
+from collections.abc import Iterator
+
+import pytest
+
+import claims.extract as extract
+import claims.prescan as prescan
+import claims.sources as sources
+from claims.message import message_from_text
+from claims.model import Extraction, Line
+from claims.prescan import fragment_runs, might_have_claims, readable
+from tests.paths import SHARED
+
+TEXTS = sorted((SHARED / "corpus").glob("*.txt")) + sorted((SHARED / "shapes").glob("*.txt"))
+ARCHIVE = SHARED / "data" / "virtualization-list.mbox.xz"
+
+
+def gate_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No pre-scan anywhere: the reader and the extractor let every message through."""
+    monkeypatch.setattr(prescan, "might_have_claims", lambda text: True)
+    monkeypatch.setattr(sources, "might_have_claims", lambda text: True)
+    monkeypatch.setattr(extract, "might_have_claims", lambda text: True, raising=False)
+
+
+def findings(ex: Extraction, n: int = 0) -> set[tuple]:
+    out: set[tuple] = set()
+    for c in ex.claims:
+        out.add(("claim", n, c.metric, c.lines, c.baseline and c.baseline.value,
+                 c.candidate and c.candidate.value, c.claimed_change_pct))
+    out.update(("command", n, c.raw, c.line) for c in ex.commands)
+    out.update(("setup", n, s.raw, s.line) for s in ex.setup)
+    return out
+
+
+def _as_message(text: str, cte: str) -> bytes:
+    body = text.split("\n\n", 1)[1] if text.startswith(("From:", "Subject:", "Date:")) and "\n\n" in text \
+        else text
+    raw = body.encode("utf-8")
+    if cte == "base64":
+        raw = base64.encodebytes(raw)
+    elif cte == "quoted-printable":
+        raw = quopri.encodestring(raw)
+    elif cte == "quoted":
+        raw = b"On Mon, 2 Jan 2023, A <a@b> wrote:\n" + b"".join(
+            b"> " + ln + b"\n" for ln in raw.split(b"\n"))
+        cte = "8bit"
+    head = (f"From: A <a@example.org>\nSubject: t\nMessage-ID: <m@x>\nMIME-Version: 1.0\n"
+            f"Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: {cte}\n\n")
+    return b"From a@example.org Mon Jan  2 10:00:00 2023\n" + head.encode() + raw + b"\n"
+
+
+def mbox_of_all(cte: str) -> bytes:
+    return b"".join(_as_message(p.read_text(encoding="utf-8", errors="replace"), cte) for p in TEXTS)
+
+
+def extract_all(data: bytes) -> Iterator[set[tuple]]:
+    for n, msg in enumerate(sources.iter_messages("t.mbox", data=data, prescan=True)):
+        yield findings(extract.extract_message(msg), n)
+
+
+def _lost(monkeypatch: pytest.MonkeyPatch, data: bytes) -> tuple[int, set[tuple]]:
+    got = set().union(*extract_all(data))
+    gate_open(monkeypatch)
+    want = set().union(*extract_all(data))
+    monkeypatch.undo()
+    return len(want), want - got
+
+
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_corpus_and_shapes_as_texts_lose_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    def run() -> set[tuple]:
+        return {f for k, p in enumerate(TEXTS)
+                for f in findings(extract.extract_message(message_from_text(p.read_text())), k)}
+
+    got = run()
+    gate_open(monkeypatch)
+    want = run()
+    assert want, "the corpus has claims"
+    assert want - got == set(), f"{len(want - got)} of {len(want)} findings lost by the pre-scan"
+
+
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+@pytest.mark.parametrize("cte", ["7bit", "base64", "quoted-printable", "quoted"])
+def test_corpus_and_shapes_in_an_mbox_lose_nothing(monkeypatch: pytest.MonkeyPatch, cte: str) -> None:
+    total, lost = _lost(monkeypatch, mbox_of_all(cte))
+    assert total > 100
+    assert lost == set(), f"{len(lost)} of {total} findings lost by the pre-scan: {sorted(lost)[:5]}"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not ARCHIVE.exists(), reason="shared archive not present")
+def test_whole_archive_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """27,573 real messages: every claim found without the gate is found with it."""
+    def run() -> set[tuple]:
+        out: set[tuple] = set()
+        for n, msg in enumerate(sources.iter_messages(str(ARCHIVE), prescan=True)):
+            out |= findings(extract.extract_message(msg), n)
+        return out
+
+    got = run()
+    gate_open(monkeypatch)
+    want = run()
+    claims = {f for f in want if f[0] == "claim"}
+    lost = want - got
+    assert len(claims) > 1000
+    assert lost == set(), (f"{len(lost)} of {len(want)} findings lost "
+                           f"({len({f for f in lost if f[0] == 'claim'})} claims): {sorted(lost)[:5]}")
+
+
+def test_patch_hunks_and_signature_are_not_read() -> None:
+    text = ("A cover line.\n"
+            "diff --git a/x.c b/x.c\n--- a/x.c\n+++ b/x.c\n@@ -1,3 +1,3 @@\n"
+            "-\tfoo = 10;\n+\tfoo = 12;  /* 20% */\n \tbar();\n"
+            "\n"
+            "-- \n2.39.0 performance 10% better\n")
+    assert readable(text) == "A cover line.\n"
+    assert not might_have_claims(text)
+
+
+def test_a_quoted_hunk_stops_where_the_quoting_changes() -> None:
+    text = ("> @@ -1,2 +1,2 @@\n> -\ta = 1;\n> +\ta = 2;\n"
+            " before: 10 Gbps\n"  # not quoted: a reply line, not part of the hunk
+            " after: 12 Gbps\n")
+    kept = readable(text)
+    assert "before: 10 Gbps" in kept and "a = 2" not in kept
+    assert might_have_claims(text)
+
+
+def test_a_hunk_line_after_a_different_quote_prefix_is_kept() -> None:
+    # "> foo" has depth 1 and text "foo" for the message model: not a diff line
+    text = ">@@ -1 +1 @@\n>+x\n> 10 Mpps -> 12 Mpps\n"
+    assert "10 Mpps -> 12 Mpps" in readable(text)
+
+
+def test_a_hunk_without_its_header_is_skipped_by_both() -> None:
+    """Code lines of a change a reviewer cut out of its hunk: neither the gate nor the
+    extractor reads them; a table border and signed numbers stay."""
+    code = ["+\t\t\tj = (j + 1) % vq->split.vring.num;", "+\t\t/* move to next */",
+            "+\t\tvq->next = j;"]
+    kept = ["+-------+-------+", "+5.2% rx", "+3.1% tx", "+0.4% cpu"]
+    text = "".join(f"> {t}\n" for t in code) + "\n" + "".join(f"{t}\n" for t in kept)
+    assert "vq->next" not in readable(text) and "+5.2% rx" in readable(text)
+    lines = [Line(t, k + 1, 1) for k, t in enumerate(code)] + [Line(t, k + 10, 0) for k, t in enumerate(kept)]
+    assert fragment_runs(lines) == {0, 1, 2}
+    assert fragment_runs(lines[:2]) == set()  # two lines are not yet a run
+
+
+@pytest.mark.parametrize("text", [
+    "Throughput was 9.1 Gbps without the patch and 9.4 Gbps with it.\n",
+    "latency before: 25 us, after 20 us\n",
+    "Without the patch: 1.52 Mpps\nWith the patch:\xa0\xa0\xa0 1.71 Mpps\n",
+    "Before:\n  rx 10 Mpps\n\nAfter:\n  rx 12 Mpps\n",
+    "improves by ~8%\n",
+    "2.5x faster\n",
+    "from 12.3us\nto 10.1us\n",
+    "no readahead\nrx=4100 (250 MB)\npolls=900\nreadahead\nrx=5200 (317 MB)\n",  # a negation names a side
+    "   1,200.5 msec task-clock\n\n-->\n\n   1,000.0 msec task-clock\n",  # an arrow line between blocks
+    "base     ١٢\npatched  ١٥\n",  # Arabic-Indic digits read as numbers by the tokenizer
+    "# netperf -H 10.0.0.2 -t TCP_RR\n",
+    "ethtool -K eth0 gro off\n",
+    "we ran netperf -t TCP_STREAM on both\n",
+    ">   tools/virtio: Reset index in virtio_test --reset.\n",  # a program of one's own in prose
+    "+gro:\t\t10 Mpps\n+gso:\t\t12 Mpps\n",  # "+" names a side before a letter, as the lexicon reads it
+])
+def test_claim_shapes_pass(text: str) -> None:
+    assert might_have_claims(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Thanks, applied to net-next.\n\nSigned-off-by: A <a@b>\n",
+    "Fixes: 3ef0e5ba4673 (\"slab: introduce kzfree()\")\nCc: stable@vger.kernel.org\n",
+    "On Mon, 2 Jan 2023, A wrote:\n> Looks good to me.\n\nReviewed-by: B <b@c>\n",
+    "> +\t\tlen = 64;\n> +\t\tcount = 16;\n",  # added code lines: a "+" before a tab names no side
+])
+def test_mail_without_claims_is_turned_away(text: str) -> None:
+    assert not might_have_claims(text)
+
+
+def test_every_program_word_is_a_word_run() -> None:
+    """The gate finds program words as runs from a lower-case letter: one not written so
+    would never be found (it would then have to be listed some other way)."""
+    missed = [w for w in prescan._PROGRAM_WORDS if "/" not in w and not prescan._WORD_RUN.fullmatch(w)]
+    assert missed == []
