@@ -28,22 +28,25 @@ _KEY_VALUE = re.compile(r"(?P<k>[A-Za-z_][\w.-]{0,40})=(?P<v>[+-]?\d[\d,.]*(?:[e
 _STRIP = "([{<\"'`,;:)]}>!?*"
 SPREAD_MARKS = ("+-", "±", "+/-")
 
-# Units a value may carry (lower-cased).  Used to tell "767,743 pps batch mode:" apart:
-# `pps` belongs to the number, `batch mode` is the next label.
+# Units a value may carry, as one grammar rather than a list of spellings: a known base
+# quantity with an optional SI or binary prefix, optionally "/" a time unit ("Mbit/s",
+# "Kpps", "transactions/sec", "msg/s", "usec", "µs").  Used to tell "767,743 pps batch
+# mode:" apart: `pps` belongs to the number, `batch mode` is the next label.
+_PREFIX = r"(?:[kmgtp]i?)?"  # amounts and counts; a time takes m, µ/u or n
+_TIME = r"(?:[mµun]?(?:s|secs?)|seconds?|msecs?|usecs?|nsecs?|mins?|minutes?|hr|hours?)"
+_PER_TIME = rf"(?:/{_TIME}|ps)"  # "/s", "/sec", or the "ps" of "pps", "Mbps"
+# Amounts that stand alone ("182 MBytes", "4 cycles") or as a rate.
+_AMOUNT = r"(?:bytes?|b|bits?|cycles?|insns?|flops|ops|iops|ips)"
+# Counts that are a unit only as a rate ("req/s", "Kpps"): "12 requests" counts things.
+_COUNT = (r"(?:transactions?|trans\.?|tr|requests?|reqs?|req|r|queries|q|operations?|ops?|iops?|io|"
+          r"messages?|msgs?|packets?|pkts?|pkt|p|frames?|f|calls?|events?|conn|connections?|"
+          r"t|lines?|loops?|faults?|wakeups?|switch(?:es)?|interrupts?|irqs?)")
 _UNIT_RE = re.compile(
-    r"(?:[kmgt]i?)?(?:pps|bps|b/s|bit/s|bits/s|bits/sec|bytes/s|bytes/sec|byte/s|b/sec|"
-    r"bytes|byte|b|iops|ops|ops/s|op/s|ops/sec|hz|flops)"
-    r"|[mµun]?s|[mµun]?secs?|seconds?|msecs?|usecs?|nsecs?|minutes?|mins?|hours?|"
-    r"cycles?|insns?|ipc|%|cpu|x|percent|calls/s|trans/s|tps|qps|rps|req/s|reqs/s|"
-    r"requests/s|transactions/s|tr/s|trans\.?/s|packets/s|pkts/s|pkt/s|msgs/s|msg/s|"
-    r"conn/s|connections/s|mpps|kpps|fps|gbit|mbit|gbits|mbits|gb|mb|kb|tb|"
-    r"gbit/s|mbit/s|gbits/s|mbits/s|gbit/sec|mbit/sec|gbits/sec|mbits/sec|"
-    r"mbytes|gbytes|kbytes|mbytes/s|gbytes/s|mb/s|gb/s|kb/s|times|us/tr|usec/tr|"
-    r"lps|lpm|mwips|mflops|kbps|[kmg]?ips|[kmg]?iops|"  # UnixBench and friends
-    r"[kmg](?:trans/s|tps|qps|rps|req/s|reqs/s|requests/s|transactions/s|msgs/s|msg/s|conn/s|"
-    r"ops/s|ops)",
+    rf"{_PREFIX}(?:{_AMOUNT}(?:{_PER_TIME})?|{_COUNT}{_PER_TIME}|hz)|{_TIME}|[kmg]/{_TIME}"
+    r"|%|x|percent|cpu|ipc|times|us/tr|usec/tr|lps|lpm|mwips|mflops|b/sec",
     re.IGNORECASE,
 )
+
 
 _HIGHER = re.compile(
     r"(?i)(pps|bps|b/s|bits?/s|bytes?/s|/s(ec)?$|/sec|iops|ops|throughput|bandwidth|rate|"
@@ -81,6 +84,12 @@ RUNS_NAME = re.compile(r"(?i)^(?:iterations?|runs?|n|samples?|count|reps?)$")
 def is_unit(word: str) -> bool:
     w = _unit_text(word)
     return bool(w) and len(w) <= 24 and _UNIT_RE.fullmatch(w) is not None
+
+
+def is_rate(word: str) -> bool:
+    """A unit that is a count per unit of time ("calls/s", "Kpps", "Mbit/s")."""
+    w = _unit_text(word)
+    return is_unit(w) and _RATE_UNIT.match(w) is not None
 
 
 def _unit_text(word: str) -> str:
@@ -271,25 +280,41 @@ def better_for(metric: str | None, unit: str | None) -> Literal["higher", "lower
     return None
 
 
-_KIND_OF_UNIT = (
-    (re.compile(r"(?i)^(?:trans\.?/s|tr/s|tps|transactions/s)$"), "transaction rate"),
-    (re.compile(r"(?i)^(?:req/s|reqs/s|requests/s|rps|qps)$"), "request rate"),
-    (re.compile(r"(?i)^(?:[kmg]?pps|packets/s|pkts/s|pkt/s)$"), "packet rate"),
-    (re.compile(r"(?i)^(?:conn/s|connections/s)$"), "connection rate"),
-    (re.compile(r"(?i)^[kmgt]?(?:i?b?ps|bits?/s(?:ec)?|bit/s|bytes?/s(?:ec)?|b/s(?:ec)?|bits?)$"), "throughput"),
-    (re.compile(r"(?i)^(?:[mµun]s|[mµun]secs?|usecs?|nsecs?|msecs?|us/tr|usec/tr)$"), "latency"),
-    (re.compile(r"(?i)^(?:s|secs?|seconds?)$"), "time"),
-    (re.compile(r"(?i)^iops$"), "IOPS"),
+# What a rate counts, by the base word of its unit (prefix and "/time" removed).
+_RATE_OF = (
+    (re.compile(r"(?i)^(?:transactions?|trans\.?|tr|t)$"), "transaction rate"),
+    (re.compile(r"(?i)^(?:requests?|reqs?|r|queries|q)$"), "request rate"),
+    (re.compile(r"(?i)^(?:packets?|pkts?|p)$"), "packet rate"),
+    (re.compile(r"(?i)^(?:conn|connections?)$"), "connection rate"),
+    (re.compile(r"(?i)^(?:messages?|msgs?)$"), "message rate"),
+    (re.compile(r"(?i)^(?:frames?|f)$"), "frame rate"),
+    (re.compile(r"(?i)^(?:operations?|ops?)$"), "operation rate"),
+    (re.compile(r"(?i)^(?:bytes?|b|bits?)$"), "throughput"),
+    (re.compile(r"(?i)^(?:iops?|io)$"), "IOPS"),
 )
+_RATE_UNIT = re.compile(rf"(?i)^(?P<pre>(?:[kmgtp]i?)?)(?P<base>[a-z.]+?)(?:/{_TIME}|ps)$")
+_DURATION = re.compile(rf"(?i)^{_TIME}$")
+_LATENCY_EXTRA = re.compile(r"(?i)^(?:us/tr|usec/tr)$")
 
 
 def unit_kind(unit: str | None) -> str | None:
     """What a unit measures ("trans/s" -> "transaction rate"), to name a metric written only as a unit."""
     if not unit:
         return None
-    u = unit.strip(_STRIP)
-    for text in (u, u[1:] if len(u) > 2 and u[0] in MAGNITUDES else None):
-        for pat, kind in _KIND_OF_UNIT:
-            if text and pat.match(text):
+    u = _unit_text(unit)
+    if u.lower() == "iops" or (len(u) == 5 and u[0] in MAGNITUDES and u[1:].lower() == "iops"):
+        return "IOPS"
+    m = _RATE_UNIT.match(u)
+    if m is not None and is_unit(u):
+        for base in (m.group("pre") + m.group("base"), m.group("base")):  # "trans/s", "Ktrans/s"
+            kind = next((kind for pat, kind in _RATE_OF if pat.match(base)), None)
+            if kind:
                 return kind
+        return None
+    if _DURATION.match(u):
+        return "latency" if re.fullmatch(r"(?i)[mµun](?:s|secs?)|[mun]secs?", u) else "time"
+    if _LATENCY_EXTRA.match(u):
+        return "latency"
+    if re.fullmatch(r"(?i)(?:[kmgt]i?)?(?:bits?)", u):
+        return "throughput"
     return None
