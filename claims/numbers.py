@@ -23,6 +23,9 @@ _VALUE_TOKEN = re.compile(
     rf"(?P<pre>[%~≈#<>≤≥]?)(?P<sign>[+-]?)(?P<num>{_NUM})(?P<unit>[A-Za-zµ%/][A-Za-zµ%/.]{{0,15}})?"
 )
 _RANGE_TOKEN = re.compile(rf"[+-]?(?:{_NUM})(?:-|–|\.\.\.?)[+-]?(?:{_NUM})[A-Za-z%/]*")
+# A decimal comma ("1,5 ms", "12,3Gbit/s"): one or two digits after the comma are never a
+# thousands group, but "cpus 1,5" is a list, so it is a number only with a unit beside it.
+_DECIMAL_COMMA = re.compile(r"(?P<sign>[+-]?)(?P<num>\d{1,6},\d{1,2})(?P<unit>[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?")
 _FOOTNOTE = re.compile(r"\[\d{1,3}\][:,.;)]*$")
 _KEY_VALUE = re.compile(r"(?P<k>[A-Za-z_][\w.-]{0,40})=(?P<v>[+-]?\d[\d,.]*(?:[eE][+-]?\d+)?[A-Za-z/%]{0,8})")
 _STRIP = "([{<\"'`,;:)]}>!?*"
@@ -98,10 +101,16 @@ def _unit_text(word: str) -> str:
     return w[:-1].rstrip(_STRIP) if w.endswith(".") and len(w) > 1 else w
 
 
+_COMMA_DECIMAL = re.compile(r"[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+),\d{1,2}")  # "1,5", "1.234,56"
+
+
 def parse_number(text: str) -> float | None:
-    """'1,055,201' and '1.204.300' -> the number; None when `text` is not a plain number."""
+    """'1,055,201' and '1.204.300' -> the number, '1,5' -> 1.5; None when `text` is not a plain number."""
     t = text.strip()
-    t = t.replace(".", "") if _DOT_GROUPS.fullmatch(t) else t.replace(",", "")
+    if _COMMA_DECIMAL.fullmatch(t):
+        t = t.replace(".", "").replace(",", ".")
+    else:
+        t = t.replace(".", "") if _DOT_GROUPS.fullmatch(t) else t.replace(",", "")
     try:
         return float(t)
     except ValueError:
@@ -128,6 +137,9 @@ def classify(word: str) -> tuple[str, float | None, str | None, bool, bool]:
         return "range", None, None, False, False
     m = _VALUE_TOKEN.fullmatch(w)
     if not m:
+        d = _DECIMAL_COMMA.fullmatch(w)
+        if d is not None and d.group("unit") and is_unit(d.group("unit")):
+            return _decimal_comma(d, d.group("unit"))
         return "word", None, None, False, False
     unit = m.group("unit")
     if unit and unit.endswith("."):
@@ -144,6 +156,12 @@ def classify(word: str) -> tuple[str, float | None, str | None, bool, bool]:
     if pct and unit == "%":
         unit = "%"
     return "value", value, unit, pct, bool(sign)
+
+
+def _decimal_comma(d: re.Match[str], unit: str | None) -> tuple[str, float | None, str | None, bool, bool]:
+    value = parse_number(d.group("num")) or 0.0
+    sign = d.group("sign")
+    return "value", -value if sign == "-" else value, unit, unit == "%", bool(sign)
 
 
 def tokenize(line: str) -> list[Token]:
@@ -231,6 +249,9 @@ def _tokenize(text: str) -> tuple[Token, ...]:
     # after a magnitude: "4.5M trans/s" is in Mtrans/s.
     for i in range(1, len(out)):
         prev, cur = out[i - 1], out[i]
+        d = _DECIMAL_COMMA.fullmatch(prev.text.strip(_STRIP)) if prev.kind == "word" else None
+        if d is not None and not d.group("unit") and cur.kind == "word" and is_unit(cur.text):
+            prev.kind, prev.value, _, prev.percent, prev.signed = _decimal_comma(d, None)
         if cur.kind == "word" and prev.kind == "value" and prev.unit is None and is_unit(cur.text):
             prev.unit = _unit_text(cur.text)
             if prev.unit == "%":
