@@ -252,7 +252,10 @@ def _tokenize(text: str) -> tuple[Token, ...]:
         d = _DECIMAL_COMMA.fullmatch(prev.text.strip(_STRIP)) if prev.kind == "word" else None
         if d is not None and not d.group("unit") and cur.kind == "word" and is_unit(cur.text):
             prev.kind, prev.value, _, prev.percent, prev.signed = _decimal_comma(d, None)
-        if cur.kind == "word" and prev.kind == "value" and prev.unit is None and is_unit(cur.text):
+        per = _per_time(out, i) if prev.kind == "value" and prev.unit is None and cur.kind == "word" else None
+        if per is not None:  # "45123 transactions per second", "3.1 Gbit per sec"
+            prev.unit = per
+        elif cur.kind == "word" and prev.kind == "value" and prev.unit is None and is_unit(cur.text):
             prev.unit = _unit_text(cur.text)
             if prev.unit == "%":
                 prev.percent = True
@@ -266,6 +269,14 @@ def _tokenize(text: str) -> tuple[Token, ...]:
             if t.kind == "value" and t.unit is None and unit:
                 t.unit = unit
     return tuple(out)
+
+
+def _per_time(out: list[Token], i: int) -> str | None:
+    """The unit written over three words at `out[i]` ("transactions per second"), as one."""
+    if i + 2 >= len(out) or out[i + 1].text.lower() != "per" or out[i + 2].kind != "word":
+        return None
+    unit = f"{_unit_text(out[i].text)}/{_unit_text(out[i + 2].text)}"
+    return unit if is_unit(unit) else None
 
 
 def values(tokens: list[Token]) -> list[Token]:

@@ -85,3 +85,12 @@ def test_a_spelled_out_rate_names_the_metric() -> None:
     got = [c for c in ex("With the patch applied it went from 812 msg/s to 901 msg/s.").claims if c.baseline]
     assert [(c.baseline.value, c.candidate.value, c.metric, c.better) for c in got] == [
         (812.0, 901.0, "message rate", "higher")]
+
+
+def test_a_rate_written_over_three_words_is_one_unit() -> None:
+    toks = tokenize("TCP_RR 45123 transactions per second, 3.1 Gbit per sec, 12 packets per run")
+    assert [(t.value, t.unit) for t in toks if t.kind == "value"] == [
+        (45123.0, "transactions/second"), (3.1, "Gbit/sec"), (12.0, None)]
+    got = [c for c in ex("Before: 45123 transactions per second\nAfter: 47001 transactions per second\n").claims
+           if c.baseline and c.candidate]
+    assert [(c.baseline.value, c.candidate.value, c.better) for c in got] == [(45123.0, 47001.0, "higher")]
