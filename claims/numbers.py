@@ -23,27 +23,33 @@ _VALUE_TOKEN = re.compile(
     rf"(?P<pre>[%~≈#<>≤≥]?)(?P<sign>[+-]?)(?P<num>{_NUM})(?P<unit>[A-Za-zµ%/][A-Za-zµ%/.]{{0,15}})?"
 )
 _RANGE_TOKEN = re.compile(rf"[+-]?(?:{_NUM})(?:-|–|\.\.\.?)[+-]?(?:{_NUM})[A-Za-z%/]*")
+# A decimal comma ("1,5 ms", "12,3Gbit/s"): one or two digits after the comma are never a
+# thousands group, but "cpus 1,5" is a list, so it is a number only with a unit beside it.
+_DECIMAL_COMMA = re.compile(r"(?P<sign>[+-]?)(?P<num>\d{1,6},\d{1,2})(?P<unit>[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?")
 _FOOTNOTE = re.compile(r"\[\d{1,3}\][:,.;)]*$")
 _KEY_VALUE = re.compile(r"(?P<k>[A-Za-z_][\w.-]{0,40})=(?P<v>[+-]?\d[\d,.]*(?:[eE][+-]?\d+)?[A-Za-z/%]{0,8})")
 _STRIP = "([{<\"'`,;:)]}>!?*"
 SPREAD_MARKS = ("+-", "±", "+/-")
 
-# Units a value may carry (lower-cased).  Used to tell "767,743 pps batch mode:" apart:
-# `pps` belongs to the number, `batch mode` is the next label.
+# Units a value may carry, as one grammar rather than a list of spellings: a known base
+# quantity with an optional SI or binary prefix, optionally "/" a time unit ("Mbit/s",
+# "Kpps", "transactions/sec", "msg/s", "usec", "µs").  Used to tell "767,743 pps batch
+# mode:" apart: `pps` belongs to the number, `batch mode` is the next label.
+_PREFIX = r"(?:[kmgtp]i?)?"  # amounts and counts; a time takes m, µ/u or n
+_TIME = r"(?:[mµun]?(?:s|secs?)|seconds?|msecs?|usecs?|nsecs?|mins?|minutes?|hr|hours?)"
+_PER_TIME = rf"(?:/{_TIME}|ps)"  # "/s", "/sec", or the "ps" of "pps", "Mbps"
+# Amounts that stand alone ("182 MBytes", "4 cycles") or as a rate.
+_AMOUNT = r"(?:bytes?|b|bits?|cycles?|insns?|flops|ops|iops|ips)"
+# Counts that are a unit only as a rate ("req/s", "Kpps"): "12 requests" counts things.
+_COUNT = (r"(?:transactions?|trans\.?|tr|requests?|reqs?|req|r|queries|q|operations?|ops?|iops?|io|"
+          r"messages?|msgs?|packets?|pkts?|pkt|p|frames?|f|calls?|events?|conn|connections?|"
+          r"t|lines?|loops?|faults?|wakeups?|switch(?:es)?|interrupts?|irqs?)")
 _UNIT_RE = re.compile(
-    r"(?:[kmgt]i?)?(?:pps|bps|b/s|bit/s|bits/s|bits/sec|bytes/s|bytes/sec|byte/s|b/sec|"
-    r"bytes|byte|b|iops|ops|ops/s|op/s|ops/sec|hz|flops)"
-    r"|[mµun]?s|[mµun]?secs?|seconds?|msecs?|usecs?|nsecs?|minutes?|mins?|hours?|"
-    r"cycles?|insns?|ipc|%|cpu|x|percent|calls/s|trans/s|tps|qps|rps|req/s|reqs/s|"
-    r"requests/s|transactions/s|tr/s|trans\.?/s|packets/s|pkts/s|pkt/s|msgs/s|msg/s|"
-    r"conn/s|connections/s|mpps|kpps|fps|gbit|mbit|gbits|mbits|gb|mb|kb|tb|"
-    r"gbit/s|mbit/s|gbits/s|mbits/s|gbit/sec|mbit/sec|gbits/sec|mbits/sec|"
-    r"mbytes|gbytes|kbytes|mbytes/s|gbytes/s|mb/s|gb/s|kb/s|times|us/tr|usec/tr|"
-    r"lps|lpm|mwips|mflops|kbps|[kmg]?ips|[kmg]?iops|"  # UnixBench and friends
-    r"[kmg](?:trans/s|tps|qps|rps|req/s|reqs/s|requests/s|transactions/s|msgs/s|msg/s|conn/s|"
-    r"ops/s|ops)",
+    rf"{_PREFIX}(?:{_AMOUNT}(?:{_PER_TIME})?|{_COUNT}{_PER_TIME}|hz)|{_TIME}|[kmg]/{_TIME}"
+    r"|%|x|percent|cpu|ipc|times|us/tr|usec/tr|lps|lpm|mwips|mflops|b/sec",
     re.IGNORECASE,
 )
+
 
 _HIGHER = re.compile(
     r"(?i)(pps|bps|b/s|bits?/s|bytes?/s|/s(ec)?$|/sec|iops|ops|throughput|bandwidth|rate|"
@@ -83,16 +89,28 @@ def is_unit(word: str) -> bool:
     return bool(w) and len(w) <= 24 and _UNIT_RE.fullmatch(w) is not None
 
 
+def is_rate(word: str) -> bool:
+    """A unit that is a count per unit of time ("calls/s", "Kpps", "Mbit/s")."""
+    w = _unit_text(word)
+    return is_unit(w) and _RATE_UNIT.match(w) is not None
+
+
 def _unit_text(word: str) -> str:
     """A unit word without punctuation, a sentence's full stop included ("1.2 Mpps.")."""
     w = word.strip(_STRIP)
     return w[:-1].rstrip(_STRIP) if w.endswith(".") and len(w) > 1 else w
 
 
+_COMMA_DECIMAL = re.compile(r"[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+),\d{1,2}")  # "1,5", "1.234,56"
+
+
 def parse_number(text: str) -> float | None:
-    """'1,055,201' and '1.204.300' -> the number; None when `text` is not a plain number."""
+    """'1,055,201' and '1.204.300' -> the number, '1,5' -> 1.5; None when `text` is not a plain number."""
     t = text.strip()
-    t = t.replace(".", "") if _DOT_GROUPS.fullmatch(t) else t.replace(",", "")
+    if _COMMA_DECIMAL.fullmatch(t):
+        t = t.replace(".", "").replace(",", ".")
+    else:
+        t = t.replace(".", "") if _DOT_GROUPS.fullmatch(t) else t.replace(",", "")
     try:
         return float(t)
     except ValueError:
@@ -119,6 +137,9 @@ def classify(word: str) -> tuple[str, float | None, str | None, bool, bool]:
         return "range", None, None, False, False
     m = _VALUE_TOKEN.fullmatch(w)
     if not m:
+        d = _DECIMAL_COMMA.fullmatch(w)
+        if d is not None and d.group("unit") and is_unit(d.group("unit")):
+            return _decimal_comma(d, d.group("unit"))
         return "word", None, None, False, False
     unit = m.group("unit")
     if unit and unit.endswith("."):
@@ -135,6 +156,12 @@ def classify(word: str) -> tuple[str, float | None, str | None, bool, bool]:
     if pct and unit == "%":
         unit = "%"
     return "value", value, unit, pct, bool(sign)
+
+
+def _decimal_comma(d: re.Match[str], unit: str | None) -> tuple[str, float | None, str | None, bool, bool]:
+    value = parse_number(d.group("num")) or 0.0
+    sign = d.group("sign")
+    return "value", -value if sign == "-" else value, unit, unit == "%", bool(sign)
 
 
 def tokenize(line: str) -> list[Token]:
@@ -222,7 +249,13 @@ def _tokenize(text: str) -> tuple[Token, ...]:
     # after a magnitude: "4.5M trans/s" is in Mtrans/s.
     for i in range(1, len(out)):
         prev, cur = out[i - 1], out[i]
-        if cur.kind == "word" and prev.kind == "value" and prev.unit is None and is_unit(cur.text):
+        d = _DECIMAL_COMMA.fullmatch(prev.text.strip(_STRIP)) if prev.kind == "word" else None
+        if d is not None and not d.group("unit") and cur.kind == "word" and is_unit(cur.text):
+            prev.kind, prev.value, _, prev.percent, prev.signed = _decimal_comma(d, None)
+        per = _per_time(out, i) if prev.kind == "value" and prev.unit is None and cur.kind == "word" else None
+        if per is not None:  # "45123 transactions per second", "3.1 Gbit per sec"
+            prev.unit = per
+        elif cur.kind == "word" and prev.kind == "value" and prev.unit is None and is_unit(cur.text):
             prev.unit = _unit_text(cur.text)
             if prev.unit == "%":
                 prev.percent = True
@@ -236,6 +269,14 @@ def _tokenize(text: str) -> tuple[Token, ...]:
             if t.kind == "value" and t.unit is None and unit:
                 t.unit = unit
     return tuple(out)
+
+
+def _per_time(out: list[Token], i: int) -> str | None:
+    """The unit written over three words at `out[i]` ("transactions per second"), as one."""
+    if i + 2 >= len(out) or out[i + 1].text.lower() != "per" or out[i + 2].kind != "word":
+        return None
+    unit = f"{_unit_text(out[i].text)}/{_unit_text(out[i + 2].text)}"
+    return unit if is_unit(unit) else None
 
 
 def values(tokens: list[Token]) -> list[Token]:
@@ -271,25 +312,41 @@ def better_for(metric: str | None, unit: str | None) -> Literal["higher", "lower
     return None
 
 
-_KIND_OF_UNIT = (
-    (re.compile(r"(?i)^(?:trans\.?/s|tr/s|tps|transactions/s)$"), "transaction rate"),
-    (re.compile(r"(?i)^(?:req/s|reqs/s|requests/s|rps|qps)$"), "request rate"),
-    (re.compile(r"(?i)^(?:[kmg]?pps|packets/s|pkts/s|pkt/s)$"), "packet rate"),
-    (re.compile(r"(?i)^(?:conn/s|connections/s)$"), "connection rate"),
-    (re.compile(r"(?i)^[kmgt]?(?:i?b?ps|bits?/s(?:ec)?|bit/s|bytes?/s(?:ec)?|b/s(?:ec)?|bits?)$"), "throughput"),
-    (re.compile(r"(?i)^(?:[mµun]s|[mµun]secs?|usecs?|nsecs?|msecs?|us/tr|usec/tr)$"), "latency"),
-    (re.compile(r"(?i)^(?:s|secs?|seconds?)$"), "time"),
-    (re.compile(r"(?i)^iops$"), "IOPS"),
+# What a rate counts, by the base word of its unit (prefix and "/time" removed).
+_RATE_OF = (
+    (re.compile(r"(?i)^(?:transactions?|trans\.?|tr|t)$"), "transaction rate"),
+    (re.compile(r"(?i)^(?:requests?|reqs?|r|queries|q)$"), "request rate"),
+    (re.compile(r"(?i)^(?:packets?|pkts?|p)$"), "packet rate"),
+    (re.compile(r"(?i)^(?:conn|connections?)$"), "connection rate"),
+    (re.compile(r"(?i)^(?:messages?|msgs?)$"), "message rate"),
+    (re.compile(r"(?i)^(?:frames?|f)$"), "frame rate"),
+    (re.compile(r"(?i)^(?:operations?|ops?)$"), "operation rate"),
+    (re.compile(r"(?i)^(?:bytes?|b|bits?)$"), "throughput"),
+    (re.compile(r"(?i)^(?:iops?|io)$"), "IOPS"),
 )
+_RATE_UNIT = re.compile(rf"(?i)^(?P<pre>(?:[kmgtp]i?)?)(?P<base>[a-z.]+?)(?:/{_TIME}|ps)$")
+_DURATION = re.compile(rf"(?i)^{_TIME}$")
+_LATENCY_EXTRA = re.compile(r"(?i)^(?:us/tr|usec/tr)$")
 
 
 def unit_kind(unit: str | None) -> str | None:
     """What a unit measures ("trans/s" -> "transaction rate"), to name a metric written only as a unit."""
     if not unit:
         return None
-    u = unit.strip(_STRIP)
-    for text in (u, u[1:] if len(u) > 2 and u[0] in MAGNITUDES else None):
-        for pat, kind in _KIND_OF_UNIT:
-            if text and pat.match(text):
+    u = _unit_text(unit)
+    if u.lower() == "iops" or (len(u) == 5 and u[0] in MAGNITUDES and u[1:].lower() == "iops"):
+        return "IOPS"
+    m = _RATE_UNIT.match(u)
+    if m is not None and is_unit(u):
+        for base in (m.group("pre") + m.group("base"), m.group("base")):  # "trans/s", "Ktrans/s"
+            kind = next((kind for pat, kind in _RATE_OF if pat.match(base)), None)
+            if kind:
                 return kind
+        return None
+    if _DURATION.match(u):
+        return "latency" if re.fullmatch(r"(?i)[mµun](?:s|secs?)|[mun]secs?", u) else "time"
+    if _LATENCY_EXTRA.match(u):
+        return "latency"
+    if re.fullmatch(r"(?i)(?:[kmgt]i?)?(?:bits?)", u):
+        return "throughput"
     return None

@@ -21,6 +21,7 @@ from claims.numbers import (
     MAX_LINE,
     Token,
     better_for,
+    is_rate,
     is_unit,
     parse_number,
     tokenize,
@@ -68,15 +69,6 @@ _ARROWS = frozenset({"->", "=>", "→", "-->", "==>"})
 _RANGE_PCT = re.compile(r"^~?(?P<a>\d+(?:\.\d+)?)%?(?:-|–|to)(?P<b>\d+(?:\.\d+)?)%$")
 _SIZE_UNITS = re.compile(r"(?i)^(?:[kmg]i?b?|bytes?|b|threads?|cpus?|cores?|clients?|flows?|streams?|"
                          r"queues?|rings?|entries|packets?|frames?|sockets?|vmas?|pages?|kernels?|times?)$")
-
-
-# a count per second written out ("transactions/sec", "requests/s", "Kops/s")
-_PER_SECOND = re.compile(r"(?i)^[kmg]?(?:transactions?|trans|requests?|reqs?|ops?|operations?|packets?|pkts?|"
-                         r"msgs?|messages?|frames?|calls?|events?|iops|io)/(?:s|sec|second)$")
-
-
-def _unit_ok(unit: str) -> bool:
-    return is_unit(unit) or _PER_SECOND.match(unit) is not None
 
 
 @dataclass
@@ -221,7 +213,7 @@ _VALUE_FIRST = re.compile(r"^\s*(?:[-*•+]\s+|\d{1,2}[.)]\s+)(?P<rest>~?\d[\d,.
 
 def _value_first_row(ln: Line) -> Segment | None:
     m = _VALUE_FIRST.match(ln.text[:MAX_LINE])
-    if m is None or (m.group("rest").split()[1:] and not _unit_ok(m.group("rest").split()[1])):
+    if m is None or (m.group("rest").split()[1:] and not is_unit(m.group("rest").split()[1])):
         return None
     label = clean_label(m.group("label"))
     if not label or len(label.split()) > 10 or _HEADERISH.match(label):
@@ -259,7 +251,7 @@ def _line_row(lines: Sequence[Line], i: int, skip: set[int]) -> tuple[Segment, i
 
 def _unit_only(text: str) -> bool:
     words = text.split()
-    return 0 < len(words) <= 2 and all(_unit_ok(w.strip(".,;()")) for w in words)
+    return 0 < len(words) <= 2 and all(is_unit(w.strip(".,;()")) for w in words)
 
 
 def _strip_ann(text: str) -> str:
@@ -406,7 +398,7 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
         first, last = _line_at(ln, m.start()), _line_at(ln, m.end() - 1)
         a, b = parse_number(m.group("a")), parse_number(m.group("b"))
         ua, ub = m.group("ua"), m.group("ub")
-        if ub and not _unit_ok(ub.rstrip(".,;)")) and ub.rstrip(".,;)") not in MAGNITUDES and ua:
+        if ub and not is_unit(ub.rstrip(".,;)")) and ub.rstrip(".,;)") not in MAGNITUDES and ua:
             ub = None  # "to 5830 on the same box": the word after it is no unit
         if a is None or b is None or _LEADING_ZERO.match(m.group("a")) or _LEADING_ZERO.match(m.group("b")):
             continue
@@ -416,7 +408,7 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
         unit = (ub or ua or "").rstrip(".,;)") or None
         if unit in MAGNITUDES and (ua or "") == (ub or "") and _counted(text[max(0, m.start() - 200):m.start()]):
             pass  # "the RPS went up from 812k to 901k"
-        elif unit is not None and not _unit_ok(unit):
+        elif unit is not None and not is_unit(unit):
             continue
         if unit is None and not _STRONG_VERB.search(text[max(0, m.start() - 80):m.start()]):
             continue
@@ -486,8 +478,7 @@ def _metric_before(text: str, pos: int, unit: str | None = None) -> str:
             while j > 0 and k - j < 2 and _QUALIFIER.match(words[j - 1]):
                 j -= 1
             return " ".join(words[j:k + 1])
-    kind = unit_kind(unit) or (("transaction rate" if unit.lower().startswith("trans") else "rate")
-                               if unit and _PER_SECOND.match(unit) else None)
+    kind = unit_kind(unit) or ("rate" if unit and is_rate(unit) else None)
     if kind:  # "XDP_DROP goes 24.1 Mpps -> 26.3 Mpps" -> "XDP_DROP packet rate"
         test = next((w for w in reversed(words[-8:])
                      if re.fullmatch(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:tcp|udp|sctp)_[a-z]{2,8}", w)), None)
@@ -536,7 +527,7 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             if a is None or b is None or a == b or (ua and ub and ua.lower() != ub.lower()):
                 continue
             unit = ub or ua or None
-            if unit is not None and (not _unit_ok(unit) or _SIZE_UNITS.match(unit)):
+            if unit is not None and (not is_unit(unit) or _SIZE_UNITS.match(unit)):
                 continue
             pos = min(m.start("a"), m.start("b"))
             if unit is None and not _PERF_WORD.search(text[max(0, pos - 80):pos]):
@@ -572,7 +563,7 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
         for m in _SIDE_NUMBER.finditer(sentence):
             unit = (m.group("u") or "").rstrip(".,;:)") or None
             after = m.group("after") or ""
-            if unit is not None and not _unit_ok(unit):
+            if unit is not None and not is_unit(unit):
                 after, unit = " " + (m.group("u") or "") + after, None
             # the words since the last number or clause mark: "baseline 10.2 Gbps, patched 11.3"
             ahead = re.split(r"[,;:()]|\s(?:and|but|while|whereas|vs\.?|versus)\s",
@@ -795,7 +786,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         elif t.kind == "value" and t.value and after.lower().startswith("times ") and _TIMES.match(after[6:]):
             vals = [round((t.value - 1.0) * 100.0, 4)]
         elif t.kind == "value" and t.unit is None and t.value and 1 < t.value < 10 and "." in t.text \
-                and _FACTOR_OF.search(behind[-40:]) and not (after.split()[:1] and _unit_ok(after.split()[0])):
+                and _FACTOR_OF.search(behind[-40:]) and not (after.split()[:1] and is_unit(after.split()[0])):
             vals = [round((t.value - 1.0) * 100.0, 4)]  # "an increase of 1.8, almost doubling"
         at = _line_at(ln, t.start)
         for v in vals:

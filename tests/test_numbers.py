@@ -1,0 +1,96 @@
+"""The one number and unit reader every stage uses: units as a grammar (a base quantity, an
+SI or binary prefix, an optional "/time"), and decimal commas only where they cannot be a
+thousands group."""
+from __future__ import annotations
+
+import pytest
+from extractkit import ex, pairs
+
+from claims.numbers import is_rate, is_unit, parse_number, tokenize, unit_kind
+
+
+@pytest.mark.parametrize("word", [
+    "transactions/sec", "trans/s", "Trans/s", "K/s", "Kpps", "Mpps", "Mbit/s", "Gbits/sec",
+    "msg/s", "req/s", "ops/sec", "Kops/s", "kIOPS", "usec", "µs", "nsec", "MBytes", "MiB/s",
+    "GB/s", "Gbps", "tps", "frames/s", "events/sec", "calls/s", "GHz", "%", "x", "cycles",
+    "Mpps.", "(usec)",
+])
+def test_units_as_printed_in_benchmark_output(word: str) -> None:
+    assert is_unit(word)
+
+
+@pytest.mark.parametrize("word", [
+    # counted things are no unit without a rate ("12 requests" counts requests) and
+    # ordinary words after a number are the next label, never its unit
+    "requests", "packets", "instructions", "batch", "mode", "the", "on", "to", "ps", "t", "p", "k", "M",
+])
+def test_words_that_are_not_units(word: str) -> None:
+    assert not is_unit(word)
+
+
+@pytest.mark.parametrize(("unit", "kind"), [
+    ("transactions/sec", "transaction rate"), ("Mtrans/s", "transaction rate"),
+    ("tps", "transaction rate"), ("req/s", "request rate"), ("Kpps", "packet rate"),
+    ("kmsg/s", "message rate"), ("ops/sec", "operation rate"), ("Mbit/s", "throughput"),
+    ("Gbits", "throughput"), ("KIOPS", "IOPS"), ("usec", "latency"), ("µs", "latency"),
+    ("s", "time"), ("MBytes", None), ("%", None),
+])
+def test_unit_kind_names_what_a_unit_measures(unit: str, kind: str | None) -> None:
+    assert unit_kind(unit) == kind
+
+
+def test_rates_are_counts_per_time() -> None:
+    assert is_rate("calls/s") and is_rate("Kpps") and is_rate("Mbit/s")
+    assert not is_rate("usec") and not is_rate("MBytes") and not is_rate("%")
+
+
+def test_a_spelled_out_rate_belongs_to_its_number() -> None:
+    toks = tokenize("TCP_RR  45123.7 transactions/sec  latency 21,5 usec")
+    vals = [(t.value, t.unit) for t in toks if t.kind == "value"]
+    assert vals == [(45123.7, "transactions/sec"), (21.5, "usec")]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("1,445,864", 1445864.0), ("1.204.300", 1204300.0), ("52,1076", 521076.0),
+    ("1,5", 1.5), ("-0,25", -0.25), ("1.234,56", 1234.56), ("12,345", 12345.0), ("0.55", 0.55),
+])
+def test_parse_number_reads_thousands_groups_and_decimal_commas(text: str, value: float) -> None:
+    assert parse_number(text) == value
+
+
+def test_decimal_comma_only_beside_a_unit() -> None:
+    # "1,5 ms" is a duration; "cpus 1,5" is a list of two CPUs, not a number
+    assert [(t.value, t.unit) for t in tokenize("p99 1,5 ms, 12,3Gbit/s") if t.kind == "value"] == [
+        (1.5, "ms"), (12.3, "Gbit/s")]
+    assert [t for t in tokenize("pinned to cpus 1,5 and 2,6") if t.kind == "value"] == []
+
+
+def test_decimal_commas_in_a_sentence_pair() -> None:
+    assert pairs("Latency went from 1,5 ms to 1,2 ms with the patch applied.") == [(1.5, 1.2)]
+    assert pairs("Throughput: 12,3 Gbit/s vs 14,1 Gbit/s.") == [(12.3, 14.1)]
+
+
+def test_decimal_commas_in_before_after_blocks() -> None:
+    text = "Before:\n  latency 12,5 usec\nAfter:\n  latency 10,1 usec\n"
+    got = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value, c.unit) for c in got if c.baseline and c.candidate] == [
+        (12.5, 10.1, "usec")]
+
+
+def test_thousands_separators_stay_integers() -> None:
+    assert pairs("Before: 1,445,864 pps\nAfter:  1,512,000 pps\n") == [(1445864.0, 1512000.0)]
+
+
+def test_a_spelled_out_rate_names_the_metric() -> None:
+    got = [c for c in ex("With the patch applied it went from 812 msg/s to 901 msg/s.").claims if c.baseline]
+    assert [(c.baseline.value, c.candidate.value, c.metric, c.better) for c in got] == [
+        (812.0, 901.0, "message rate", "higher")]
+
+
+def test_a_rate_written_over_three_words_is_one_unit() -> None:
+    toks = tokenize("TCP_RR 45123 transactions per second, 3.1 Gbit per sec, 12 packets per run")
+    assert [(t.value, t.unit) for t in toks if t.kind == "value"] == [
+        (45123.0, "transactions/second"), (3.1, "Gbit/sec"), (12.0, None)]
+    got = [c for c in ex("Before: 45123 transactions per second\nAfter: 47001 transactions per second\n").claims
+           if c.baseline and c.candidate]
+    assert [(c.baseline.value, c.candidate.value, c.better) for c in got] == [(45123.0, 47001.0, "higher")]
