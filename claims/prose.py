@@ -100,7 +100,8 @@ class Passage:
 
     def __post_init__(self) -> None:
         if not self.text:
-            parts, pos = [], 0
+            parts: list[str] = []
+            pos = 0
             for ln in self.lines:
                 piece = ln.text[:MAX_LINE].strip() if parts else ln.text[:MAX_LINE].rstrip()
                 self.starts.append(pos)
@@ -770,18 +771,19 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                 vals = [-pct if _NEGATIVE.match(after) else pct]
             elif before in ("by", "to", "of") and _CHANGE_VERB.search(behind):
                 # the change word nearest the number: "an improvement, with a reduction of ... of 3.7%"
-                verb = _last_change_word(behind)
-                vals = [-pct if verb is not None and _NEGATIVE.match(verb) else pct]
+                word = _last_change_word(behind)
+                vals = [-pct if word is not None and _NEGATIVE.match(word) else pct]
             elif (t.text.startswith("(") or toks[k].text.startswith("(")) \
-                    and (verb := _last_change_word(behind[-60:])) is not None:
+                    and (word := _last_change_word(behind[-60:])) is not None:
                 # "a reduction in execution time (3.7 %)", "an improvement (approximately 3%)"
-                vals = [-pct if _NEGATIVE.match(verb) else pct]
+                vals = [-pct if _NEGATIVE.match(word) else pct]
         elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and t.value > 1 and (
                 _TIMES.match(after) or _NEGATIVE.match(after)
                 or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])):
             # "reduces the tail latency by 60x" leaves 1/60 of it; "2x faster" doubles
-            verb = _STRONG_VERB.search(text[max(0, t.start - 80):t.start]) if before == "by" else None
-            down = _NEGATIVE.match(after) is not None or (verb is not None and _NEGATIVE.match(verb.group(0)))
+            strong = _STRONG_VERB.search(text[max(0, t.start - 80):t.start]) if before == "by" else None
+            down = _NEGATIVE.match(after) is not None or (
+                strong is not None and _NEGATIVE.match(strong.group(0)) is not None)
             vals = [round((1.0 / t.value - 1.0) * 100.0, 4) if down else round((t.value - 1.0) * 100.0, 4)]
         elif t.kind == "value" and t.value and after.lower().startswith("times ") and _TIMES.match(after[6:]):
             vals = [round((t.value - 1.0) * 100.0, 4)]
