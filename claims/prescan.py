@@ -389,7 +389,7 @@ def _paired_cells(text: str) -> bool:
 # before it since a clause mark ("baseline 645, patched 625"). A sentence end between two
 # numbers parts them.
 # (a date or a time, "2019/4/26 3:35", is no measure: no "/" or ":" glued on either side)
-_SIDE_NUM = re.compile(r"\d(?<![\w.+/:-]\d)(?:\d|,\d)*(?:\.\d+)?(?![/:]\d)")
+_SIDE_NUM = re.compile(r"\d(?<![\w.+/:-]\d)(?:\d|,\d)*(?:\.\d+)?(?!\d|[/:.]\d)")
 _SIDE_AFTER = re.compile(r"(?:[^\S\n]*[-–—:])?[^\d,;.()]{0,60}")
 _CLAUSE = re.compile(r"[,;:()]|\s(?:and|but|while|whereas|vs\.?|versus)\s")
 _SENTENCE_END = re.compile(r"[.!?]\s")
