@@ -22,6 +22,11 @@ conditions that any claim, command or setup step needs, whatever model finds it.
   line next to another numbered line (blocks such as "Before:" / "After:", bare-line labels
   and on/off variants all end in one of those layouts; the variant words are the
   lexicon's, `claims.lexicon.side_word_pattern`, with "+" read as its tokenizer reads it).
+- A pair written in words needs two numbers of one sentence whose words name their sides
+  (claims.prose.side_claims, "645 without the patch, ~625 with batch"; claims.grid's
+  value-first rows, "* 5,112,930 - baseline"): the side words again the lexicon's. A claim
+  of no change needs no number, but the extractor reads one only in a message with a
+  command or a claim, which pass by their own cues.
 - A command or setup step needs a shell prompt, or a line whose first word is a program
   (benchmark, setup or wrapper program), or a benchmark program, a path or a word named
   like a benchmark ("virtio_test") before an option in prose.
@@ -173,11 +178,12 @@ def _from_to(text: str) -> bool:
     return any(_DIGIT.search(text, max(0, m.start() - 61), m.start()) is not None
                for m in _TO.finditer(text))
 
-# A number in a cell: after a column gap, a `|`, a "label: " or a "key=". Written digit
+# A number in a cell: after a column gap, a `|`, a "label: ", a "key=" or a "key = "
+# (output written "Rate = 5112930"). Written digit
 # first (the context is looked behind), so the regex engine jumps from digit to digit.
 _SIGN = "[-+~≈]?"
 _CELL = re.compile(
-    r"\d(?:" + "|".join(f"(?<={ctx}{sign}\\d)" for ctx in (r"[^\S\n][^\S\n]", r"\t", r"\|", r"\| ", r": ", r":\t", r"\w=")
+    r"\d(?:" + "|".join(f"(?<={ctx}{sign}\\d)" for ctx in (r"[^\S\n][^\S\n]", r"\t", r"\|", r"\| ", r": ", r":\t", r"\w=", r"\w =[^\S\n]")
                         for sign in ("", "[-+~≈]")) + r")(?:[\d,.]*\d)?(?:[eE][+-]?\d+)?"
     r"(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w)")
 # A line that ends in ":" opens a block ("Before:", "After applying it, iperf3 says:")

@@ -184,6 +184,8 @@ def test_claim_shapes_pass(text: str) -> None:
     "The rate was about 645 without the\npatch, ~625 with batch.\n",  # one sentence, wrapped
     # claims.grid's value-first list rows
     "* 5,112,930 - baseline\n* 5,300,100 - patched\n",
+    # output written "key = value" on lines a label names
+    "base: Rate = 5112930\npatched: Rate = 5300100\n",
 ])
 def test_side_named_numbers_pass_and_are_found(text: str) -> None:
     """Shapes the gate let through only with a unit before: passed, and the extractor
