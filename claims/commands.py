@@ -204,7 +204,7 @@ def _looks_like_args(args: list[str]) -> bool:
         and args[1].startswith("-")
     if not (args[0].startswith(("-", "$")) or args[0] in ("stat", "bench", "record") or subcommand):
         return False
-    return _loose_words(args) is not None and _loose_words(args) <= 2
+    return (loose := _loose_words(args)) is not None and loose <= 2
 
 
 def _loose_words(args: Sequence[str]) -> int | None:
@@ -286,7 +286,7 @@ def _wrapped_value(line: str, text: str) -> bool:
     tail = line.split()[-1:] if line.strip() else []
     return bool(words and tail) and _OPTION_WORD.match(tail[0]) is not None and "=" not in tail[0] \
         and _VALUEISH.match(words[0]) is not None and any(_OPTION_WORD.match(w) for w in words[1:]) \
-        and _loose_words(words) is not None and _loose_words(words) <= 1
+        and (loose := _loose_words(words)) is not None and loose <= 1
 
 
 def _wrapped_args(text: str) -> bool:
@@ -294,8 +294,8 @@ def _wrapped_args(text: str) -> bool:
     only command-line words."""
     words = text.split()
     return bool(words) and _OPTION_WORD.match(words[0]) is not None and \
-        _PERF_OPEN.lower() not in text.lower() and _loose_words(words) is not None and \
-        _loose_words(words) <= 1
+        _PERF_OPEN.lower() not in text.lower() and (loose := _loose_words(words)) is not None and \
+        loose <= 1
 
 
 @dataclass
@@ -451,10 +451,10 @@ def _line_events(rest: str, ctx: _Context, ln: Line) -> list[ShellEvent]:
     if not ctx.prompted:
         head, results = _results_after(rest)
         if results:
-            events = _line_events(head, ctx, ln)
-            for ev in events:
-                ev.prose_after = True
-            return events
+            inner = _line_events(head, ctx, ln)
+            for event in inner:
+                event.prose_after = True
+            return inner
     words = split_argv(rest)
     if not words:
         return []

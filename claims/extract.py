@@ -134,8 +134,9 @@ def extract_message(msg: Message) -> Extraction:
                     used.update(index_of.get(number, ()))
     hard = set(skip) | found.used | blocks_used
     known = {(c.baseline.value, c.candidate.value) for c in claims if c.baseline and c.candidate}
-    for ln in passages(lines, hard):  # wrapped sentences read whole
-        for c in from_to_claims(ln) + arrow_claims(ln) + vs_claims(ln) + side_claims(ln):
+    for passage in passages(lines, hard):  # wrapped sentences read whole
+        for c in (from_to_claims(passage) + arrow_claims(passage) + vs_claims(passage)
+                  + side_claims(passage)):
             assert c.baseline is not None and c.candidate is not None
             if (c.baseline.value, c.candidate.value) not in known:
                 known.add((c.baseline.value, c.candidate.value))

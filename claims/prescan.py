@@ -22,6 +22,11 @@ conditions that any claim, command or setup step needs, whatever model finds it.
   line next to another numbered line (blocks such as "Before:" / "After:", bare-line labels
   and on/off variants all end in one of those layouts; the variant words are the
   lexicon's, `claims.lexicon.side_word_pattern`, with "+" read as its tokenizer reads it).
+- A pair written in words needs two numbers of one sentence whose words name their sides
+  (claims.prose.side_claims, "645 without the patch, ~625 with batch"; claims.grid's
+  value-first rows, "* 5,112,930 - baseline"): the side words again the lexicon's. A claim
+  of no change needs no number, but the extractor reads one only in a message with a
+  command or a claim, which pass by their own cues.
 - A command or setup step needs a shell prompt, or a line whose first word is a program
   (benchmark, setup or wrapper program), or a benchmark program, a path or a word named
   like a benchmark ("virtio_test") before an option in prose.
@@ -173,11 +178,12 @@ def _from_to(text: str) -> bool:
     return any(_DIGIT.search(text, max(0, m.start() - 61), m.start()) is not None
                for m in _TO.finditer(text))
 
-# A number in a cell: after a column gap, a `|`, a "label: " or a "key=". Written digit
+# A number in a cell: after a column gap, a `|`, a "label: ", a "key=" or a "key = "
+# (output written "Rate = 5112930"). Written digit
 # first (the context is looked behind), so the regex engine jumps from digit to digit.
 _SIGN = "[-+~≈]?"
 _CELL = re.compile(
-    r"\d(?:" + "|".join(f"(?<={ctx}{sign}\\d)" for ctx in (r"[^\S\n][^\S\n]", r"\t", r"\|", r"\| ", r": ", r":\t", r"\w=")
+    r"\d(?:" + "|".join(f"(?<={ctx}{sign}\\d)" for ctx in (r"[^\S\n][^\S\n]", r"\t", r"\|", r"\| ", r": ", r":\t", r"\w=", r"\w =[^\S\n]")
                         for sign in ("", "[-+~≈]")) + r")(?:[\d,.]*\d)?(?:[eE][+-]?\d+)?"
     r"(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w)")
 # A line that ends in ":" opens a block ("Before:", "After applying it, iperf3 says:")
@@ -288,7 +294,7 @@ def might_have_claims(text: str) -> bool:
                 return True
         if _from_to(text):
             return True
-        if _paired_cells(text):
+        if _paired_cells(text) or _sided_numbers(text):
             return True
     return _has_command(text)
 
@@ -380,6 +386,52 @@ def _paired_cells(text: str) -> bool:
             seen += 1
             if seen >= 2:
                 return True
+    return False
+
+
+# A number as claims.prose.side_claims reads one (not glued to a word, a dot, a sign) and its
+# unit; then the words after it up to a digit or a clause mark, the first of which names the
+# side ("645 without the patch,"), or leads it ("9.4 Gbps on net-next"); or the few words
+# before it since a clause mark ("baseline 645, patched 625"). A sentence end between two
+# numbers parts them.
+# (a date or a time, "2019/4/26 3:35", is no measure: no "/" or ":" glued on either side)
+_SIDE_NUM = re.compile(r"\d(?<![\w.+/:-]\d)(?:\d|,\d)*(?:\.\d+)?(?!\d|[/:.]\d)")
+_SIDE_AFTER = re.compile(r"(?:[^\S\n]*[-–—:])?[^\d,;.()]{0,60}")
+_CLAUSE = re.compile(r"[,;:()]|\s(?:and|but|while|whereas|vs\.?|versus)\s")
+_SENTENCE_END = re.compile(r"[.!?]\s")
+SIDE_SPAN = 300  # characters: two numbers of one sentence, wrapped over a few lines
+SIDE_BEFORE = 60  # characters before a number that may name its side: six words at most
+
+
+def _side_before(text: str, start: int, prev_end: int) -> bool:
+    ahead = _CLAUSE.split(text[max(prev_end, start - SIDE_BEFORE):start].rstrip(" ,:~"))[-1]
+    words = ahead.split()
+    return 0 < len(words) <= 6 and _is_variant(ahead)
+
+
+def _side_after(text: str, end: int) -> bool:
+    m = _SIDE_AFTER.match(text, end)
+    return m is not None and _is_variant(m.group())
+
+
+def _sided_numbers(text: str) -> bool:
+    """Two numbers of one sentence that each have a side word where claims.prose.side_claims
+    reads one ("645 without the patch, ~625 with batch", "baseline 645, patched 625"; also
+    claims.grid's value-first rows, "* 5,112,930 - baseline"). The words are the lexicon's
+    (`_is_variant`); looked up only for a number with another number within SIDE_SPAN."""
+    nums = [(m.start(), m.end()) for m in _SIDE_NUM.finditer(text)]
+    last_sided = -1
+    for k, (start, end) in enumerate(nums):
+        prev_end = nums[k - 1][1] if k else 0
+        near_before = k > 0 and start - nums[k - 1][0] <= SIDE_SPAN
+        near_after = k + 1 < len(nums) and nums[k + 1][0] - start <= SIDE_SPAN
+        if not (near_before or near_after):
+            continue
+        if _side_after(text, end) or _side_before(text, start, prev_end):
+            if last_sided >= 0 and start - nums[last_sided][0] <= SIDE_SPAN \
+                    and _SENTENCE_END.search(text, nums[last_sided][1], start) is None:
+                return True
+            last_sided = k
     return False
 
 

@@ -178,6 +178,32 @@ def test_claim_shapes_pass(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", [
+    # claims.prose.side_claims: each number takes the side named by the words after or before it
+    "The rate was about 645 without the patch, ~625 with batch.\n",
+    "The rate was about 645 without the\npatch, ~625 with batch.\n",  # one sentence, wrapped
+    # claims.grid's value-first list rows
+    "* 5,112,930 - baseline\n* 5,300,100 - patched\n",
+    # output written "key = value" on lines a label names
+    "base: Rate = 5112930\npatched: Rate = 5300100\n",
+])
+def test_side_named_numbers_pass_and_are_found(text: str) -> None:
+    """Shapes the gate let through only with a unit before: passed, and the extractor
+    finds a pair in each, so the gate is what would have lost it."""
+    assert might_have_claims(text)
+    got = extract.extract_message(message_from_text(text))
+    assert any(c.baseline is not None and c.candidate is not None for c in got.claims)
+
+
+def test_a_no_change_claim_needs_what_the_gate_passes() -> None:
+    """A claim of no change is read only where the message ran or measured something
+    (claims.extract), so the gate passes it by the command or the claim beside it."""
+    text = "# netperf -H 10.0.0.2 -t TCP_RR\n\nThere is no regression in TCP_RR latency.\n"
+    assert might_have_claims(text)
+    assert any(c.no_change for c in extract.extract_message(message_from_text(text)).claims)
+    assert not might_have_claims("There is no regression in TCP_RR latency.\n")
+
+
+@pytest.mark.parametrize("text", [
     "Thanks, applied to net-next.\n\nSigned-off-by: A <a@b>\n",
     "Fixes: 3ef0e5ba4673 (\"slab: introduce kzfree()\")\nCc: stable@vger.kernel.org\n",
     "On Mon, 2 Jan 2023, A wrote:\n> Looks good to me.\n\nReviewed-by: B <b@c>\n",
