@@ -4,9 +4,9 @@ thousands group."""
 from __future__ import annotations
 
 import pytest
-from extractkit import ex, pairs
 
 from claims.numbers import is_rate, is_unit, parse_number, tokenize, unit_kind
+from tests.extractkit import ex, pairs
 
 
 @pytest.mark.parametrize("word", [
