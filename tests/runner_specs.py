@@ -33,6 +33,20 @@ def seed001(duration: float = 1, reps: int = 2, values: tuple[str, str] = ("0", 
         run=RunPlan(repetitions=reps, duration=duration, seed=7))
 
 
+def seed001_paced(duration: float = 1, reps: int = 2) -> Spec:
+    """Seed 001 on a paced link (tbf 1gbit, GSO off, in both variants): segments arrive one
+    per NAPI poll and GRO holds them, so gro_flush_timeout acts (runners.effect sees its
+    timer armed in the candidate's runs)."""
+    spec = seed001(duration=duration, reps=reps, values=("0", "2000"))
+    for v in spec.variants:
+        v.setup[:0] = [Action(kind="tc", device="eth0", args=["qdisc", "replace", "dev", "eth0",
+                                                              "root", "tbf", "rate", "1gbit",
+                                                              "burst", "16k", "latency", "10ms"]),
+                       Action(kind="ethtool", key="features", device="eth0",
+                              settings={"gso": "off"})]
+    return spec
+
+
 def iperf3_d007(duration: float = 1, reps: int = 1) -> Spec:
     return Spec(
         id="d007-iperf3", benchmark=Command(tool="iperf3", argv=["iperf3", "-c", "192.168.1.2"]),

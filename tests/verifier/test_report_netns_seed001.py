@@ -14,12 +14,11 @@ import pytest
 
 from claims.extract import extract_message
 from claims.sources import iter_messages
-from claims.spec import Action
 from claims.specbuild import build_specs
 from runners.execute import execute, run_batch
 from runners.netns import NetnsRunner
 from tests.paths import SHARED
-from tests.runner_specs import netns_names, seed001
+from tests.runner_specs import netns_names, seed001_paced
 from verifier import verdict
 from verifier.report import parse_footer, render
 from verifier.sequential import run_sequential
@@ -78,13 +77,7 @@ def test_acting_knob_is_verified_and_judged(tmp_path):
     """The mail's TCP_RR on a paced link (tbf 1gbit, GSO off, in both variants): segments
     arrive one per NAPI poll, GRO holds them, the flush timer is armed in the candidate's
     runs only (thousands of times a second), so the knob acted and the runs are judged."""
-    spec = seed001(duration=1, reps=2, values=("0", "2000"))
-    for v in spec.variants:
-        v.setup[:0] = [Action(kind="tc", device="eth0", args=["qdisc", "replace", "dev", "eth0",
-                                                              "root", "tbf", "rate", "1gbit",
-                                                              "burst", "16k", "latency", "10ms"]),
-                       Action(kind="ethtool", key="features", device="eth0",
-                              settings={"gso": "off"})]
+    spec = seed001_paced(duration=1, reps=2)
     spec.run.max_repetitions = 4
     batches: list[dict[str, int]] = []
     with NetnsRunner(prefix="pcvr") as runner:
