@@ -192,24 +192,6 @@ class Verdict:
                 setattr(v, attr, VerdictKind(word))
         return v
 
-    # Read access by key, for callers that still read rows as mappings; new code reads
-    # the attributes.
-    def __getitem__(self, key: str) -> Any:
-        if key in _FIELDS:
-            return getattr(self, key)
-        return self.extra[key]
-
-    def __contains__(self, key: object) -> bool:
-        if key in _OPTIONAL:
-            return getattr(self, str(key)) not in (None, [])
-        return key in _FIELDS or key in self.extra
-
-    def get(self, key: str, default: Any = None) -> Any:
-        if key in _FIELDS:
-            v = getattr(self, key)
-            return default if v is None and key in _OPTIONAL else v
-        return self.extra.get(key, default)
-
 
 _FIELDS = frozenset(f.name for f in fields(Verdict)) - {"extra"}
 _OPTIONAL = frozenset(("p_value", "outlier_spread", "notes", "whole", "sentence", "holm",
