@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from claims.spec import sample_name
+from claims.spec import RunPlan, sample_name
 from runners.results import Results, Verdict, VerdictKind
 from verifier import arith
 from verifier.stats import (
@@ -79,22 +79,24 @@ def look_schedule(first: int, maximum: int) -> list[int]:
     return sorted({first, *(n for n in LOOKS if first < n <= maximum), maximum})
 
 
-def per_look_alpha(run_plan: dict[str, Any] | None, alpha: float = ALPHA) -> float:
+def per_look_alpha(plan: RunPlan | None, alpha: float = ALPHA) -> float:
     """The Pocock boundary over the planned looks: a sequential design pays for peeking,
     less than Bonferroni does because the looks share their runs.
 
     A fixed design (repetitions == max_repetitions) has one look and keeps alpha.
     """
-    plan = run_plan or {}
-    first = int(plan.get("repetitions") or 5)
-    maximum = int(plan.get("max_repetitions") or first)
-    return pocock_alpha(look_schedule(first, max(first, maximum)), alpha)
+    first = _first_batch(plan)
+    return pocock_alpha(look_schedule(first, max_runs(plan)), alpha)
 
 
-def max_runs(run_plan: dict[str, Any] | None) -> int:
-    plan = run_plan or {}
-    first = int(plan.get("repetitions") or 5)
-    return max(first, int(plan.get("max_repetitions") or first))
+def max_runs(plan: RunPlan | None) -> int:
+    """The most runs per variant the plan allows (at least its first batch)."""
+    first = _first_batch(plan)
+    return max(first, (plan.max_repetitions if plan else 0) or first)
+
+
+def _first_batch(plan: RunPlan | None) -> int:
+    return (plan.repetitions if plan else 0) or 5
 
 
 @dataclass
@@ -270,7 +272,7 @@ def _base(row: Row, cl: Claimed, delta: float) -> Verdict:
         baseline_variant=row.baseline, claimed_baseline=m.get("baseline"),
         claimed_candidate=m.get("candidate"), claimed_pct=cl.pct, claim_note=cl.note,
         delta_pct=pct(delta), n_base=len(row.base), n_cand=len(row.cand),
-        failed=dict(row.failed), problems=[p.to_dict() for p in arith.check_metric(m)],
+        failed=dict(row.failed), problems=arith.check_metric(m),
         no_change_claim=cl.no_change)
 
 
@@ -454,7 +456,7 @@ def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
             verdict, detail = INCONCLUSIVE, None
             v.no_information = reason
     v.verdict, v.detail, v.decided, v.reason = verdict, detail, verdict != UNDECIDED, reason
-    v.effect, v.measured, v.p_value = eff.to_dict(), eff.format(), eff.p_value()
+    v.effect, v.measured, v.p_value = eff.stored(), eff.format(), eff.p_value()
     v.compared = _compared(row, eff, delta, alpha, calibrated)
     v.outlier_spread = eff.outlier_spread
     if verdict == INCONCLUSIVE:
@@ -551,13 +553,12 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
     rows = rows_of(results)
     if not rows:
         return _whole(results, INVALID, "no metrics or no variants to compare")
-    run_plan = asdict(spec.run)
-    alpha = per_look_alpha(run_plan)
-    paired = None if run_plan.get("paired") is None else bool(run_plan.get("paired"))
+    alpha = per_look_alpha(spec.run)
+    paired = None  # the plan does not force it: rows are paired when their runs alternate
     keys = [sample_name(row.metric) for row in rows]  # keyed as runs are
     deltas = [noise_band(calib, k) for k in keys]
     sds = [noise_sd(calib, k) for k in keys]
-    n_max, calibrated = max_runs(run_plan), bool(calib)
+    n_max, calibrated = max_runs(spec.run), bool(calib)
     if len(rows) == 1:
         return _cap_emulated(results, [judge_row(rows[0], deltas[0], alpha, final, paired,
                                                  sds[0], n_max=n_max, calibrated=calibrated)])
@@ -590,14 +591,14 @@ def precheck(results: Results, calibration: dict[str, Any] | None) -> list[str |
     """Per row, why it cannot be checked here whatever the runs measure (local and remote
     CPU of one machine; a claim too small for the calibrated noise), or None: what the
     sequential loop can say before running."""
-    run_plan = asdict(results.spec.run)
-    alpha = per_look_alpha(run_plan)
+    plan = results.spec.run
+    alpha = per_look_alpha(plan)
     out: list[str | None] = []
     for row in rows_of(results):
         key = sample_name(row.metric)
         out.append(_one_machine(row) or too_small(
             claimed_of(row.metric), noise_band(calibration, key), noise_sd(calibration, key),
-            max_runs(run_plan), alpha))
+            max_runs(plan), alpha))
     return out
 
 

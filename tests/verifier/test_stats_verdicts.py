@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from claims.spec import Metric
+from claims.spec import Metric, RunPlan
 from runners.results import RunRecord
 from tests.stats_sim import Simulator, fixed, make_results
 from verifier import stats, verdict
@@ -48,7 +48,7 @@ def test_lower_is_better_claim_normalises_sign():
     res.spec.metrics[0].better = "lower"
     v = verdict.judge(res)[0]
     assert v.verdict == verdict.CONFIRMED
-    assert v.effect["measured_pct"] < 0 and v.effect["x"] > 0
+    assert v.effect.measured_pct < 0 and v.effect.x > 0
 
 
 def test_partly_and_larger_than_claimed():
@@ -263,7 +263,7 @@ def test_outliers_are_named_not_dropped():
     base = [r for r in res.runs if r.variant == "baseline"]
     base[3].samples["throughput"] *= 3
     v = verdict.judge(res)[0]
-    assert v.effect["outliers"] >= 1 and v.outlier_spread
+    assert v.effect.outliers >= 1 and v.outlier_spread
     assert any("far from the rest drove the spread" in n for n in v.notes)
     assert v.n_base == 10
 
@@ -275,7 +275,7 @@ def test_pocock_boundary_matches_the_textbook_table():
         assert stats.pocock_alpha(list(range(1, k + 1)), 0.05) == pytest.approx(want, abs=3e-4)
     assert stats.pocock_alpha([30], 0.01) == pytest.approx(0.01)
     # the looks the loop plans: one boundary for all of them, less strict than Bonferroni
-    a = verdict.per_look_alpha({"repetitions": 5, "max_repetitions": 30})
+    a = verdict.per_look_alpha(RunPlan(repetitions=5, max_repetitions=30))
     k = len(verdict.look_schedule(5, 30))
     assert verdict.ALPHA / k < a < verdict.ALPHA / 4
     # the recursion agrees with the multivariate normal it replaced (0.00306 for 5-30)
@@ -313,10 +313,10 @@ def test_abba_pairs_are_used_when_a_shared_drift_makes_them_move_together():
     pairs cancel it and are used; independent runs keep the two variants' runs, with
     twice the degrees of freedom."""
     drift = [verdict.judge(fixed(5.0, 5.0, 3.0, 20, s, shape="drift"))[0] for s in range(10)]
-    assert sum(v.effect["paired"] for v in drift) >= 9
+    assert sum(v.effect.paired for v in drift) >= 9
     iid = [verdict.judge(fixed(5.0, 5.0, 3.0, 20, s))[0] for s in range(40)]
-    assert sum(v.effect["paired"] for v in iid) <= 8
-    assert all("ABBA pairs" in v.compared for v in drift if v.effect["paired"])
+    assert sum(v.effect.paired for v in iid) <= 8
+    assert all("ABBA pairs" in v.compared for v in drift if v.effect.paired)
 
 
 def test_the_boundary_recursion_holds_its_level_by_simulation():
