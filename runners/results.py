@@ -51,6 +51,13 @@ _V1_PREFIXES = ((FailureKind.LOST, ("worker lost",)),
                 (FailureKind.CUT, ("FutureCancelledError", "interrupted")))
 
 
+def _split(cls: type, d: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A stored object's keys: (the fields of `cls`, the ones this program does not know)."""
+    names = {f.name for f in fields(cls)} - {"extra"}
+    return ({k: v for k, v in d.items() if k in names},
+            {k: v for k, v in d.items() if k not in names})
+
+
 @dataclass
 class RunRecord:
     variant: str
@@ -87,8 +94,7 @@ class RunRecord:
     def from_dict(cls, d: Mapping[str, Any], version: int = RESULTS_VERSION) -> RunRecord:
         """A run as stored (results file, state, a fleet host's reply); keys this version
         does not know are left out, and a version 1 record gets its failure kind."""
-        names = {f.name for f in fields(cls)}
-        rec = cls(**{k: v for k, v in d.items() if k in names})
+        rec = cls(**_split(cls, d)[0])
         if rec.failure is not None:
             rec.failure = FailureKind(rec.failure)
         elif version < 2 and not rec.ok:
@@ -154,7 +160,8 @@ class MeasuredEffect:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> MeasuredEffect:
-        return cls(**_known(cls, d), extra=_unknown(cls, d))
+        known, unknown = _split(cls, d)
+        return cls(**known, extra=unknown)
 
 
 @dataclass
@@ -170,17 +177,7 @@ class ArithProblem:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> ArithProblem:
-        return cls(**_known(cls, d))
-
-
-def _known(cls: type, d: Mapping[str, Any]) -> dict[str, Any]:
-    names = {f.name for f in fields(cls)} - {"extra"}
-    return {k: v for k, v in d.items() if k in names}
-
-
-def _unknown(cls: type, d: Mapping[str, Any]) -> dict[str, Any]:
-    names = {f.name for f in fields(cls)}
-    return {k: v for k, v in d.items() if k not in names}
+        return cls(**_split(cls, d)[0])
 
 
 @dataclass
@@ -250,9 +247,8 @@ class Verdict:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Verdict:
-        names = {f.name for f in fields(cls)} - {"extra"}
-        v = cls(**{k: x for k, x in d.items() if k in names},
-                extra={k: x for k, x in d.items() if k not in names})
+        known, unknown = _split(cls, d)
+        v = cls(**known, extra=unknown)
         for attr in ("verdict", "measured_verdict"):
             word = getattr(v, attr)
             if word is not None and word in _KINDS:
