@@ -12,9 +12,7 @@ import argparse
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from verifier.argtypes import role_hosts, runs, seconds
-
-if TYPE_CHECKING:  # the pipeline is imported only by the commands that run specs
+if TYPE_CHECKING:  # imported only by the commands that run specs: `extract` stays light
     from verifier.pipeline import RunSettings
 
 
@@ -55,6 +53,8 @@ def add_ssh_config(p: argparse.ArgumentParser) -> None:
 
 def add_run_limits(p: argparse.ArgumentParser, *, repetitions: bool = True) -> None:
     """Which spec of a file, how long each run, (how many runs) and the approval."""
+    from verifier.argtypes import runs, seconds
+
     p.add_argument("--spec-id", default=None, help="which spec of a multi-spec file to run")
     if repetitions:
         p.add_argument("--runs", type=runs, default=None,
@@ -88,6 +88,7 @@ class RunnerOptions:
     def settings(self) -> RunSettings:
         """The typed settings; ValueError naming the option that is wrong."""
         from runners.fleet_host import FleetError, parse_tags
+        from verifier.argtypes import role_hosts
         from verifier.pipeline import RunSettings
 
         hosts = role_hosts(self.hosts)

@@ -149,10 +149,17 @@ def create_app(state_path: str | Path) -> Flask:
 
 def serve(state_path: str | Path, host: str = "127.0.0.1", port: int = 8000) -> None:
     """Serve until interrupted (werkzeug's threaded server, no debugger)."""
+    import socket
+
     from werkzeug.serving import make_server
 
-    srv = make_server(host, port, create_app(state_path), threaded=True)
-    print(f"verifier serve: http://{host}:{srv.server_port}/ (state {state_path})",
+    # Bound here, not by werkzeug: on a taken port it prints two lines and exits 1; an
+    # OSError lets the command say so in one line.
+    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    with socket.create_server((host, port), family=family) as sock:
+        srv = make_server(host, port, create_app(state_path), threaded=True,
+                          fd=sock.fileno())
+    print(f"verifier serve: http://{host}:{srv.port}/ (state {state_path})",
           flush=True)
     try:
         srv.serve_forever()
