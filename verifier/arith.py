@@ -8,9 +8,9 @@ report (over a spec's metrics) and `verifier lint` (over extracted claims).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from claims.model import Claim, Value
+from claims.spec import Metric
 from runners.results import ArithProblem
 
 
@@ -75,17 +75,15 @@ def numbers_of_claim(c: Claim) -> Numbers:
     )
 
 
-def numbers_of_metric(m: dict[str, Any]) -> Numbers:
-    """A spec metric (dict form): the spread and the run count are shared by both sides."""
-    stated = m.get("claimed_change_pct")
-    b, c = m.get("baseline"), m.get("candidate")
-    return Numbers(baseline=b, candidate=c, stated_pct=stated,
-                   spreads_pct=(m.get("spread_pct"), None), runs=(m.get("runs"), None))
+def numbers_of_metric(m: Metric) -> Numbers:
+    """A spec metric: the spread and the run count are shared by both sides."""
+    return Numbers(baseline=m.baseline, candidate=m.candidate, stated_pct=m.claimed_change_pct,
+                   spreads_pct=(m.spread_pct, None), runs=(m.runs, None))
 
 
 def check_claim(c: Claim) -> list[ArithProblem]:
     return check_numbers(numbers_of_claim(c))
 
 
-def check_metric(m: dict[str, Any]) -> list[ArithProblem]:
+def check_metric(m: Metric) -> list[ArithProblem]:
     return check_numbers(numbers_of_metric(m))
