@@ -3,7 +3,8 @@ in a module named for its job, so the CLI and the bot cannot grow two versions o
 
 Parsed with ast: a command module may hold imports, `add_arguments` (and other `add_*`
 parser functions) and `run`, whose body (after imports) is one `return <call>`, or one
-`try` around it whose handlers only print and return an exit status.
+`try` around it whose handlers only print and return an exit status; the call reads the
+options it needs from `args`, never hands the namespace itself on.
 """
 from __future__ import annotations
 
@@ -34,9 +35,20 @@ def _is_exit_mapping(handler: ast.ExceptHandler) -> bool:
                     for s in prints))
 
 
+def passes_the_namespace(fn: ast.FunctionDef) -> bool:
+    """`args` itself handed on (a bag of options), not only its attributes read."""
+    if not fn.args.args:
+        return False
+    name = fn.args.args[0].arg
+    uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name]
+    reads = [n for n in ast.walk(fn) if isinstance(n, ast.Attribute)
+             and isinstance(n.value, ast.Name) and n.value.id == name]
+    return len(uses) > len(reads)
+
+
 def run_is_one_call(fn: ast.FunctionDef) -> bool:
     body = _imports_dropped(fn.body[1:] if ast.get_docstring(fn) else fn.body)
-    if len(body) != 1:
+    if len(body) != 1 or passes_the_namespace(fn):
         return False
     stmt = body[0]
     if isinstance(stmt, ast.Try):
@@ -112,3 +124,6 @@ def run(args):
     assert problems(mapped) == []
     busy = mapped.replace("        print(e)\n", "        print(e)\n        args.x = 1\n")
     assert problems(busy) == ["line 1: run() is more than one call"]
+    bag = mapped.replace("go(args.x)", "go(args)")
+    assert problems(bag) == ["line 1: run() is more than one call"]
+    assert problems(mapped.replace("go(args.x)", "go(vars(args))")) == problems(bag)
