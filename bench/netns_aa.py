@@ -102,11 +102,11 @@ def main() -> int:
         ab_runs += sum(1 for r in res.runs if not r.warmup)
         for v in res.verdicts:
             rows += 1
-            counts[v["verdict"]] += 1
-            print(f"{spec.id:<20} {str(v.get('sample') or v.get('metric')):<22} "
-                  f"claimed {v.get('claimed_pct') if v.get('claimed_pct') is not None else 'none':>6} "
-                  f"{v['verdict']:<16} n={n:<3} {v.get('measured') or ''} "
-                  f"{(v.get('reason') or v.get('detail') or '')[:90]}", flush=True)
+            counts[v.verdict] += 1
+            print(f"{spec.id:<20} {str(v.sample or v.metric):<22} "
+                  f"claimed {v.claimed_pct if v.claimed_pct is not None else 'none':>6} "
+                  f"{v.verdict:<16} n={n:<3} {v.measured or ''} "
+                  f"{(v.reason or v.detail or '')[:90]}", flush=True)
     bad = counts[V.CONFIRMED] + counts[V.CONTRADICTED]
     print(f"\n{rows} claimed rows on an A/A (netns, {args.duration:g} s runs, at most "
           f"{args.max_runs} per variant, {time.monotonic() - t0:.0f} s): "

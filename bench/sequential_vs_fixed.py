@@ -53,7 +53,7 @@ def main() -> int:
         fx = V.judge(fixed(claimed, true, noise, 30, seed))
         for name, verdicts, runs in (("sequential", out.verdicts, out.looks[-1]),
                                      ("fixed-30", fx, 30)):
-            v = verdicts[0]["verdict"]
+            v = verdicts[0].verdict
             s = stats[name]
             s["claims"] += 1
             s["runs"] += runs

@@ -42,6 +42,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from runners.results import Verdict  # noqa: E402
 from tests.stats_sim import SHAPES, Simulator, make_results  # noqa: E402
 from verifier import verdict as V  # noqa: E402
 from verifier.calibration import calibration_of  # noqa: E402
@@ -63,12 +64,12 @@ def claim_of(kind: str, true: float) -> float | None:
     return {"equal": true, "half": true / 2, "opposite": -true}[kind]
 
 
-def is_wrong(kind: str, true: float, v: dict[str, Any]) -> bool:
-    name = v["verdict"]
+def is_wrong(kind: str, true: float, v: Verdict) -> bool:
+    name = v.verdict
     if name in (V.INCONCLUSIVE, V.INVALID, V.NOT_RUNNABLE):
         return False
     if kind == "zero":
-        band = math.log1p((v.get("delta_pct") or 1.0) / 100)
+        band = math.log1p((v.delta_pct or 1.0) / 100)
         beyond = abs(math.log1p(true / 100)) > band
         return (name == V.CONFIRMED and beyond) or (name == V.CONTRADICTED and not beyond)
     if true == 0 or kind == "opposite":  # a false claim
@@ -95,7 +96,9 @@ def one(shape: str, noise: float, true: float, kind: str, seed: int,
 
         out = run_sequential(res, sim, calibrate=calibrate)
     v = out.verdicts[0]
-    return v["verdict"], is_wrong(kind, true, v), out.looks[-1] if out.looks else 0
+    if isinstance(v, dict):  # the rule at an old revision may still write rows as dicts
+        v = Verdict.from_dict(v)
+    return v.verdict, is_wrong(kind, true, v), out.looks[-1] if out.looks else 0
 
 
 _OLD: dict[str, types.ModuleType] = {}

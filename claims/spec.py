@@ -103,9 +103,11 @@ class Metric:
     no_change: bool = False
 
 
-def sample_name(metric: Mapping[str, Any]) -> str:
-    """The key a run's samples hold a spec metric (a dict, as results carry it) under:
-    what the tool measures (`transaction_rate`) rather than the mail's words for it."""
+def sample_name(metric: Metric | Mapping[str, Any]) -> str:
+    """The key a run's samples hold a spec metric (typed, or a stored dict) under: what
+    the tool measures (`transaction_rate`) rather than the mail's words for it."""
+    if isinstance(metric, Metric):
+        return metric.sample or metric.name or ""
     return metric.get("sample") or metric.get("name") or ""
 
 

@@ -5,7 +5,8 @@ The face of the package, what verifier/ may call: the runners (`LocalRunner`,
 `NetnsRunner` with its `Netem`, `SshRunner`, `VmRunner`, `FleetRunner`), their base
 (`Runner`, `RunnerError`), making one (`make_runner`, `KINDS`, `check_options`: runners.factory is the only place a
 host runner is built), running a spec (`run_batch`, `new_results`, `settle_failed`; `execute` is
-runners.execute.execute, the name of its module) into `Results` of `RunRecord`s, the fleet host's side (`probe_tags`, `worker_resources`, ...),
+runners.execute.execute, the name of its module) into `Results` of `RunRecord`s (and `Verdict` rows with their `MeasuredEffect` and
+`ArithProblem`s), the fleet host's side (`probe_tags`, `worker_resources`, ...),
 and clean-up (`kill_all`, `sweep`).  The modules behind these names stay importable.
 
 Layers import one way: verifier -> runners -> claims (tests/test_layers.py): runners
@@ -21,7 +22,7 @@ __all__ = [
     "parse_kernels", "FleetRunner", "FleetError", "parse_tags", "probe_tags",
     "scheduler_host", "security_from", "worker_resources", "new_results", "run_batch", "settle_failed",
     "KINDS", "check_options", "make_runner", "Results", "RunRecord", "Verdict", "VerdictKind",
-    "RunStatus", "FailureKind", "RESULTS_VERSION", "kill_all", "sweep",
+    "MeasuredEffect", "ArithProblem", "RunStatus", "FailureKind", "RESULTS_VERSION", "kill_all", "sweep",
 ]
 __getattr__ = face(__name__, __file__)
 
@@ -44,7 +45,9 @@ if TYPE_CHECKING:  # what the face offers; imported on first use (claims.lazy)
     from runners.process import kill_all
     from runners.results import (
         RESULTS_VERSION,
+        ArithProblem,
         FailureKind,
+        MeasuredEffect,
         Results,
         RunRecord,
         RunStatus,

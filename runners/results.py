@@ -51,6 +51,13 @@ _V1_PREFIXES = ((FailureKind.LOST, ("worker lost",)),
                 (FailureKind.CUT, ("FutureCancelledError", "interrupted")))
 
 
+def _split(cls: type, d: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A stored object's keys: (the fields of `cls`, the ones this program does not know)."""
+    names = {f.name for f in fields(cls)} - {"extra"}
+    return ({k: v for k, v in d.items() if k in names},
+            {k: v for k, v in d.items() if k not in names})
+
+
 @dataclass
 class RunRecord:
     variant: str
@@ -87,8 +94,7 @@ class RunRecord:
     def from_dict(cls, d: Mapping[str, Any], version: int = RESULTS_VERSION) -> RunRecord:
         """A run as stored (results file, state, a fleet host's reply); keys this version
         does not know are left out, and a version 1 record gets its failure kind."""
-        names = {f.name for f in fields(cls)}
-        rec = cls(**{k: v for k, v in d.items() if k in names})
+        rec = cls(**_split(cls, d)[0])
         if rec.failure is not None:
             rec.failure = FailureKind(rec.failure)
         elif version < 2 and not rec.ok:
@@ -116,6 +122,62 @@ class VerdictKind(StrEnum):
     INVALID = "INVALID"
     UNDECIDED = "UNDECIDED"  # only between looks; never in a final verdict
     MIXED = "MIXED"  # a claim's rows disagree (summaries only)
+
+
+@dataclass
+class MeasuredEffect:
+    """A verdict row's measured change as the file keeps it (verifier.stats.Effect, with
+    what a report prints of it: the % change, its interval, the text and the estimator).
+
+    `x`, `lo`, `hi` are log-ratios in the claimed direction; `df` is None for a normal
+    interval (infinite degrees of freedom).  Keys this program does not know stay in `extra`.
+    """
+
+    x: float = 0.0
+    lo: float = 0.0
+    hi: float = 0.0
+    level: float = 0.0
+    n_base: int = 0
+    n_cand: int = 0
+    direction: int = 1
+    paired: bool = False
+    df: float | None = None
+    se: float = 0.0
+    trim: float = 0.0
+    outliers: int = 0
+    outlier_spread: bool = False
+    notes: list[str] = field(default_factory=list)
+    measured_pct: float = 0.0  # the change as the samples show it, percent
+    ci_pct: list[float] = field(default_factory=list)  # its interval, percent: [lo, hi]
+    text: str = ""  # '-0.2% [-16.3, +19.0] (99.77%, n=6+6, paired)'
+    p_value: float | None = None
+    estimator: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extra"}
+        return d | {"notes": list(self.notes), "ci_pct": list(self.ci_pct)} | self.extra
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> MeasuredEffect:
+        known, unknown = _split(cls, d)
+        return cls(**known, extra=unknown)
+
+
+@dataclass
+class ArithProblem:
+    """Something wrong in a claim's own arithmetic, seen from the mail alone (verifier.arith)."""
+
+    kind: str  # percentage | spread | single-run
+    message: str
+    line: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message, "line": self.line}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ArithProblem:
+        return cls(**_split(cls, d)[0])
 
 
 @dataclass
@@ -147,10 +209,10 @@ class Verdict:
     reason: str | None = None
     decided: bool = True
     measured: str | None = None  # the measured change as a report prints it
-    effect: dict[str, Any] | None = None  # verifier.stats.Effect.to_dict()
+    effect: MeasuredEffect | None = None  # None: nothing was compared
     ruled_out_pct: float | None = None
     alpha: float | None = None
-    problems: list[dict[str, Any]] = field(default_factory=list)  # the claim's arithmetic
+    problems: list[ArithProblem] = field(default_factory=list)  # the claim's arithmetic
     no_change_claim: bool = False
     compared: str | None = None
     no_information: str | None = None
@@ -179,39 +241,25 @@ class Verdict:
             if f.name in _OPTIONAL and v in (None, []):
                 continue
             d[f.name] = v.copy() if isinstance(v, dict | list) else v
+        d["effect"] = self.effect.to_dict() if self.effect is not None else None
+        d["problems"] = [p.to_dict() for p in self.problems]
         return d | self.extra
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Verdict:
-        names = {f.name for f in fields(cls)} - {"extra"}
-        v = cls(**{k: x for k, x in d.items() if k in names},
-                extra={k: x for k, x in d.items() if k not in names})
+        known, unknown = _split(cls, d)
+        v = cls(**known, extra=unknown)
         for attr in ("verdict", "measured_verdict"):
             word = getattr(v, attr)
             if word is not None and word in _KINDS:
                 setattr(v, attr, VerdictKind(word))
+        if isinstance(v.effect, Mapping):
+            v.effect = MeasuredEffect.from_dict(v.effect)
+        v.problems = [ArithProblem.from_dict(p) if isinstance(p, Mapping) else p
+                      for p in v.problems]
         return v
 
-    # Read access by key, for callers that still read rows as mappings; new code reads
-    # the attributes.
-    def __getitem__(self, key: str) -> Any:
-        if key in _FIELDS:
-            return getattr(self, key)
-        return self.extra[key]
 
-    def __contains__(self, key: object) -> bool:
-        if key in _OPTIONAL:
-            return getattr(self, str(key)) not in (None, [])
-        return key in _FIELDS or key in self.extra
-
-    def get(self, key: str, default: Any = None) -> Any:
-        if key in _FIELDS:
-            v = getattr(self, key)
-            return default if v is None and key in _OPTIONAL else v
-        return self.extra.get(key, default)
-
-
-_FIELDS = frozenset(f.name for f in fields(Verdict)) - {"extra"}
 _OPTIONAL = frozenset(("p_value", "outlier_spread", "notes", "whole", "sentence", "holm",
                        "same_as", "measured_verdict"))
 _KINDS = frozenset(k.value for k in VerdictKind)

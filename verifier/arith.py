@@ -8,19 +8,10 @@ report (over a spec's metrics) and `verifier lint` (over extracted claims).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from claims.model import Claim, Value
-
-
-@dataclass
-class Problem:
-    kind: str  # percentage | spread | single-run
-    message: str
-    line: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "message": self.message, "line": self.line}
+from claims.spec import Metric
+from runners.results import ArithProblem
 
 
 @dataclass
@@ -40,9 +31,9 @@ def _pct_tolerance(stated: float) -> float:
     return max(0.6, 0.1 * abs(stated))
 
 
-def check_numbers(n: Numbers) -> list[Problem]:
+def check_numbers(n: Numbers) -> list[ArithProblem]:
     """All arithmetic problems of one claim."""
-    out: list[Problem] = []
+    out: list[ArithProblem] = []
     computed: float | None = None
     if n.baseline is not None and n.candidate is not None and n.baseline != 0:
         computed = (n.candidate / n.baseline - 1.0) * 100.0
@@ -50,17 +41,17 @@ def check_numbers(n: Numbers) -> list[Problem]:
         # Authors often print the magnitude only ("4% better" for a latency drop), so
         # only the sizes are compared.
         if abs(abs(computed) - abs(n.stated_pct)) > _pct_tolerance(n.stated_pct):
-            out.append(Problem("percentage", (
+            out.append(ArithProblem("percentage", (
                 f"stated change {n.stated_pct:+.1f}% does not match its own numbers "
                 f"{n.baseline:g} -> {n.candidate:g}, which give {computed:+.1f}%"), n.line))
     change = computed if computed is not None else n.stated_pct
     spreads = [s for s in n.spreads_pct if s is not None]
     if change is not None and spreads and max(spreads) >= abs(change) > 0:
-        out.append(Problem("spread", (
+        out.append(ArithProblem("spread", (
             f"the printed spread +-{max(spreads):.2g}% is as large as the claimed "
             f"change of {abs(change):.2g}%: the numbers cannot show a change"), n.line))
     if any(r == 1 for r in n.runs):
-        out.append(Problem("single-run", (
+        out.append(ArithProblem("single-run", (
             "one run per side: run-to-run noise is unknown, so is the change"), n.line))
     return out
 
@@ -84,17 +75,15 @@ def numbers_of_claim(c: Claim) -> Numbers:
     )
 
 
-def numbers_of_metric(m: dict[str, Any]) -> Numbers:
-    """A spec metric (dict form): the spread and the run count are shared by both sides."""
-    stated = m.get("claimed_change_pct")
-    b, c = m.get("baseline"), m.get("candidate")
-    return Numbers(baseline=b, candidate=c, stated_pct=stated,
-                   spreads_pct=(m.get("spread_pct"), None), runs=(m.get("runs"), None))
+def numbers_of_metric(m: Metric) -> Numbers:
+    """A spec metric: the spread and the run count are shared by both sides."""
+    return Numbers(baseline=m.baseline, candidate=m.candidate, stated_pct=m.claimed_change_pct,
+                   spreads_pct=(m.spread_pct, None), runs=(m.runs, None))
 
 
-def check_claim(c: Claim) -> list[Problem]:
+def check_claim(c: Claim) -> list[ArithProblem]:
     return check_numbers(numbers_of_claim(c))
 
 
-def check_metric(m: dict[str, Any]) -> list[Problem]:
+def check_metric(m: Metric) -> list[ArithProblem]:
     return check_numbers(numbers_of_metric(m))

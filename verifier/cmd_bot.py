@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import argparse
 
+from verifier.options import add_config
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", default=None, help="config file (default: $VERIFIER_CONFIG)")
+    add_config(p)
     p.add_argument("--once", action="store_true", help="one round, then exit")
     p.add_argument("--dry-run", action="store_true",
                    help="record decisions and write replies to the outbox, send nothing")

@@ -8,21 +8,15 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-from pathlib import Path
 
-from verifier.cache import atomic_write
-from verifier.fetch import ARCHIVES, VIA, FetchError, fetch_thread
-from verifier.fetch.mbox import read_messages
-from verifier.thread import ThreadClaim, attribute_claims, build_thread
+from verifier.fetch import ARCHIVES, VIA
+from verifier.options import add_inbox
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("target", help="Message-ID, public-inbox URL or web-archive page URL")
     p.add_argument("-o", "--output", help="write the mbox here (default: standard output)")
-    p.add_argument("--inbox", help="public-inbox base URL (default: config `inbox`, b4.midmask, "
-                   "https://lore.kernel.org/all)")
+    add_inbox(p)
     p.add_argument("--via", choices=VIA, default="http", help="fetch with plain HTTP or with b4")
     p.add_argument("--archive", choices=sorted(ARCHIVES),
                    help="read the URL with this web-archive adapter (for a mirror or local copy)")
@@ -33,42 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        path = fetch_thread(args.target, inbox=args.inbox, via=args.via, refresh=args.refresh,
-                            archive=args.archive)
-        data = path.read_bytes()
-        if args.tree:
-            print(render_tree(path))
-        elif args.claims:
-            print(json.dumps([tc.to_dict() for tc in thread_claims(path)], indent=1))
-        elif args.output:
-            atomic_write(Path(args.output), data)
-        else:
-            sys.stdout.buffer.write(data)
-            sys.stdout.flush()
-    except FetchError as e:
-        print(f"verifier fetch: {e}", file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"verifier fetch: {e.filename or args.output}: {e.strerror or e}", file=sys.stderr)
-        return 1
-    return 0
+    from verifier.fetch_run import FetchJob, fetch
 
-
-def thread_claims(path: Path) -> list[ThreadClaim]:
-    """Extract every message of the thread and keep each claim once (verifier.thread)."""
-    from claims.extract import extract_message
-
-    msgs = read_messages(path)
-    return attribute_claims(build_thread(msgs), [extract_message(m) for m in msgs])
-
-
-def render_tree(path: Path) -> str:
-    """One line per message, indented by reply depth."""
-    thread = build_thread(read_messages(path))
-    out = []
-    for node in thread.walk():
-        m = node.message
-        out.append(f"{'  ' * node.depth}{m.subject or '(no subject)'}  <{node.key}>  "
-                   f"{m.from_ or '?'}  [{node.linked_by}]")
-    return "\n".join(out)
+    return fetch(FetchJob(args.target, args.output, args.inbox, args.via, args.archive,
+                          args.refresh, "tree" if args.tree else
+                          "claims" if args.claims else "mbox"))

@@ -9,11 +9,6 @@ complete (or there is none), 2 on unreadable input: it can sit in a pre-send hoo
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-from pathlib import Path
-
-from verifier.lint import format_lint, lint_extraction
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -24,40 +19,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
 
 
-def _spec_path(args: argparse.Namespace) -> Path | None:
-    if args.spec_out == "-":
-        return None
-    if args.spec_out:
-        return Path(args.spec_out)
-    if args.draft == "-":
-        return Path("draft.spec.yaml")
-    return Path(Path(args.draft).name + ".spec.yaml")
-
-
 def run(args: argparse.Namespace) -> int:
-    from claims.extract import extract_message
-    from claims.sources import InputError, iter_messages
-    from claims.spec import dump_specs
-    from claims.specbuild import build_specs
+    from verifier.lint_run import lint
 
-    try:
-        extractions = [extract_message(m) for m in iter_messages(args.draft)]
-    except (InputError, OSError) as e:
-        print(f"verifier lint: {e}", file=sys.stderr)
-        return 2
-    items = [it for ex in extractions for it in lint_extraction(ex)]
-    specs = build_specs(extractions) if items else []
-    if args.format == "json":
-        print(json.dumps({"claims": [it.to_dict() for it in items]}, indent=1))
-    else:
-        sys.stdout.write(format_lint(items, args.draft))
-    path = _spec_path(args)
-    if specs and path is not None:
-        try:
-            path.write_text(dump_specs(specs))
-        except OSError as e:
-            print(f"verifier lint: cannot write {path}: {e.strerror}", file=sys.stderr)
-            return 2
-        if args.format == "text":
-            print(f"spec it would run: {path} (try: verifier run {path} --runner netns)")
-    return 1 if any(not it.clean for it in items) else 0
+    return lint(args.draft, args.spec_out, args.format)

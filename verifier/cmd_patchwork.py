@@ -11,8 +11,8 @@ newest perf-claim check already has the state gets nothing new.  URL and token c
 from __future__ import annotations
 
 import argparse
-import os
-import sys
+
+from verifier.options import add_config
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -21,46 +21,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--msgid", default=None,
                    help="a Message-ID of the series (default: the claim's own)")
     p.add_argument("--dry-run", action="store_true", help="say what would be posted")
-    p.add_argument("--config", default=None, help="config file (default: $VERIFIER_CONFIG)")
-
-
-def settings(config: str | None, url: str | None) -> tuple[str, str | None, str | None]:
-    """(patchwork URL, token, public_url) from the command line, environment and config."""
-    from verifier.config import load_config
-    from verifier.reply import smtp_settings
-
-    conf = load_config(config)
-    sec = conf.section("patchwork")
-    base = url or os.environ.get("VERIFIER_PATCHWORK_URL") or sec.get("url")
-    token = os.environ.get("VERIFIER_PATCHWORK_TOKEN") or sec.get("token")
-    if not base:
-        raise ValueError("no patchwork URL: give --url or set [patchwork] url")
-    return str(base), (str(token) if token else None), smtp_settings(
-        conf.section("smtp")).public_url
+    add_config(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    from verifier.cmd_report import load_results
-    from verifier.config import ConfigError
-    from verifier.patchwork import Patchwork, PatchworkError, check_for, post_series, target_url
-    from verifier.reply import ReplyError
+    from verifier.patchwork_run import post_checks
 
-    try:
-        url, token, public = settings(args.config, args.url)
-        results = [load_results(p) for p in args.results]
-        mid = args.msgid or results[0].spec.source.message_id
-        if not mid:
-            raise ValueError("the results name no Message-ID: give --msgid")
-        check = check_for(results, target_url(results[0], public))
-        posted = post_series(Patchwork(url, token), mid, check, dry_run=args.dry_run)
-    except (ValueError, ConfigError, ReplyError, PatchworkError) as e:
-        print(f"verifier patchwork: {e}", file=sys.stderr)
-        return 2
-    if not posted:
-        print(f"verifier patchwork: the series of <{mid}> has no patches", file=sys.stderr)
-        return 2
-    for p in posted:
-        what = ("would post" if args.dry_run else "posted") if p.posted else "unchanged"
-        print(f"patch {p.patch_id} {what}: {p.state} {check.context}: {check.description}"
-              f"  ({p.name})")
-    return 0
+    return post_checks(args.results, args.url, args.msgid, args.dry_run, args.config)

@@ -15,7 +15,8 @@ from typing import Any
 
 from claims.model import Claim, Extraction
 from claims.tools import all_tools
-from verifier.arith import Problem, check_claim
+from runners.results import ArithProblem
+from verifier.arith import check_claim
 
 _BASELINE = re.compile(
     r"base-commit:\s*[0-9a-f]{7,}|\b(?:net-next|net|bpf-next|linux-next|mainline|master|"
@@ -54,7 +55,7 @@ _AMBIGUOUS_UNITS = {
 @dataclass
 class ClaimLint:
     claim: Claim
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[ArithProblem] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     ambiguous: list[str] = field(default_factory=list)
 

@@ -63,8 +63,8 @@ def check_for(results: Iterable[Results], target_url: str = "") -> Check:
         return Check("warning", "perf claim: nothing was judged", target_url)
     worst = max(rows, key=lambda v: _RANK[state_of(v.verdict)])
     state = state_of(worst.verdict)
-    e = worst.effect or {}
-    measured = f" {e['measured_pct']:+.1f}%" if e.get("measured_pct") is not None else ""
+    e = worst.effect
+    measured = f" {e.measured_pct:+.1f}%" if e is not None else ""
     claimed = (f" (claimed {worst.claimed_pct:+.1f}%)"
                if worst.claimed_pct is not None else "")
     more = f"; {len(rows) - 1} more row(s)" if len(rows) > 1 else ""

@@ -406,7 +406,7 @@ def row_context(v: Verdict, command: str | None = None) -> ReportRow:
         runs=f"{v.n_base} baseline, {v.n_cand} {v.variant or 'candidate'}",
         verdict=str(v.verdict) + (f" ({v.detail})" if v.detail else ""), reason=reason,
         compared=v.compared if v.effect else None, ruled_out=v.ruled_out_pct,
-        problems=[p["message"] for p in v.problems],
+        problems=[p.message for p in v.problems],
         notes=list(v.notes) + ([v.claim_note] if v.claim_note else []), raw=v)
 
 
@@ -474,7 +474,7 @@ def row_notes(verdicts: list[Verdict], said: str = "") -> list[str]:
         why += [str(x) for x in v.notes[:1]]
         if v.claim_note:
             why.append(str(v.claim_note))
-        why += [f"claim arithmetic: {p['message']}" for p in v.problems]
+        why += [f"claim arithmetic: {p.message}" for p in v.problems]
         for w in why:
             if w in said:
                 continue
@@ -499,10 +499,9 @@ def compared_notes(verdicts: list[Verdict]) -> list[str]:
     by_text: dict[str, list[str]] = {}
     for v in verdicts:
         e, text = v.effect, v.compared
-        if not isinstance(e, dict) or not text:
+        if e is None or not text:
             continue
-        runs = (f"{e['n_base']} ABBA pairs" if e.get("paired")
-                else f"{e['n_base']}+{e['n_cand']} runs")
+        runs = f"{e.n_base} ABBA pairs" if e.paired else f"{e.n_base}+{e.n_cand} runs"
         band = str(text).rsplit("; ", 1)[-1]
         key = f"{v.variant or 'candidate'} against {v.baseline_variant or 'baseline'}, {runs}; {band}"
         names = by_text.setdefault(key, [])
@@ -522,10 +521,9 @@ def footer(results: Results, verdicts: list[Verdict]) -> list[str]:
     sid = results.spec.id or "-"
     lines = []
     for v in verdicts:
-        e = v.effect or {}
-        ci = e.get("ci_pct")
-        measured = (f" {e['measured_pct']:+.1f}% [{ci[0]:+.1f},{ci[1]:+.1f}]"
-                    if e and ci else "")
+        e = v.effect
+        measured = (f" {e.measured_pct:+.1f}% [{e.ci_pct[0]:+.1f},{e.ci_pct[1]:+.1f}]"
+                    if e is not None and e.ci_pct else "")
         lines.append(f"{FOOTER_PREFIX} {sid} {v.metric or '-'} "
                      f"{str(v.verdict).replace(' ', '_')}{measured} "
                      f"n={v.n_base}+{v.n_cand}")
@@ -575,8 +573,8 @@ def method(verdicts: list[Verdict]) -> str:
     if v is None or v.alpha is None:
         return ""
     holm = " (Holm)" if any(x.holm for x in verdicts) else ""
-    how = list(dict.fromkeys(str(e["estimator"]) for x in verdicts
-                             if isinstance(e := x.effect, dict) and e.get("estimator")))
+    how = list(dict.fromkeys(e.estimator for x in verdicts
+                             if (e := x.effect) is not None and e.estimator))
     est = f"{'; '.join(how)}, " if how else ""  # no row was compared: no interval to name
     return (f"%change is of the means; verdicts: {est}{(1 - v.alpha) * 100:.4g}% per "
             f"look{holm}, noise band +-{v.delta_pct:.1f}%.")
@@ -689,10 +687,11 @@ def figure(results: Results, v: Verdict) -> Any:
     ax1.legend(fontsize=8)
     title = f"{v.metric}: {v.variant} vs {v.baseline_variant}"
     ax1.set_title(f"{title}, samples in run order", fontsize=9)
-    e = v.effect or {}
-    lo, hi = e["ci_pct"]
-    ax2.errorbar([e["measured_pct"]], [0], xerr=[[e["measured_pct"] - lo],
-                 [hi - e["measured_pct"]]], fmt="o", capsize=6, label="measured (CI)")
+    e = v.effect
+    assert e is not None  # plots are drawn for the rows that were compared
+    lo, hi = e.ci_pct
+    ax2.errorbar([e.measured_pct], [0], xerr=[[e.measured_pct - lo], [hi - e.measured_pct]],
+                 fmt="o", capsize=6, label="measured (CI)")
     if v.claimed_pct is not None:
         ax2.axvline(v.claimed_pct, color="C3", ls="--", label="claimed")
     d = v.delta_pct or 1.0

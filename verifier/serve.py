@@ -149,12 +149,46 @@ def create_app(state_path: str | Path) -> Flask:
 
 def serve(state_path: str | Path, host: str = "127.0.0.1", port: int = 8000) -> None:
     """Serve until interrupted (werkzeug's threaded server, no debugger)."""
+    import socket
+
     from werkzeug.serving import make_server
 
-    srv = make_server(host, port, create_app(state_path), threaded=True)
-    print(f"verifier serve: http://{host}:{srv.server_port}/ (state {state_path})",
+    # Bound here, not by werkzeug: on a taken port it prints two lines and exits 1; an
+    # OSError lets the command say so in one line.
+    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    with socket.create_server((host, port), family=family) as sock:
+        srv = make_server(host, port, create_app(state_path), threaded=True,
+                          fd=sock.fileno())
+    print(f"verifier serve: http://{host}:{srv.port}/ (state {state_path})",
           flush=True)
     try:
         srv.serve_forever()
     finally:
         srv.server_close()
+
+
+def serve_state(state: str | Path | None, config: str | None = None,
+                host: str = "127.0.0.1", port: int = 8000) -> int:
+    """`verifier serve`: the page of `state` (default: the config's [bot] state) until
+    Ctrl-C; 0, or 2 with a one-line error."""
+    import sys
+
+    if state is None:
+        from verifier.bot_config import BotError, load_bot_config
+        try:
+            cfg, _ = load_bot_config(config)
+        except BotError as e:
+            print(f"verifier serve: {e}", file=sys.stderr)
+            return 2
+        state = cfg.state
+    if not 0 <= port <= 65535:
+        print(f"verifier serve: bad --port {port}", file=sys.stderr)
+        return 2
+    try:
+        serve(state, host, port)
+    except OSError as e:
+        print(f"verifier serve: cannot listen on {host}:{port}: {e.strerror}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+    return 0

@@ -22,6 +22,8 @@ from scipy import special
 from scipy import stats as sps
 from scipy.optimize import brentq
 
+from runners.results import MeasuredEffect
+
 MIN_BAND = math.log(1.01)  # the noise band is never narrower than 1%
 # Fraction cut from each end before averaging the log-ratios: one run in ten per side, so
 # a first look at 5 pairs keeps all its degrees of freedom and later looks shed a spike.
@@ -97,14 +99,16 @@ class Effect:
     def format(self) -> str:
         return format_effect(self)
 
-    def to_dict(self) -> dict[str, Any]:
-        d = dict(vars(self), notes=list(self.notes))  # asdict's deep copy, of flat fields
+    def stored(self) -> MeasuredEffect:
+        """The effect as a verdict row keeps it in the results file."""
         lo, hi = self.measured_ci_pct
-        d.update(measured_pct=self.measured_pct, ci_pct=[lo, hi], text=self.format(),
-                 p_value=self.p_value(), estimator=self.estimator)
-        if math.isinf(self.df):
-            d["df"] = None
-        return d
+        return MeasuredEffect(
+            x=self.x, lo=self.lo, hi=self.hi, level=self.level, n_base=self.n_base,
+            n_cand=self.n_cand, direction=self.direction, paired=self.paired,
+            df=None if math.isinf(self.df) else self.df, se=self.se, trim=self.trim,
+            outliers=self.outliers, outlier_spread=self.outlier_spread, notes=list(self.notes),
+            measured_pct=self.measured_pct, ci_pct=[lo, hi], text=self.format(),
+            p_value=self.p_value(), estimator=self.estimator)
 
 
 def _logs(samples: Sequence[float], name: str) -> np.ndarray:

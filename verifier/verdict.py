@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from scipy import special
 
-from claims.spec import sample_name
+from claims.spec import Metric, RunPlan, sample_name
 from runners.results import Results, Verdict, VerdictKind
 from verifier import arith
 from verifier.stats import (
@@ -79,22 +79,24 @@ def look_schedule(first: int, maximum: int) -> list[int]:
     return sorted({first, *(n for n in LOOKS if first < n <= maximum), maximum})
 
 
-def per_look_alpha(run_plan: dict[str, Any] | None, alpha: float = ALPHA) -> float:
+def per_look_alpha(plan: RunPlan | None, alpha: float = ALPHA) -> float:
     """The Pocock boundary over the planned looks: a sequential design pays for peeking,
     less than Bonferroni does because the looks share their runs.
 
     A fixed design (repetitions == max_repetitions) has one look and keeps alpha.
     """
-    plan = run_plan or {}
-    first = int(plan.get("repetitions") or 5)
-    maximum = int(plan.get("max_repetitions") or first)
-    return pocock_alpha(look_schedule(first, max(first, maximum)), alpha)
+    first = _first_batch(plan)
+    return pocock_alpha(look_schedule(first, max_runs(plan)), alpha)
 
 
-def max_runs(run_plan: dict[str, Any] | None) -> int:
-    plan = run_plan or {}
-    first = int(plan.get("repetitions") or 5)
-    return max(first, int(plan.get("max_repetitions") or first))
+def max_runs(plan: RunPlan | None) -> int:
+    """The most runs per variant the plan allows (at least its first batch)."""
+    first = _first_batch(plan)
+    return max(first, (plan.max_repetitions if plan else 0) or first)
+
+
+def _first_batch(plan: RunPlan | None) -> int:
+    return (plan.repetitions if plan else 0) or 5
 
 
 @dataclass
@@ -108,13 +110,13 @@ class Claimed:
     no_change: bool = False  # the mail says so ("no regression", "same", "within noise")
 
 
-def claimed_of(metric: dict[str, Any]) -> Claimed:
+def claimed_of(metric: Metric) -> Claimed:
     """The claim of one metric.  A claim of no change only when the mail says so
     (`no_change`), never because the claimed number is small or zero."""
-    if metric.get("no_change"):
+    if metric.no_change:
         return Claimed(1, 0.0, 0.0, None, no_change=True)
-    c = metric.get("claimed_change_pct")
-    b, k = metric.get("baseline"), metric.get("candidate")
+    c = metric.claimed_change_pct
+    b, k = metric.baseline, metric.candidate
     if c is None and b and k is not None and b > 0 and k > 0:
         c = (k / b - 1.0) * 100.0
     if c is not None and c > -100.0:
@@ -123,10 +125,10 @@ def claimed_of(metric: dict[str, Any]) -> Claimed:
                                         "does not claim none")
         # "4% better" for a lower-is-better metric: the numbers, when printed, decide the
         # sign; a bare percentage follows the metric's direction when it names one.
-        if (b is None or k is None) and metric.get("better") == "lower" and c > 0:
+        if (b is None or k is None) and metric.better == "lower" and c > 0:
             c = -c
         return Claimed(1 if c > 0 else -1, abs(log_ratio(c)), c)
-    better = metric.get("better")
+    better = metric.better
     if better in ("higher", "lower"):
         return Claimed(1 if better == "higher" else -1, None, None,
                        "the mail claims an improvement without a size")
@@ -137,7 +139,7 @@ def claimed_of(metric: dict[str, Any]) -> Claimed:
 class Row:
     """One verdict row: a metric of one candidate variant against the baseline."""
 
-    metric: dict[str, Any]
+    metric: Metric
     variant: str
     baseline: str
     base: list[float] = field(default_factory=list)
@@ -265,12 +267,12 @@ def _sentence(v: Verdict) -> str:
 def _base(row: Row, cl: Claimed, delta: float) -> Verdict:
     m = row.metric
     return Verdict(
-        metric=m.get("name"), sample=sample_name(m) or None, label=m.get("label"),
-        unit=m.get("unit"), better=m.get("better"), variant=row.variant,
-        baseline_variant=row.baseline, claimed_baseline=m.get("baseline"),
-        claimed_candidate=m.get("candidate"), claimed_pct=cl.pct, claim_note=cl.note,
+        metric=None if m is _NO_METRIC else m.name, sample=sample_name(m) or None,
+        label=m.label, unit=m.unit, better=m.better, variant=row.variant,
+        baseline_variant=row.baseline, claimed_baseline=m.baseline,
+        claimed_candidate=m.candidate, claimed_pct=cl.pct, claim_note=cl.note,
         delta_pct=pct(delta), n_base=len(row.base), n_cand=len(row.cand),
-        failed=dict(row.failed), problems=[p.to_dict() for p in arith.check_metric(m)],
+        failed=dict(row.failed), problems=arith.check_metric(m),
         no_change_claim=cl.no_change)
 
 
@@ -278,15 +280,15 @@ _LOCAL_REMOTE = re.compile(r"(?:^|_)(?:local|remote)(?:_|$)")
 _CPU = re.compile(r"cpu|service_demand|(?:^|_)sd(?:_|$)|util")
 
 
-def local_remote(metric: dict[str, Any]) -> bool:
+def local_remote(sample: str) -> bool:
     """netperf's cpu_local/cpu_remote, service_demand_*, local_cpu_util, remote_sd, ..."""
-    key = sample_name(metric).lower()
+    key = sample.lower()
     return bool(_LOCAL_REMOTE.search(key) and _CPU.search(key))
 
 
 def _one_machine(row: Row) -> str | None:
     """Local or remote CPU when client and server are one machine: known before running."""
-    if row.one_machine and local_remote(row.metric):
+    if row.one_machine and local_remote(sample_name(row.metric)):
         return (f"{_what(row.metric)}: on this runner client and server are one machine "
                 "(they share its CPUs), so local and remote CPU are one measurement of both "
                 "ends at once, not the per-host numbers the claim compares")
@@ -298,7 +300,7 @@ def _no_information(row: Row) -> str | None:
     what = _what(row.metric)
     if sorted(row.base) == sorted(row.cand):
         return f"{what}: both variants gave identical samples"
-    unit = row.metric.get("unit")
+    unit = row.metric.unit
     for name, xs in ((row.baseline, row.base), (row.variant, row.cand)):
         why = degenerate(name, xs, unit)
         if why:
@@ -330,9 +332,9 @@ def _invalid_reason(row: Row, delta: float, paired: bool) -> str | None:
     return aa_check(row.base, delta)
 
 
-def _what(metric: dict[str, Any]) -> str:
+def _what(metric: Metric) -> str:
     """The metric as a reason names it: the tool's sample, and the mail's words if other."""
-    name, key = metric.get("name"), sample_name(metric)
+    name, key = metric.name, sample_name(metric)
     return key if not name or name == key else f"{key} ({name})"
 
 
@@ -454,7 +456,7 @@ def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
             verdict, detail = INCONCLUSIVE, None
             v.no_information = reason
     v.verdict, v.detail, v.decided, v.reason = verdict, detail, verdict != UNDECIDED, reason
-    v.effect, v.measured, v.p_value = eff.to_dict(), eff.format(), eff.p_value()
+    v.effect, v.measured, v.p_value = eff.stored(), eff.format(), eff.p_value()
     v.compared = _compared(row, eff, delta, alpha, calibrated)
     v.outlier_spread = eff.outlier_spread
     if verdict == INCONCLUSIVE:
@@ -518,9 +520,9 @@ def rows_of(results: Results) -> list[Row]:
                                   for k in r.samples))
     single = one_machine(results)
     rows = []
-    for m in map(asdict, spec.metrics):
+    for m in spec.metrics:
         # a metric names the variant its claimed candidate value belongs to
-        own = m.get("variant")
+        own = m.variant
         key = sample_name(m)
         for var in names:
             if var == base or (own in names and var != own):
@@ -551,13 +553,12 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
     rows = rows_of(results)
     if not rows:
         return _whole(results, INVALID, "no metrics or no variants to compare")
-    run_plan = asdict(spec.run)
-    alpha = per_look_alpha(run_plan)
-    paired = None if run_plan.get("paired") is None else bool(run_plan.get("paired"))
+    alpha = per_look_alpha(spec.run)
+    paired = None  # the plan does not force it: rows are paired when their runs alternate
     keys = [sample_name(row.metric) for row in rows]  # keyed as runs are
     deltas = [noise_band(calib, k) for k in keys]
     sds = [noise_sd(calib, k) for k in keys]
-    n_max, calibrated = max_runs(run_plan), bool(calib)
+    n_max, calibrated = max_runs(spec.run), bool(calib)
     if len(rows) == 1:
         return _cap_emulated(results, [judge_row(rows[0], deltas[0], alpha, final, paired,
                                                  sds[0], n_max=n_max, calibrated=calibrated)])
@@ -590,14 +591,14 @@ def precheck(results: Results, calibration: dict[str, Any] | None) -> list[str |
     """Per row, why it cannot be checked here whatever the runs measure (local and remote
     CPU of one machine; a claim too small for the calibrated noise), or None: what the
     sequential loop can say before running."""
-    run_plan = asdict(results.spec.run)
-    alpha = per_look_alpha(run_plan)
+    plan = results.spec.run
+    alpha = per_look_alpha(plan)
     out: list[str | None] = []
     for row in rows_of(results):
         key = sample_name(row.metric)
         out.append(_one_machine(row) or too_small(
             claimed_of(row.metric), noise_band(calibration, key), noise_sd(calibration, key),
-            max_runs(run_plan), alpha))
+            max_runs(plan), alpha))
     return out
 
 
@@ -606,7 +607,7 @@ def _fold_local_remote(verdicts: list[Verdict]) -> None:
     point at the first (`same_as`) so a report prints the reason once."""
     first: dict[str, str] = {}
     for v in verdicts:
-        if v.no_information and local_remote({"name": v.name}) \
+        if v.no_information and local_remote(v.name) \
                 and "one machine" in v.no_information:
             key = str(v.variant)
             if key in first:
@@ -631,12 +632,16 @@ def _cap_emulated(results: Results, verdicts: list[Verdict]) -> list[Verdict]:
     return verdicts
 
 
+# A spec without metrics still gets one (whole) verdict row, naming no metric.
+_NO_METRIC = Metric(name="")
+
+
 def _whole(results: Results, verdict: VerdictKind, reason: str) -> list[Verdict]:
     """The same verdict for every metric, when nothing (comparable) was measured."""
     out = []
-    for m in [asdict(m) for m in results.spec.metrics] or [{}]:
+    for m in results.spec.metrics or [_NO_METRIC]:
         cl = claimed_of(m)
-        row = Row(metric=m, variant=m.get("variant") or "candidate", baseline="baseline")
+        row = Row(metric=m, variant=m.variant or "candidate", baseline="baseline")
         v = _base(row, cl, noise_band(None))
         v.verdict, v.reason, v.whole = verdict, reason, True
         v.sentence = _sentence(v)

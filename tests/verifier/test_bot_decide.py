@@ -135,7 +135,7 @@ def test_unsent_reply_stays_queued_then_sends_once(local_inbox, tmp_path):
     assert bot.state.reply(first)["status"] == "sent" and len(got) == 1
     pending = bot.state.reply(second)
     assert pending["status"] == "pending" and "1 replies per day" in pending["error"]
-    from verifier.cmd_status import overview
+    from verifier.status import overview
     assert any("pending: rate limit" in ln for ln in overview(bot.state))
     bot.close()
 

@@ -94,7 +94,7 @@ def test_reply_quoting_claim_lines_is_discussion_even_without_reextraction() -> 
 
 
 def test_real_seed_thread_file(tmp_path: Path) -> None:
-    """The stdlib fallback reader and the tree agree on a real mbox written by the fixture."""
+    """The mbox reader (claims.sources) and the tree agree on a real mbox the fixture writes."""
     import mailbox
 
     from tests.lore import case_thread, read_case

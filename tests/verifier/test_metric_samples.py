@@ -201,9 +201,9 @@ def test_verdict_finds_the_prose_metric_under_the_tools_name():
     results = Results(spec=d, runner="test",
                       runs=_runs("transaction_rate", _measured_rate(), 0.10))
     (v,) = judge(results)
-    assert v["verdict"] == CONFIRMED, v["sentence"]
-    assert v["metric"] == m.name and v["sample"] == "transaction_rate"
-    assert v["n_base"] == v["n_cand"] == 10
+    assert v.verdict == CONFIRMED, v.sentence
+    assert v.metric == m.name and v.sample == "transaction_rate"
+    assert v.n_base == v.n_cand == 10
 
 
 def test_verdict_on_an_unmapped_metric_says_what_the_runs_measured():
@@ -219,9 +219,9 @@ def test_verdict_on_an_unmapped_metric_says_what_the_runs_measured():
     d = spec.to_dict()
     d["metrics"] = d["metrics"][:1]
     (v,) = judge(Results(spec=d, runner="test", runs=runs))
-    assert v["verdict"] == INVALID
-    assert "0 usable samples of size 64" in v["reason"]
-    assert "tx_pps" in v["reason"] and "sample" in v["reason"]
+    assert v.verdict == INVALID
+    assert "0 usable samples of size 64" in v.reason
+    assert "tx_pps" in v.reason and "sample" in v.reason
 
 
 def test_spec_yaml_keeps_sample_and_old_specs_load():

@@ -158,7 +158,7 @@ def test_bot_option_posts_per_thread_once(pw, tmp_path, monkeypatch):
                               spec_hash(res.spec.to_dict()))
         st.set_claim(cid, "running")
         st.set_claim(cid, "judged", results=res.to_dict())
-        st.set_verdicts(cid, res.verdicts, res.verdicts[0]["sentence"])
+        st.set_verdicts(cid, res.verdicts, res.verdicts[0].sentence)
 
         def results_of(i: int) -> Results:
             return Results.from_dict(st.results_of(i))

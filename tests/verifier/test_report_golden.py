@@ -19,7 +19,15 @@ from pathlib import Path
 
 import pytest
 
-from runners.results import RESULTS_VERSION, FailureKind, Results, Verdict, VerdictKind
+from runners.results import (
+    RESULTS_VERSION,
+    ArithProblem,
+    FailureKind,
+    MeasuredEffect,
+    Results,
+    Verdict,
+    VerdictKind,
+)
 from tests.paths import FIXTURES
 from verifier.report import render
 
@@ -57,6 +65,25 @@ def test_file_round_trips_through_the_types(path: Path):
     assert again["version"] == RESULTS_VERSION
     assert {**again, "version": stored["version"]} == stored
     assert json.dumps(Results.from_dict(again).to_dict(), indent=1) == json.dumps(again, indent=1)
+
+
+def test_effect_and_problems_are_typed_and_stored_as_before():
+    """A row's measured effect and its claim's arithmetic problems are dataclasses inside
+    the program and the same JSON objects in the file."""
+    stored = json.loads((FIX / "netns-rr-cpu.json").read_text())
+    res = Results.from_dict(stored)
+    effects = [v.effect for v in res.verdicts if v.effect is not None]
+    assert effects and all(isinstance(e, MeasuredEffect) for e in effects)
+    e = effects[0]
+    assert e.ci_pct[0] <= e.measured_pct <= e.ci_pct[1] and e.text.startswith(f"{e.measured_pct:+.1f}%")
+    row = dict(stored["verdicts"][0], problems=[
+        {"kind": "percentage", "message": "the stated +20% does not follow from 100 -> 110",
+         "line": 7}])
+    row["effect"] = dict(row["effect"], from_a_later_program=1)
+    v = Verdict.from_dict(row)
+    assert v.problems == [ArithProblem("percentage", row["problems"][0]["message"], 7)]
+    assert v.effect is not None and v.effect.extra == {"from_a_later_program": 1}
+    assert json.dumps(v.to_dict()) == json.dumps(row)
 
 
 def _v1(tmp_path: Path) -> dict:

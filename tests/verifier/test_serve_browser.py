@@ -40,7 +40,7 @@ def state_with_a_claim(path) -> tuple[str, str, int]:
         st.set_claim(cid, "judged", results=head)
         for r in res.runs:
             st.add_run(cid, r)
-        st.set_verdicts(cid, res.verdicts, res.verdicts[0]["sentence"])
+        st.set_verdicts(cid, res.verdicts, res.verdicts[0].sentence)
     return mid, res.spec.id, cid
 
 

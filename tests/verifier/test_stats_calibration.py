@@ -62,12 +62,12 @@ def test_a_wide_band_never_turns_a_small_true_change_into_no_change():
     for seed in range(5):
         res = fixed(3.0, 1.5, 0.5, 20, seed)
         v = verdict.judge(res, calibration=band)[0]
-        assert v["verdict"] not in (verdict.NOT_REPRODUCED, verdict.CONTRADICTED)
+        assert v.verdict not in (verdict.NOT_REPRODUCED, verdict.CONTRADICTED)
         res = fixed(2.0, 1.5, 0.5, 20, seed)
         v = verdict.judge(res, calibration=band)[0]
-        assert v["verdict"] == verdict.INCONCLUSIVE
-        assert "noise band is 2.5%; a 2.0% claim cannot be checked here" in v["reason"]
-        assert v["no_information"] == v["reason"]
+        assert v.verdict == verdict.INCONCLUSIVE
+        assert "noise band is 2.5%; a 2.0% claim cannot be checked here" in v.reason
+        assert v.no_information == v.reason
 
 
 def test_a_claim_the_calibration_shows_too_small_runs_nothing():
@@ -80,8 +80,8 @@ def test_a_claim_the_calibration_shows_too_small_runs_nothing():
     out = run_sequential(res, asked.append, calibrate=lambda: cal)
     assert asked == [] and out.stopped == "not checkable here" and out.looks == []
     v = out.verdicts[0]
-    assert v["verdict"] == verdict.INCONCLUSIVE and "cannot be checked here" in v["reason"]
-    assert "per run" in v["reason"] and res.calibration == cal
+    assert v.verdict == verdict.INCONCLUSIVE and "cannot be checked here" in v.reason
+    assert "per run" in v.reason and res.calibration == cal
 
 
 def test_calibration_runs_before_the_looks_and_sets_their_band():
@@ -99,8 +99,8 @@ def test_calibration_runs_before_the_looks_and_sets_their_band():
 
     out = run_sequential(res, more, calibrate=calibrate)
     assert order[0] == "calibrate" and order.count("calibrate") == 1
-    assert out.verdicts[0]["delta_pct"] == pytest.approx(4.0)
-    assert "A/A calibration" in out.verdicts[0]["compared"]
+    assert out.verdicts[0].delta_pct == pytest.approx(4.0)
+    assert "A/A calibration" in out.verdicts[0].compared
 
 
 def test_calibration_runs_first_by_default_through_the_loops_own_runs():
@@ -118,13 +118,13 @@ def test_calibration_runs_first_by_default_through_the_loops_own_runs():
     assert asked[0] == {"baseline": DEFAULT_RUNS} and "candidate" in asked[1]
     assert res.calibration["metrics"]["throughput"]["n"] == DEFAULT_RUNS
     assert sum(r.variant == "baseline" for r in res.runs) == out.looks[-1]
-    assert "A/A calibration" in out.verdicts[0]["compared"]
+    assert "A/A calibration" in out.verdicts[0].compared
     off = make_results(10.0)
     asked.clear()
     sim = Simulator(off, 10.0, 2.0, 3)
     out = run_sequential(off, more, calibrate=False)
     assert all("candidate" in a for a in asked) and not off.calibration
-    assert "floor" in out.verdicts[0]["compared"]
+    assert "floor" in out.verdicts[0].compared
 
 
 def test_a_claim_below_the_calibrated_noise_says_so_before_any_ab_run():
@@ -141,6 +141,6 @@ def test_a_claim_below_the_calibrated_noise_says_so_before_any_ab_run():
     out = run_sequential(res, more)
     assert asked == [{"baseline": DEFAULT_RUNS}] and out.looks == [] and res.runs == []
     v = out.verdicts[0]
-    assert v["verdict"] == verdict.INCONCLUSIVE
-    assert "a 1.0% claim cannot be checked here" in v["reason"]
-    assert "this runner's noise" in v["reason"]
+    assert v.verdict == verdict.INCONCLUSIVE
+    assert "a 1.0% claim cannot be checked here" in v.reason
+    assert "this runner's noise" in v.reason

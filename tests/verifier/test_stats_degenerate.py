@@ -34,25 +34,25 @@ def _results(base, cand, unit="tps", claimed=10.0):
 
 def _no_info(res):
     v = verdict.judge(res)[0]
-    assert v["verdict"] == verdict.INVALID, v
-    assert v["no_information"] and v["reason"].startswith("no information here")
-    assert v["effect"] is None  # no interval is printed for it
+    assert v.verdict == verdict.INVALID, v
+    assert v.no_information and v.reason.startswith("no information here")
+    assert v.effect is None  # no interval is printed for it
     return v
 
 
 def test_zero_variance_is_no_information_not_certainty():
     # the issue: constant samples gave "+0.0% [+0.0, +0.0]" and NOT REPRODUCED (no change)
     v = _no_info(_results([100.0] * 8, [100.0] * 8))
-    assert "identical samples" in v["reason"]
+    assert "identical samples" in v.reason
     v = _no_info(_results([100.0] * 8, [90.0] * 8))
-    assert "every run of baseline gave the same value (100)" in v["reason"]
+    assert "every run of baseline gave the same value (100)" in v.reason
 
 
 def test_identical_samples_on_both_sides():
     rng = np.random.default_rng(1)
     xs = list(1000 * rng.lognormal(0, 0.02, 8))
     v = _no_info(_results(xs, list(reversed(xs))))
-    assert "both variants gave identical samples" in v["reason"]
+    assert "both variants gave identical samples" in v.reason
 
 
 def test_pinned_at_100_percent():
@@ -60,14 +60,14 @@ def test_pinned_at_100_percent():
     base = list(np.minimum(100.0, 99.9 + rng.uniform(0, 0.2, 8)))
     cand = list(np.minimum(100.0, 99.8 + rng.uniform(0, 0.2, 8)))
     v = _no_info(_results(base, cand, unit="%", claimed=-10.0))
-    assert "pinned at its limit" in v["reason"]
+    assert "pinned at its limit" in v.reason
 
 
 def test_mostly_one_value_is_quantised():
     base = [50.0] * 9 + [51.0]
     cand = [50.0] * 8 + [49.0, 51.0]
     v = _no_info(_results(base, cand))
-    assert "quantised" in v["reason"]
+    assert "quantised" in v.reason
 
 
 def _recorded(runner: str | None = None) -> Results:
@@ -79,27 +79,27 @@ def _recorded(runner: str | None = None) -> Results:
 
 def test_real_netns_run_local_and_remote_cpu_are_one_finding():
     res = _recorded()
-    vs = {v["sample"] or v["metric"]: v for v in verdict.judge(res, res.calibration)}
+    vs = {v.sample or v.metric: v for v in verdict.judge(res, res.calibration)}
     for key in ("cpu_local", "cpu_remote", "service_demand_local", "service_demand_remote"):
-        assert vs[key]["verdict"] == verdict.INVALID
-        assert "one machine" in vs[key]["no_information"]
+        assert vs[key].verdict == verdict.INVALID
+        assert "one machine" in vs[key].no_information
     # the report prints the reason once: the later rows point at the first
-    assert "same_as" not in vs["cpu_local"]
-    assert vs["cpu_remote"]["same_as"] == "cpu_local"
-    assert vs["service_demand_remote"]["same_as"] == "cpu_local"
-    assert vs["transaction_rate"]["verdict"] != verdict.INVALID
+    assert vs["cpu_local"].same_as is None
+    assert vs["cpu_remote"].same_as == "cpu_local"
+    assert vs["service_demand_remote"].same_as == "cpu_local"
+    assert vs["transaction_rate"].verdict != verdict.INVALID
     # an A/A: nothing is CONFIRMED or CONTRADICTED
-    assert not {v["verdict"] for v in vs.values()} & {verdict.CONFIRMED, verdict.CONTRADICTED}
+    assert not {v.verdict for v in vs.values()} & {verdict.CONFIRMED, verdict.CONTRADICTED}
 
 
 def test_real_run_read_as_two_hosts_shows_the_saturated_cpu():
     """The same numbers as if client and server were two machines: netperf's CPU sits at
     100% in every run, pinned at its limit, so cpu_local says nothing."""
     res = _recorded(runner="ssh")
-    vs = {v["sample"] or v["metric"]: v for v in verdict.judge(res, res.calibration)}
-    assert vs["cpu_local"]["verdict"] == verdict.INVALID
-    assert "identical samples" in vs["cpu_local"]["reason"]  # 100% in every run
-    assert vs["service_demand_remote"]["verdict"] != verdict.CONFIRMED  # the issue's row
+    vs = {v.sample or v.metric: v for v in verdict.judge(res, res.calibration)}
+    assert vs["cpu_local"].verdict == verdict.INVALID
+    assert "identical samples" in vs["cpu_local"].reason  # 100% in every run
+    assert vs["service_demand_remote"].verdict != verdict.CONFIRMED  # the issue's row
 
 
 def test_one_machine_rows_are_known_before_running():
@@ -113,14 +113,14 @@ def test_one_machine_rows_are_known_before_running():
 def test_a_constant_ratio_has_no_interval():
     base = [100.0, 110.0, 95.0, 105.0, 120.0, 90.0]
     v = _no_info(_results(base, [x * 1.1 for x in base]))
-    assert "no spread" in v["reason"]
+    assert "no spread" in v.reason
 
 
 def test_every_row_says_what_was_compared():
     res = _recorded()
     for v in verdict.judge(res, res.calibration):
-        assert v["compared"].startswith("candidate against baseline on ")
-        assert "noise band" in v["compared"]
+        assert v.compared.startswith("candidate against baseline on ")
+        assert "noise band" in v.compared
 
 
 def test_real_netns_aa_runs_are_never_confirmed_or_contradicted():
@@ -130,7 +130,7 @@ def test_real_netns_aa_runs_are_never_confirmed_or_contradicted():
     for path in sorted(RECORDED.parent.glob("netns-aa-*.json")):
         res = Results.from_dict(json.loads(path.read_text()))
         for v in verdict.judge(res, res.calibration):
-            seen[v["verdict"]] += 1
-            assert v["verdict"] not in (verdict.CONFIRMED, verdict.CONTRADICTED), (path, v)
-            assert v["reason"] or v["effect"]  # every row says why, or what it measured
+            seen[v.verdict] += 1
+            assert v.verdict not in (verdict.CONFIRMED, verdict.CONTRADICTED), (path, v)
+            assert v.reason or v.effect  # every row says why, or what it measured
     assert seen[verdict.NOT_REPRODUCED] >= 3 and seen[verdict.INVALID] >= 4

@@ -24,11 +24,11 @@ def _results(environment: dict) -> Results:
 
 
 def test_real_hardware_confirms_a_true_change() -> None:
-    assert judge(_results({"accelerator": "kvm"}))[0]["verdict"] == CONFIRMED
+    assert judge(_results({"accelerator": "kvm"}))[0].verdict == CONFIRMED
 
 
 def test_emulated_runs_are_at_most_inconclusive() -> None:
     v = judge(_results({"emulated": True, "accelerator": "tcg"}))[0]
-    assert v["verdict"] == INCONCLUSIVE
-    assert v["measured_verdict"] == CONFIRMED
-    assert "emulated, not valid for performance" in v["sentence"]
+    assert v.verdict == INCONCLUSIVE
+    assert v.measured_verdict == CONFIRMED
+    assert "emulated, not valid for performance" in v.sentence

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 
+from runners.results import Verdict
 from tests.paths import ROOT
 from verifier import verdict
 
@@ -25,10 +26,10 @@ def test_cells_run_and_count_wrong_verdicts():
 
 def test_what_counts_as_wrong():
     w = verdict_sim.is_wrong
-    assert w("opposite", 10.0, {"verdict": verdict.CONFIRMED})
-    assert not w("opposite", 10.0, {"verdict": verdict.CONTRADICTED})
-    assert w("half", 10.0, {"verdict": verdict.CONTRADICTED})
-    assert w("equal", 0.0, {"verdict": verdict.CONTRADICTED})  # an A/A
-    assert not w("equal", 5.0, {"verdict": verdict.INCONCLUSIVE})
-    assert w("zero", 5.0, {"verdict": verdict.CONFIRMED, "delta_pct": 1.0})
-    assert not w("zero", 0.5, {"verdict": verdict.CONFIRMED, "delta_pct": 1.0})
+    assert w("opposite", 10.0, Verdict(verdict=verdict.CONFIRMED))
+    assert not w("opposite", 10.0, Verdict(verdict=verdict.CONTRADICTED))
+    assert w("half", 10.0, Verdict(verdict=verdict.CONTRADICTED))
+    assert w("equal", 0.0, Verdict(verdict=verdict.CONTRADICTED))  # an A/A
+    assert not w("equal", 5.0, Verdict(verdict=verdict.INCONCLUSIVE))
+    assert w("zero", 5.0, Verdict(verdict=verdict.CONFIRMED, delta_pct=1.0))
+    assert not w("zero", 0.5, Verdict(verdict=verdict.CONFIRMED, delta_pct=1.0))

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from claims.spec import Metric
+from claims.spec import Metric, RunPlan
 from runners.results import RunRecord
 from tests.stats_sim import Simulator, fixed, make_results
 from verifier import stats, verdict
@@ -22,7 +22,7 @@ def seq(claimed, true, noise, seed, **kw):
 def test_true_plus_10_with_2pct_noise_is_confirmed():
     for seed in range(5):
         _, out = seq(10.0, 10.0, 2.0, seed)
-        assert out.verdicts[0]["verdict"] == verdict.CONFIRMED
+        assert out.verdicts[0].verdict == verdict.CONFIRMED
         assert out.stopped == "decided" and out.looks[-1] <= 10
 
 
@@ -32,14 +32,14 @@ def test_true_zero_is_not_reproduced_no_change():
     for seed in range(5):
         res = fixed(10.0, 0.0, 2.0, 20, seed)
         v = verdict.judge(res, calibration={"delta_pct": 4.0})[0]
-        assert v["verdict"] == verdict.NOT_REPRODUCED
-        assert v["detail"] == "no change"
+        assert v.verdict == verdict.NOT_REPRODUCED
+        assert v.detail == "no change"
 
 
 def test_true_minus_10_against_claimed_plus_10_is_contradicted():
     for seed in range(5):
         _, out = seq(10.0, -10.0, 2.0, seed)
-        assert out.verdicts[0]["verdict"] == verdict.CONTRADICTED
+        assert out.verdicts[0].verdict == verdict.CONTRADICTED
 
 
 def test_lower_is_better_claim_normalises_sign():
@@ -47,21 +47,21 @@ def test_lower_is_better_claim_normalises_sign():
     res = fixed(-20.0, -20.0, 2.0, 10, 3)
     res.spec.metrics[0].better = "lower"
     v = verdict.judge(res)[0]
-    assert v["verdict"] == verdict.CONFIRMED
-    assert v["effect"]["measured_pct"] < 0 and v["effect"]["x"] > 0
+    assert v.verdict == verdict.CONFIRMED
+    assert v.effect.measured_pct < 0 and v.effect.x > 0
 
 
 def test_partly_and_larger_than_claimed():
-    assert verdict.judge(fixed(20.0, 5.0, 1.0, 20, 1))[0]["verdict"] == verdict.PARTLY
+    assert verdict.judge(fixed(20.0, 5.0, 1.0, 20, 1))[0].verdict == verdict.PARTLY
     v = verdict.judge(fixed(5.0, 30.0, 1.0, 10, 1))[0]
-    assert (v["verdict"], v["detail"]) == (verdict.CONFIRMED, "larger than claimed")
+    assert (v.verdict, v.detail) == (verdict.CONFIRMED, "larger than claimed")
 
 
 def test_inconclusive_names_what_is_ruled_out():
     v = verdict.judge(fixed(3.0, 3.0, 15.0, 5, 2))[0]
-    assert v["verdict"] == verdict.INCONCLUSIVE
-    assert v["ruled_out_pct"] > 3.0
-    assert "ruled out" in v["sentence"]
+    assert v.verdict == verdict.INCONCLUSIVE
+    assert v.ruled_out_pct > 3.0
+    assert "ruled out" in v.sentence
 
 
 def test_format_matches_the_issue():
@@ -110,7 +110,7 @@ def test_one_spike_neither_moves_the_estimate_nor_its_interval_much():
     assert abs(eff.measured_pct) < 5.0 and eff.lo < 0 < eff.hi
     assert eff.outliers == 1 and eff.outlier_spread and "drove the spread" in eff.notes[0]
     v = verdict.judge(_two_sided(base, cand, -37.4, "lower"))[0]
-    assert v["verdict"] != verdict.CONFIRMED and v.get("outlier_spread")
+    assert v.verdict != verdict.CONFIRMED and v.outlier_spread
 
 
 def _two_sided(base, cand, claimed, better):
@@ -148,9 +148,9 @@ def test_many_rows_get_holm_and_a_summary():
         f = 0.9 if r.variant == "candidate" else 1.0
         r.samples["latency"] = 50 * f * float(rng.lognormal(0, 0.02))
     vs = verdict.judge(res)
-    assert [v["verdict"] for v in vs] == [verdict.CONFIRMED] * 2
-    assert all(v["holm"] for v in vs)
-    assert sorted(v["alpha"] for v in vs) == pytest.approx([verdict.ALPHA / 2, verdict.ALPHA])
+    assert [v.verdict for v in vs] == [verdict.CONFIRMED] * 2
+    assert all(v.holm for v in vs)
+    assert sorted(v.alpha for v in vs) == pytest.approx([verdict.ALPHA / 2, verdict.ALPHA])
     s = verdict.summarize(vs)
     assert s.verdict == verdict.CONFIRMED and "over 2 comparisons" in s.sentence
 
@@ -161,15 +161,15 @@ def test_invalid_on_failed_runs_and_drift_and_not_runnable():
         res.runs.append(RunRecord(variant="candidate", index=100 + i, ok=False,
                                   error="netperf: timeout"))
     v = verdict.judge(res)[0]
-    assert v["verdict"] == verdict.INVALID and "failed" in v["reason"]
+    assert v.verdict == verdict.INVALID and "failed" in v.reason
     res = fixed(10.0, 10.0, 0.5, 20, 6)
     for i, r in enumerate(x for x in res.runs if x.variant == "baseline"):
         r.samples["throughput"] *= 1 + 0.01 * i
     v = verdict.judge(res)[0]
-    assert v["verdict"] == verdict.INVALID and "drift" in v["reason"]
+    assert v.verdict == verdict.INVALID and "drift" in v.reason
     res.status, res.reason = "not-runnable", "needs a kernel runner"
     v = verdict.judge(res)[0]
-    assert v["verdict"] == verdict.NOT_RUNNABLE and "kernel" in v["sentence"]
+    assert v.verdict == verdict.NOT_RUNNABLE and "kernel" in v.sentence
 
 
 def test_first_look_at_five_then_dense_looks():
@@ -198,7 +198,7 @@ def _wrong(claimed, true, v):
     INCONCLUSIVE is never wrong; NOT REPRODUCED is right for a reversed or absent change
     (the claimed size is excluded); an INVALID on clean simulated runs is wrong.
     """
-    name = v["verdict"]
+    name = v.verdict
     if name == verdict.INCONCLUSIVE:
         return False
     if true == claimed:
@@ -238,7 +238,7 @@ def test_time_budget_stops_before_the_next_batch():
     # 5+5 runs take 60 s, the looks at 6 and 8 bring it to 96 s; 2 more each would pass
     # 100 s
     assert out.stopped == "time budget" and out.looks == [5, 6, 8] and now[0] <= 100.0
-    assert out.verdicts[0]["verdict"] != verdict.UNDECIDED and out.verdicts[0]["decided"]
+    assert out.verdicts[0].verdict != verdict.UNDECIDED and out.verdicts[0].decided
 
 
 def test_every_look_asks_only_for_missing_runs():
@@ -263,9 +263,9 @@ def test_outliers_are_named_not_dropped():
     base = [r for r in res.runs if r.variant == "baseline"]
     base[3].samples["throughput"] *= 3
     v = verdict.judge(res)[0]
-    assert v["effect"]["outliers"] >= 1 and v["outlier_spread"]
-    assert any("far from the rest drove the spread" in n for n in v["notes"])
-    assert v["n_base"] == 10
+    assert v.effect.outliers >= 1 and v.outlier_spread
+    assert any("far from the rest drove the spread" in n for n in v.notes)
+    assert v.n_base == 10
 
 
 def test_pocock_boundary_matches_the_textbook_table():
@@ -275,7 +275,7 @@ def test_pocock_boundary_matches_the_textbook_table():
         assert stats.pocock_alpha(list(range(1, k + 1)), 0.05) == pytest.approx(want, abs=3e-4)
     assert stats.pocock_alpha([30], 0.01) == pytest.approx(0.01)
     # the looks the loop plans: one boundary for all of them, less strict than Bonferroni
-    a = verdict.per_look_alpha({"repetitions": 5, "max_repetitions": 30})
+    a = verdict.per_look_alpha(RunPlan(repetitions=5, max_repetitions=30))
     k = len(verdict.look_schedule(5, 30))
     assert verdict.ALPHA / k < a < verdict.ALPHA / 4
     # the recursion agrees with the multivariate normal it replaced (0.00306 for 5-30)
@@ -288,7 +288,7 @@ def test_a_small_claim_in_the_true_direction_is_never_contradicted():
     for seed in range(20):
         for claimed, true in ((1.0, 2.0), (0.8, 3.0), (-1.0, -2.0)):
             _, out = seq(claimed, true, 1.0, seed)
-            assert out.verdicts[0]["verdict"] not in (verdict.CONTRADICTED,
+            assert out.verdicts[0].verdict not in (verdict.CONTRADICTED,
                                                       verdict.NOT_REPRODUCED)
 
 
@@ -297,15 +297,15 @@ def test_only_an_explicit_no_change_claim_is_one():
     `no_change` (the mail said "no regression") is CONFIRMED when the runs agree."""
     res = fixed(0.5, 0.0, 0.5, 30, 1)
     v = verdict.judge(res)[0]
-    assert v["verdict"] == verdict.INCONCLUSIVE and "cannot be checked here" in v["reason"]
+    assert v.verdict == verdict.INCONCLUSIVE and "cannot be checked here" in v.reason
     res = fixed(None, 0.0, 0.5, 30, 1)
     res.spec.metrics[0].no_change = True
     v = verdict.judge(res)[0]
-    assert (v["verdict"], v["detail"]) == (verdict.CONFIRMED, "no change, as claimed")
-    assert v["no_change_claim"]
+    assert (v.verdict, v.detail) == (verdict.CONFIRMED, "no change, as claimed")
+    assert v.no_change_claim
     res = fixed(None, 5.0, 0.5, 30, 1)
     res.spec.metrics[0].no_change = True
-    assert verdict.judge(res)[0]["verdict"] == verdict.CONTRADICTED
+    assert verdict.judge(res)[0].verdict == verdict.CONTRADICTED
 
 
 def test_abba_pairs_are_used_when_a_shared_drift_makes_them_move_together():
@@ -313,10 +313,10 @@ def test_abba_pairs_are_used_when_a_shared_drift_makes_them_move_together():
     pairs cancel it and are used; independent runs keep the two variants' runs, with
     twice the degrees of freedom."""
     drift = [verdict.judge(fixed(5.0, 5.0, 3.0, 20, s, shape="drift"))[0] for s in range(10)]
-    assert sum(v["effect"]["paired"] for v in drift) >= 9
+    assert sum(v.effect.paired for v in drift) >= 9
     iid = [verdict.judge(fixed(5.0, 5.0, 3.0, 20, s))[0] for s in range(40)]
-    assert sum(v["effect"]["paired"] for v in iid) <= 8
-    assert all("ABBA pairs" in v["compared"] for v in drift if v["effect"]["paired"])
+    assert sum(v.effect.paired for v in iid) <= 8
+    assert all("ABBA pairs" in v.compared for v in drift if v.effect.paired)
 
 
 def test_the_boundary_recursion_holds_its_level_by_simulation():
