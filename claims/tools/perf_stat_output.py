@@ -112,9 +112,11 @@ def find_outputs(lines: Sequence[str], tool: str = "perf") -> list[OutputBlock]:
         elif not t.strip():
             blanks += 1
             if cur is not None and blanks > 3:
-                cur = _close(cur, blocks)
+                _close(cur, blocks)
+                cur = None
         elif cur is not None:
-            cur = _close(cur, blocks)
+            _close(cur, blocks)
+            cur = None
         p += 1
     if cur is not None:
         _close(cur, blocks)
@@ -127,13 +129,12 @@ def _close(cur: OutputBlock, blocks: list[OutputBlock]) -> None:
     Without the `Performance counter stats` header, a line such as `42 cycles` in prose
     is not enough: ask for the elapsed time, a `+-` spread, or three counter lines."""
     if not cur.samples:
-        return None
+        return
     headed = "target" in cur.info
     lines = {s.line for s in cur.samples}
     if headed or len(lines) >= 3 or any(
             s.metric == "time_elapsed" or s.spread_pct is not None for s in cur.samples):
         blocks.append(cur)
-    return None
 
 
 def _line_samples(t: str, i: int) -> list[Sample] | None:
