@@ -399,17 +399,17 @@ def _reply_row(row: tuple[Any, ...]) -> ReplyRow:
 
 
 class State:
-    """The open state database; every public method is one committed step.
+    """The open state database; every public step commits on its own.
 
-    The steps are the tables': ThreadTable (polls, messages, threads), ClaimTable,
-    RunTable (runs, verdicts) and ReplyLedger, all over one Database."""
+    The steps are the tables' own methods (ThreadTable: polls, messages, threads;
+    ClaimTable; RunTable: runs, verdicts; ReplyLedger), bound here so that callers open
+    one object; `db` is the raw connection (the web pages look a claim up by message)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.store = Database(path)
         self.path, self.db = self.store.path, self.store.conn
         threads, claims = ThreadTable(self.store), ClaimTable(self.store)
         runs, replies = RunTable(self.store), ReplyLedger(self.store)
-        self.step = self.store.step
         # polling, messages and threads
         self.position, self.set_position = threads.position, threads.set_position
         self.seen, self.thread_of = threads.seen, threads.thread_of
