@@ -63,6 +63,46 @@ class _Started:
     started: float
 
 
+class StartLog:
+    """Starts announced on START_TOPIC, kept for the tasks this controller has in flight.
+
+    Every host's starts reach every controller; a key not tracked here is another
+    controller's run.  The event handler runs on dask's thread, hence the lock."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._inflight: set[str] = set()
+        self._starts: dict[str, list[_Started]] = {}
+
+    def track(self, key: str) -> None:
+        with self._lock:
+            self._inflight.add(key)
+
+    def on_start(self, event: tuple[float, dict[str, Any]]) -> None:
+        msg = event[1]
+        with self._lock:
+            if msg.get("key") not in self._inflight:
+                return
+            self._starts.setdefault(msg["key"], []).append(
+                _Started(msg["host"], msg["address"], float(msg["started"])))
+
+    def pop(self, key: str) -> list[_Started]:
+        """The starts of a finished task, oldest first; forgotten here."""
+        with self._lock:
+            return sorted(self._starts.pop(key, []), key=lambda s: s.started)
+
+    def forget(self, keys: Iterable[str]) -> None:
+        with self._lock:
+            for key in keys:
+                self._inflight.discard(key)
+                self._starts.pop(key, None)
+
+    def first_host(self) -> str | None:
+        """A host that has started one of our runs, if any has."""
+        with self._lock:
+            return next((s.host for v in self._starts.values() for s in v), None)
+
+
 def fleet_task(spec_data: dict[str, Any], item: tuple[str, int, bool], batch: int,
                key: str, approve: bool = False) -> dict[str, Any]:
     """Runs on a worker: announce the start, re-validate and run, return the record."""
@@ -121,9 +161,8 @@ class FleetRunner:
             raise FleetError(f"unknown placement {self.placement!r} (host or spread)")
         self.tags = parse_tags(",".join(self.tags)) if self.tags else []
         self._client: Any = None
-        self._starts: dict[str, list[_Started]] = {}
-        self._inflight: set[str] = set()
-        self._lock = threading.Lock()
+        self.starts = StartLog()
+        self._lock = threading.Lock()  # guards _pinned
         self._pinned: dict[str, int] = {}
 
     # -- connection ----------------------------------------------------------------------
@@ -138,7 +177,7 @@ class FleetRunner:
                 raise FleetError(f"cannot reach the fleet scheduler {self.scheduler}: "
                                  f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
                                  ) from None
-            self._client.subscribe_topic(START_TOPIC, self._on_start)
+            self._client.subscribe_topic(START_TOPIC, self.starts.on_start)
         return self._client
 
     def close(self) -> None:
@@ -152,15 +191,6 @@ class FleetRunner:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    def _on_start(self, event: tuple[float, dict[str, Any]]) -> None:
-        """Every host's starts reach every controller: keep only our runs in flight."""
-        msg = event[1]
-        with self._lock:
-            if msg.get("key") not in self._inflight:
-                return
-            self._starts.setdefault(msg["key"], []).append(
-                _Started(msg["host"], msg["address"], float(msg["started"])))
 
     # -- what the lab has ----------------------------------------------------------------
     def hosts(self) -> dict[str, dict[str, Any]]:
@@ -227,21 +257,7 @@ class FleetRunner:
         by_spec = self._dispatch([(s, items) for s, items, _ in jobs], 0, on_record)
         known = self.hosts()
         for (s, _, res), recs in zip(jobs, by_spec, strict=True):
-            res.runs = sorted(recs, key=lambda r: (r.index, r.started))
-            # "hosts" is role -> host environment in every results file; the lab's
-            # host names go beside it.
-            res.environment["fleet_hosts"] = sorted({r.host for r in recs if r.host})
-            res.environment["host_tags"] = {h: known.get(h, {}).get("tags")
-                                            for h in res.environment["fleet_hosts"]}
-            cut = [r for r in recs if r.failure == FailureKind.CUT]
-            if cut:
-                res.status, res.reason = RunStatus.INTERRUPTED, cut[0].error
-            elif settle_failed(res):
-                inert = [r.error for r in res.runs if r.error and r.error.startswith("Inert on ")]
-                if inert:  # a host could not make the setup act: NOT RUNNABLE HERE
-                    effect.not_acting(self, s.variants, res, inert[0].removeprefix("Inert on "))
-            else:  # the hosts' counters must show that each variant's setup acted
-                effect.judge_results(self, s.variants, res)
+            _settle(self, s, res, recs, known)
         return results
 
     def run_batch(self, spec: Spec, variant_names: list[str], n: int,
@@ -277,8 +293,7 @@ class FleetRunner:
                 data = spec.to_dict()
                 for it in items:
                     key = f"fleet-{spec.id}-{token}-b{batch}-{it.variant}-{it.index}"
-                    with self._lock:
-                        self._inflight.add(key)
+                    self.starts.track(key)
                     fut = client.submit(fleet_task, data, (it.variant, it.index, it.warmup),
                                         batch, key, self.approve, key=key,
                                         resources=resources, priority=-it.index,
@@ -295,7 +310,7 @@ class FleetRunner:
             try:
                 for fut in as_completed(list(futures), timeout=self.timeout, loop=client.loop):
                     n, it, key = futures[fut]
-                    emit(n, self._collect(fut, it, key, batch))
+                    emit(n, collect(fut, it, key, batch, self.starts))
                     fut.release()
             except TimeoutError:
                 for fut, (n, it, _key) in futures.items():
@@ -314,50 +329,69 @@ class FleetRunner:
             with self._lock:
                 for h in pinned:
                     self._pinned[h] -= 1
-                for _n, _it, key in futures.values():
-                    self._inflight.discard(key)
-                    self._starts.pop(key, None)
+            self.starts.forget(key for _n, _it, key in futures.values())
 
-    def _collect(self, fut: Any, it: RunItem, key: str, batch: int) -> list[RunRecord]:
-        """The finished attempt's record, preceded by one failed record per lost attempt.
 
-        A task dask gave up on (KilledWorker) is all losses; a task that never finished for
-        another reason (the controller lost the scheduler) is one failed record, its
-        starts not counted as lost hosts."""
-        final: RunRecord | None = None
-        done_at: tuple[str, float] | None = None
-        killed = False
-        reason = ""
-        try:
-            payload = fut.result()
-            final = _record(payload["record"])
-            done_at = (payload["address"], payload["started"])
-        except Exception as e:  # KilledWorker, FutureCancelledError, a task error
-            killed = type(e).__name__ == "KilledWorker"
-            reason = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
-        with self._lock:
-            starts = sorted(self._starts.pop(key, []), key=lambda s: s.started)
-        if final is None and not killed:
-            last = starts[-1] if starts else None
-            rec = RunRecord(variant=it.variant, index=it.index, warmup=it.warmup, ok=False,
-                            error=reason, host=last.host if last else None,
-                            started=last.started if last else 0.0, ended=time.time(),
-                            batch=batch,
-                            failure=FailureKind.CUT if reason.startswith(CANCELLED) else None)
-            return [rec]
-        lost = [s for s in starts if (s.address, s.started) != done_at]
-        recs: list[RunRecord] = []
-        for attempt, s in enumerate(lost):
-            rec = RunRecord(variant=it.variant, index=it.index, warmup=it.warmup, ok=False,
-                            error=f"{LOST}: {s.host} went away during the run", host=s.host,
-                            started=s.started, ended=time.time(), batch=batch,
-                            failure=FailureKind.LOST)
-            _set_attempt(rec, attempt)
-            recs.append(rec)
-        if final is None:  # dask gave up after its allowed failures
-            return recs or [RunRecord(variant=it.variant, index=it.index, warmup=it.warmup,
-                                      ok=False, error=LOST, ended=time.time(), batch=batch,
-                                      failure=FailureKind.LOST)]
-        _set_attempt(final, len(recs))
-        recs.append(final)
-        return recs
+def _settle(runner: FleetRunner, spec: Spec, res: Results, recs: list[RunRecord],
+            known: dict[str, dict[str, Any]]) -> None:
+    """A spec's gathered records into its Results: runs in plan order, the hosts that ran
+    them, and the status (cut, failed, or judged by the hosts' counters)."""
+    res.runs = sorted(recs, key=lambda r: (r.index, r.started))
+    # "hosts" is role -> host environment in every results file; the lab's host names go
+    # beside it.
+    res.environment["fleet_hosts"] = sorted({r.host for r in recs if r.host})
+    res.environment["host_tags"] = {h: known.get(h, {}).get("tags")
+                                    for h in res.environment["fleet_hosts"]}
+    cut = [r for r in recs if r.failure == FailureKind.CUT]
+    if cut:
+        res.status, res.reason = RunStatus.INTERRUPTED, cut[0].error
+    elif settle_failed(res):
+        inert = [r.error for r in res.runs if r.error and r.error.startswith("Inert on ")]
+        if inert:  # a host could not make the setup act: NOT RUNNABLE HERE
+            effect.not_acting(runner, spec.variants, res, inert[0].removeprefix("Inert on "))
+    else:  # the hosts' counters must show that each variant's setup acted
+        effect.judge_results(runner, spec.variants, res)
+
+
+def collect(fut: Any, it: RunItem, key: str, batch: int, starts: StartLog) -> list[RunRecord]:
+    """The finished attempt's record, preceded by one failed record per lost attempt.
+
+    A task dask gave up on (KilledWorker) is all losses; a task that never finished for
+    another reason (the controller lost the scheduler) is one failed record, its
+    starts not counted as lost hosts."""
+    final: RunRecord | None = None
+    done_at: tuple[str, float] | None = None
+    killed = False
+    reason = ""
+    try:
+        payload = fut.result()
+        final = _record(payload["record"])
+        done_at = (payload["address"], payload["started"])
+    except Exception as e:  # KilledWorker, FutureCancelledError, a task error
+        killed = type(e).__name__ == "KilledWorker"
+        reason = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
+    started = starts.pop(key)
+    if final is None and not killed:
+        last = started[-1] if started else None
+        rec = RunRecord(variant=it.variant, index=it.index, warmup=it.warmup, ok=False,
+                        error=reason, host=last.host if last else None,
+                        started=last.started if last else 0.0, ended=time.time(),
+                        batch=batch,
+                        failure=FailureKind.CUT if reason.startswith(CANCELLED) else None)
+        return [rec]
+    lost = [s for s in started if (s.address, s.started) != done_at]
+    recs: list[RunRecord] = []
+    for attempt, s in enumerate(lost):
+        rec = RunRecord(variant=it.variant, index=it.index, warmup=it.warmup, ok=False,
+                        error=f"{LOST}: {s.host} went away during the run", host=s.host,
+                        started=s.started, ended=time.time(), batch=batch,
+                        failure=FailureKind.LOST)
+        _set_attempt(rec, attempt)
+        recs.append(rec)
+    if final is None:  # dask gave up after its allowed failures
+        return recs or [RunRecord(variant=it.variant, index=it.index, warmup=it.warmup,
+                                  ok=False, error=LOST, ended=time.time(), batch=batch,
+                                  failure=FailureKind.LOST)]
+    _set_attempt(final, len(recs))
+    recs.append(final)
+    return recs

@@ -101,12 +101,12 @@ class Bot:
         """Poll, enqueue requested threads, run the queue, reply, retry unsent replies."""
         self.poll()
         for t in self.state.threads(st.REQUESTED):
-            self.enqueue(t["thread_id"])
+            self.enqueue(t.thread_id)
         if not self.cfg.run:
             return
         for claim in self.state.claims(status=("running", "queued")):
-            t = self.state.thread(claim.thread_id) or {}
-            if t.get("status") == st.OPTED_OUT:
+            thread = self.state.thread(claim.thread_id)
+            if thread is not None and thread.status == st.OPTED_OUT:
                 self.state.set_claim(claim.id, "skipped", "thread opted out")
                 log.info("skipped claim %d because the thread opted out", claim.id)
                 continue

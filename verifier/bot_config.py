@@ -141,4 +141,5 @@ class BotContext:
 
     def list_of(self, thread_id: str) -> str:
         """The list a thread was seen on (the first watched list when unknown)."""
-        return (self.state.thread(thread_id) or {}).get("list") or self.cfg.lists[0]
+        thread = self.state.thread(thread_id)
+        return (thread.list if thread else None) or self.cfg.lists[0]

@@ -31,7 +31,7 @@ def decide(ctx: BotContext, url: str, msg: Message, thread_id: str, who: str) ->
         return None, "our own reply", None
     words = triggers(msg)
     thread = ctx.state.thread(thread_id)
-    author = thread["author"] if thread else who
+    author = thread.author if thread else who
     cfg = ctx.cfg
     if "no" in words or "stop" in words:
         if who == author or who in cfg.maintainers:

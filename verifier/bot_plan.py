@@ -91,8 +91,9 @@ def enqueue(ctx: BotContext, thread_id: str) -> int:
     if len(specs) > limit:
         log.info("skipped %d claims of <%s> because claims_per_thread is %d",
                  len(specs) - limit, thread_id, limit)
+    thread = state.thread(thread_id)
     state.set_thread(thread_id, "extracted", f"{len(specs)} claim(s), {added} new",
-                     (state.thread(thread_id) or {}).get("requested_by"))
+                     thread.requested_by if thread else None)
     if not specs:
         log.info("skipped <%s> because no runnable claim was found", thread_id)
     return added

@@ -13,7 +13,6 @@ import logging
 import time
 from email import policy
 from pathlib import Path
-from typing import Any
 
 from verifier import state as st
 from verifier.bot_config import BotContext
@@ -30,19 +29,19 @@ def reply_claim(ctx: BotContext, claim: ClaimRow) -> None:
     """Write the reply to the outbox and (unless dry run) send it, once."""
     state = ctx.state
     done = state.reply(claim.id)
-    if done and done["status"] in (st.REPLY_SENT, st.REPLY_DRY):
+    if done and done.status in (st.REPLY_SENT, st.REPLY_DRY):
         return
-    if done and done["status"] == st.REPLY_SENDING:
+    if done and done.status == st.REPLY_SENDING:
         return _finish_sending(ctx, claim, done)
-    thread = state.thread(claim.thread_id) or {}
-    if thread.get("status") == st.OPTED_OUT:
+    thread = state.thread(claim.thread_id) or st.ThreadRow(claim.thread_id)
+    if thread.status == st.OPTED_OUT:
         log.info("skipped reply to claim %d because the thread opted out", claim.id)
         return None
-    author = thread.get("author") or ""
+    author = thread.author or ""
     why = _limited(ctx, claim.thread_id, author)
-    mid_hint = (done or {}).get("message_id") or ""
+    mid_hint = (done.message_id if done else None) or ""
     if why:
-        if not done or done.get("error") != why:
+        if not done or done.error != why:
             state.set_reply(claim.id, claim.thread_id, author, mid_hint, st.REPLY_PENDING,
                             error=why)
             log.info("skipped reply to claim %d because %s (kept queued)", claim.id, why)
@@ -54,7 +53,7 @@ def reply_claim(ctx: BotContext, claim: ClaimRow) -> None:
         _, msgs = thread_messages(ctx, claim.thread_id)
         with Outbox(ctx.cfg.outbox) as box:
             d = box.draft(results, msgs, ctx.smtp, deliverable=not ctx.cfg.dry_run,
-                          requested_by=thread.get("requested_by"))
+                          requested_by=thread.requested_by)
     except (FetchError, ReplyError) as e:
         state.set_reply(claim.id, claim.thread_id, author, mid_hint, st.REPLY_FAILED,
                         error=str(e))
@@ -87,13 +86,15 @@ def _send(ctx: BotContext, claim: ClaimRow, d: Draft, author: str) -> None:
         log.info("replied claim %d as <%s>", claim.id, d.message_id)
 
 
-def _finish_sending(ctx: BotContext, claim: ClaimRow, rec: dict[str, Any]) -> None:
+def _finish_sending(ctx: BotContext, claim: ClaimRow, rec: st.ReplyRow) -> None:
     """A crash between 'sending' and 'sent': look in the inbox before sending again."""
-    mid, author = rec["message_id"], rec["author"]
+    mid, author = rec.message_id or "", rec.author or ""
     lost: Exception | None = None
     try:
-        raw = Path(rec["path"]).read_bytes()
-    except (OSError, TypeError) as e:
+        if rec.path is None:
+            raise FileNotFoundError("no outbox file was recorded")
+        raw = Path(rec.path).read_bytes()
+    except OSError as e:
         raw, lost = None, e
     msg = email.message_from_bytes(raw, policy=policy.SMTP) if raw is not None else None
     url = ctx.list_of(claim.thread_id)
@@ -113,7 +114,7 @@ def _finish_sending(ctx: BotContext, claim: ClaimRow, rec: dict[str, Any]) -> No
         ctx.state.set_reply(claim.id, claim.thread_id, author, mid, st.REPLY_FAILED,
                             error=f"outbox copy lost: {lost}")
         return
-    d = Draft(str(msg["X-Verifier-Key"]), msg, Path(rec["path"]))  # type: ignore[arg-type]
+    d = Draft(str(msg["X-Verifier-Key"]), msg, Path(rec.path or ""))  # type: ignore[arg-type]
     with Outbox(ctx.cfg.outbox) as box:
         before = box.sent(d.key)
     if before:  # the SMTP server took it; the list has not archived it (yet)

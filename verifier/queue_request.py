@@ -30,8 +30,8 @@ def queue(msgid: str, config: str | None = None, by: str = "operator",
                     print(f"verifier queue: {where}; not queued (--force queues it anyway)",
                           file=sys.stderr)
                     return 2
-            if t and t["status"] == "opted-out":
-                print(f"verifier queue: <{thread_id}> opted out ({t['reason']}); not queued",
+            if t and t.status == "opted-out":
+                print(f"verifier queue: <{thread_id}> opted out ({t.reason}); not queued",
                       file=sys.stderr)
                 return 1
             state.set_thread(thread_id, REQUESTED, f"queued by {by}", by)

@@ -18,7 +18,7 @@ from typing import Any
 from flask import Flask, abort, redirect, render_template, request, url_for
 
 from runners.results import Results, Verdict
-from verifier.state import ClaimRow, State
+from verifier.state import ClaimRow, State, ThreadRow
 
 
 @dataclass
@@ -113,7 +113,7 @@ def create_app(state_path: str | Path) -> Flask:
                 thread_id = row[0] if row else (mid if st.thread(mid) else None)
             if thread_id is None:
                 return render_template("missing.html", mid=mid), 404
-            thread = st.thread(thread_id) or {"thread_id": thread_id}
+            thread = st.thread(thread_id) or ThreadRow(thread_id)
             views = [claim_view(st, c) for c in st.claims(thread_id)]
             replies = {c.id: st.reply(c.id) for c in st.claims(thread_id)}
         return render_template("thread.html", thread=thread, views=views, mid=mid,

@@ -1,12 +1,12 @@
 """The bot's memory: one SQLite file, so a restart (or a `kill -9`) picks up where it was.
 
-Plain SQL only (TEXT/INTEGER/REAL, no SQLite-only column types), so the same schema can be
-given to a server database later.  WAL mode and one transaction per step: a step that did
-not commit did not happen, and every step checks what is stored before acting, so running
-it twice changes nothing.  What is kept: messages seen and the poll position per list,
-threads and why they are (or are not) verified, claims (one row per spec version, a v2 of
-a series linked to the claim it follows), every run record with its raw output as soon as
-it completes, verdicts, and replies with their Message-ID and sending state.
+Every step checks what is stored before acting, so running it twice changes nothing.
+What is kept: messages seen and the poll position per list, threads and why they are (or
+are not) verified, claims (one row per spec version, a v2 of a series linked to the claim
+it follows), every run record with its raw output as soon as it completes, verdicts, and
+replies with their Message-ID and sending state.  The file, its schema and transactions
+are verifier.state_db's; here each table is a small class over it, the rows are typed
+records, and `State` composes the tables into the one object the bot and the CLI open.
 """
 from __future__ import annotations
 
@@ -14,60 +14,14 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from pathlib import Path
 from typing import Any
 
 from claims.spec import Spec
 from runners.results import RESULTS_VERSION, RunRecord, Verdict
-
-# History of the schema; a state file of an older one is upgraded when it is opened:
-#   1  the first tables.
-#   2  runs and verdicts keep the results format (runners.results.RESULTS_VERSION) their
-#      JSON was written in (`version`, 1 for rows stored before), so that an upgraded
-#      program reads the rows an older one stored.
-SCHEMA_VERSION = 2
-_UPGRADES = {
-    1: ("ALTER TABLE runs ADD COLUMN version INTEGER NOT NULL DEFAULT 1",
-        "ALTER TABLE verdicts ADD COLUMN version INTEGER NOT NULL DEFAULT 1"),
-}
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE IF NOT EXISTS polls (
-    list TEXT PRIMARY KEY, position TEXT, polled_at REAL);
-CREATE TABLE IF NOT EXISTS messages (
-    message_id TEXT PRIMARY KEY, list TEXT, thread_id TEXT, from_addr TEXT,
-    subject TEXT, date TEXT, seen_at REAL);
-CREATE TABLE IF NOT EXISTS threads (
-    thread_id TEXT PRIMARY KEY, list TEXT, subject TEXT, author TEXT,
-    status TEXT NOT NULL DEFAULT 'seen', reason TEXT, requested_by TEXT,
-    updated_at REAL);
-CREATE TABLE IF NOT EXISTS claims (
-    id INTEGER PRIMARY KEY, thread_id TEXT NOT NULL, message_id TEXT NOT NULL,
-    spec_id TEXT NOT NULL, spec_hash TEXT NOT NULL, series TEXT, series_version INTEGER,
-    previous_id INTEGER, spec TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'queued',
-    reason TEXT, results TEXT, created_at REAL, updated_at REAL,
-    UNIQUE (message_id, spec_id, spec_hash));
-CREATE TABLE IF NOT EXISTS runs (
-    claim_id INTEGER NOT NULL, idx INTEGER NOT NULL, attempt INTEGER NOT NULL,
-    variant TEXT, warmup INTEGER, ok INTEGER, record TEXT NOT NULL, stored_at REAL,
-    version INTEGER NOT NULL DEFAULT 1,
-    PRIMARY KEY (claim_id, idx, attempt));
-CREATE TABLE IF NOT EXISTS verdicts (
-    claim_id INTEGER PRIMARY KEY, verdicts TEXT NOT NULL, summary TEXT, decided_at REAL,
-    version INTEGER NOT NULL DEFAULT 1);
-CREATE TABLE IF NOT EXISTS replies (
-    claim_id INTEGER PRIMARY KEY, thread_id TEXT, author TEXT, message_id TEXT,
-    status TEXT NOT NULL, error TEXT, path TEXT, attempts INTEGER DEFAULT 0,
-    updated_at REAL);
-CREATE INDEX IF NOT EXISTS claims_thread ON claims (thread_id);
-CREATE INDEX IF NOT EXISTS messages_thread ON messages (thread_id);
-"""
-
+from verifier.state_db import Database, StateError
 
 
 class ThreadStatus(StrEnum):
@@ -130,10 +84,6 @@ REPLY_PENDING, REPLY_SENDING, REPLY_SENT, REPLY_FAILED, REPLY_DRY = (
     ReplyStatus.DRY)
 
 
-class StateError(Exception):
-    """The state file cannot be opened or is from another program."""
-
-
 def check_move(kind: str, table: Mapping[Any, frozenset[Any]], old: Any, new: Any) -> None:
     """StateError unless the table lets a `kind` go from `old` to `new`."""
     if old is not None and old == new:
@@ -143,13 +93,26 @@ def check_move(kind: str, table: Mapping[Any, frozenset[Any]], old: Any, new: An
 
 
 @dataclass
+class ThreadRow:
+    """A thread the bot has seen, and where its verification stands."""
+
+    thread_id: str
+    list: str | None = None  # the mailing list it was seen on
+    subject: str | None = None
+    author: str | None = None
+    status: ThreadStatus = ThreadStatus.SEEN
+    reason: str | None = None
+    requested_by: str | None = None
+
+
+@dataclass
 class ClaimRow:
     id: int
     thread_id: str
     message_id: str
     spec_id: str
     spec_hash: str
-    status: str
+    status: ClaimStatus
     spec: dict[str, Any]
     reason: str | None = None
     previous_id: int | None = None
@@ -157,85 +120,48 @@ class ClaimRow:
     series_version: int | None = None
 
 
-class State:
-    """The open state database; every public method is one committed step."""
+@dataclass
+class ReplyRow:
+    """One claim's reply: its Message-ID, where it stands, the outbox file it was written to."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            # NORMAL in WAL mode: a killed process loses nothing committed; only a power
-            # cut may lose the last steps.  Replies are written with FULL (see set_reply).
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(SCHEMA)
-            with self.step():
-                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
-                                (str(SCHEMA_VERSION),))
-            self._upgrade()
-            got = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        except (OSError, sqlite3.Error) as e:
-            raise StateError(f"cannot use state {self.path}: {e}") from None
-        if got is None or got[0] != str(SCHEMA_VERSION):
-            raise StateError(f"{self.path}: state schema {got and got[0]}, "
-                             f"this program writes {SCHEMA_VERSION}")
+    claim_id: int
+    thread_id: str | None
+    author: str | None
+    message_id: str | None
+    status: ReplyStatus
+    error: str | None = None
+    path: str | None = None
+    attempts: int = 0
+    updated_at: float | None = None
 
-    def _upgrade(self) -> None:
-        """Bring an older state file to this schema, one version per step."""
-        while True:
-            got = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            old = int(got[0]) if got and str(got[0]).isdigit() else None
-            if old not in _UPGRADES:
-                return
-            with self.step() as db:
-                for sql in _UPGRADES[old]:
-                    db.execute(sql)
-                db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(old + 1),))
 
-    def close(self) -> None:
-        self.db.close()
+class ThreadTable:
+    """Poll positions, messages seen, and threads with their status."""
 
-    def __enter__(self) -> State:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    @contextmanager
-    def step(self) -> Iterator[sqlite3.Connection]:
-        """One transaction: everything inside commits together or not at all."""
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
-
-    # --- polling and messages ------------------------------------------------------
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     def position(self, lst: str) -> str | None:
-        row = self.db.execute("SELECT position FROM polls WHERE list=?", (lst,)).fetchone()
+        row = self.db.conn.execute("SELECT position FROM polls WHERE list=?", (lst,)).fetchone()
         return row[0] if row else None
 
     def set_position(self, lst: str, position: str) -> None:
-        with self.step() as db:
+        with self.db.step() as db:
             db.execute("INSERT INTO polls VALUES (?, ?, ?) ON CONFLICT (list) DO UPDATE "
                        "SET position=excluded.position, polled_at=excluded.polled_at",
                        (lst, position, time.time()))
 
     def seen(self, message_id: str) -> bool:
-        return self.db.execute("SELECT 1 FROM messages WHERE message_id=?",
-                               (message_id,)).fetchone() is not None
+        return self.db.conn.execute("SELECT 1 FROM messages WHERE message_id=?",
+                                    (message_id,)).fetchone() is not None
 
     def thread_of(self, message_ids: list[str]) -> str | None:
         """The thread a message belongs to, from any ancestor already stored."""
         for mid in message_ids:
-            row = self.db.execute("SELECT thread_id FROM messages WHERE message_id=?",
-                                  (mid,)).fetchone()
+            row = self.db.conn.execute("SELECT thread_id FROM messages WHERE message_id=?",
+                                       (mid,)).fetchone()
             if row:
-                return row[0]
+                return str(row[0])
         return None
 
     def add_message(self, message_id: str, lst: str, thread_id: str, from_addr: str,
@@ -243,7 +169,7 @@ class State:
                     reason: str | None = None, requested_by: str | None = None) -> None:
         """Record a message and (in the same step) its thread and any decision it carries."""
         now = time.time()
-        with self.step() as db:
+        with self.db.step() as db:
             db.execute("INSERT OR IGNORE INTO messages VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (message_id, lst, thread_id, from_addr, subject, date, now))
             db.execute("INSERT OR IGNORE INTO threads (thread_id, list, subject, author, "
@@ -252,7 +178,8 @@ class State:
             if thread_status is not None:
                 self._set_thread(db, thread_id, thread_status, reason, requested_by)
 
-    def _set_thread(self, db: sqlite3.Connection, thread_id: str, status: str,
+    @staticmethod
+    def _set_thread(db: sqlite3.Connection, thread_id: str, status: str,
                     reason: str | None, requested_by: str | None) -> None:
         status = ThreadStatus(status)
         cur = db.execute("SELECT status FROM threads WHERE thread_id=?", (thread_id,)).fetchone()
@@ -267,27 +194,36 @@ class State:
 
     def set_thread(self, thread_id: str, status: str, reason: str | None = None,
                    requested_by: str | None = None) -> None:
-        with self.step() as db:
+        with self.db.step() as db:
             self._set_thread(db, thread_id, status, reason, requested_by)
 
     def messages_of(self, thread_id: str) -> list[str]:
-        rows = self.db.execute("SELECT message_id FROM messages WHERE thread_id=? "
-                               "ORDER BY seen_at", (thread_id,))
+        rows = self.db.conn.execute("SELECT message_id FROM messages WHERE thread_id=? "
+                                    "ORDER BY seen_at", (thread_id,))
         return [r[0] for r in rows.fetchall()]
 
-    def thread(self, thread_id: str) -> dict[str, Any] | None:
-        row = self.db.execute("SELECT thread_id, list, subject, author, status, reason, "
-                              "requested_by FROM threads WHERE thread_id=?",
-                              (thread_id,)).fetchone()
-        keys = ("thread_id", "list", "subject", "author", "status", "reason", "requested_by")
-        return dict(zip(keys, row, strict=True)) if row else None
+    _COLS = "thread_id, list, subject, author, status, reason, requested_by"
 
-    def threads(self, status: str | None = None) -> list[dict[str, Any]]:
-        q = "SELECT thread_id FROM threads" + (" WHERE status=?" if status else "")
-        rows = self.db.execute(q + " ORDER BY updated_at", (status,) if status else ())
-        return [t for (tid,) in rows.fetchall() if (t := self.thread(tid))]
+    def thread(self, thread_id: str) -> ThreadRow | None:
+        row = self.db.conn.execute(f"SELECT {self._COLS} FROM threads WHERE thread_id=?",
+                                   (thread_id,)).fetchone()
+        return _thread_row(row) if row else None
 
-    # --- claims ----------------------------------------------------------------------
+    def threads(self, status: str | None = None) -> list[ThreadRow]:
+        q = f"SELECT {self._COLS} FROM threads" + (" WHERE status=?" if status else "")
+        rows = self.db.conn.execute(q + " ORDER BY updated_at", (status,) if status else ())
+        return [_thread_row(r) for r in rows.fetchall()]
+
+
+def _thread_row(row: tuple[Any, ...]) -> ThreadRow:
+    return ThreadRow(row[0], row[1], row[2], row[3], ThreadStatus(row[4]), row[5], row[6])
+
+
+class ClaimTable:
+    """Claims (one row per spec version of a message) and their results."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     def add_claim(self, thread_id: str, message_id: str, spec: Spec | Mapping[str, Any],
                   spec_hash: str, series: str | None = None,
@@ -298,7 +234,7 @@ class State:
         program) links to the newest earlier one."""
         spec = spec.to_dict() if isinstance(spec, Spec) else dict(spec)
         now = time.time()
-        with self.step() as db:
+        with self.db.step() as db:
             row = db.execute("SELECT id FROM claims WHERE message_id=? AND spec_id=? AND "
                              "spec_hash=?", (message_id, spec["id"], spec_hash)).fetchone()
             if row:
@@ -320,33 +256,34 @@ class State:
                  json.dumps(spec), now, now))
             return int(cur.lastrowid or 0), True
 
-    _CLAIM_COLS = ("id, thread_id, message_id, spec_id, spec_hash, status, spec, reason, "
-                   "previous_id, series, series_version")
+    _COLS = ("id, thread_id, message_id, spec_id, spec_hash, status, spec, reason, "
+             "previous_id, series, series_version")
 
-    def _claim(self, row: tuple[Any, ...]) -> ClaimRow:
-        return ClaimRow(int(row[0]), row[1], row[2], row[3], row[4], row[5],
+    @staticmethod
+    def _row(row: tuple[Any, ...]) -> ClaimRow:
+        return ClaimRow(int(row[0]), row[1], row[2], row[3], row[4], ClaimStatus(row[5]),
                         json.loads(row[6]), row[7], row[8], row[9], row[10])
 
     def claim(self, claim_id: int) -> ClaimRow | None:
-        row = self.db.execute(f"SELECT {self._CLAIM_COLS} FROM claims WHERE id=?",
-                              (claim_id,)).fetchone()
-        return self._claim(row) if row else None
+        row = self.db.conn.execute(f"SELECT {self._COLS} FROM claims WHERE id=?",
+                                   (claim_id,)).fetchone()
+        return self._row(row) if row else None
 
     def claims(self, thread_id: str | None = None,
                status: tuple[str, ...] | None = None) -> list[ClaimRow]:
-        q, args = f"SELECT {self._CLAIM_COLS} FROM claims WHERE 1=1", []
+        q, args = f"SELECT {self._COLS} FROM claims WHERE 1=1", []
         if thread_id is not None:
             q += " AND thread_id=?"
             args.append(thread_id)
         if status:
             q += f" AND status IN ({','.join('?' * len(status))})"
             args.extend(status)
-        return [self._claim(r) for r in self.db.execute(q + " ORDER BY id", args).fetchall()]
+        return [self._row(r) for r in self.db.conn.execute(q + " ORDER BY id", args).fetchall()]
 
     def set_claim(self, claim_id: int, status: str, reason: str | None = None,
                   results: dict[str, Any] | None = None) -> None:
         status = ClaimStatus(status)
-        with self.step() as db:
+        with self.db.step() as db:
             cur = db.execute("SELECT status FROM claims WHERE id=?", (claim_id,)).fetchone()
             if cur is None:
                 raise StateError(f"no claim {claim_id}")
@@ -357,27 +294,38 @@ class State:
                         json.dumps(results) if results is not None else None, claim_id))
 
     def results_of(self, claim_id: int) -> dict[str, Any] | None:
-        row = self.db.execute("SELECT results FROM claims WHERE id=?", (claim_id,)).fetchone()
+        row = self.db.conn.execute("SELECT results FROM claims WHERE id=?",
+                                   (claim_id,)).fetchone()
         return json.loads(row[0]) if row and row[0] else None
 
-    # --- runs and verdicts -----------------------------------------------------------
+
+def _program(spec: dict[str, Any]) -> str:
+    argv = (spec.get("benchmark") or {}).get("argv") or [""]
+    return str(argv[0])
+
+
+class RunTable:
+    """Every run record as it completes, and the verdicts judged from them."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     def add_run(self, claim_id: int, rec: RunRecord) -> None:
         """Store one run record as soon as it completes (raw output included)."""
-        with self.step() as db:
+        with self.db.step() as db:
             db.execute("INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (claim_id, rec.index, rec.attempt, rec.variant, int(rec.warmup),
                         int(rec.ok), json.dumps(rec.to_dict()), time.time(),
                         RESULTS_VERSION))
 
     def runs(self, claim_id: int) -> list[RunRecord]:
-        rows = self.db.execute("SELECT record, version FROM runs WHERE claim_id=? "
-                               "ORDER BY idx, attempt", (claim_id,)).fetchall()
+        rows = self.db.conn.execute("SELECT record, version FROM runs WHERE claim_id=? "
+                                    "ORDER BY idx, attempt", (claim_id,)).fetchall()
         return [RunRecord.from_dict(json.loads(r), int(v)) for r, v in rows]
 
     def set_verdicts(self, claim_id: int, verdicts: list[Verdict], summary: str) -> None:
         rows = [v.to_dict() for v in verdicts]
-        with self.step() as db:
+        with self.db.step() as db:
             db.execute("INSERT INTO verdicts VALUES (?, ?, ?, ?, ?) ON CONFLICT (claim_id) DO "
                        "UPDATE SET verdicts=excluded.verdicts, summary=excluded.summary, "
                        "decided_at=excluded.decided_at, version=excluded.version",
@@ -385,38 +333,33 @@ class State:
 
     def verdicts(self, claim_id: int) -> tuple[list[Verdict], str] | None:
         """The claim's verdict rows and its summary; rows of any stored version."""
-        row = self.db.execute("SELECT verdicts, summary FROM verdicts WHERE claim_id=?",
-                              (claim_id,)).fetchone()
+        row = self.db.conn.execute("SELECT verdicts, summary FROM verdicts WHERE claim_id=?",
+                                   (claim_id,)).fetchone()
         return ([Verdict.from_dict(v) for v in json.loads(row[0])], row[1]) if row else None
 
-    # --- replies ---------------------------------------------------------------------
 
-    def reply(self, claim_id: int) -> dict[str, Any] | None:
-        row = self.db.execute("SELECT claim_id, thread_id, author, message_id, status, error, "
-                              "path, attempts, updated_at FROM replies WHERE claim_id=?",
-                              (claim_id,)).fetchone()
-        keys = ("claim_id", "thread_id", "author", "message_id", "status", "error", "path",
-                "attempts", "updated_at")
-        return dict(zip(keys, row, strict=True)) if row else None
+class ReplyLedger:
+    """Each claim's reply and its sending state; the counts the rate limits read."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    _COLS = "claim_id, thread_id, author, message_id, status, error, path, attempts, updated_at"
+
+    def reply(self, claim_id: int) -> ReplyRow | None:
+        row = self.db.conn.execute(f"SELECT {self._COLS} FROM replies WHERE claim_id=?",
+                                   (claim_id,)).fetchone()
+        return _reply_row(row) if row else None
 
     def set_reply(self, claim_id: int, thread_id: str, author: str, message_id: str,
                   status: str, path: str | None = None, error: str | None = None) -> None:
-        """Record a reply's state; 'sending' is written before the SMTP call."""
+        """Record a reply's state; 'sending' is written (durably) before the SMTP call."""
         status = ReplyStatus(status)
-        cur = self.db.execute("SELECT status FROM replies WHERE claim_id=?",
-                              (claim_id,)).fetchone()
+        cur = self.db.conn.execute("SELECT status FROM replies WHERE claim_id=?",
+                                   (claim_id,)).fetchone()
         check_move("reply", REPLY_NEXT, ReplyStatus(cur[0]) if cur else None, status)
         attempts = 1 if status == REPLY_SENDING else 0
-        self.db.execute("PRAGMA synchronous=FULL")  # on disk before the SMTP call
-        try:
-            self._set_reply(claim_id, thread_id, author, message_id, status, path, error,
-                            attempts)
-        finally:
-            self.db.execute("PRAGMA synchronous=NORMAL")
-
-    def _set_reply(self, claim_id: int, thread_id: str, author: str, message_id: str,
-                   status: str, path: str | None, error: str | None, attempts: int) -> None:
-        with self.step() as db:
+        with self.db.durably(), self.db.step() as db:
             db.execute("INSERT INTO replies VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                        "ON CONFLICT (claim_id) DO UPDATE SET status=excluded.status, "
                        "error=excluded.error, message_id=excluded.message_id, "
@@ -426,14 +369,14 @@ class State:
                        (claim_id, thread_id, author, message_id, status, error, path,
                         attempts, time.time()))
 
-    def replies(self, status: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
-        q = "SELECT claim_id FROM replies"
+    def replies(self, status: tuple[str, ...] | None = None) -> list[ReplyRow]:
+        q = f"SELECT {self._COLS} FROM replies"
         args: tuple[str, ...] = ()
         if status:
             q += f" WHERE status IN ({','.join('?' * len(status))})"
             args = status
-        return [r for (cid,) in self.db.execute(q + " ORDER BY claim_id", args).fetchall()
-                if (r := self.reply(int(cid)))]
+        return [_reply_row(r) for r in self.db.conn.execute(q + " ORDER BY claim_id",
+                                                            args).fetchall()]
 
     def replies_since(self, t: float, *, thread_id: str | None = None,
                       author: str | None = None) -> int:
@@ -447,7 +390,49 @@ class State:
         if author is not None:
             q += " AND author=?"
             args.append(author)
-        return int(self.db.execute(q, args).fetchone()[0])
+        return int(self.db.conn.execute(q, args).fetchone()[0])
+
+
+def _reply_row(row: tuple[Any, ...]) -> ReplyRow:
+    return ReplyRow(int(row[0]), row[1], row[2], row[3], ReplyStatus(row[4]), row[5], row[6],
+                    int(row[7] or 0), row[8])
+
+
+class State:
+    """The open state database; every public step commits on its own.
+
+    The steps are the tables' own methods (ThreadTable: polls, messages, threads;
+    ClaimTable; RunTable: runs, verdicts; ReplyLedger), bound here so that callers open
+    one object; `db` is the raw connection (the web pages look a claim up by message)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.store = Database(path)
+        self.path, self.db = self.store.path, self.store.conn
+        threads, claims = ThreadTable(self.store), ClaimTable(self.store)
+        runs, replies = RunTable(self.store), ReplyLedger(self.store)
+        # polling, messages and threads
+        self.position, self.set_position = threads.position, threads.set_position
+        self.seen, self.thread_of = threads.seen, threads.thread_of
+        self.add_message, self.set_thread = threads.add_message, threads.set_thread
+        self.messages_of = threads.messages_of
+        self.thread, self.threads = threads.thread, threads.threads
+        # claims, their runs and verdicts
+        self.add_claim, self.claim, self.claims = claims.add_claim, claims.claim, claims.claims
+        self.set_claim, self.results_of = claims.set_claim, claims.results_of
+        self.add_run, self.runs = runs.add_run, runs.runs
+        self.set_verdicts, self.verdicts = runs.set_verdicts, runs.verdicts
+        # replies
+        self.reply, self.set_reply = replies.reply, replies.set_reply
+        self.replies, self.replies_since = replies.replies, replies.replies_since
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> State:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Rows per status, per table: what `verifier status` prints first."""
@@ -459,8 +444,3 @@ class State:
             out[table] = {s: int(n) for s, n in rows.fetchall()}
         out["runs"] = {"stored": int(self.db.execute("SELECT COUNT(*) FROM runs").fetchone()[0])}
         return out
-
-
-def _program(spec: dict[str, Any]) -> str:
-    argv = (spec.get("benchmark") or {}).get("argv") or [""]
-    return str(argv[0])

@@ -54,14 +54,14 @@ def overview(state: State) -> list[str]:
         parts = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "none"
         out.append(f"{table}: {parts}")
     for t in state.threads():
-        if t["status"] != "seen":
-            out.append(f"thread <{t['thread_id']}> {t['status']}: {t['reason'] or ''} "
-                       f"({t['subject'] or ''})".rstrip())
+        if t.status != "seen":
+            out.append(f"thread <{t.thread_id}> {t.status}: {t.reason or ''} "
+                       f"({t.subject or ''})".rstrip())
     for r in state.replies():
-        if r["status"] != REPLY_SENT:
-            out.append(f"reply for claim {r['claim_id']} {r['status']}"
-                       + (f": {r['error']}" if r["error"] else "")
-                       + (f" ({r['path']})" if r["path"] else ""))
+        if r.status != REPLY_SENT:
+            out.append(f"reply for claim {r.claim_id} {r.status}"
+                       + (f": {r.error}" if r.error else "")
+                       + (f" ({r.path})" if r.path else ""))
     return out
 
 
@@ -82,8 +82,8 @@ def thread_status(state: State, mid: str) -> list[str] | None:
     t = state.thread(thread_id)
     if t is None:
         return None
-    out = [f"thread <{thread_id}> in {t['list']}: {t['status']}"
-           + (f" ({t['reason']})" if t["reason"] else ""), f"  subject: {t['subject']}"]
+    out = [f"thread <{thread_id}> in {t.list}: {t.status}"
+           + (f" ({t.reason})" if t.reason else ""), f"  subject: {t.subject}"]
     for c in state.claims(thread_id):
         runs = state.runs(c.id)
         ok = sum(1 for r in runs if r.ok and not r.warmup)
@@ -103,6 +103,6 @@ def thread_status(state: State, mid: str) -> list[str] | None:
                 out.append(f"      {row.metric}: {row.verdict}")
         r = state.reply(c.id)
         if r:
-            out.append(f"    reply <{r['message_id']}> {r['status']} {_when(r['updated_at'])}"
-                       + (f": {r['error']}" if r["error"] else ""))
+            out.append(f"    reply <{r.message_id}> {r.status} {_when(r.updated_at)}"
+                       + (f": {r.error}" if r.error else ""))
     return out

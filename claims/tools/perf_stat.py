@@ -10,19 +10,18 @@ kept as a config sample so that it never becomes a claim.
 
 The command perf ran (`Performance counter stats for 'trafgen -i foo ...' (10 runs):`)
 is exposed as OutputBlock.command; a perf stat argv is validated by the options below and
-the wrapped command by its own tool's description.
+the wrapped command by its own tool's description. The output (text, -x CSV, -j JSON) is
+read by claims.tools.perf_stat_output.
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
-from claims.tools import register, tool_for_program
+from claims.tools import perf_stat_output, register, tool_for_program
 from claims.tools.base import (
-    Better,
     Option,
     OptionSet,
     OutputBlock,
@@ -34,58 +33,6 @@ from claims.tools.base import (
     is_int,
     is_word,
 )
-from claims.tools.text import NUM, clean_all, mentions, num, sample, slug
-
-_HEADER = re.compile(r"Performance counter stats for\s+(?:'(.*?)'|(process id\s+'[^']*'|"
-                     r"thread id\s+'[^']*'|system wide|CPU\(s\)[^:]*))"
-                     r"(?:\s*\((\d+)\s+runs\))?\s*:?")
-_HEADER_OPEN = re.compile(r"Performance counter stats for\s+'([^']*)$")
-_EVENT = re.compile(
-    rf"^\s*({NUM}|<not supported>|<not counted>)\s+"
-    r"(?:(msec|usec|nsec|ns|Joules|joules|MiB|W|%)\s+)?"
-    r"([A-Za-z_][\w\-:/.,=@{}\[\]]*)"
-    rf"(?:\s+#\s+({NUM})\s*(%?)\s*(.*?))?"
-    rf"\s*(?:\(\s*\+-\s*({NUM})%\s*\))?\s*(?:\(\s*({NUM})%\s*\))?\s*$")
-_TIME = re.compile(
-    rf"^\s*({NUM})\s*(?:\+-\s*({NUM})\s*)?seconds\s+(time elapsed|user|sys)"
-    rf"\s*(?:\(\s*\+-\s*({NUM})%\s*\))?\s*$")
-_PREFIX = re.compile(r"^\s*(?:(\d+\.\d{6,})|(CPU\d+))\s+(?=\S)")  # -I time, -A CPU
-_CSV = re.compile(rf"^({NUM}|<not supported>|<not counted>)([,;])([^,;]*)\2([^,;]+)\2(.*)$")
-
-_MARKERS = re.compile(r"counter stats|seconds\s+(?:time elapsed|user|sys)|\+-\s*\d[\d.]*\s*%"
-                      r"|,,|,msec,|#\s+time\s+counts|\"counter-value\"")
-_RATE_UNITS = {"GHz", "MHz", "K/sec", "M/sec", "G/sec", "/sec"}
-
-
-def _derived(event: str, value: float, pct: str, desc: str, line: int) -> Sample | None:
-    desc = desc.strip()
-    if not desc and not pct:
-        return None
-    low = desc.lower()
-    if pct or desc.startswith("%"):
-        better: Better = None if "utilized" in low else "lower"
-        return sample(f"{event}_pct", value, "%", better, line, label=desc.lstrip("% ").strip())
-    if low.startswith("insn") and "per cycle" in low:
-        return sample("insns_per_cycle", value, "IPC", "higher", line)
-    if desc in _RATE_UNITS:
-        return sample(f"{event}/sec", value, desc, None, line)
-    worse: Better = "lower" if "stalled" in low or "per insn" in low else None
-    return sample(slug(desc), value, None, worse, line)
-
-
-_ROW_END = re.compile(r"(runs\)\s*:|counter stats for\s+'[^']*'\s*:|\(\s*\+-\s*[\d.]+%\s*\))\s+")
-
-
-def _expand(text: list[str]) -> list[tuple[int, str]]:
-    """(line index, text) pairs; a line holding a whole `-r` block (an archive page that
-    lost its line breaks) is cut after the header and after each `( +- x% )`."""
-    out: list[tuple[int, str]] = []
-    for i, t in enumerate(text):
-        if len(t) > 160 and t.count("+-") >= 2 and "counter stats" in t:
-            out.extend((i, part) for part in _ROW_END.sub(r"\1\n", t).split("\n"))
-        else:
-            out.append((i, t))
-    return out
 
 
 class PerfStat(ToolDescription):
@@ -227,151 +174,8 @@ class PerfStat(ToolDescription):
 
     # -- output -----------------------------------------------------------------------
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
-        if not mentions(lines, ("counter stats", "seconds", "+-", ",,", ",msec,", "counts",
-                                '"counter-value"'),
-                        _MARKERS):
-            return []
-        entries = _expand(clean_all(lines))
-        blocks: list[OutputBlock] = []
-        cur: OutputBlock | None = None
-        blanks = 0
-        p = 0
-        while p < len(entries):
-            i, t = entries[p]
-            hdr = _HEADER.search(t)
-            skip = 0
-            if hdr is None and _HEADER_OPEN.search(t) and p + 1 < len(entries):
-                joined = t + " " + entries[p + 1][1].strip()  # header wrapped by the mail
-                hdr = _HEADER.search(joined)
-                skip = 1 if hdr else 0
-            if hdr:
-                if cur is not None and cur.samples:
-                    blocks.append(cur)
-                runs = int(hdr.group(3)) if hdr.group(3) else None
-                cur = OutputBlock(tool=self.name, start=i, end=entries[p + skip][0],
-                                  command=hdr.group(1) or None,
-                                  info={"target": hdr.group(1) or hdr.group(2) or ""})
-                if runs:
-                    cur.info["runs"] = str(runs)
-                blanks = 0
-                p += 1 + skip
-                continue
-            got = self._line_samples(t, i)
-            if got is not None:
-                if cur is None:
-                    cur = OutputBlock(tool=self.name, start=i, end=i)
-                runs = int(cur.info["runs"]) if "runs" in cur.info else None
-                for s in got:
-                    s.runs = runs
-                cur.samples.extend(got)
-                cur.end = i
-                blanks = 0
-            elif not t.strip():
-                blanks += 1
-                if cur is not None and blanks > 3:
-                    cur = self._close(cur, blocks)
-            elif cur is not None:
-                cur = self._close(cur, blocks)
-            p += 1
-        if cur is not None:
-            self._close(cur, blocks)
-        return blocks
-
-    @staticmethod
-    def _close(cur: OutputBlock, blocks: list[OutputBlock]) -> None:
-        """Keep a block that reads like perf stat; the caller starts afresh.
-
-        Without the `Performance counter stats` header, a line such as `42 cycles` in prose
-        is not enough: ask for the elapsed time, a `+-` spread, or three counter lines."""
-        if not cur.samples:
-            return None
-        headed = "target" in cur.info
-        lines = {s.line for s in cur.samples}
-        if headed or len(lines) >= 3 or any(
-                s.metric == "time_elapsed" or s.spread_pct is not None for s in cur.samples):
-            blocks.append(cur)
-        return None
-
-    @classmethod
-    def _line_samples(cls, t: str, i: int) -> list[Sample] | None:
-        """Samples of one perf stat line; [] for a counter perf could not read; None if the
-        line is not perf stat output. `-I` lines carry their time and `-A` lines their CPU
-        as the sample's label (one sample per interval or CPU, same metric)."""
-        got = cls._plain_samples(t, i)
-        if got is None and (p := _PREFIX.match(t)):
-            got = cls._plain_samples(t[p.end():], i)
-            for s in got or []:
-                s.label = f"t={p.group(1)}" if p.group(1) else p.group(2)
-        return got
-
-    @staticmethod
-    def _json_samples(t: str, i: int) -> list[Sample] | None:
-        """`perf stat -j`: one JSON object per counter."""
-        try:
-            d = json.loads(t)
-        except ValueError:
-            return None
-        if not isinstance(d, dict) or "event" not in d or "counter-value" not in d:
-            return None
-        try:
-            value = float(d["counter-value"])
-        except (TypeError, ValueError):
-            return []  # <not supported>
-        event = str(d["event"])
-        spread = d.get("variance")
-        out = [sample(event, value, d.get("unit") or "count", "lower", i,
-                      spread_pct=float(spread) if isinstance(spread, (int, float)) else None)]
-        mv, mu = d.get("metric-value"), d.get("metric-unit")
-        if isinstance(mv, (int, float)) and mu:
-            derived = _derived(event, float(mv), "", str(mu), i)
-            if derived is not None:
-                out.append(derived)
-        return out
-
-    @classmethod
-    def _plain_samples(cls, t: str, i: int) -> list[Sample] | None:
-        if t.startswith('{"counter-value"'):
-            return cls._json_samples(t, i)
-        m = _TIME.match(t)
-        if m:
-            metric = "time_" + m.group(3).split()[-1] if m.group(3) != "time elapsed" \
-                else "time_elapsed"
-            s = sample(metric, num(m.group(1)), "s", "lower", i,
-                       spread_pct=num(m.group(4)) if m.group(4) else None)
-            return [s]
-        m = _EVENT.match(t)
-        if m and not re.fullmatch(r"seconds|runs?|sec", m.group(3)):
-            if m.group(1).startswith("<"):
-                return []
-            event = m.group(3)
-            spread = num(m.group(7)) if m.group(7) else None
-            out = [sample(event, num(m.group(1)), m.group(2) or "count", "lower", i,
-                          spread_pct=spread)]
-            if m.group(4):
-                d = _derived(event, num(m.group(4)), m.group(5), m.group(6) or "", i)
-                if d is not None:
-                    out.append(d)
-            if m.group(8):  # "(71.20%)": the share of the run the counter was scheduled
-                out.append(sample(f"{event}_scheduled_pct", num(m.group(8)), "%", None, i, config=True))
-            return out
-        m = _CSV.match(t)
-        if m:
-            if m.group(1).startswith("<"):
-                return []
-            event = m.group(4)
-            rest = m.group(5).split(m.group(2))
-            spread = None
-            if rest and rest[0].endswith("%"):
-                spread = num(rest[0][:-1]) if rest[0][:-1] else None
-                rest = rest[1:]
-            out = [sample(event, num(m.group(1)), m.group(3) or "count", "lower", i,
-                          spread_pct=spread)]
-            if len(rest) >= 4 and rest[2] and rest[3]:
-                d = _derived(event, num(rest[2]), "", rest[3], i)
-                if d is not None:
-                    out.append(d)
-            return out
-        return None
+        """Counter blocks: read by claims.tools.perf_stat_output."""
+        return perf_stat_output.find_outputs(lines, self.name)
 
 
 PERF_STAT = register(PerfStat())

@@ -240,10 +240,9 @@ def test_worker_bad_input_is_one_line():
 def _wait_for_start(fr: FleetRunner, timeout: float) -> str:
     deadline = time.time() + timeout
     while time.time() < deadline:
-        with fr._lock:
-            starts = [s for v in fr._starts.values() for s in v]
-        if starts:
-            return starts[0].host
+        host = fr.starts.first_host()
+        if host:
+            return host
         time.sleep(0.05)
     raise AssertionError("no run started")
 

@@ -45,7 +45,7 @@ def test_bot_walks_the_real_archive(tmp_path):
         requested = bot.state.threads("requested")
         t0 = time.monotonic()
         for t in requested:
-            bot.enqueue(t["thread_id"])
+            bot.enqueue(t.thread_id)
         t_enqueue = time.monotonic() - t0
         claims = bot.state.claims()
         lines = [f"{len(mails)} mails imported+indexed in {t_index:.0f} s; bot read {seen} "
@@ -53,10 +53,10 @@ def test_bot_walks_the_real_archive(tmp_path):
                  f"{len(requested)} threads requested (verify-all) ; enqueue took "
                  f"{t_enqueue:.1f} s; {len(claims)} claims queued"]
         for t in bot.state.threads():
-            if t["status"] == "seen":
+            if t.status == "seen":
                 continue
-            lines.append(f"\n<{t['thread_id']}> {t['status']}: {t['reason']}\n  {t['subject']}")
-            for c in bot.state.claims(t["thread_id"]):
+            lines.append(f"\n<{t.thread_id}> {t.status}: {t.reason}\n  {t.subject}")
+            for c in bot.state.claims(t.thread_id):
                 b = c.spec.get("benchmark") or {}
                 metrics = ", ".join(f"{m.get('name')} {m.get('claimed_change_pct')}%"
                                     for m in c.spec.get("metrics", [])[:3])

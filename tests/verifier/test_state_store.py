@@ -18,9 +18,11 @@ from verifier.state import (
     REQUESTED,
     THREAD_NEXT,
     ClaimStatus,
+    ReplyRow,
     ReplyStatus,
     State,
     StateError,
+    ThreadRow,
     ThreadStatus,
 )
 
@@ -52,7 +54,7 @@ def test_opt_out_sticks(tmp_path):
         s.add_message("r@x", "L", "r@x", "a@x", "s", "d")
         s.set_thread("r@x", OPTED_OUT, "opt-out by a@x")
         s.add_message("q@x", "L", "r@x", "m@x", "s", "d", REQUESTED, "asked by m@x", "m@x")
-        assert s.thread("r@x")["status"] == OPTED_OUT
+        assert s.thread("r@x").status == OPTED_OUT
         assert s.seen("q@x") and s.thread_of(["nope@x", "q@x"]) == "r@x"
 
 
@@ -61,13 +63,26 @@ def test_reply_states_and_rate_counts(tmp_path):
         s.set_reply(1, "t@x", "a@x", "r1@bot", "sending", "/o/1.eml")
         s.set_reply(1, "t@x", "a@x", "r1@bot", "failed", error="SMTP: refused")
         r = s.reply(1)
-        assert r["status"] == "failed" and r["error"] == "SMTP: refused"
-        assert r["path"] == "/o/1.eml" and r["attempts"] == 1
+        assert r.status == "failed" and r.error == "SMTP: refused"
+        assert r.path == "/o/1.eml" and r.attempts == 1
         assert s.replies_since(0, thread_id="t@x") == 0  # a failed reply is not a reply
         s.set_reply(1, "t@x", "a@x", "r1@bot", "sending")  # tried again
         s.set_reply(1, "t@x", "a@x", "r1@bot", "sent")
-        assert s.reply(1)["attempts"] == 2
+        assert s.reply(1).attempts == 2
         assert s.replies_since(time.time() - 60, author="a@x") == 1
+
+
+def test_rows_are_typed_records(tmp_path):
+    with State(tmp_path / "s.sqlite") as s:
+        s.add_message("m@x", "netdev", "m@x", "a@x", "subj", "d", REQUESTED, "asked", "b@x")
+        s.set_reply(7, "m@x", "a@x", "r7@bot", "dry-run", "/o/7.eml")
+        assert s.thread("m@x") == ThreadRow("m@x", "netdev", "subj", "a@x",
+                                            ThreadStatus.REQUESTED, "asked", "b@x")
+        assert s.threads("seen") == [] and s.threads() == [s.thread("m@x")]
+        (r,) = s.replies()
+        assert isinstance(r, ReplyRow) and r.status is ReplyStatus.DRY and r.claim_id == 7
+        assert (r.path, r.attempts, r.error) == ("/o/7.eml", 0, None)
+        assert s.replies(("sent",)) == [] and s.reply(8) is None
 
 
 def test_not_a_state_file(tmp_path):
