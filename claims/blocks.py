@@ -65,6 +65,10 @@ _RULE = re.compile(r"^\s*[-=*~_#+|.:]{3,}\s*$")
 _CODE = re.compile(r"^\S+\.\w{1,4}:\d+:(?:\d+:)?\s+(?:warning|error|note|fatal)\b|#\s*define\b|^\s*\d*\s*\|\s|"
                    r"[;{}]\s*$|\b(?:if|else|return|while|for|switch)\b\s*\(|\w\([^()]*\)\s*[;{]|==|!=")
 _GAPS = re.compile(r"\S(?:\s{2,}|\t)\S")
+# a source line under its line number, also as git blame prints it ("8daafe9ebbd21a Xuan Zhuo
+# 2023-08-10  2778   * reset, ..."); a kernel config line ("CONFIG_CMA_SIZE_MBYTES=200")
+_NUMBERED = re.compile(r"^\s*(?:[0-9a-f]{7,40}\s+.{0,60}?\d{4}-\d\d-\d\d\s+)?(?P<n>\d{1,6})(?=\s|$)")
+_CONFIG = re.compile(r"^\s*(?:#\s*)?CONFIG_[A-Z0-9_]+(?:=|\s+is not set\b)")
 _MAX_GAP = 8  # text lines between two blocks that still belong to one comparison
 
 
@@ -113,6 +117,41 @@ def _kind(text: str) -> str:
     return "text"
 
 
+def _listings(lines: Sequence[Line]) -> set[int]:
+    """Lines of source code printed under their line numbers (a build robot's report, a
+    quoted function) and kernel config lines: numbers there count lines and sizes, not
+    results.  A listing is a run of three or more lines whose leading numbers climb by
+    one to three, most with no other number on the line (a table of thread counts, "1
+    100 / 2 180 / 4 350", has results beside each count)."""
+    out: set[int] = set()
+    run: list[int] = []
+    prev: int | None = None
+
+    def close() -> None:
+        if len(run) >= 3 and sum(1 for k in run if _rest_has_value(lines[k].text)) <= len(run) // 3:
+            out.update(run)
+
+    for i, ln in enumerate(lines):
+        if _CONFIG.match(ln.text):
+            out.add(i)
+        m = _NUMBERED.match(ln.text)
+        n = int(m.group("n")) if m else None
+        if n is not None and prev is not None and run and 1 <= n - prev <= 3 and lines[run[-1]].depth == ln.depth:
+            run.append(i)
+        else:
+            close()
+            run = [i] if n is not None else []
+        prev = n
+    close()
+    return out
+
+
+def _rest_has_value(text: str) -> bool:
+    m = _NUMBERED.match(text)
+    rest = text[m.end():] if m else text
+    return any(t.kind == "value" for t in tokenize(rest))
+
+
 def find_blocks(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] | set[int] = frozenset(),
                 setup: dict[int, str] | None = None) -> list[Block]:
     """Runs of output lines, each labelled by the nearest text above it.
@@ -124,6 +163,7 @@ def find_blocks(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] |
     Column headers (words spaced as columns) never split a block.
     """
     setup = setup or {}
+    listing = _listings(lines)
     blocks: list[Block] = []
     cur: Block | None = None
     window: list[int] = []  # non-blank lines since the current block's last numbers
@@ -135,7 +175,7 @@ def find_blocks(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] |
             continue
         if depth is not None and ln.depth != depth and ln.text.strip():
             cur, window, window_start = None, [], i
-        kind = "setup" if i in setup else "command" if i in neutral else _kind(ln.text)
+        kind = "setup" if i in setup else "command" if i in neutral else "code" if i in listing else _kind(ln.text)
         if kind in ("blank", "rule"):
             continue
         if kind == "code":  # a listing with line numbers is code, not output
