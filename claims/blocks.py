@@ -84,7 +84,17 @@ def _is_prose(text: str) -> bool:
     plain lower-case words, whatever its end."""
     words = text.split()
     plain = sum(1 for w in words if w.strip(",;.()").isalpha() and w.islower() and len(w) > 1)
-    return len(words) >= 6 and plain >= 0.6 * len(words)
+    # "Total inflation duration was 63 seconds. No deflate-queue activity": a sentence
+    # ends inside the line
+    return (len(words) >= 6 and plain >= 0.6 * len(words)) or _two_sentences(text)
+
+
+def _two_sentences(text: str) -> bool:
+    """A line where one sentence ends and the next begins ("Total inflation duration was
+    63 seconds. No deflate-queue activity"): prose, however many numbers it quotes."""
+    words = text.split()
+    plain = sum(1 for w in words if w.strip(",;.()").isalpha() and w.islower() and len(w) > 1)
+    return len(words) >= 5 and plain >= 4 and _SENTENCE_INSIDE.search(text) is not None
 
 
 def _kind(text: str) -> str:
@@ -243,12 +253,26 @@ def _pick_label(lines: Sequence[Line], window: list[int], labels: list[int],
     # "The per-socket numbers come from this command," introduces what follows; "- Linux
     # modified without the patch" names a side: the nearest of either
     named = [k for k in near if lines[k].text.rstrip().endswith((":", ","))
-             or abs(cue(block_label(lines[k].text)[0]).score) >= 0.35]  # type: ignore[index]
+             or (abs(cue(block_label(lines[k].text)[0]).score) >= 0.35  # type: ignore[index]
+                 and not _two_sentences(lines[k].text))]
     if len(lines[near[-1]].text.split()) <= 4 and not lines[near[-1]].text.rstrip().endswith("."):
         return near[-1]  # a short line right above ("ipv4 single") is the name itself
     if named:
         return named[-1]
+    # "Without patch (kernel 4.19.0-5):" over a paragraph that describes the run: the
+    # label that names a side, further up, still names the block
+    far = [k for k in labels[:-4] if k not in neutral and _label_like(lines[k].text)
+           and (got := block_label(lines[k].text)) is not None and cue(got[0]).role is not None]
+    if far:
+        return far[-1]
     return near[-1]
+
+
+def _label_like(text: str) -> bool:
+    """A line that can name what follows it: short, or introducing it ("...:"), never a
+    line of a paragraph."""
+    s = text.strip()
+    return not _is_prose(s) and not is_sentence(s) and (len(s.split()) <= 8 or s.endswith(":"))
 
 
 def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
@@ -268,11 +292,13 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
         if k in skip:
             headers = []
             continue
+        if is_sentence(text.strip()) or _two_sentences(text):
+            continue  # a sentence that quotes a number describes the run; it is not its output
         row = make_row(label, text, ln.number, depth=ln.depth, author=ln.author,
                        message_id=ln.message_id, runs=runs)
         if not row.values:
             words = text.split()
-            if len(words) >= 2 and len(text) < 200:
+            if len(words) >= 2 and len(text) < 200 and _column_names(text):
                 headers.append(text)
             elif not text.strip():
                 headers = []
@@ -285,9 +311,44 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
             row.key = " ".join(t.text for t in row.tokens[:key_end + 1]).rstrip(":")
         else:
             _name_column(row, text)
-        row.columns = _columns(row, headers, header)
+        row.columns = _item_names(row.tokens) or _columns(row, headers, header)
         rows.append(row)
     return _unwrapped(rows)
+
+
+def _column_names(text: str) -> bool:
+    """A line of words that can name the columns under it ("Recv   Send    Send", "pps
+    bps"): not a sentence, a wrapped line of prose or a line that introduces what follows
+    ('Result of "grep balloon /proc/vmstat" after the test:')."""
+    s = text.strip()
+    return not (s.endswith((":", ".", ",")) or is_sentence(s) or _is_prose(s) or _SENTENCE_INSIDE.search(s))
+
+
+_SENTENCE_INSIDE = re.compile(r"[a-z)\]]\.\s+[A-Z][a-z]")
+
+
+def _item_names(tokens: list[Token]) -> list[str | None]:
+    """The name of each value of a line that lists named items, each name written before
+    its value: "RX-packets: 68152727   RX-missed: 0   RX-bytes: 3816552712", "Guest:
+    notified 10036893, pinged 68278".  [] for any other line (the words after a value
+    name it there: "4.7 Mpps", "900 MB/s 300 calls/s")."""
+    names: list[str | None] = []
+    n_values = 0
+    for i, t in enumerate(tokens):
+        if t.kind != "value":
+            continue
+        n_values += 1
+        prev = tokens[i - 1] if i else None
+        if prev is not None and prev.kind == "word" and prev.text.endswith(":") and len(prev.text) > 1:
+            names.append(prev.text.rstrip(":"))  # "RX-missed: 0"
+            continue
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        closes = t.text.endswith((",", ";")) or nxt is None or (nxt.kind == "word" and nxt.text.endswith(":"))
+        if prev is not None and prev.kind == "word" and closes and prev.text[-1:].isalpha() and not is_unit(prev.text):
+            names.append(prev.text)  # "notified 10036893,"
+            continue
+        return []
+    return names if n_values >= 2 else []
 
 
 def _unwrapped(rows: list[Row]) -> list[Row]:
@@ -580,6 +641,7 @@ def _merge_asides(blocks: list[Block], rows: list[list[Row]]) -> None:
     for k, m in enumerate(masked):
         if role(blocks[k].label) is None:
             where.setdefault(m, []).append(k)
+    _merge_repeated(blocks, rows, masked, where)
     owner: int | None = None  # the last block that names a side
     for i in range(len(blocks)):
         b = blocks[i]
@@ -604,6 +666,32 @@ def _merge_asides(blocks: list[Block], rows: list[list[Row]]) -> None:
         rows[prev].extend(rows[i])
         rows[i] = []
         b.end = b.first_data = blocks[prev].end
+
+
+def _merge_repeated(blocks: list[Block], rows: list[list[Row]], masked: list[str],
+                    where: dict[str, list[int]]) -> None:
+    """A sub-heading printed under each of several variants ("Throughput (since last
+    show)" under "### virtio PMD ..." and again under "### AF_XDP PMD ..."), whatever the
+    variants' labels say: each copy follows, with no text between, a block whose label
+    is printed once, a different one each time; each copy is part of that block."""
+    count: dict[str, int] = {}
+    for m in masked:
+        count[m] = count.get(m, 0) + 1
+    for m, ks in where.items():
+        if len(ks) < 2 or not m or any(not rows[k] or not blocks[k].label for k in ks):
+            continue
+        prevs = [next((j for j in range(k - 1, -1, -1) if rows[j]), None) for k in ks]
+        if any(p is None or blocks[k].window != blocks[p].end or count[masked[p]] != 1
+               for k, p in zip(ks, prevs, strict=True)) or len(set(prevs)) != len(prevs):
+            continue
+        for k, p in zip(ks, prevs, strict=True):
+            assert p is not None
+            blocks[p].end = blocks[k].end
+            for r in rows[k]:
+                r.label = blocks[p].label
+            rows[p].extend(rows[k])
+            rows[k] = []
+            blocks[k].end = blocks[k].first_data = blocks[p].end
 
 
 def _condition(labels: list[str | None]) -> list[tuple[str, ...]]:

@@ -187,7 +187,7 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
             continue
         col = base.columns[k] if k < len(base.columns) else None
         metric = col or metric_name(base.tokens, bi) or base.key or bt.unit or "value"
-        if base.key and col:
+        if base.key and col and base.key not in base.columns:  # a key among the columns names its own value
             metric = f"{base.key} {col}"
         unit = bt.unit or ct.unit or base.unit or cand.unit
         if unit and unit.startswith("%") and bt.percent:
