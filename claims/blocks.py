@@ -317,11 +317,12 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
 
 
 def _column_names(text: str) -> bool:
-    """A line of words that can name the columns under it ("Recv   Send    Send", "pps
-    bps"): not a sentence, a wrapped line of prose or a line that introduces what follows
+    """A line of words that can name the columns under it ("Recv   Send    Send"): spaced
+    as columns, and not a sentence, a wrapped line of prose or a line that introduces what follows
     ('Result of "grep balloon /proc/vmstat" after the test:')."""
     s = text.strip()
-    return not (s.endswith((":", ".", ",")) or is_sentence(s) or _is_prose(s) or _SENTENCE_INSIDE.search(s))
+    return _GAPS.search(s) is not None and \
+        not (s.endswith((":", ".", ",")) or is_sentence(s) or _is_prose(s) or _SENTENCE_INSIDE.search(s))
 
 
 _SENTENCE_INSIDE = re.compile(r"[a-z)\]]\.\s+[A-Z][a-z]")

@@ -131,10 +131,13 @@ def metric_name(tokens: list[Token], i: int) -> str:
         if t.text.endswith((",", ";", ")", ":", ".")) or len(after) >= 4:
             break
     before: list[str] = []
-    for t in reversed(tokens[max(0, i - 4):i]):
+    for j in range(i - 1, max(0, i - 4) - 1, -1):
+        t = tokens[j]
         w = t.text.strip("()[],;:")
         if t.kind != "word" or not w or w in ("#", "|", "+-", "±") or t.text.endswith((":", ",")):
             break
+        if j and tokens[j - 1].kind == "value" and tokens[j - 1].unit == t.text:
+            break  # "36 MB/s 3863 calls/s": the unit of the value before is not this one's name
         before.insert(0, w)
     unit = tokens[i].unit
     if before and (not after or (unit and after[0] == unit and len(after) == 1)):
