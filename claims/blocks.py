@@ -695,6 +695,43 @@ def _merge_repeated(blocks: list[Block], rows: list[list[Row]], masked: list[str
             blocks[k].end = blocks[k].first_data = blocks[p].end
 
 
+def _names_above_repeats(lines: Sequence[Line], blocks: list[Block], rows: list[list[Row]],
+                         neutral: frozenset[int] | set[int]) -> None:
+    """Blocks under one label that names no side ("stats:" under "### vhost-user PMD" and
+    again under "### AF_XDP PMD"): a label every variant repeats names what is printed,
+    not the variant; the nearest line above it that differs from block to block names
+    each (a label naming a side, "Before:" under "TCP" and under "UDP", stays)."""
+    groups: dict[str, list[int]] = {}
+    for k, b in enumerate(blocks):
+        if rows[k] and b.label and role(b.label) is None:
+            groups.setdefault(b.label.lower(), []).append(k)
+    for ks in groups.values():
+        if len(ks) < 2 or len(ks) > MAX_SERIES:
+            continue
+        above = [_differing_name(lines, blocks[j], neutral) for j in ks]
+        names = [a[1].lower() for a in above if a is not None]
+        if len(names) != len(ks) or len(set(names)) != len(ks):
+            continue
+        for j, a in zip(ks, above, strict=True):
+            assert a is not None
+            blocks[j].label_index, blocks[j].label = a
+            for r in rows[j]:
+                r.label = a[1]
+
+
+def _differing_name(lines: Sequence[Line], b: Block, neutral: frozenset[int] | set[int]) -> tuple[int, str] | None:
+    """The nearest line above a block's own label that could name it (see `_label_like`)."""
+    if b.label_index is None:
+        return None
+    for k in range(b.label_index - 1, b.window - 1, -1):
+        t = lines[k].text
+        if not t.strip() or k in neutral or _kind(t) != "text" or not _label_like(t):
+            continue
+        got = block_label(t)
+        return (k, got[0]) if got is not None else None
+    return None
+
+
 def _condition(labels: list[str | None]) -> list[tuple[str, ...]]:
     """Each label without the numbers that name only its own block ("Run 2 (cpu at 1.2
     GHz)" -> "run (cpu at 1.2 ghz)"): what a run measures, not which run it is."""
@@ -755,6 +792,7 @@ def labelled_block_claims(lines: Sequence[Line], skip: set[int], neutral: frozen
         return claims, covered
     row_skip = set(skip) | set(neutral) | set(setup)
     rows = [block_rows(lines, b.start, b.end, b.label, b.header, row_skip) for b in blocks]
+    _names_above_repeats(lines, blocks, rows, neutral)
     _merge_asides(blocks, rows)
     for series in _series(lines, blocks, rows):
         labels = [blocks[k].label for k in series]
