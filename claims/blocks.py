@@ -65,6 +65,10 @@ _RULE = re.compile(r"^\s*[-=*~_#+|.:]{3,}\s*$")
 _CODE = re.compile(r"^\S+\.\w{1,4}:\d+:(?:\d+:)?\s+(?:warning|error|note|fatal)\b|#\s*define\b|^\s*\d*\s*\|\s|"
                    r"[;{}]\s*$|\b(?:if|else|return|while|for|switch)\b\s*\(|\w\([^()]*\)\s*[;{]|==|!=")
 _GAPS = re.compile(r"\S(?:\s{2,}|\t)\S")
+# a source line under its line number, also as git blame prints it ("8daafe9ebbd21a Xuan Zhuo
+# 2023-08-10  2778   * reset, ..."); a kernel config line ("CONFIG_CMA_SIZE_MBYTES=200")
+_NUMBERED = re.compile(r"^\s*(?:[0-9a-f]{7,40}\s+.{0,60}?\d{4}-\d\d-\d\d\s+)?(?P<n>\d{1,6})(?=\s|$)")
+_CONFIG = re.compile(r"^\s*(?:#\s*)?CONFIG_[A-Z0-9_]+(?:=|\s+is not set\b)")
 _MAX_GAP = 8  # text lines between two blocks that still belong to one comparison
 
 
@@ -80,7 +84,17 @@ def _is_prose(text: str) -> bool:
     plain lower-case words, whatever its end."""
     words = text.split()
     plain = sum(1 for w in words if w.strip(",;.()").isalpha() and w.islower() and len(w) > 1)
-    return len(words) >= 6 and plain >= 0.6 * len(words)
+    # "Total inflation duration was 63 seconds. No deflate-queue activity": a sentence
+    # ends inside the line
+    return (len(words) >= 6 and plain >= 0.6 * len(words)) or _two_sentences(text)
+
+
+def _two_sentences(text: str) -> bool:
+    """A line where one sentence ends and the next begins ("Total inflation duration was
+    63 seconds. No deflate-queue activity"): prose, however many numbers it quotes."""
+    words = text.split()
+    plain = sum(1 for w in words if w.strip(",;.()").isalpha() and w.islower() and len(w) > 1)
+    return len(words) >= 5 and plain >= 4 and _SENTENCE_INSIDE.search(text) is not None
 
 
 def _kind(text: str) -> str:
@@ -113,6 +127,41 @@ def _kind(text: str) -> str:
     return "text"
 
 
+def _listings(lines: Sequence[Line]) -> set[int]:
+    """Lines of source code printed under their line numbers (a build robot's report, a
+    quoted function) and kernel config lines: numbers there count lines and sizes, not
+    results.  A listing is a run of three or more lines whose leading numbers climb by
+    one to three, most with no other number on the line (a table of thread counts, "1
+    100 / 2 180 / 4 350", has results beside each count)."""
+    out: set[int] = set()
+    run: list[int] = []
+    prev: int | None = None
+
+    def close() -> None:
+        if len(run) >= 3 and sum(1 for k in run if _rest_has_value(lines[k].text)) <= len(run) // 3:
+            out.update(run)
+
+    for i, ln in enumerate(lines):
+        if _CONFIG.match(ln.text):
+            out.add(i)
+        m = _NUMBERED.match(ln.text)
+        n = int(m.group("n")) if m else None
+        if n is not None and prev is not None and run and 1 <= n - prev <= 3 and lines[run[-1]].depth == ln.depth:
+            run.append(i)
+        else:
+            close()
+            run = [i] if n is not None else []
+        prev = n
+    close()
+    return out
+
+
+def _rest_has_value(text: str) -> bool:
+    m = _NUMBERED.match(text)
+    rest = text[m.end():] if m else text
+    return any(t.kind == "value" for t in tokenize(rest))
+
+
 def find_blocks(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] | set[int] = frozenset(),
                 setup: dict[int, str] | None = None) -> list[Block]:
     """Runs of output lines, each labelled by the nearest text above it.
@@ -124,6 +173,7 @@ def find_blocks(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] |
     Column headers (words spaced as columns) never split a block.
     """
     setup = setup or {}
+    listing = _listings(lines)
     blocks: list[Block] = []
     cur: Block | None = None
     window: list[int] = []  # non-blank lines since the current block's last numbers
@@ -135,7 +185,7 @@ def find_blocks(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] |
             continue
         if depth is not None and ln.depth != depth and ln.text.strip():
             cur, window, window_start = None, [], i
-        kind = "setup" if i in setup else "command" if i in neutral else _kind(ln.text)
+        kind = "setup" if i in setup else "command" if i in neutral else "code" if i in listing else _kind(ln.text)
         if kind in ("blank", "rule"):
             continue
         if kind == "code":  # a listing with line numbers is code, not output
@@ -203,12 +253,26 @@ def _pick_label(lines: Sequence[Line], window: list[int], labels: list[int],
     # "The per-socket numbers come from this command," introduces what follows; "- Linux
     # modified without the patch" names a side: the nearest of either
     named = [k for k in near if lines[k].text.rstrip().endswith((":", ","))
-             or abs(cue(block_label(lines[k].text)[0]).score) >= 0.35]  # type: ignore[index]
+             or (abs(cue(block_label(lines[k].text)[0]).score) >= 0.35  # type: ignore[index]
+                 and not _two_sentences(lines[k].text))]
     if len(lines[near[-1]].text.split()) <= 4 and not lines[near[-1]].text.rstrip().endswith("."):
         return near[-1]  # a short line right above ("ipv4 single") is the name itself
     if named:
         return named[-1]
+    # "Without patch (kernel 4.19.0-5):" over a paragraph that describes the run: the
+    # label that names a side, further up, still names the block
+    far = [k for k in labels[:-4] if k not in neutral and _label_like(lines[k].text)
+           and (got := block_label(lines[k].text)) is not None and cue(got[0]).role is not None]
+    if far:
+        return far[-1]
     return near[-1]
+
+
+def _label_like(text: str) -> bool:
+    """A line that can name what follows it: short, or introducing it ("...:"), never a
+    line of a paragraph."""
+    s = text.strip()
+    return not _is_prose(s) and not is_sentence(s) and (len(s.split()) <= 8 or s.endswith(":"))
 
 
 def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
@@ -228,11 +292,13 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
         if k in skip:
             headers = []
             continue
+        if is_sentence(text.strip()) or _two_sentences(text):
+            continue  # a sentence that quotes a number describes the run; it is not its output
         row = make_row(label, text, ln.number, depth=ln.depth, author=ln.author,
                        message_id=ln.message_id, runs=runs)
         if not row.values:
             words = text.split()
-            if len(words) >= 2 and len(text) < 200:
+            if len(words) >= 2 and len(text) < 200 and _column_names(text):
                 headers.append(text)
             elif not text.strip():
                 headers = []
@@ -245,9 +311,45 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
             row.key = " ".join(t.text for t in row.tokens[:key_end + 1]).rstrip(":")
         else:
             _name_column(row, text)
-        row.columns = _columns(row, headers, header)
+        row.columns = _item_names(row.tokens) or _columns(row, headers, header)
         rows.append(row)
     return _unwrapped(rows)
+
+
+def _column_names(text: str) -> bool:
+    """A line of words that can name the columns under it ("Recv   Send    Send"): spaced
+    as columns, and not a sentence, a wrapped line of prose or a line that introduces what follows
+    ('Result of "grep balloon /proc/vmstat" after the test:')."""
+    s = text.strip()
+    return _GAPS.search(s) is not None and \
+        not (s.endswith((":", ".", ",")) or is_sentence(s) or _is_prose(s) or _SENTENCE_INSIDE.search(s))
+
+
+_SENTENCE_INSIDE = re.compile(r"[a-z)\]]\.\s+[A-Z][a-z]")
+
+
+def _item_names(tokens: list[Token]) -> list[str | None]:
+    """The name of each value of a line that lists named items, each name written before
+    its value: "RX-packets: 68152727   RX-missed: 0   RX-bytes: 3816552712", "Guest:
+    notified 10036893, pinged 68278".  [] for any other line (the words after a value
+    name it there: "4.7 Mpps", "900 MB/s 300 calls/s")."""
+    names: list[str | None] = []
+    n_values = 0
+    for i, t in enumerate(tokens):
+        if t.kind != "value":
+            continue
+        n_values += 1
+        prev = tokens[i - 1] if i else None
+        if prev is not None and prev.kind == "word" and prev.text.endswith(":") and len(prev.text) > 1:
+            names.append(prev.text.rstrip(":"))  # "RX-missed: 0"
+            continue
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        closes = t.text.endswith((",", ";")) or nxt is None or (nxt.kind == "word" and nxt.text.endswith(":"))
+        if prev is not None and prev.kind == "word" and closes and prev.text[-1:].isalpha() and not is_unit(prev.text):
+            names.append(prev.text)  # "notified 10036893,"
+            continue
+        return []
+    return names if n_values >= 2 else []
 
 
 def _unwrapped(rows: list[Row]) -> list[Row]:
@@ -540,6 +642,7 @@ def _merge_asides(blocks: list[Block], rows: list[list[Row]]) -> None:
     for k, m in enumerate(masked):
         if role(blocks[k].label) is None:
             where.setdefault(m, []).append(k)
+    _merge_repeated(blocks, rows, masked, where)
     owner: int | None = None  # the last block that names a side
     for i in range(len(blocks)):
         b = blocks[i]
@@ -564,6 +667,69 @@ def _merge_asides(blocks: list[Block], rows: list[list[Row]]) -> None:
         rows[prev].extend(rows[i])
         rows[i] = []
         b.end = b.first_data = blocks[prev].end
+
+
+def _merge_repeated(blocks: list[Block], rows: list[list[Row]], masked: list[str],
+                    where: dict[str, list[int]]) -> None:
+    """A sub-heading printed under each of several variants ("Throughput (since last
+    show)" under "### virtio PMD ..." and again under "### AF_XDP PMD ..."), whatever the
+    variants' labels say: each copy follows, with no text between, a block whose label
+    is printed once, a different one each time; each copy is part of that block."""
+    count: dict[str, int] = {}
+    for m in masked:
+        count[m] = count.get(m, 0) + 1
+    for m, ks in where.items():
+        if len(ks) < 2 or not m or any(not rows[k] or not blocks[k].label for k in ks):
+            continue
+        prevs = [next((j for j in range(k - 1, -1, -1) if rows[j]), None) for k in ks]
+        if any(p is None or blocks[k].window != blocks[p].end or count[masked[p]] != 1
+               for k, p in zip(ks, prevs, strict=True)) or len(set(prevs)) != len(prevs):
+            continue
+        for k, p in zip(ks, prevs, strict=True):
+            assert p is not None
+            blocks[p].end = blocks[k].end
+            for r in rows[k]:
+                r.label = blocks[p].label
+            rows[p].extend(rows[k])
+            rows[k] = []
+            blocks[k].end = blocks[k].first_data = blocks[p].end
+
+
+def _names_above_repeats(lines: Sequence[Line], blocks: list[Block], rows: list[list[Row]],
+                         neutral: frozenset[int] | set[int]) -> None:
+    """Blocks under one label that names no side ("stats:" under "### vhost-user PMD" and
+    again under "### AF_XDP PMD"): a label every variant repeats names what is printed,
+    not the variant; the nearest line above it that differs from block to block names
+    each (a label naming a side, "Before:" under "TCP" and under "UDP", stays)."""
+    groups: dict[str, list[int]] = {}
+    for k, b in enumerate(blocks):
+        if rows[k] and b.label and role(b.label) is None:
+            groups.setdefault(b.label.lower(), []).append(k)
+    for ks in groups.values():
+        if len(ks) < 2 or len(ks) > MAX_SERIES:
+            continue
+        above = [_differing_name(lines, blocks[j], neutral) for j in ks]
+        names = [a[1].lower() for a in above if a is not None]
+        if len(names) != len(ks) or len(set(names)) != len(ks):
+            continue
+        for j, a in zip(ks, above, strict=True):
+            assert a is not None
+            blocks[j].label_index, blocks[j].label = a
+            for r in rows[j]:
+                r.label = a[1]
+
+
+def _differing_name(lines: Sequence[Line], b: Block, neutral: frozenset[int] | set[int]) -> tuple[int, str] | None:
+    """The nearest line above a block's own label that could name it (see `_label_like`)."""
+    if b.label_index is None:
+        return None
+    for k in range(b.label_index - 1, b.window - 1, -1):
+        t = lines[k].text
+        if not t.strip() or k in neutral or _kind(t) != "text" or not _label_like(t):
+            continue
+        got = block_label(t)
+        return (k, got[0]) if got is not None else None
+    return None
 
 
 def _condition(labels: list[str | None]) -> list[tuple[str, ...]]:
@@ -626,6 +792,7 @@ def labelled_block_claims(lines: Sequence[Line], skip: set[int], neutral: frozen
         return claims, covered
     row_skip = set(skip) | set(neutral) | set(setup)
     rows = [block_rows(lines, b.start, b.end, b.label, b.header, row_skip) for b in blocks]
+    _names_above_repeats(lines, blocks, rows, neutral)
     _merge_asides(blocks, rows)
     for series in _series(lines, blocks, rows):
         labels = [blocks[k].label for k in series]

@@ -117,6 +117,9 @@ def parse_number(text: str) -> float | None:
         return None
 
 
+_CLOCK = re.compile(r"(?:(?P<h>\d{1,4})h)?(?P<m>\d{1,4})m(?P<s>\d{1,2}(?:\.\d+)?)s")
+
+
 def classify(word: str) -> tuple[str, float | None, str | None, bool, bool]:
     """(kind, value, unit, percent, signed) for one token with punctuation stripped."""
     if _FOOTNOTE.fullmatch(word):
@@ -135,6 +138,9 @@ def classify(word: str) -> tuple[str, float | None, str | None, bool, bool]:
         return got if got[0] == "value" else ("word", None, None, False, False)
     if _RANGE_TOKEN.fullmatch(w):
         return "range", None, None, False, False
+    if (dur := _CLOCK.fullmatch(w)) is not None:  # time(1): "real 0m12.606s"
+        h, mins, secs = dur.group("h"), dur.group("m"), dur.group("s")
+        return "value", (int(h) * 3600 if h else 0) + int(mins) * 60 + float(secs), "s", False, False
     m = _VALUE_TOKEN.fullmatch(w)
     if not m:
         d = _DECIMAL_COMMA.fullmatch(w)

@@ -131,10 +131,13 @@ def metric_name(tokens: list[Token], i: int) -> str:
         if t.text.endswith((",", ";", ")", ":", ".")) or len(after) >= 4:
             break
     before: list[str] = []
-    for t in reversed(tokens[max(0, i - 4):i]):
+    for j in range(i - 1, max(0, i - 4) - 1, -1):
+        t = tokens[j]
         w = t.text.strip("()[],;:")
         if t.kind != "word" or not w or w in ("#", "|", "+-", "±") or t.text.endswith((":", ",")):
             break
+        if j and tokens[j - 1].kind == "value" and tokens[j - 1].unit == t.text:
+            break  # "36 MB/s 3863 calls/s": the unit of the value before is not this one's name
         before.insert(0, w)
     unit = tokens[i].unit
     if before and (not after or (unit and after[0] == unit and len(after) == 1)):
@@ -187,7 +190,7 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
             continue
         col = base.columns[k] if k < len(base.columns) else None
         metric = col or metric_name(base.tokens, bi) or base.key or bt.unit or "value"
-        if base.key and col:
+        if base.key and col and base.key not in base.columns:  # a key among the columns names its own value
             metric = f"{base.key} {col}"
         unit = bt.unit or ct.unit or base.unit or cand.unit
         if unit and unit.startswith("%") and bt.percent:

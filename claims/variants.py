@@ -46,7 +46,7 @@ def pick_baseline(labels: Sequence[str | None], subject: str | None = None) -> i
 
 
 _SPACES = re.compile(r"\s+")
-_LEAD = re.compile(r"^[-*•>=\s]+")
+_LEAD = re.compile(r"^(?:[-*•>=\s]|#+(?=\s))+")  # bullets, quote marks, markdown's "### "
 
 
 def clean_label(text: str) -> str:

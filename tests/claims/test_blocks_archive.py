@@ -1,0 +1,110 @@
+"""The block model on structures met in the list archive (../shared/data), which no rule
+was shaped on: each input is invented text written in the structure of a real message
+(a build robot's listing, testpmd's port statistics, a balloon test report, time(1)
+output under two mount options), with its own words and numbers.
+"""
+from __future__ import annotations
+
+from claims.extract import extract_message
+from claims.message import message_from_text
+from claims.numbers import tokenize
+from tests.extractkit import ex, pairs
+
+
+def _named(text: str, subject: str | None = None) -> list[tuple[str, float, float, str | None, str | None]]:
+    msg = message_from_text(text)
+    msg.subject = subject
+    return [(c.metric, c.baseline.value, c.candidate.value, c.baseline.label, c.candidate.label)
+            for c in extract_message(msg).claims if c.baseline and c.candidate]
+
+
+def test_a_numbered_source_listing_is_not_output() -> None:
+    # a build robot quotes the function around a warning, each line under its number;
+    # a comment in it says "without", another line "fixed"
+    text = ("vim +4410 lib/frob.c\n\n"
+            "  4401\t/**\n  4402\t * frob_pages - hand the pages back\n"
+            "  4403\t * Pages taken without the lock are\n  4404\t * counted again.\n  4405\t */\n"
+            "  4406\tvoid frob_pages(struct page *p)\n\n"
+            "fixed:\n\n"
+            "  4418\t/*\n  4419\t * the pool is drained first\n  4420\t */\n")
+    assert pairs(text) == []
+
+
+def test_kernel_config_lines_are_not_results() -> None:
+    text = ("# Default area size\nCONFIG_FROB_AREA_MBYTES=300\nCONFIG_FROB_SEL_MBYTES=y\n"
+            "# CONFIG_FROB_SEL_MAX is not set\nCONFIG_FROB_ALIGNMENT=12\n")
+    assert pairs(text) == []
+
+
+def test_port_statistics_name_each_value_by_its_key() -> None:
+    # "key: value" items three to a line, and a sub-heading printed under each variant
+    side = ("    show port stats all\n\n"
+            "      ########## NIC statistics for port 1 ##########\n"
+            "      RX-packets: {0}   RX-missed: 0     RX-bytes:  {1}\n"
+            "      TX-packets: {0}   TX-errors: 0     TX-bytes:  {1}\n\n"
+            "      Throughput (since last show)\n"
+            "      Rx-pps:      {2}          Rx-bps:   {3}\n"
+            "      ###############################################\n\n")
+    text = ("without this change:\n" + side.format(4100200, 262412800, 512400, 262348800)
+            + "with this change:\n" + side.format(6100300, 390419200, 701100, 358963200))
+    got = {(m, b, c) for m, b, c, *_ in _named(text)}
+    assert ("Rx-pps", 512400, 701100) in got
+    assert ("Rx-bps", 262348800, 358963200) in got
+    assert ("RX-bytes", 262412800, 390419200) in got
+    assert not any("#" in m for m, *_ in got)
+
+
+def test_a_sub_heading_under_variants_that_name_no_side() -> None:
+    # the variants are named by what they run (the subject names the candidate); a
+    # sub-heading printed under each is part of its variant's output
+    side = ("### {0} PMD in guest\n\ntestpmd> show port stats all\n\n  rx-pps: {1}  tx-pps: {2}\n\n"
+            "Rate (since last show)\n  rx-rate: {3}  tx-rate: {4}\n\n")
+    text = side.format("vhost-user", 900100, 900050, 7.2, 7.1) + side.format("AF_XDP", 640200, 640300, 5.1, 5.2)
+    got = {(m, b, c) for m, b, c, *_ in _named(text, "[PATCH net-next 00/12] foo: AF_XDP zero copy for the guest")}
+    assert ("rx-pps", 900100, 640200) in got and ("rx-rate", 7.2, 5.1) in got
+
+
+def test_a_label_every_variant_repeats_is_not_the_variant() -> None:
+    side = "{0}\n\nstats:\n  p50: {1} us\n  p99: {2} us\n\n"
+    text = side.format("Without the fix", 14, 90) + side.format("With the fix", 12, 41)
+    got = _named(text)
+    assert {(b, c) for _, b, c, *_ in got} == {(14, 12), (90, 41)}
+    assert got[0][3] == "Without the fix"
+
+
+def test_the_label_above_a_describing_paragraph_names_the_block() -> None:
+    text = ("Without patch (kernel 6.1.0-3):\n"
+            "The shrinker never caught up until we stopped the reader; the whole\n"
+            "fill took 611 seconds. The longest stall was 290 seconds (see the\n"
+            "plot).\n"
+            "Counters from /proc/vmstat after the run:\n"
+            "frob_inflate 2210481\nfrob_deflate 2210481\n\n"
+            "With patch (kernel 6.7.0-rc2+):\n"
+            "The whole fill took 71 seconds. No stall was seen while the\n"
+            "page cache grew.\n"
+            "Counters from /proc/vmstat after the run:\n"
+            "frob_inflate 931120\nfrob_deflate 931120\n")
+    got = _named(text)
+    assert [(m, b, c) for m, b, c, *_ in got] == [("frob_inflate", 2210481, 931120), ("frob_deflate", 2210481, 931120)]
+    assert got[0][3] == "Without patch (kernel 6.1.0-3)" and got[0][4] == "With patch (kernel 6.7.0-rc2+)"
+
+
+def test_time_output_pairs_under_two_options() -> None:
+    text = ("* Results:\nDefault:\nreal 0m21.410s\nuser 0m4.120s\nsys 0m9.902s\n\n"
+            "With `-o lookup_cache=30`:\nreal 0m18.077s\nuser 0m4.001s\nsys 0m8.350s\n")
+    assert pairs(text) == [(21.41, 18.077), (4.12, 4.001), (9.902, 8.35)]
+    assert [t.value for t in tokenize("real 1m2.5s") if t.kind == "value"] == [62.5]
+
+
+def test_values_listed_after_their_names() -> None:
+    text = ("Before:\nGuest: kicked 2200431, woken 51200\nHost: kicked 51200, woken 1804411\n\n"
+            "After:\nGuest: kicked 2200120, woken 50010\nHost: kicked 50010, woken 1799302\n")
+    got = {(c.metric, c.baseline.value) for c in ex(text).claims if c.baseline}
+    assert ("Guest kicked", 2200431) in got and ("Host woken", 1804411) in got
+
+
+def test_the_unit_of_one_value_does_not_name_the_next() -> None:
+    text = ("Without GSO:\nudp tx:  41 MB/s   4410 calls/s\nudp tx:  40 MB/s   4380 calls/s\n\n"
+            "With GSO:\nudp tx:  133 MB/s   13100 calls/s\nudp tx:  131 MB/s   13020 calls/s\n")
+    got = [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims if c.baseline]
+    assert ("calls/s", 4410, 13100) in got and not any("MB/s calls" in m for m, *_ in got)
