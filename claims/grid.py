@@ -1220,6 +1220,8 @@ def _promote_header_row(g: Grid) -> None:
     vals = [c for c in head.cells if c is not None]
     if role(head.label) or head.mark or len(vals) < 2 or len(vals) != len(head.cells):
         return
+    if any(c.stated is not None or c.spread is not None for c in vals) or g.header and len(g.header[-1]) >= len(vals):
+        return  # a measured row ("167102  186049 (+11%)") under a header naming every column
     nums = [_scaled(c.tok) for c in vals]
     rising = all(c.tok.unit is None for c in vals) and all(float(v).is_integer() for v in nums) and all(a < b for a, b in zip(nums, nums[1:], strict=False))
     unlabelled = not head.label and len(rows) >= 3 and all(r.label for r in rows[1:])
