@@ -60,6 +60,8 @@ _GLUED_PAREN_UNIT = re.compile(r"(?<=\d)\((?=[A-Za-zµ/%]{1,12}\))")
 _PAREN_UNIT = re.compile(r"^[(\[](?P<u>[A-Za-zµ/%. ]{1,16})[)\]]$")
 _UNIT_IN_TITLE = re.compile(r"[(\[](?P<u>[A-Za-zµ/%]{1,12})[)\]]")
 _PAREN_NUMBER = re.compile(r"(?P<v>[^()]{1,30}?)\s*\(\s*(?:±|\+-|\+/-)?\s*(?P<s>\d[\d.,]*%?)\s*\)")
+# a note with no number printed after a value: "(??)", "(*)", "(noisy)"
+_ANNOTATION = re.compile(r"[?*!]{1,3}|[a-z][a-z ]{2,20}")
 _WORSE = re.compile(r"(?i)regress|slower|worse|drop|degrad|loss")
 
 _CHANGE_NAME = re.compile(r"(?i)^(?:[+-]?%|\+-%|%\s?change|%diff|diff\.?|delta|change|percent(?:age)?|gain|"
@@ -190,6 +192,8 @@ def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False)
         if _PCT.search(body) and not _PAREN_UNIT.match(m.group(0)):
             stated = _stated_of(body) if stated is None else stated
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+        elif _ANNOTATION.fullmatch(body) and not is_unit(body.strip()):
+            text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]  # "253k (??)"
     t = _GLUED_PAREN_UNIT.sub(" (", text.strip())
     if not t:
         return None
@@ -449,12 +453,12 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             continue
         if parse_line(t) is not None or _is_sentence(t) or len(t) > 300:
             break
-        if _CODE.search(t):
+        sep, ps = pieces(t)
+        intro = len(ps) == 1 and ps[0][2].endswith(":") and len(ps[0][2].split()) <= 14
+        if _CODE.search(t) and not (intro and _BLOCK_CODE.search(t) is None):
             g.header, g.header_seps, g.title = [], [], None
             g.code = True  # a numbered source listing: no table
             return
-        sep, ps = pieces(t)
-        intro = len(ps) == 1 and ps[0][2].endswith(":") and len(ps[0][2].split()) <= 14
         if len(ps) == 1 and (got or blanks or intro or len(ps[0][2].split()) <= 6):
             words = ps[0][2]
             if (len(words.split()) <= 8 or intro) and not words.endswith((".", ",")):
@@ -483,6 +487,7 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
 
 
 _CODE = re.compile(r"[;{}]|/\*|\*/|^\s*\*(?:\s|$)|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^#\w|\b[0-9a-f]{12,40}\b")
+_BLOCK_CODE = re.compile(r"[;{}]|/\*|\*/")  # an intro line "RAMDISK (vq == vcpu):" is a title, not code
 _DIGIT = re.compile(r"\d")
 _LABEL_VALUE = re.compile(r"^[^:\d]{1,40}:\s*[~<+-]?\d")  # "Before: 5.2Mpps" in a piece of its own
 _SHELLISH = re.compile(r"(?:^|\s)-\S|[&;=$`<>]|^\S*/|\(qemu\)|#")
@@ -893,6 +898,8 @@ def _label_columns(rows: list[GRow]) -> list[list[list[str]]]:
     "seqread-psync"), else the first word and the rest, or all but the last word and the
     last ("xmit by syscall", "xmit by xsk", "recv by syscall", ...)."""
     out: list[list[list[str]]] = []
+    if all(r.label.count(", ") == 1 for r in rows):  # "virtio, 1vcpu", "vhost-blk, 1vcpu"
+        out.append([r.label.split(", ") for r in rows])
     if sum(len(r.parts) == 2 for r in rows) >= len(rows) / 2:
         seconds = {r.parts[1] for r in rows if len(r.parts) == 2}
         parts = []
@@ -922,9 +929,11 @@ def _long_format(g: Grid, prose: str) -> Grid | None:
         for vi in (0, 1):
             var, key = cols[vi], cols[1 - vi]
             distinct_key, distinct_var = len(set(key)), len(set(var))
-            if _runs_of(key) != distinct_key or distinct_var < 2 or distinct_key < 2 \
-                    or _runs_of(var) <= distinct_var or distinct_key >= len(rows):
-                continue  # the key must come in contiguous groups and the variant cycle through them
+            if distinct_var < 2 or distinct_key < 2 or distinct_key >= len(rows) \
+                    or len(set(zip(key, var, strict=True))) != len(rows) \
+                    or not (_runs_of(key) == distinct_key and _runs_of(var) > distinct_var
+                            or _runs_of(var) == distinct_var and _runs_of(key) > distinct_key):
+                continue  # one side in contiguous groups, the other cycling through each of them
             names = list(dict.fromkeys(var))
             if any(_kind_of_name(n) in ("param", "index", "aggregate", "metric", "change") for n in names):
                 continue
