@@ -459,6 +459,11 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             g.header, g.header_seps, g.title = [], [], None
             g.code = True  # a numbered source listing: no table
             return
+        if len(ps) == 1 and not got and not blanks and not intro and i - j == 1 and ps[0][0] > 0 \
+                and _header_above(lines, j, depth, skip):
+            got.insert(0, t)  # the second line of a header ("TCP_NODELAY" under "virtio-net + vhost")
+            j -= 1
+            continue
         if len(ps) == 1 and (got or blanks or intro or len(ps[0][2].split()) <= 6):
             words = ps[0][2]
             if (len(words.split()) <= 8 or intro) and not words.endswith((".", ",")):
@@ -487,6 +492,16 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
 
 
 _CODE = re.compile(r"[;{}]|/\*|\*/|^\s*\*(?:\s|$)|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^#\w|\b[0-9a-f]{12,40}\b")
+def _header_above(lines: Sequence[Line], j: int, depth: int, skip: set[int]) -> bool:
+    """Line j-1 is a header line of several cells: line j, one piece under it, continues it."""
+    if j < 1 or j - 1 in skip or lines[j - 1].depth != depth:
+        return False
+    t = lines[j - 1].text
+    return bool(t.strip()) and not _is_rule(t) and parse_line(t) is None and not _is_sentence(t) \
+        and len(pieces(t)[1]) >= 2 and _CODE.search(t) is None
+
+
+_JOINER = re.compile(r"[+&/]|and|with|w/")
 _BLOCK_CODE = re.compile(r"[;{}]|/\*|\*/")  # an intro line "RAMDISK (vq == vcpu):" is a title, not code
 _DIGIT = re.compile(r"\d")
 _LABEL_VALUE = re.compile(r"^[^:\d]{1,40}:\s*[~<+-]?\d")  # "Before: 5.2Mpps" in a piece of its own
@@ -629,14 +644,23 @@ def _name_columns(g: Grid, k: int) -> None:
             # a column of only "-" cells has no position: one name per column, right-aligned
             words.extend((s, e, x, n + k - len(hdr)) for n, (s, e, x, _) in enumerate(hdr))
         else:
-            for s, _e, x, _ in hdr:
+            for s, e, x, _ in hdr:
+                mine = []
                 for m in re.finditer(r"\S+", x):
                     at = (s + m.start(), s + m.end())
                     best = min(range(k), key=lambda j: (_gap(at, spans[j]), -_overlap(at, spans[j])))
                     col = best
                     if at[1] <= label_end and _gap(at, spans[best]) > 0:
                         col = -1
-                    words.append((*at, m.group(), col))
+                    mine.append((*at, m.group(), col))
+                cols = sorted({c for *_, c in mine if c >= 0})
+                if len(cols) >= 2 and -1 not in {c for *_, c in mine} and any(
+                        _JOINER.fullmatch(w) and mine[n - 1][3] != mine[n + 1][3]
+                        for n, (_, _, w, _) in enumerate(mine[1:-1], start=1)):
+                    # "+" or "&" between words over two columns ties them together: one name
+                    # over every column it spans ("virtio-net + vhost" over two)
+                    mine = [(s, e, x, c) for c in cols]
+                words.extend(mine)
             piece_cols = [{c for s, e, _, c in words if hs <= s and e <= he and c >= 0} for hs, he, _, _ in hdr]
             owners = [c for pc in piece_cols if len(pc) == 1 for c in pc]
             if len(hdr) == k and (any(len(pc) > 1 for pc in piece_cols) or len(owners) != len(set(owners))):
