@@ -790,6 +790,8 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
     rnames = [labels[i] for i in body]
     if "variant" not in rkinds and _told_apart(rnames):
         row_score += 2.0
+    elif "variant" not in rkinds and "variant" not in ckinds and _one_word_apart(rnames, prose):
+        row_score += 2.0
     ref_row = None
     computed_base = None
     if len(vcols) >= 2 and ccols:
@@ -862,6 +864,19 @@ def _told_apart(names: list[str]) -> bool:
     squashed = [re.sub(r"[^a-z0-9]", "", n.lower()) for n in names]
     base = squashed[baseline_index(names)]
     return bool(base) and all(base in x for x in squashed)
+
+
+def _one_word_apart(names: list[str], prose: str) -> bool:
+    """Two row names that differ in one word, a word the message's text names ("xmit by
+    sockperf" / "xmit by xsk"): the two things compared, the rest of the name shared."""
+    if len(names) != 2:
+        return False
+    a, b = names[0].split(), names[1].split()
+    if len(a) != len(b) or len(a) < 2:
+        return False
+    diff = [(x, y) for x, y in zip(a, b, strict=True) if x.lower() != y.lower()]
+    return len(diff) == 1 and all(_kind_of_name(w) == "name" for w in diff[0]) \
+        and any(_text_names(prose, w) for w in diff[0])
 
 
 def _stated_pattern(rows: list[GRow], body: list[int], vcols: list[int]) -> tuple[float, float]:
