@@ -62,6 +62,7 @@ _UNIT_IN_TITLE = re.compile(r"[(\[](?P<u>[A-Za-zµ/%]{1,12})[)\]]")
 _PAREN_NUMBER = re.compile(r"(?P<v>[^()]{1,30}?)\s*\(\s*(?:±|\+-|\+/-)?\s*(?P<s>\d[\d.,]*%?)\s*\)")
 # a note with no number printed after a value: "(??)", "(*)", "(noisy)"
 _ANNOTATION = re.compile(r"[?*!]{1,3}|[a-z][a-z ]{2,20}")
+_WORD_NOTE = re.compile(r"\([^()\s]{1,30}\)")  # "(step:32)", "(tsc)" written against a word
 _WORSE = re.compile(r"(?i)regress|slower|worse|drop|degrad|loss")
 
 _CHANGE_NAME = re.compile(r"(?i)^(?:[+-]?%|\+-%|%\s?change|%diff|diff\.?|delta|change|percent(?:age)?|gain|"
@@ -247,21 +248,28 @@ def _glued_values(text: str, start: int, piece: int) -> tuple[str, list[Cell | N
     cells: list[Cell | None] = []
     i = len(toks) - 1
     unit = None
+    while i > 1 and toks[i].kind == "word" and _WORD_NOTE.fullmatch(toks[i].text) \
+            and any(x.kind == "value" for x in toks[i - 2:i]):
+        i -= 1  # "... 39.204 ns (step:32)": a note after the values
     if i > 0 and toks[i].kind == "word" and is_unit(toks[i].text) and (
             toks[i - 1].kind == "value" or toks[i - 1].text.lower() in _NA):
-        unit = toks[i].text  # "2.3 4 Mpps": the row's unit
+        if toks[i - 1].unit != toks[i].text:
+            unit = toks[i].text  # "2.3 4 Mpps": the row's unit
         i -= 1
+    inner = None
     while i >= 0:
         t = toks[i]
         if t.kind == "value" and "=" not in t.text and not (t.unit and not is_unit(t.unit)
                                                              and t.unit not in MAGNITUDES):
-            cells.insert(0, Cell(t, start + t.start, start + t.end, piece, unit=t.unit or unit, glued=True))
+            cells.insert(0, Cell(t, start + t.start, start + t.end, piece, unit=t.unit or inner or unit, glued=True))
+            inner = None
         elif t.kind == "spread" and cells:
             pass
         elif t.kind == "word" and t.text.lower() in _NA and i > 0:
             cells.insert(0, None)
-        elif t.kind == "word" and is_unit(t.text) and i > 0 and toks[i - 1].kind == "value" and cells:
-            pass  # "182 MBytes" inside the row
+        elif t.kind == "word" and is_unit(u := _WORD_NOTE.sub("", t.text) or t.text) and i > 0 \
+                and toks[i - 1].kind == "value" and cells:
+            inner = u  # "182 MBytes", "141 cycles(tsc)" inside the row
         else:
             break
         i -= 1
@@ -468,7 +476,7 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             words = ps[0][2]
             if (len(words.split()) <= 8 or intro) and not words.endswith((".", ",")):
                 g.title = words.rstrip(":")
-            if got or (len(words.split()) <= 3 or collapsed) and i - j == 1 and not blanks:
+            if got or (len(words.split()) <= 3 or collapsed and not intro) and i - j == 1 and not blanks:
                 if not got:
                     got.insert(0, t)  # a one-word header over one value column
                     g.title_header = True
@@ -874,9 +882,14 @@ def _one_word_apart(names: list[str], prose: str) -> bool:
     a, b = names[0].split(), names[1].split()
     if len(a) != len(b) or len(a) < 2:
         return False
-    diff = [(x, y) for x, y in zip(a, b, strict=True) if x.lower() != y.lower()]
-    return len(diff) == 1 and all(_kind_of_name(w) == "name" for w in diff[0]) \
-        and any(_text_names(prose, w) for w in diff[0])
+    diff = [(x.lower(), y.lower()) for x, y in zip(a, b, strict=True) if x.lower() != y.lower()]
+    if len(diff) != 1 or not all(_kind_of_name(w) == "name" for w in diff[0]):
+        return False
+    x, y = (re.split(r"[-_]", w) for w in diff[0])
+    # or two ways of one thing, written as compounds of one head ("single-free" / "batch-free")
+    shared = len(x) == len(y) == 2 and (x[0] == y[0]) != (x[1] == y[1]) and \
+        all(len(p) >= 3 for p in set(x) ^ set(y))
+    return shared or any(_text_names(prose, w) for w in diff[0])
 
 
 def _stated_pattern(rows: list[GRow], body: list[int], vcols: list[int]) -> tuple[float, float]:
