@@ -983,9 +983,10 @@ def _long_format(g: Grid, prose: str) -> Grid | None:
             distinct_key, distinct_var = len(set(key)), len(set(var))
             if distinct_var < 2 or distinct_key < 2 or distinct_key >= len(rows) \
                     or len(set(zip(key, var, strict=True))) != len(rows) \
+                    or distinct_var * distinct_key > 2 * len(rows) \
                     or not (_runs_of(key) == distinct_key and _runs_of(var) > distinct_var
                             or _runs_of(var) == distinct_var and _runs_of(key) > distinct_key):
-                continue  # one side in contiguous groups, the other cycling through each of them
+                continue  # one side in contiguous groups, the other cycling through most of them
             names = list(dict.fromkeys(var))
             if any(_kind_of_name(n) in ("param", "index", "aggregate", "metric", "change") for n in names):
                 continue

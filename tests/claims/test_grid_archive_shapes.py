@@ -92,3 +92,18 @@ def test_glued_rows_of_two_unrelated_names_are_not_compared() -> None:
             "alloc Per op: 220 cycles(tsc) 61.100 ns (loops:64)\n"
             "free Per op: 150 cycles(tsc) 41.700 ns (loops:64)\n")
     assert pairs(text) == []
+
+
+def test_row_names_sharing_a_last_word_are_not_a_long_format() -> None:
+    # "Execl Throughput" and "Pipe Throughput" are two tests, not two variants of one
+    text = ("            test             |  before-patch  |  after-patch\n"
+            "-----------------------------+----------------+-------------\n"
+            " Dhrystone 2 using registers |  3353190.3 lps |  3346007.0 lps\n"
+            " Execl Throughput            |     2718.0 lps |     3662.1 lps\n"
+            " File Copy 256 bufsize       |    37664.0 KBps |  116023.0 KBps\n"
+            " Pipe Throughput             |  6021457.6 lps |  6405029.6 lps\n"
+            " Process Creation            |     3706.6 lps |     4025.7 lps\n"
+            " Shell Scripts (1 job)       |     6436.1 lpm |     6745.6 lpm\n")
+    assert [(b, c, bl) for b, c, bl, _ in _grid_pairs(text)] == [
+        (3353190.3, 3346007.0, "before-patch"), (2718.0, 3662.1, "before-patch"), (37664.0, 116023.0, "before-patch"),
+        (6021457.6, 6405029.6, "before-patch"), (3706.6, 4025.7, "before-patch"), (6436.1, 6745.6, "before-patch")]
