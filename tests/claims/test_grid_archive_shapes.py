@@ -96,7 +96,8 @@ def test_glued_rows_of_two_unrelated_names_are_not_compared() -> None:
 
 def test_row_names_sharing_a_last_word_are_not_a_long_format() -> None:
     # "Execl Throughput" and "Pipe Throughput" are two tests, not two variants of one
-    text = ("            test             |  before-patch  |  after-patch\n"
+    text = ("Execl, Pipe and Shell results improve the most:\n\n"
+            "            test             |  before-patch  |  after-patch\n"
             "-----------------------------+----------------+-------------\n"
             " Dhrystone 2 using registers |  3353190.3 lps |  3346007.0 lps\n"
             " Execl Throughput            |     2718.0 lps |     3662.1 lps\n"
