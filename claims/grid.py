@@ -509,6 +509,7 @@ def _header_above(lines: Sequence[Line], j: int, depth: int, skip: set[int]) -> 
         and len(pieces(t)[1]) >= 2 and _CODE.search(t) is None
 
 
+_NAME_WORD = re.compile(r"[a-z][\w+.-]{2,30}")  # a word that names a thing: no code punctuation, 3+ letters
 _JOINER = re.compile(r"[+&/]|and|with|w/")
 _BLOCK_CODE = re.compile(r"[;{}]|/\*|\*/")  # an intro line "RAMDISK (vq == vcpu):" is a title, not code
 _DIGIT = re.compile(r"\d")
@@ -883,8 +884,9 @@ def _one_word_apart(names: list[str], prose: str) -> bool:
     if len(a) != len(b) or len(a) < 2:
         return False
     diff = [(x.lower(), y.lower()) for x, y in zip(a, b, strict=True) if x.lower() != y.lower()]
-    if len(diff) != 1 or not all(_kind_of_name(w) == "name" for w in diff[0]):
-        return False
+    if len(diff) != 1 or any(ch.isdigit() for n in names for ch in n) \
+            or not all(_kind_of_name(w) == "name" and _NAME_WORD.fullmatch(w) for w in diff[0]):
+        return False  # "RX packets 53" / "TX packets 53", "int nr_zones," / "int zone_sectors,"
     x, y = (re.split(r"[-_]", w) for w in diff[0])
     # or two ways of one thing, written as compounds of one head ("single-free" / "batch-free")
     shared = len(x) == len(y) == 2 and (x[0] == y[0]) != (x[1] == y[1]) and \

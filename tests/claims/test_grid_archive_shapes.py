@@ -108,3 +108,14 @@ def test_row_names_sharing_a_last_word_are_not_a_long_format() -> None:
     assert [(b, c, bl) for b, c, bl, _ in _grid_pairs(text)] == [
         (3353190.3, 3346007.0, "before-patch"), (2718.0, 3662.1, "before-patch"), (37664.0, 116023.0, "before-patch"),
         (6021457.6, 6405029.6, "before-patch"), (3706.6, 4025.7, "before-patch"), (6436.1, 6745.6, "before-patch")]
+
+
+def test_counters_and_source_lines_one_word_apart_are_not_variants() -> None:
+    # interface counters (rx and tx are named in the text) and a listing of declarations
+    text = ("The rx and tx counters after the ping:\n\n"
+            "        RX packets 71  bytes 9512 (9.2 KiB)\n"
+            "        TX packets 71  bytes 9512 (9.2 KiB)\n\n"
+            "nr_pages and page_size are both set:\n\n"
+            "   611		unsigned long nr_pages,\n"
+            "   612		unsigned long page_size,\n")
+    assert _grid_pairs(text) == []
