@@ -1205,7 +1205,8 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
                     out.append(cl)
         return out
     bj = axis.baseline
-    cands = [j for j in axis.variants if j != bj]
+    group = _gutter_group(g, k, bj)
+    cands = [j for j in axis.variants if j != bj and j in group]
     ccols = [j for j in range(k) if kinds[j] == "change"]
     for r in g.rows:
         if _is_change_row(r):
@@ -1232,6 +1233,22 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
                 _spread(cl, spread_of.get(bj), r, None, spread_of.get(j))
                 out.append(cl)
     return out
+
+
+def _gutter_group(g: Grid, k: int, j: int) -> set[int]:
+    """The value columns printed in one group with column j: an aligned table whose one
+    gutter is far wider than the others sets the columns past it apart ("p 7+8" ...
+    "virtio-net + vhost": a reference of another kind, not a variant of the series)."""
+    full = [r for r in g.rows if r.sep == " " and all(c is not None for c in r.cells)]
+    if k < 4 or len(full) < 2:
+        return set(range(k))
+    gaps = [min(r.cells[n + 1].start - r.cells[n].end for r in full) for n in range(k - 1)]  # type: ignore[union-attr]
+    inner = sorted(gaps)[len(gaps) // 2]
+    wide = [n for n, x in enumerate(gaps) if x >= max(2 * inner, inner + 4)]
+    if len(wide) != 1:
+        return set(range(k))
+    cut = wide[0] + 1
+    return set(range(cut)) if j < cut else set(range(cut, k))
 
 
 def _baseline_from_stated(base: GRow, cand: Cell, stated: float | None) -> Cell | None:

@@ -119,3 +119,11 @@ def test_counters_and_source_lines_one_word_apart_are_not_variants() -> None:
             "   611		unsigned long nr_pages,\n"
             "   612		unsigned long page_size,\n")
     assert _grid_pairs(text) == []
+
+
+def test_columns_past_one_wide_gutter_are_a_reference_group() -> None:
+    text = ("size   before    p 1     p 2             other-nic  other-nic-tso\n"
+            "64      0.070   0.061   0.138             0.190       0.181\n"
+            "4K      3.301   3.402   7.100             7.712       7.601\n")
+    assert {(b, c, cl) for b, c, _, cl in _grid_pairs(text)} == {
+        (0.070, 0.061, "p 1"), (0.070, 0.138, "p 2"), (3.301, 3.402, "p 1"), (3.301, 7.100, "p 2")}
