@@ -60,6 +60,9 @@ _GLUED_PAREN_UNIT = re.compile(r"(?<=\d)\((?=[A-Za-zµ/%]{1,12}\))")
 _PAREN_UNIT = re.compile(r"^[(\[](?P<u>[A-Za-zµ/%. ]{1,16})[)\]]$")
 _UNIT_IN_TITLE = re.compile(r"[(\[](?P<u>[A-Za-zµ/%]{1,12})[)\]]")
 _PAREN_NUMBER = re.compile(r"(?P<v>[^()]{1,30}?)\s*\(\s*(?:±|\+-|\+/-)?\s*(?P<s>\d[\d.,]*%?)\s*\)")
+# a note with no number printed after a value: "(??)", "(*)", "(noisy)"
+_ANNOTATION = re.compile(r"[?*!]{1,3}|[a-z][a-z ]{2,20}")
+_WORD_NOTE = re.compile(r"\([^()\s]{1,30}\)")  # "(step:32)", "(tsc)" written against a word
 _WORSE = re.compile(r"(?i)regress|slower|worse|drop|degrad|loss")
 
 _CHANGE_NAME = re.compile(r"(?i)^(?:[+-]?%|\+-%|%\s?change|%diff|diff\.?|delta|change|percent(?:age)?|gain|"
@@ -190,6 +193,8 @@ def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False)
         if _PCT.search(body) and not _PAREN_UNIT.match(m.group(0)):
             stated = _stated_of(body) if stated is None else stated
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+        elif _ANNOTATION.fullmatch(body) and not is_unit(body.strip()):
+            text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]  # "253k (??)"
     t = _GLUED_PAREN_UNIT.sub(" (", text.strip())
     if not t:
         return None
@@ -243,21 +248,28 @@ def _glued_values(text: str, start: int, piece: int) -> tuple[str, list[Cell | N
     cells: list[Cell | None] = []
     i = len(toks) - 1
     unit = None
+    while i > 1 and toks[i].kind == "word" and _WORD_NOTE.fullmatch(toks[i].text) \
+            and any(x.kind == "value" for x in toks[i - 2:i]):
+        i -= 1  # "... 39.204 ns (step:32)": a note after the values
     if i > 0 and toks[i].kind == "word" and is_unit(toks[i].text) and (
             toks[i - 1].kind == "value" or toks[i - 1].text.lower() in _NA):
-        unit = toks[i].text  # "2.3 4 Mpps": the row's unit
+        if toks[i - 1].unit != toks[i].text:
+            unit = toks[i].text  # "2.3 4 Mpps": the row's unit
         i -= 1
+    inner = None
     while i >= 0:
         t = toks[i]
         if t.kind == "value" and "=" not in t.text and not (t.unit and not is_unit(t.unit)
                                                              and t.unit not in MAGNITUDES):
-            cells.insert(0, Cell(t, start + t.start, start + t.end, piece, unit=t.unit or unit, glued=True))
+            cells.insert(0, Cell(t, start + t.start, start + t.end, piece, unit=t.unit or inner or unit, glued=True))
+            inner = None
         elif t.kind == "spread" and cells:
             pass
         elif t.kind == "word" and t.text.lower() in _NA and i > 0:
             cells.insert(0, None)
-        elif t.kind == "word" and is_unit(t.text) and i > 0 and toks[i - 1].kind == "value" and cells:
-            pass  # "182 MBytes" inside the row
+        elif t.kind == "word" and is_unit(u := _WORD_NOTE.sub("", t.text) or t.text) and i > 0 \
+                and toks[i - 1].kind == "value" and cells:
+            inner = u  # "182 MBytes", "141 cycles(tsc)" inside the row
         else:
             break
         i -= 1
@@ -449,17 +461,22 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             continue
         if parse_line(t) is not None or _is_sentence(t) or len(t) > 300:
             break
-        if _CODE.search(t):
+        sep, ps = pieces(t)
+        intro = len(ps) == 1 and ps[0][2].endswith(":") and len(ps[0][2].split()) <= 14
+        if _CODE.search(t) and not (intro and _BLOCK_CODE.search(t) is None):
             g.header, g.header_seps, g.title = [], [], None
             g.code = True  # a numbered source listing: no table
             return
-        sep, ps = pieces(t)
-        intro = len(ps) == 1 and ps[0][2].endswith(":") and len(ps[0][2].split()) <= 14
+        if len(ps) == 1 and not got and not blanks and not intro and i - j == 1 and ps[0][0] > 0 \
+                and _header_above(lines, j, depth, skip):
+            got.insert(0, t)  # the second line of a header ("TCP_NODELAY" under "virtio-net + vhost")
+            j -= 1
+            continue
         if len(ps) == 1 and (got or blanks or intro or len(ps[0][2].split()) <= 6):
             words = ps[0][2]
             if (len(words.split()) <= 8 or intro) and not words.endswith((".", ",")):
                 g.title = words.rstrip(":")
-            if got or (len(words.split()) <= 3 or collapsed) and i - j == 1 and not blanks:
+            if got or (len(words.split()) <= 3 or collapsed and not intro) and i - j == 1 and not blanks:
                 if not got:
                     got.insert(0, t)  # a one-word header over one value column
                     g.title_header = True
@@ -483,6 +500,18 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
 
 
 _CODE = re.compile(r"[;{}]|/\*|\*/|^\s*\*(?:\s|$)|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^#\w|\b[0-9a-f]{12,40}\b")
+def _header_above(lines: Sequence[Line], j: int, depth: int, skip: set[int]) -> bool:
+    """Line j-1 is a header line of several cells: line j, one piece under it, continues it."""
+    if j < 1 or j - 1 in skip or lines[j - 1].depth != depth:
+        return False
+    t = lines[j - 1].text
+    return bool(t.strip()) and not _is_rule(t) and parse_line(t) is None and not _is_sentence(t) \
+        and len(pieces(t)[1]) >= 2 and _CODE.search(t) is None
+
+
+_NAME_WORD = re.compile(r"[a-z][\w+.-]{2,30}")  # a word that names a thing: no code punctuation, 3+ letters
+_JOINER = re.compile(r"[+&/]|and|with|w/")
+_BLOCK_CODE = re.compile(r"[;{}]|/\*|\*/")  # an intro line "RAMDISK (vq == vcpu):" is a title, not code
 _DIGIT = re.compile(r"\d")
 _LABEL_VALUE = re.compile(r"^[^:\d]{1,40}:\s*[~<+-]?\d")  # "Before: 5.2Mpps" in a piece of its own
 _SHELLISH = re.compile(r"(?:^|\s)-\S|[&;=$`<>]|^\S*/|\(qemu\)|#")
@@ -624,14 +653,23 @@ def _name_columns(g: Grid, k: int) -> None:
             # a column of only "-" cells has no position: one name per column, right-aligned
             words.extend((s, e, x, n + k - len(hdr)) for n, (s, e, x, _) in enumerate(hdr))
         else:
-            for s, _e, x, _ in hdr:
+            for s, e, x, _ in hdr:
+                mine = []
                 for m in re.finditer(r"\S+", x):
                     at = (s + m.start(), s + m.end())
                     best = min(range(k), key=lambda j: (_gap(at, spans[j]), -_overlap(at, spans[j])))
                     col = best
                     if at[1] <= label_end and _gap(at, spans[best]) > 0:
                         col = -1
-                    words.append((*at, m.group(), col))
+                    mine.append((*at, m.group(), col))
+                cols = sorted({c for *_, c in mine if c >= 0})
+                if len(cols) >= 2 and -1 not in {c for *_, c in mine} and any(
+                        _JOINER.fullmatch(w) and mine[n - 1][3] != mine[n + 1][3]
+                        for n, (_, _, w, _) in enumerate(mine[1:-1], start=1)):
+                    # "+" or "&" between words over two columns ties them together: one name
+                    # over every column it spans ("virtio-net + vhost" over two)
+                    mine = [(s, e, x, c) for c in cols]
+                words.extend(mine)
             piece_cols = [{c for s, e, _, c in words if hs <= s and e <= he and c >= 0} for hs, he, _, _ in hdr]
             owners = [c for pc in piece_cols if len(pc) == 1 for c in pc]
             if len(hdr) == k and (any(len(pc) > 1 for pc in piece_cols) or len(owners) != len(set(owners))):
@@ -761,6 +799,8 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
     rnames = [labels[i] for i in body]
     if "variant" not in rkinds and _told_apart(rnames):
         row_score += 2.0
+    elif "variant" not in rkinds and "variant" not in ckinds and _one_word_apart(rnames, prose):
+        row_score += 2.0
     ref_row = None
     computed_base = None
     if len(vcols) >= 2 and ccols:
@@ -835,6 +875,25 @@ def _told_apart(names: list[str]) -> bool:
     return bool(base) and all(base in x for x in squashed)
 
 
+def _one_word_apart(names: list[str], prose: str) -> bool:
+    """Two row names that differ in one word, a word the message's text names ("xmit by
+    sockperf" / "xmit by xsk"): the two things compared, the rest of the name shared."""
+    if len(names) != 2:
+        return False
+    a, b = names[0].split(), names[1].split()
+    if len(a) != len(b) or len(a) < 2:
+        return False
+    diff = [(x.lower(), y.lower()) for x, y in zip(a, b, strict=True) if x.lower() != y.lower()]
+    if len(diff) != 1 or any(ch.isdigit() for n in names for ch in n) \
+            or not all(_kind_of_name(w) == "name" and _NAME_WORD.fullmatch(w) for w in diff[0]):
+        return False  # "RX packets 53" / "TX packets 53", "int nr_zones," / "int zone_sectors,"
+    x, y = (re.split(r"[-_]", w) for w in diff[0])
+    # or two ways of one thing, written as compounds of one head ("single-free" / "batch-free")
+    shared = len(x) == len(y) == 2 and (x[0] == y[0]) != (x[1] == y[1]) and \
+        all(len(p) >= 3 for p in set(x) ^ set(y))
+    return shared or any(_text_names(prose, w) for w in diff[0])
+
+
 def _stated_pattern(rows: list[GRow], body: list[int], vcols: list[int]) -> tuple[float, float]:
     """Evidence from changes printed in the cells ("5.7Mpps (+14%)"): a column with none
     beside columns that all have one is the baseline column (variants are the columns); a
@@ -893,6 +952,8 @@ def _label_columns(rows: list[GRow]) -> list[list[list[str]]]:
     "seqread-psync"), else the first word and the rest, or all but the last word and the
     last ("xmit by syscall", "xmit by xsk", "recv by syscall", ...)."""
     out: list[list[list[str]]] = []
+    if all(r.label.count(", ") == 1 for r in rows):  # "virtio, 1vcpu", "vhost-blk, 1vcpu"
+        out.append([r.label.split(", ") for r in rows])
     if sum(len(r.parts) == 2 for r in rows) >= len(rows) / 2:
         seconds = {r.parts[1] for r in rows if len(r.parts) == 2}
         parts = []
@@ -922,9 +983,12 @@ def _long_format(g: Grid, prose: str) -> Grid | None:
         for vi in (0, 1):
             var, key = cols[vi], cols[1 - vi]
             distinct_key, distinct_var = len(set(key)), len(set(var))
-            if _runs_of(key) != distinct_key or distinct_var < 2 or distinct_key < 2 \
-                    or _runs_of(var) <= distinct_var or distinct_key >= len(rows):
-                continue  # the key must come in contiguous groups and the variant cycle through them
+            if distinct_var < 2 or distinct_key < 2 or distinct_key >= len(rows) \
+                    or len(set(zip(key, var, strict=True))) != len(rows) \
+                    or distinct_var * distinct_key > 2 * len(rows) \
+                    or not (_runs_of(key) == distinct_key and _runs_of(var) > distinct_var
+                            or _runs_of(var) == distinct_var and _runs_of(key) > distinct_key):
+                continue  # one side in contiguous groups, the other cycling through most of them
             names = list(dict.fromkeys(var))
             if any(_kind_of_name(n) in ("param", "index", "aggregate", "metric", "change") for n in names):
                 continue
@@ -1141,7 +1205,8 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
                     out.append(cl)
         return out
     bj = axis.baseline
-    cands = [j for j in axis.variants if j != bj]
+    group = _gutter_group(g, k, bj)
+    cands = [j for j in axis.variants if j != bj and j in group]
     ccols = [j for j in range(k) if kinds[j] == "change"]
     for r in g.rows:
         if _is_change_row(r):
@@ -1168,6 +1233,22 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
                 _spread(cl, spread_of.get(bj), r, None, spread_of.get(j))
                 out.append(cl)
     return out
+
+
+def _gutter_group(g: Grid, k: int, j: int) -> set[int]:
+    """The value columns printed in one group with column j: an aligned table whose one
+    gutter is far wider than the others sets the columns past it apart ("p 7+8" ...
+    "virtio-net + vhost": a reference of another kind, not a variant of the series)."""
+    full = [r for r in g.rows if r.sep == " " and all(c is not None for c in r.cells)]
+    if k < 4 or len(full) < 2:
+        return set(range(k))
+    gaps = [min(r.cells[n + 1].start - r.cells[n].end for r in full) for n in range(k - 1)]  # type: ignore[union-attr]
+    inner = sorted(gaps)[len(gaps) // 2]
+    wide = [n for n, x in enumerate(gaps) if x >= max(2 * inner, inner + 4)]
+    if len(wide) != 1:
+        return set(range(k))
+    cut = wide[0] + 1
+    return set(range(cut)) if j < cut else set(range(cut, k))
 
 
 def _baseline_from_stated(base: GRow, cand: Cell, stated: float | None) -> Cell | None:
@@ -1220,6 +1301,8 @@ def _promote_header_row(g: Grid) -> None:
     vals = [c for c in head.cells if c is not None]
     if role(head.label) or head.mark or len(vals) < 2 or len(vals) != len(head.cells):
         return
+    if any(c.stated is not None or c.spread is not None for c in vals) or g.header and len(g.header[-1]) >= len(vals):
+        return  # a measured row ("167102  186049 (+11%)") under a header naming every column
     nums = [_scaled(c.tok) for c in vals]
     rising = all(c.tok.unit is None for c in vals) and all(float(v).is_integer() for v in nums) and all(a < b for a, b in zip(nums, nums[1:], strict=False))
     unlabelled = not head.label and len(rows) >= 3 and all(r.label for r in rows[1:])
