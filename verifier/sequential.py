@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from runners.results import Results, Verdict
 from verifier.verdict import (
     INVALID,
     all_decided,
+    flat,
     judge,
     look_schedule,
     precheck,
@@ -109,7 +110,7 @@ def run_sequential(results: Results, more: More,
             calibration = calibrate_through(results, more) or None
     if calibration:
         results.calibration = calibration
-    first = first_batch([asdict(m) for m in spec.metrics], maximum, calibration)
+    first = first_batch([flat(m) for m in spec.metrics], maximum, calibration)
     plan.repetitions, plan.max_repetitions = first, maximum
     schedule = look_schedule(first, maximum)
     variants = _variants(results)
