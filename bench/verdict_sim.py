@@ -17,9 +17,18 @@ CONFIRMED of a false claim (opposite, or any claim on a true 0), CONTRADICTED, N
 REPRODUCED or PARTLY CONFIRMED of a true claim (equal or half), CONTRADICTED on a true 0,
 and for a "no change" claim CONFIRMED when the truth is beyond the band used or
 CONTRADICTED when it is inside.  INCONCLUSIVE and INVALID are never wrong, only not
-decisive.  `runs` is the mean runs per variant of the looks (calibration runs excluded:
-they are cached per runner and benchmark); `old` is the rule at the branch point
-(`--old-rev`), run on the same cells without calibration as `check` and the bot ran it.
+decisive.
+
+Runs to a decision (`runs`): in one replication, the A/B runs per variant made when the
+loop stopped, i.e. at the last look it took, whatever it stopped with (a verdict that
+holds, INVALID, INCONCLUSIVE at the maximum of 30 or by futility); 0 when the calibration
+showed before any A/B run that the claim cannot be checked here.  The calibration's 10
+baseline runs are not counted (cached per runner and benchmark; the present rule has
+none).  A cell's `runs` is the mean over its replications.  `old` is the same for the rule
+at the branch point (`--old-rev`), run on the same cells without calibration as `check`
+and the bot ran it; `--old-cells` keeps its cells (bench/results/verdict_sim_old.jsonl:
+its runs and wrong rate as first measured, 100 to 1000 replications a cell, to 0.1 run),
+and `--old-for-more N` measures it again, with its verdicts, where the new rule runs more.
 """
 from __future__ import annotations
 

@@ -3,9 +3,10 @@
 The A/A calibration runs first by default (off with calibrate=False), so the looks use the
 noise band it sets and a claim it already shows to be too small for this runner is
 INCONCLUSIVE before any A/B run.  Then five runs per variant and looks at 6, 8, 10, 12,
-15, 20, 25 and 30; every look judges at the Pocock nominal level of the planned looks (a
-group-sequential boundary: the chance that the interval misses the truth at any look is
-alpha), so peeking does not inflate wrong verdicts.  The loop does not know how runs happen: it calls
+15, 20, 25 and 30; every look judges at its nominal level of one group-sequential
+boundary over the planned looks (verifier.verdict.BOUNDARY_SHAPE: the chance that the
+interval misses the truth at any look is alpha), so peeking does not inflate wrong
+verdicts.  The loop does not know how runs happen: it calls
 `more({variant: extra_runs})`, which must append the new RunRecords to the same Results
 (the runners' `run_batch` fits this), and `calibrate()` for the band.
 """

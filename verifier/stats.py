@@ -2,11 +2,13 @@
 
 Absolute numbers do not travel across machines, so everything here works on the relative
 change between two variants measured side by side, as a log-ratio.  One estimator serves
-everywhere: the 10%-trimmed mean of the log-ratios (of ABBA pairs when the runs were paired)
-with its own Yuen t interval, so the point estimate and the interval are the same statistic
-and a few spikes neither move the estimate nor blow up the interval.  Sequential looks use a
-Pocock group-sequential boundary (the same nominal level at every look, chosen so that the
-chance of the interval missing the truth at any look is alpha).  Samples that carry no
+everywhere: the mean of the log-ratios (of ABBA pairs when the runs were paired), 10%-trimmed
+when a sample has runs far from the rest, with its own (Welch or Yuen) t interval, so the
+point estimate and the interval are the same statistic and a few spikes neither move the
+estimate nor blow up the interval.  Sequential looks use a group-sequential boundary
+(Wang and Tsiatis's family, from Pocock's same level at every look to O'Brien and
+Fleming's, chosen so that the chance of the interval missing the truth at any look is
+alpha).  Samples that carry no
 information (no spread, identical on both sides, pinned at a limit) are named, not judged.
 """
 from __future__ import annotations
@@ -166,6 +168,7 @@ def log_effect(base: Sequence[float], cand: Sequence[float], direction: int = 1,
     """
     la, lb = _logs(base, "baseline"), _logs(cand, "candidate")
     na, nb = la.size, lb.size
+    far = None
     if trim is None:  # trim only samples with runs far from the rest
         far = _far(lb - la) if paired and na == nb else _far(la) + _far(lb)
         trim = TRIM if far else 0.0
@@ -191,7 +194,9 @@ def log_effect(base: Sequence[float], cand: Sequence[float], direction: int = 1,
         raw = float(np.std(lb - la, ddof=1)) / math.sqrt(na)
     else:
         raw = math.sqrt(float(np.var(la, ddof=1)) / na + float(np.var(lb, ddof=1)) / nb)
-    k = outliers(np.exp(lb - la)) if paired else outliers(np.exp(la)) + outliers(np.exp(lb))
+    if far is None:
+        far = _far(lb - la) if paired else _far(la) + _far(lb)
+    k = far
     eff.outliers = k
     if k and raw > 1.5 * se:
         eff.outlier_spread = True
@@ -341,11 +346,11 @@ def _far(y: np.ndarray, z: float = 3.5) -> int:
     """Values of `y` (logs) far from the rest: modified z-score above `z`."""
     if y.size < 5:
         return 0
-    med = median(y)
-    mad = median(np.abs(y - med))
+    d = np.abs(y - median(y))
+    mad = median(d)
     if mad == 0:
         return 0
-    return int(np.sum(0.6745 * np.abs(y - med) / mad > z))
+    return int(np.count_nonzero(0.6745 * d / mad > z))
 
 
 def outliers(samples: Sequence[float], z: float = 3.5) -> int:

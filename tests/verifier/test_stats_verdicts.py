@@ -348,3 +348,42 @@ def test_the_boundary_recursion_holds_its_level_by_simulation():
         z = np.asarray(stats.boundary_z(tuple(n / looks[-1] for n in looks), 0.05, shape))
         hit = np.any(np.abs(s / np.sqrt(looks)) >= z, axis=1).mean()
         assert hit == pytest.approx(0.05, abs=0.003)
+
+
+def test_the_mean_of_logs_is_trimmed_only_when_runs_lie_far_from_the_rest():
+    """Trimming costs information on clean or two-mode runs; it is kept for stragglers."""
+    rng = np.random.default_rng(0)
+    a, b = rng.lognormal(0, 0.03, 12), rng.lognormal(0.05, 0.03, 12)
+    clean = stats.log_effect(a, b, trim=None)
+    assert clean.trim == 0 and clean.estimator == "mean of the logs, t interval"
+    plain = stats.log_effect(a, b, trim=0.0)
+    assert (clean.lo, clean.hi) == (plain.lo, plain.hi)
+    a[3] *= 3  # one straggler
+    spiked = stats.log_effect(a, b, trim=None)
+    assert spiked.trim == stats.TRIM and spiked.outliers == 1
+    assert spiked.hi - spiked.lo < stats.log_effect(a, b, trim=0.0).hi - (
+        stats.log_effect(a, b, trim=0.0).lo)
+
+
+def test_a_change_beyond_twice_the_claim_is_confirmed_without_waiting():
+    """Half the claim excluded below and the estimate past twice the claim: more runs
+    would only say how much larger, so the look stops with CONFIRMED."""
+    for seed in range(5):
+        v = verdict.judge(fixed(10.0, 25.0, 5.0, 10, seed), final=False)[0]
+        assert v["verdict"] == verdict.CONFIRMED and v["decided"]
+        assert v["detail"] in ("at least the claimed size", "larger than claimed")
+
+
+def test_leaning_the_other_way_waits_only_when_a_contradiction_can_be_shown():
+    """NOT REPRODUCED leaning the other way waits for CONTRADICTED while the interval the
+    last look can reach (`reach`) is narrow enough to show it, and stops otherwise."""
+    eff = stats.Effect(x=-0.05, lo=-0.1, hi=0.0, level=0.99, n_base=8, n_cand=8, se=0.02)
+    cl = verdict.claimed_of({"claimed_change_pct": 10.0})
+    delta = math.log(1.01)
+    assert verdict._classify(eff, cl, delta, False, reach=0.01)[0] == verdict.UNDECIDED
+    assert verdict._classify(eff, cl, delta, False, reach=0.06)[0] == verdict.NOT_REPRODUCED
+    assert verdict._classify(eff, cl, delta, True, reach=0.01)[0] == verdict.NOT_REPRODUCED
+    # simulated: a true -1.5% against a claimed +10% stops at NOT REPRODUCED at a look
+    for seed in range(5):
+        v = verdict.judge(fixed(10.0, -1.5, 3.0, 20, seed), final=False)[0]
+        assert v["verdict"] == verdict.NOT_REPRODUCED and v["decided"]
