@@ -249,7 +249,7 @@ def summary(rows: list[dict[str, Any]]) -> str:
 
 def more_runs(rows: list[dict[str, Any]]) -> str:
     """The cells where the new rule runs more than the present one, most first, with what
-    each rule decided there (the present rule's verdicts when measured: --old-reps)."""
+    each rule decided there (the present rule's verdicts when measured: --old-for-more)."""
     short = {V.CONFIRMED: "conf", V.CONTRADICTED: "contr", V.NOT_REPRODUCED: "notrep",
              V.PARTLY: "part", V.INCONCLUSIVE: "inc", V.INVALID: "inv"}
 
@@ -263,7 +263,8 @@ def more_runs(rows: list[dict[str, Any]]) -> str:
     out = [f"{'shape':<10}{'noise':>6}{'true':>6} {'claim':<9}{'runs':>6}{'old':>6}  "
            "new rule's verdicts | present rule's verdicts"]
     for r in worse:
-        old = (mix(r["old_counts"], r["old_reps"]) if r.get("old_counts")
+        old = (mix(r["old_counts"], r.get("old_counts_reps", r["old_reps"]))
+               if r.get("old_counts")
                else f"wrong {100 * r['old_wrong']:.1f}%")
         out.append(f"{r['shape']:<10}{r['noise']:>5g}%{r['true']:>+5g}% {r['kind']:<9}"
                    f"{r['runs']:>6.1f}{r['old_runs']:>6.1f}  {mix(r['counts'], r['reps'])} | "
@@ -368,9 +369,13 @@ def main() -> int:
                 if "old_runs" in r and round(r["runs"], 1) > round(r["old_runs"], 1)
                 and "old_counts" not in r]
         args.old_reps = args.old_for_more
-        found = run_old(more, args, old_store)
+        # kept apart: its runs are not the comparison's, which re-measuring only the cells
+        # that came out worse would bias towards the new rule
+        found = run_old(more, args, old_store.with_name(old_store.stem + "_verdicts.jsonl"))
         for r in rows:
-            r.update(found.get((r["shape"], r["noise"], r["true"], r["kind"]), {}))
+            f = found.get((r["shape"], r["noise"], r["true"], r["kind"]))
+            if f and "old_counts" in f:
+                r["old_counts"], r["old_counts_reps"] = f["old_counts"], f["old_reps"]
     text = (table(rows) + "\n\n" + by_shape(rows) + "\n\n" + summary(rows)
             + f"\n({time.monotonic() - t0:.0f} s)")
     if any("old_runs" in r for r in rows):
