@@ -17,9 +17,18 @@ CONFIRMED of a false claim (opposite, or any claim on a true 0), CONTRADICTED, N
 REPRODUCED or PARTLY CONFIRMED of a true claim (equal or half), CONTRADICTED on a true 0,
 and for a "no change" claim CONFIRMED when the truth is beyond the band used or
 CONTRADICTED when it is inside.  INCONCLUSIVE and INVALID are never wrong, only not
-decisive.  `runs` is the mean runs per variant of the looks (calibration runs excluded:
-they are cached per runner and benchmark); `old` is the rule at the branch point
-(`--old-rev`), run on the same cells without calibration as `check` and the bot ran it.
+decisive.
+
+Runs to a decision (`runs`): in one replication, the A/B runs per variant made when the
+loop stopped, i.e. at the last look it took, whatever it stopped with (a verdict that
+holds, INVALID, INCONCLUSIVE at the maximum of 30 or by futility); 0 when the calibration
+showed before any A/B run that the claim cannot be checked here.  The calibration's 10
+baseline runs are not counted (cached per runner and benchmark; the present rule has
+none).  A cell's `runs` is the mean over its replications.  `old` is the same for the rule
+at the branch point (`--old-rev`), run on the same cells without calibration as `check`
+and the bot ran it; `--old-cells` keeps its cells (bench/results/verdict_sim_old.jsonl:
+its runs and wrong rate as first measured, 100 to 1000 replications a cell, to 0.1 run),
+and `--old-for-more N` measures it again, with its verdicts, where the new rule runs more.
 """
 from __future__ import annotations
 
@@ -153,11 +162,14 @@ def old_cell(args: tuple[str, float, float, str, int, str]) -> dict[str, Any]:
     old = load_old(old_rev)
     base = seed_of(shape, noise, true, kind)
     ow = oruns = 0
+    c: Counter[str] = Counter()
     for i in range(old_reps):
-        _, w, n = one(shape, noise, true, kind, base * 10_000 + i, old=old)
+        name, w, n = one(shape, noise, true, kind, base * 10_000 + i, old=old)
+        c[str(name)] += 1
         ow += w
         oruns += n
-    return {"old_wrong": ow / old_reps, "old_runs": oruns / old_reps, "old_reps": old_reps}
+    return {"old_wrong": ow / old_reps, "old_runs": oruns / old_reps, "old_reps": old_reps,
+            "old_counts": dict(c)}
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -229,13 +241,38 @@ def summary(rows: list[dict[str, Any]]) -> str:
                      f"variant {old_runs:.1f}, worst cell wrong "
                      f"{100 * old_worst['old_wrong']:.1f}%, cells above 1%: "
                      f"{sum(r['old_wrong'] > 0.01 for r in rows)}")
-        dec = [(r["runs"], r["old_runs"]) for r in rows]
-        lines.append(f"cells where the new rule runs more than the present one: "
-                     f"{sum(a > b for a, b in dec)} of {len(dec)}; by more than 1 run "
-                     f"{sum(a > b + 1 for a, b in dec)}, 2 runs {sum(a > b + 2 for a, b in dec)}"
-                     f", 5 runs {sum(a > b + 5 for a, b in dec)}; largest "
-                     f"+{max(a - b for a, b in dec):.1f} runs per variant")
+        dec = [(round(r["runs"], 1), round(r["old_runs"], 1)) for r in rows]
+        lines.append(f"cells where the new rule runs more than the present one (runs to a "
+                     f"decision, both to 0.1): {sum(a > b for a, b in dec)} of {len(dec)}; by "
+                     f"more than 0.5 run {sum(a > b + 0.5 for a, b in dec)}, 1 run "
+                     f"{sum(a > b + 1 for a, b in dec)}, 2 runs {sum(a > b + 2 for a, b in dec)};"
+                     f" largest {max(a - b for a, b in dec):+.1f} runs per variant")
     return "\n".join(lines)
+
+
+def more_runs(rows: list[dict[str, Any]]) -> str:
+    """The cells where the new rule runs more than the present one, most first, with what
+    each rule decided there (the present rule's verdicts when measured: --old-for-more)."""
+    short = {V.CONFIRMED: "conf", V.CONTRADICTED: "contr", V.NOT_REPRODUCED: "notrep",
+             V.PARTLY: "part", V.INCONCLUSIVE: "inc", V.INVALID: "inv"}
+
+    def mix(counts: dict[str, int], n: int) -> str:
+        return " ".join(f"{short.get(k, k)} {100 * v / n:.0f}%"
+                        for k, v in sorted(counts.items(), key=lambda kv: -kv[1]) if v)
+
+    worse = [r for r in rows if "old_runs" in r
+             and round(r["runs"], 1) > round(r["old_runs"], 1)]
+    worse.sort(key=lambda r: r["old_runs"] - r["runs"])
+    out = [f"{'shape':<10}{'noise':>6}{'true':>6} {'claim':<9}{'runs':>6}{'old':>6}  "
+           "new rule's verdicts | present rule's verdicts"]
+    for r in worse:
+        old = (mix(r["old_counts"], r.get("old_counts_reps", r["old_reps"]))
+               if r.get("old_counts")
+               else f"wrong {100 * r['old_wrong']:.1f}%")
+        out.append(f"{r['shape']:<10}{r['noise']:>5g}%{r['true']:>+5g}% {r['kind']:<9}"
+                   f"{r['runs']:>6.1f}{r['old_runs']:>6.1f}  {mix(r['counts'], r['reps'])} | "
+                   f"{old}")
+    return "\n".join(out)
 
 
 def run_old(keys: list[tuple[Any, ...]], args: argparse.Namespace,
@@ -245,8 +282,12 @@ def run_old(keys: list[tuple[Any, ...]], args: argparse.Namespace,
     if store.exists():
         for line in store.read_text().splitlines():
             r = json.loads(line)
-            if r["old_rev"] == args.old_rev and r["old_reps"] >= max(args.old_reps, 1):
-                have[(r["shape"], r["noise"], r["true"], r["kind"])] = r
+            key = (r["shape"], r["noise"], r["true"], r["kind"])
+            # the most replications measured serve; with as many, the one with verdicts
+            if r["old_rev"] == args.old_rev and r["old_reps"] >= max(args.old_reps, 1) \
+                    and (r["old_reps"], "old_counts" in r) >= (
+                        have.get(key, {}).get("old_reps", 0), "old_counts" in have.get(key, {})):
+                have[key] = r
     todo = [k for k in keys if k not in have]
     if todo and args.old_reps:
         work = [(*k, args.old_reps, args.old_rev) for k in todo]
@@ -256,7 +297,8 @@ def run_old(keys: list[tuple[Any, ...]], args: argparse.Namespace,
                 have[k] = r
                 with store.open("a") as f:
                     f.write(json.dumps(r) + "\n")
-    return {k: {n: have[k][n] for n in ("old_wrong", "old_runs", "old_reps")}
+    return {k: {n: have[k][n] for n in ("old_wrong", "old_runs", "old_reps", "old_counts")
+                if n in have[k]}
             for k in keys if k in have}
 
 
@@ -275,6 +317,9 @@ def main() -> int:
     ap.add_argument("--old-cells", default=None,
                     help="a JSON-lines file of the present rule's cells (it does not change: "
                          "measured once, reused; with --old-reps, missing cells are run)")
+    ap.add_argument("--old-for-more", type=int, default=0, metavar="N",
+                    help="run the present rule N times more in the cells where the new one "
+                         "runs more, keeping its verdicts (into --old-cells)")
     ap.add_argument("--only-old", action="store_true",
                     help="only measure the present rule into --old-cells")
     ap.add_argument("--cells", default=None,
@@ -322,8 +367,22 @@ def main() -> int:
     for r in rows:
         r["old_rev"] = args.old_rev
         r.update(olds.get((r["shape"], r["noise"], r["true"], r["kind"]), {}))
+    if args.old_for_more and old_store:  # what the present rule decided where it ran less
+        more = [(r["shape"], r["noise"], r["true"], r["kind"]) for r in rows
+                if "old_runs" in r and round(r["runs"], 1) > round(r["old_runs"], 1)
+                and "old_counts" not in r]
+        args.old_reps = args.old_for_more
+        # kept apart: its runs are not the comparison's, which re-measuring only the cells
+        # that came out worse would bias towards the new rule
+        found = run_old(more, args, old_store.with_name(old_store.stem + "_verdicts.jsonl"))
+        for r in rows:
+            f = found.get((r["shape"], r["noise"], r["true"], r["kind"]))
+            if f and "old_counts" in f:
+                r["old_counts"], r["old_counts_reps"] = f["old_counts"], f["old_reps"]
     text = (table(rows) + "\n\n" + by_shape(rows) + "\n\n" + summary(rows)
             + f"\n({time.monotonic() - t0:.0f} s)")
+    if any("old_runs" in r for r in rows):
+        text += "\n\n" + more_runs(rows)
     print(text)
     if args.out:
         Path(args.out).write_text(text + "\n")

@@ -3,17 +3,18 @@
 The A/A calibration runs first by default (off with calibrate=False), so the looks use the
 noise band it sets and a claim it already shows to be too small for this runner is
 INCONCLUSIVE before any A/B run.  Then five runs per variant and looks at 6, 8, 10, 12,
-15, 20, 25 and 30; every look judges at the Pocock nominal level of the planned looks (a
-group-sequential boundary: the chance that the interval misses the truth at any look is
-alpha), so peeking does not inflate wrong verdicts.  The loop does not know how runs happen: it calls
+15, 20, 25 and 30; every look judges at its nominal level of one group-sequential
+boundary over the planned looks (verifier.verdict.BOUNDARY_SHAPE: the chance that the
+interval misses the truth at any look is alpha), so peeking does not inflate wrong
+verdicts.  The loop does not know how runs happen: it calls
 `more({variant: extra_runs})`, which must append the new RunRecords to the same Results
 (the runners' `run_batch` fits this), and `calibrate()` for the band.
 """
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from runners.results import Results, Verdict
@@ -30,7 +31,7 @@ MAX_RUNS = 30
 FIRST_RUNS = 5
 
 
-def first_batch(metrics: list[dict[str, Any]], maximum: int = MAX_RUNS,
+def first_batch(metrics: Sequence[object], maximum: int = MAX_RUNS,
                 calibration: dict[str, Any] | None = None) -> int:
     """Runs per variant before the first look: five, whatever the claim or the noise.
 
@@ -109,7 +110,7 @@ def run_sequential(results: Results, more: More,
             calibration = calibrate_through(results, more) or None
     if calibration:
         results.calibration = calibration
-    first = first_batch([asdict(m) for m in spec.metrics], maximum, calibration)
+    first = first_batch(spec.metrics, maximum, calibration)
     plan.repetitions, plan.max_repetitions = first, maximum
     schedule = look_schedule(first, maximum)
     variants = _variants(results)

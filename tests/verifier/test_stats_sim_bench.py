@@ -33,3 +33,25 @@ def test_what_counts_as_wrong():
     assert not w("equal", 5.0, Verdict(verdict=verdict.INCONCLUSIVE))
     assert w("zero", 5.0, Verdict(verdict=verdict.CONFIRMED, delta_pct=1.0))
     assert not w("zero", 0.5, Verdict(verdict=verdict.CONFIRMED, delta_pct=1.0))
+
+
+def test_cells_that_run_more_than_the_present_rule_are_counted_and_listed():
+    """Runs to a decision are compared to 0.1 run (the present rule's cells are kept to
+    0.1); the listing names what each rule decided where the new one ran more."""
+    def row(kind, runs, old_runs, counts, old_counts=None):
+        r = {"shape": "lognormal", "noise": 3.0, "true": 5.0, "kind": kind, "reps": 10,
+             "wrong": 0.0, "runs": runs, "counts": counts, "old_runs": old_runs,
+             "old_wrong": 0.0, "old_reps": 10}
+        if old_counts:
+            r["old_counts"] = old_counts
+        return r
+
+    rows = [row("equal", 6.04, 6.0, {verdict.CONFIRMED: 10}),  # equal to 0.1
+            row("half", 8.0, 6.0, {verdict.CONFIRMED: 8, verdict.INCONCLUSIVE: 2},
+                {verdict.INCONCLUSIVE: 10}),
+            row("zero", 5.0, 7.0, {verdict.CONTRADICTED: 10})]
+    text = verdict_sim.summary(rows)
+    assert "runs more than the present one (runs to a decision, both to 0.1): 1 of 3" in text
+    listing = verdict_sim.more_runs(rows).splitlines()
+    assert len(listing) == 2 and "half" in listing[1]
+    assert "conf 80% inc 20% | inc 100%" in listing[1]
