@@ -52,7 +52,7 @@ _CHANGE_AFTER = re.compile(
     r"bandwidth|iops|rate|pps)\b"
 )
 _NEGATIVE = re.compile(r"(?i)^(?:reduc|decreas|drop|lower|less|slower|regress|degrad|loss|lose|cut|"
-                       r"overhead|shrink|fewer)")
+                       r"overhead|shrink|fewer|sav)")
 _CHANGE_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|speed\w*|gain\w*|reduc\w*|decreas\w*|"
                           r"drop\w*|lower\w*|rais\w*|cut\w*|faster|slower|better|worse|regress\w*|"
                           r"degrad\w*|sav\w*|win|wins)\b")
@@ -63,11 +63,12 @@ _PERF_WORD = re.compile(r"(?i)\b(?:throughput|latency|bandwidth|pps|bps|iops|ops
                         r"cycles|score|trans|requests|transactions|speed|time)\b")
 _MORE_PERF = re.compile(r"(?i)^(?:more|less|higher|lower|fewer)\s+(?:throughput|bandwidth|pps|iops|"
                         r"performance|ops|requests|transactions|packets|tps|qps|latency|cpu|cycles)\b")
+_RATIO = re.compile(r"(?i)\b\w+\s+per\s+[a-z]")  # "bytes per call": a measure named as a ratio
 _LEADING_ZERO = re.compile(r"^[+-]?0\d")
 _TIMES_HINT = re.compile(r"\d\s?[x×X]\b|\btimes\b")
 _ARROWS = frozenset({"->", "=>", "→", "-->", "==>"})
 _RANGE_PCT = re.compile(r"^~?(?P<a>\d+(?:\.\d+)?)%?(?:-|–|to)(?P<b>\d+(?:\.\d+)?)%$")
-_SIZE_UNITS = re.compile(r"(?i)^(?:[kmg]i?b?|bytes?|b|threads?|cpus?|cores?|clients?|flows?|streams?|"
+_SIZE_UNITS = re.compile(r"(?i)^(?:[kmgt]i?b?|[kmgt]?i?(?:bytes?|bits?)|b|threads?|cpus?|cores?|clients?|flows?|streams?|"
                          r"queues?|rings?|entries|packets?|frames?|sockets?|vmas?|pages?|kernels?|times?)$")
 
 
@@ -387,12 +388,41 @@ def _counted(before: str) -> bool:
     return _PERF_WORD.search(near) is not None and _STRONG_VERB.search(near) is not None
 
 
+# "9.1 +- 0.2 Gbps": a spread printed between a value and its unit
+_SPREAD_BETWEEN = re.compile(r"(?<![\w.])(?P<v>\d[\d,]*(?:\.\d+)?)(?P<u1>\s?[A-Za-zµ/][\w/]{0,14})?"
+                             r"\s*(?:\+-|±|\+/-)\s*\d[\d,]*(?:\.\d+)?%?(?:\s?(?P<u>[A-Za-zµ/][\w/]{0,14}))?")
+_GLUED_NOTE = re.compile(r"(?<=%)\((?=[A-Za-z])")  # "~20%(hipri=1 vs hipri=0)"
+
+
+def _fold_spread(m: re.Match[str]) -> str:
+    """"9.1 +- 0.2 Gbps" and "9.1 Gbps +- 0.2" as "9.1 Gbps", padded to the same length."""
+    u1, u = m.group("u1"), m.group("u")
+    if u1 and not is_unit(u1.strip()):
+        return m.group(0)
+    if u and not is_unit(u.rstrip(".,;:)")):  # a word after the spread stays where it stood
+        kept = m.group("v") + (u1 or "")
+        return kept + " " * (m.start("u") - m.start() - len(kept)) + u
+    kept = m.group("v") + (u1 or (" " + u if u else ""))
+    return kept + " " * (len(m.group(0)) - len(kept))
+
+
+def _template_text(ln: Line | Passage) -> str:
+    """A line's text as the sentence templates read it, of the same length so that every
+    offset still maps to its line: a spread between a value and its unit is taken out
+    ("9.1 +- 0.2 Gbps vs 9.5 +- 0.1 Gbps" reads "9.1 Gbps vs 9.5 Gbps"), and a remark
+    glued to a percentage is set apart ("~20%(hipri=1" reads "~20% hipri=1")."""
+    text = ln.text[:MAX_LINE]
+    if "+-" in text or "±" in text or "+/-" in text:
+        text = _SPREAD_BETWEEN.sub(_fold_spread, text)
+    return _GLUED_NOTE.sub(" ", text) if "%(" in text else text
+
+
 def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
     """"from 2.50Mpps to 3.05Mpps" (the sentence may go on in the next line)."""
     if nxt is not None and isinstance(ln, Line):
         return from_to_claims(Passage([ln, nxt]))
     out: list[Claim] = []
-    text = ln.text[:MAX_LINE]
+    text = _template_text(ln)
     if "from" not in text.lower():
         return out
     for m in _FROM_TO.finditer(text):
@@ -411,8 +441,9 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
             pass  # "the RPS went up from 812k to 901k"
         elif unit is not None and not is_unit(unit):
             continue
-        if unit is None and not _STRONG_VERB.search(text[max(0, m.start() - 80):m.start()]):
-            continue
+        near = text[max(0, m.start() - 80):m.start()]
+        if unit is None and not (_STRONG_VERB.search(near) and (_PERF_WORD.search(near) or _RATIO.search(near))):
+            continue  # "the stack depth is increased from 20 to 41": a count, not a measure
         if unit is not None and unit not in MAGNITUDES and _SIZE_UNITS.match(unit):
             continue
         if "+" in pre or "-" in pre:
@@ -487,7 +518,7 @@ def _metric_before(text: str, pos: int, unit: str | None = None) -> str:
     return _words_before(text, pos)
 
 
-_NUM_UNIT = (r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[KMGk]\s(?:trans/s|tps|qps|rps|req/s|msg/s|ops/s)\b|"
+_NUM_UNIT = (r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[KMGk]\s(?=[A-Za-z][\w/]{{0,14}}/s\b|[tqrk]?[pt]s\b)[\w/]+|"
              r"[A-Za-zµ%/][\w/%]{{0,14}})?")
 _NAMED = r"(?:\s*\((?P<l{0}>[^()\n]{{1,20}})\))?"  # "45us (base) vs 38us (patched)"
 _CHANGE_NOUN = r"(?:patch(?:es|set)?|changes?|series|fix(?:es)?)"
@@ -515,7 +546,7 @@ _SENTENCE_PAIRS = (
 def vs_claims(ln: Line | Passage) -> list[Claim]:
     """Pairs inside a sentence: "45us vs 61us" (the first number is the baseline, as after
     "goes up"), "X before and Y after", "Y now, compared to X before"."""
-    text = ln.text[:MAX_LINE]
+    text = _template_text(ln)
     low = text.lower()
     if "vs" not in low and "versus" not in low and "before" not in low and "without" not in low \
             and "-next" not in low and "unpatched" not in low and "instead" not in low:
@@ -525,6 +556,11 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
         for m in pat.finditer(text):
             a, b = parse_number(m.group("a")), parse_number(m.group("b"))
             ua, ub = ((m.group(u) or "").rstrip(".,;)").replace(" ", "") for u in ("ua", "ub"))
+            # "812K vs 901K requests/s": the unit written once, after the last number
+            if ua in MAGNITUDES and len(ub) > 1 and ub.startswith(ua):
+                ua = ub
+            elif ub in MAGNITUDES and len(ua) > 1 and ua.startswith(ub):
+                ub = ua
             if a is None or b is None or a == b or (ua and ub and ua.lower() != ub.lower()):
                 continue
             unit = ub or ua or None
@@ -556,7 +592,7 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
     "about 645 without the patch, ~625 with batch", "9.4 Gbps on net-next and 9.8 Gbps
     patched".  The lexicon reads each number's words; one number on the baseline side and
     the others on the opposite side are pairs, whatever order they are written in."""
-    text = ln.text[:MAX_LINE]
+    text = _template_text(ln)
     out: list[Claim] = []
     for sentence, start in _sentences(text, _FULL_STOP):
         sides = []
@@ -624,7 +660,8 @@ def _sentences(text: str, end: re.Pattern[str] | None = None) -> list[tuple[str,
 
 
 _PREPOSITION = re.compile(r"(?i)(?:in|on|for|with|at|across|over|when|compared)\b")
-_STOP_WORDS = frozenset({"with", "when", "and", "at", "on", "in", "for", "by", "compared", "the", "a"})
+_STOP_WORDS = frozenset({"with", "when", "and", "at", "on", "in", "for", "by", "compared", "the", "a", "is", "are",
+                         "was", "were", "be", "been", "during", "using", "while", "if", "than", "over", "but"})
 _WHAT_AFTER = re.compile(r"(?i)^\S+\s+(?:in|for|of|on)\s+(?:the\s+)?(?P<what>(?:[\w/.-]+\s?){1,3})")
 
 
@@ -639,14 +676,30 @@ def _relative_metric(text: str, t: Token, after: str) -> str:
     first = after.split()[0].strip(" .,;:()") if after.split() else ""
     if _MEASURE.match(first):  # "a 10% throughput improvement"
         return first
-    m = _WHAT_AFTER.match(re.sub(r"^\s*(?:%|percent|per\s+cent)", "", text[t.end:t.end + 80]).strip())
+    rest = re.sub(r"^\s*(?:%|percent|per\s+cent)", "", text[t.end:t.end + 80]).strip()
+    m = _WHAT_AFTER.match(rest) or _COMPARED.match(rest)
     if m:
-        words = m.group("what").split()
-        cut = next((k for k, w in enumerate(words) if w.lower() in _STOP_WORDS), len(words))
-        what = " ".join(words[:cut]).strip(" .,;:()")
+        what = _noun_phrase(m.group("what").split())
         if what:
             return what
     return _metric_before(text, t.start)
+
+
+# "7x higher memory per VQ", "12% more throughput": the comparative's noun is the measure
+_COMPARED = re.compile(r"(?i)^(?:higher|lower|more|less|fewer)\s+(?P<what>(?:[A-Za-z][\w/.-]*\s?){1,4})")
+
+
+def _noun_phrase(words: list[str]) -> str:
+    """The leading words up to a preposition, a verb of being or a sentence's end:
+    "TX PPS. TCP_STREAM doesn't" -> "TX PPS", "PPS were seen" -> "PPS"."""
+    out: list[str] = []
+    for w in words:
+        if w.lower().strip(".,;:()") in _STOP_WORDS:
+            break
+        out.append(w)
+        if w.endswith((".", ",", ";", ":", ")")):
+            break
+    return " ".join(out).strip(" .,;:()")
 
 
 _FILLER = frozenset(
@@ -673,7 +726,11 @@ def _tidy_metric(name: str | None) -> str:
 
 
 def _words_before(text: str, pos: int) -> str:
-    words = re.findall(r"(?<![\w.])[A-Za-z][\w./%-]*", text[max(0, pos - 80):pos])
+    """The last few words before `pos` in its own sentence ("run fio 5 times. It shows
+    about 2%": the count of runs is not what the change is of)."""
+    near = text[max(0, pos - 80):pos]
+    near = _FULL_STOP.split(near)[-1]
+    words = re.findall(r"(?<![\w.])[A-Za-z][\w./%-]*", near)
     return " ".join(words[-4:])
 
 
@@ -704,7 +761,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
     "22 % increase", "a 40-fold drop", "2% worse" (worse latency is up, worse throughput
     down); a sentence wrapped from the line before lends its verb ("a decrease of /
     softirq time by up to 45%")."""
-    text = ln.text[:MAX_LINE]
+    text = _template_text(ln)
     low = text.lower()
     if "%" not in text and "percent" not in low and "fold" not in low and _TIMES_HINT.search(text) is None \
             and _FACTOR_HINT.search(text) is None:
@@ -779,7 +836,8 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                 vals = [-pct if _NEGATIVE.match(word) else pct]
         elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and t.value > 1 and (
                 _TIMES.match(after) or _NEGATIVE.match(after)
-                or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])):
+                or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])) \
+                and _measured(after, _FULL_STOP.split(behind)[-1]):
             # "reduces the tail latency by 60x" leaves 1/60 of it; "2x faster" doubles
             strong = _STRONG_VERB.search(text[max(0, t.start - 80):t.start]) if before == "by" else None
             down = _NEGATIVE.match(after) is not None or (
@@ -798,6 +856,18 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                                  lines=(at, at), depth=ln.depth, author=ln.author,
                                  message_id=ln.message_id))
     return out
+
+
+def _measured(after: str, behind: str) -> bool:
+    """A bare comparative ("16x less", "7x higher") states a change only of a measure: one
+    it names after it ("7x higher memory per VQ") or one the clause names before it ("the
+    latency is 3x lower"); "we are paying remote 16x less (128 credits ...)" names none."""
+    if not re.match(r"(?i)(?:higher|lower|more|less|fewer)\b", after):
+        return True
+    m = _COMPARED.match(after)
+    if m and _noun_phrase(m.group("what").split()):
+        return True
+    return _PERF_WORD.search(behind) is not None or any(_MEASURE.match(w) for w in re.findall(r"[A-Za-z]+", behind))
 
 
 _FACTOR_OF = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost)\s+of\s+(?:about\s+|~)?$")
