@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from claims.commands import BENCH_PROGRAMS
-from claims.lexicon import BASELINE_AT, adds_to, content_words, cue
+from claims.lexicon import BASELINE_AT, CANDIDATE_AT, adds_to, content_words, cue
 from claims.model import Claim, Line, Value
 from claims.numbers import (
     MAGNITUDES,
@@ -527,9 +527,13 @@ _BASE_WORDS = (r"(?:before|without(?:\s+the|\s+this)?\s+" + _CHANGE_NOUN
 _CAND_WORDS = (r"(?:after|now|with(?:\s+the|\s+this|\s+my)?\s+" + _CHANGE_NOUN
                + r"|with\s+(?:it|them)|patched)")
 # "9.41 Gbits/sec before and 9.39 Gbits/sec after", "14.88 Mpps now, compared to 12.1 Mpps before"
+_WORDS_NAME = r"(?P<w{0}>(?:\s+(?!vs\b|versus\b|and\b|or\b|but\b)[A-Za-z][\w/+-]*){{1,5}})"
 _SENTENCE_PAIRS = (
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + _NAMED.format("a") + r"\s+(?:vs\.?|versus)\s+~?"
                + _NUM_UNIT.format("b") + _NAMED.format("b")),
+    # "11620op/s with simple spinlocks vs 384158op/s with qspinlocks": a few words name the first
+    re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + _WORDS_NAME.format("a") + r"\s+(?:vs\.?|versus)\s+~?"
+               + _NUM_UNIT.format("b") + r"(?:" + _WORDS_NAME.format("b") + r")?"),
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + r"\s+" + _BASE_WORDS + r"\s*,?\s+(?:and|vs\.?|to)\s+"
                + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b"),
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b[^.\d]{0,20}?"
@@ -573,6 +577,15 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             if unit == "%" and _CHANGE_VERB.search(metric):
                 continue  # "bigger gains than v2 (~25% vs ~11%)": two changes, each against its own baseline
             names = m.groupdict()
+            if "wa" in names and not (ua and ub):
+                continue  # words between: each side needs its unit to be read as one measure
+            name_a = names.get("la") or (names.get("wa") or "").strip() or None
+            name_b = names.get("lb") or (names.get("wb") or "").strip() or None
+            sa, sb = _side(name_a or ""), _side(name_b or "")
+            if sa - sb >= 0.35 and (sa >= CANDIDATE_AT or sb <= BASELINE_AT):
+                # "45us with the patch vs 61us without": the words, not the order, give the sides
+                a, b, name_a, name_b = b, a, name_b, name_a
+            names = {"la": name_a, "lb": name_b}
             la, lb = _line_at(ln, m.start("a")), _line_at(ln, m.start("b"))
             out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
                              baseline=Value(a, label=names.get("la"), unit=unit, line=la),
@@ -969,6 +982,7 @@ _ITEM = re.compile(r"^\s*(?:[-*•+]\s+|\(?\d{1,2}[.)]\s+|\(?[a-z]\)\s+)")
 _AGAINST = re.compile(r"(?i)\b(?:than|over|outperform\w*|beat\w*|vs\.?|versus|compared\s+(?:to|with)|against|"
                       r"relative\s+to)\s+(?:the\s+|a\s+|our\s+)?[\w-]+")
 MAX_STATEMENT_VALUES = 4
+STATED_BASELINE = -0.9  # a statement names the baseline when its words score this low
 
 
 @dataclass
@@ -1053,7 +1067,9 @@ def statement_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
     out: list[Claim] = []
     for stmts in _paragraphs(lines, skip):
         sides = [_side(s.head) for s in stmts]
-        base = [k for k, sc in enumerate(sides) if sc <= BASELINE_AT]
+        # the baseline named outright ("a baseline of", "the vanilla kernel", "without the
+        # patch"), not a lean ("Not tainted 5.0.0-13"): nothing else ties the sentences together
+        base = [k for k, sc in enumerate(sides) if sc <= STATED_BASELINE]
         if len(base) != 1:
             continue
         b = stmts[base[0]]
@@ -1063,7 +1079,7 @@ def statement_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
             pairs = []
             for (bv, bu, bpos), (cv, cu, cpos) in zip(b.values, c.values, strict=True):
                 unit = bu or cu
-                if unit is None or (bu and cu and bu.lower() != cu.lower()) or bv == cv:
+                if unit is None or (bu and cu and bu.lower() != cu.lower()) or bv == cv or not bv or not cv:
                     pairs = []
                     break
                 pairs.append((bv, cv, unit, bpos, cpos))
