@@ -1074,13 +1074,15 @@ def statement_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
             continue
         b = stmts[base[0]]
         for k, c in enumerate(stmts):
-            if k == base[0] or len(c.values) != len(b.values) or sides[k] < 0:
-                continue
+            if k == base[0] or len(c.values) != len(b.values) or sides[k] < 0 \
+                    or not any(cu for _, cu, _ in c.values):
+                continue  # "We ran it 5 times." after "a baseline of 4 Mpps" measures nothing
             pairs = []
             for (bv, bu, bpos), (cv, cu, cpos) in zip(b.values, c.values, strict=True):
                 unit = bu or cu
-                if unit is None or (bu and cu and bu.lower() != cu.lower()) or bv == cv or not bv or not cv:
-                    pairs = []
+                if unit is None or (bu and cu and bu.lower() != cu.lower()) or bv == cv or not bv or not cv \
+                        or not (bu and cu) and not 0.1 <= cv / bv <= 10:
+                    pairs = []  # a unit left out is the list's unit only for a number of its size
                     break
                 pairs.append((bv, cv, unit, bpos, cpos))
             for bv, cv, unit, bpos, cpos in pairs:

@@ -83,6 +83,7 @@ def test_statements_across_sentences_pair_against_the_named_baseline() -> None:
     "INFO: task Xorg:879 blocked for more than 120 seconds.\n      Not tainted 5.0.0-13-generic #14-Ubuntu\n"
     '"echo 0 > /proc/sys/kernel/hung_task_timeout_secs" disables this message.',  # a lean, not a baseline
     "With the patch we get 9.6 Gbps. With a new NIC we get 25 Gbps.",  # no baseline named
+    "We start with a baseline of 4.2 Mpps. Then we ran it 5 more rounds.",  # a count, no unit of its own
 ])
 def test_statements_without_a_named_baseline_are_no_pairs(text: str) -> None:
     assert pairs("Subject: t\n\n" + text + "\n") == []
