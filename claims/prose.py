@@ -43,7 +43,14 @@ _HEADERISH = re.compile(r"(?i)^(?:subject|date|from|to|cc|signed-off-by|link|fix
                         r"suggested-by|co-developed-by|closes|cc'd|note|notes|v\d+|changes.*)$")
 _FROM_TO = re.compile(
     r"(?i)\bfrom\s+(?:~|about\s+|around\s+|approx\.?\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?"
-    r"\s+to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-z%/][\w/%]{0,20})?"
+    r"\s+(?:(?:all\s+the\s+way\s+)?(?:up|down)\s+)?to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?"
+    r"(?P<ub>[A-Za-z%/][\w/%]{0,20})?(?P<next>\s+[A-Za-z][\w/]{0,14})?"
+)
+# "is down to 38 us from 45 us": the candidate first
+_TO_FROM = re.compile(
+    r"(?i)\b(?:up|down|dropp?(?:ed|s)?|fell|falls|rose|rises|increased|decreased|reduced|improved|went|goes)\s+"
+    r"to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-z%/][\w/%]{0,20})?"
+    r"\s+from\s+(?:~|about\s+|around\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?(?P<next>(?!))?"
 )
 _CHANGE_AFTER = re.compile(
     r"(?i)^(?:improvement|improvements|improved|boost|increase|increased|gain|gains|faster|better|speed-?up|"
@@ -52,10 +59,10 @@ _CHANGE_AFTER = re.compile(
     r"bandwidth|iops|rate|pps)\b"
 )
 _NEGATIVE = re.compile(r"(?i)^(?:reduc|decreas|drop|lower|less|slower|regress|degrad|loss|lose|cut|"
-                       r"overhead|shrink|fewer|sav)")
+                       r"overhead|shrink|fewer|sav|down)")
 _CHANGE_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|speed\w*|gain\w*|reduc\w*|decreas\w*|"
                           r"drop\w*|lower\w*|rais\w*|cut\w*|faster|slower|better|worse|regress\w*|"
-                          r"degrad\w*|sav\w*|win|wins)\b")
+                          r"degrad\w*|sav\w*|win|wins|(?:go(?:es)?|went|gone|going|is|are|was|were)\s+(?:up|down))\b")
 _TIMES = re.compile(r"(?i)^(?:faster|speed-?up|improvement|better|higher|throughput|quicker)\b")
 _STRONG_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|reduc\w*|decreas\w*|dropp?\w*|"
                           r"regress\w*|degrad\w*|went|goes|gone|jump\w*|rais\w*)\b")
@@ -425,10 +432,12 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
     text = _template_text(ln)
     if "from" not in text.lower():
         return out
-    for m in _FROM_TO.finditer(text):
+    for m in (*_FROM_TO.finditer(text), *_TO_FROM.finditer(text)):
         first, last = _line_at(ln, m.start()), _line_at(ln, m.end() - 1)
+        if m.re is _TO_FROM:
+            first, last = last, first
         a, b = parse_number(m.group("a")), parse_number(m.group("b"))
-        ua, ub = m.group("ua"), m.group("ub")
+        ua, ub = (u.rstrip(".,;)") or None if u else None for u in (m.group("ua"), m.group("ub")))
         if ub and not is_unit(ub.rstrip(".,;)")) and ub.rstrip(".,;)") not in MAGNITUDES and ua:
             ub = None  # "to 5830 on the same box": the word after it is no unit
         if a is None or b is None or _LEADING_ZERO.match(m.group("a")) or _LEADING_ZERO.match(m.group("b")):
@@ -437,7 +446,11 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
         if ua and ub and ua.lower() != ub.lower() and not (ua.startswith("%") and ub.startswith("%")):
             continue
         unit = (ub or ua or "").rstrip(".,;)") or None
-        if unit in MAGNITUDES and (ua or "") == (ub or "") and _counted(text[max(0, m.start() - 200):m.start()]):
+        after = (m.group("next") or "").strip().rstrip(".,;)")
+        if unit in MAGNITUDES and (ua or "") == (ub or "") and after and is_unit(unit + after) \
+                and not _SIZE_UNITS.match(unit + after):
+            unit = unit + after  # "from ~600k to ~800k IOPS": kIOPS
+        elif unit in MAGNITUDES and (ua or "") == (ub or "") and _counted(text[max(0, m.start() - 200):m.start()]):
             pass  # "the RPS went up from 812k to 901k"
         elif unit is not None and not is_unit(unit):
             continue
@@ -606,6 +619,8 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
     patched".  The lexicon reads each number's words; one number on the baseline side and
     the others on the opposite side are pairs, whatever order they are written in."""
     text = _template_text(ln)
+    if "(" in text:  # "5.1 Gbps (baseline), 6.3 Gbps (patched)": a side named in parentheses
+        text = _WORD_NOTE.sub(lambda m: " " + m.group(1) + " ", text)
     out: list[Claim] = []
     for sentence, start in _sentences(text, _FULL_STOP):
         sides = []
@@ -613,7 +628,11 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
         for m in _SIDE_NUMBER.finditer(sentence):
             unit = (m.group("u") or "").rstrip(".,;:)") or None
             after = m.group("after") or ""
-            if unit is not None and not is_unit(unit):
+            words_after = after.split()
+            if unit in MAGNITUDES and words_after and is_unit(unit + _unit_word(words_after[0])):
+                # "100k rps;": the magnitude and the unit after it are one unit
+                unit, after = unit + _unit_word(words_after[0]), after.split(words_after[0], 1)[1]
+            elif unit is not None and not is_unit(unit):
                 after, unit = " " + (m.group("u") or "") + after, None
             # the words since the last number or clause mark: "baseline 10.2 Gbps, patched 11.3"
             ahead = re.split(r"[,;:()]|\s(?:and|but|while|whereas|vs\.?|versus)\s",
@@ -627,7 +646,9 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
             if not first or not cue(first[0]).reasons and not _LEAD_SIDE.match(first[0]):
                 # else the few words before it, when they name a side
                 n = len(ahead.split())
-                phrase = ahead if cue(ahead).role and (0 < n <= 3 or n <= 6 and cue(ahead.split()[0]).reasons) else ""
+                said = cue(ahead)
+                phrase = ahead if said.role and (0 < n <= 3 or n <= 6 and (
+                    cue(ahead.split()[0]).reasons or abs(said.score) >= 0.9)) else ""
                 if not phrase:
                     continue
             score = cue(phrase).score
@@ -652,6 +673,13 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                              lines=(min(lb, lc), max(lb, lc)), depth=ln.depth, author=ln.author,
                              message_id=ln.message_id))
     return out
+
+
+_WORD_NOTE = re.compile(r"\(([A-Za-z][\w +/-]{0,40})\)")
+
+
+def _unit_word(word: str) -> str:
+    return word.strip(".,;:()")
 
 
 _NAMES_CHANGE = re.compile(r"(?i)\b(?:patch\w*|series|fix(?:es)?|changes?|commit)\b")
@@ -743,7 +771,7 @@ def _words_before(text: str, pos: int) -> str:
     about 2%": the count of runs is not what the change is of)."""
     near = text[max(0, pos - 80):pos]
     near = _FULL_STOP.split(near)[-1]
-    words = re.findall(r"(?<![\w.])[A-Za-z][\w./%-]*", near)
+    words = re.findall(r"(?<![\w.'’])[A-Za-z][\w./%-]*", near)
     return " ".join(words[-4:])
 
 
@@ -818,7 +846,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             if m and (_CHANGE_AFTER.match(after) or verb):
                 # "a 1-2% regression", "drops by 5-10%": the change word gives the sign
                 down = _direction(after) == "down" if _CHANGE_AFTER.match(after) \
-                    else verb is not None and _NEGATIVE.match(verb.group(0)) is not None
+                    else verb is not None and _NEGATIVE.match(verb.group(0).split()[-1]) is not None
                 vals = [-float(m.group(g)) if down else float(m.group(g)) for g in ("a", "b")]
         elif fold is not None:
             n = float(fold.group("n"))
@@ -892,7 +920,7 @@ _AND_MEASURES = re.compile(r"(?i)(?:^|[^\w/-])(?P<a>[\w/-]+(?:\s[\w/-]+)?)\s+and
 
 def _last_change_word(text: str) -> str | None:
     found = list(_CHANGE_VERB.finditer(text))
-    return found[-1].group(0) if found else None
+    return found[-1].group(0).split()[-1] if found else None  # "went down": down
 
 
 def _each_measure(metric: str, value: float, behind: str, after: str) -> list[tuple[str, float]]:

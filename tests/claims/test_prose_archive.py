@@ -96,3 +96,22 @@ def test_words_between_value_and_vs_name_its_side() -> None:
     assert [(c.baseline.value, c.candidate.value, c.claimed_change_pct) for c in claims if c.baseline] \
         == [(11620, 384158, 3200.0)]
     assert pairs("Subject: t\n\nLatency is 45us with the patch vs 61us without.\n") == [(61, 45)]
+
+
+@pytest.mark.parametrize(("text", "pair"), [
+    ("we went from ~600k to ~800k IOPS", (600, 800)),  # the unit after the magnitudes
+    ("From 9.4Gbps down to 8.1Gbps on the same box.", (9.4, 8.1)),
+    ("Latency (p99) is down to 38 us from 45 us.", (45, 38)),  # the candidate first
+    ("Results: 5.1 Gbps (baseline), 6.3 Gbps (patched)", (5.1, 6.3)),  # sides in parentheses
+    ("Baseline gets 100k rps; patched gets 120k rps.", (100, 120)),
+    ("The patched kernel does 1.45 Mpps, the unpatched one 1.21 Mpps.", (1.21, 1.45)),
+])
+def test_more_ways_prose_writes_a_pair(text: str, pair: tuple[float, float]) -> None:
+    assert pairs("Subject: t\n\n" + text + "\n") == [pair]
+
+
+def test_a_change_that_goes_up_or_down() -> None:
+    assert relative("Throughput goes up by 15%.\n") == [15.0]
+    assert relative("pps went down by 5-10%.\n") == [-5.0, -10.0]
+    assert relative("it reduces the latency by up to 45%\n") == [-45.0]  # "up to" is a hedge
+    assert _metrics("it's roughly 2.5x faster than before") == ["change"]  # no "s" from "it's"
