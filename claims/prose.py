@@ -551,6 +551,10 @@ _SENTENCE_PAIRS = (
                + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b"),
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b[^.\d]{0,20}?"
                r"compared\s+(?:to|with)\s+~?" + _NUM_UNIT.format("a") + r"\s+" + _BASE_WORDS + r"\b"),
+    # "brings the p99 latency to 38 us, compared to 45 us before": the yardstick is the baseline
+    re.compile(r"(?i)(?<![\w.])~?" + _NUM_UNIT.format("b") + r"(?:" + _WORDS_NAME.format("b") + r")?\s*,?\s+"
+               r"(?:compared|relative)\s+(?:to|with)\s+(?:~|about\s+)?" + _NUM_UNIT.format("a")
+               + r"(?:" + _WORDS_NAME.format("a") + r")?"),
     # "below 3 ms instead of 35 ms": the candidate is named first
     re.compile(r"(?i)(?<![\w.])~?" + _NUM_UNIT.format("b") + r"\s+instead\s+of\s+(?:~|about\s+)?"
                + _NUM_UNIT.format("a")),
@@ -566,7 +570,8 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
     text = _template_text(ln)
     low = text.lower()
     if "vs" not in low and "versus" not in low and "before" not in low and "without" not in low \
-            and "-next" not in low and "unpatched" not in low and "instead" not in low:
+            and "-next" not in low and "unpatched" not in low and "instead" not in low \
+            and "compared" not in low and "relative" not in low:
         return []
     out: list[Claim] = []
     for pat in _SENTENCE_PAIRS:
@@ -598,6 +603,10 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             if sa - sb >= 0.35 and (sa >= CANDIDATE_AT or sb <= BASELINE_AT):
                 # "45us with the patch vs 61us without": the words, not the order, give the sides
                 a, b, name_a, name_b = b, a, name_b, name_a
+            elif pat is _SENTENCE_PAIRS[0] and not (name_a or name_b) and better_for(metric, unit) == "higher" \
+                    and _stated_against(text, m, a, b):
+                # "20% faster than the old one (12.1 vs 10.1 Mpps)": the stated change orders them
+                a, b = b, a
             names = {"la": name_a, "lb": name_b}
             la, lb = _line_at(ln, m.start("a")), _line_at(ln, m.start("b"))
             out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
@@ -606,6 +615,24 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
                              lines=(min(la, lb), max(la, lb)), depth=ln.depth, author=ln.author,
                              message_id=ln.message_id))
     return out
+
+
+def _stated_against(text: str, m: re.Match[str], a: float, b: float) -> bool:
+    """True when the change the sentence states beside an unnamed "X vs Y" fits Y -> X and
+    not X -> Y: its sign says the first number is the new one."""
+    lo, hi = _sentence_around(text, m.start(), m.end())
+    stated = [c.claimed_change_pct for c in relative_claims(Line(text[lo:hi], 0))
+              if c.claimed_change_pct is not None]
+    if len(stated) != 1 or not a or not b:
+        return False
+    pct, forward, back = stated[0], (b / a - 1) * 100, (a / b - 1) * 100
+    return forward * pct < 0 < back * pct and abs(back - pct) <= max(2.0, 0.35 * abs(pct))
+
+
+def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
+    lo = max((m.end() for m in _FULL_STOP.finditer(text, max(0, start - 300), start)), default=max(0, start - 300))
+    nxt = _FULL_STOP.search(text, end, end + 300)
+    return lo, nxt.start() if nxt else min(len(text), end + 300)
 
 
 _SIDE_NUMBER = re.compile(r"(?<![\w.+-])~?(?P<n>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<u>[A-Za-zµ%/][\w/%]{0,20}))?"

@@ -115,3 +115,16 @@ def test_a_change_that_goes_up_or_down() -> None:
     assert relative("pps went down by 5-10%.\n") == [-5.0, -10.0]
     assert relative("it reduces the latency by up to 45%\n") == [-45.0]  # "up to" is a hedge
     assert _metrics("it's roughly 2.5x faster than before") == ["change"]  # no "s" from "it's"
+
+
+def test_the_compared_to_number_is_the_baseline_unless_words_say_otherwise() -> None:
+    assert pairs("Subject: t\n\nThis brings the p99 latency to 38 us, compared to 45 us before.\n") == [(45, 38)]
+    assert pairs("Subject: t\n\nThe series gets 14.88 Mpps compared with 12.1 Mpps on net-next.\n") == [(12.1, 14.88)]
+
+
+def test_a_stated_change_orders_an_unnamed_vs() -> None:
+    claims = ex("Subject: t\n\nThe new code is 20% faster (12.1 vs 10.1 Mpps).\n").claims
+    assert [(c.baseline.value, c.candidate.value, c.claimed_change_pct) for c in claims if c.baseline] \
+        == [(10.1, 12.1, 20.0)]
+    assert pairs("Subject: t\n\nIt is 20% slower now (12.1 vs 10.1 Mpps).\n") == [(12.1, 10.1)]
+    assert pairs("Subject: t\n\nLatency is 20% lower: 10 us vs 8 us.\n") == [(10, 8)]
