@@ -128,3 +128,9 @@ def test_a_stated_change_orders_an_unnamed_vs() -> None:
         == [(10.1, 12.1, 20.0)]
     assert pairs("Subject: t\n\nIt is 20% slower now (12.1 vs 10.1 Mpps).\n") == [(12.1, 10.1)]
     assert pairs("Subject: t\n\nLatency is 20% lower: 10 us vs 8 us.\n") == [(10, 8)]
+
+
+def test_a_baseline_sentence_and_the_next_pass_the_gate() -> None:
+    text = "Subject: t\n\nThe vanilla kernel boots in 3.2 s.\nWith this series it boots in 2.1 s, see below.\n"
+    assert pairs(text) == [(3.2, 2.1)]
+    assert pairs(text.replace("3.2 s.\n", "3.2 s.\n\n")) == []  # another paragraph: no pair
