@@ -667,6 +667,8 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
             prev_end = m.end("u") if m.group("u") and unit is not None else m.end("n")
             if unit is not None and _SIZE_UNITS.match(unit) and unit not in MAGNITUDES:
                 continue
+            if unit is None and _NAMED_BY.search(sentence[max(0, m.start() - 20):m.start()]):
+                continue  # "he did not ack patch 2 while he acked patch 1": names, not measures
             end = _PHRASE_END.search(after)
             phrase = after[:end.start()] if end else after
             first = phrase.split()[:1]
@@ -702,6 +704,9 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
     return out
 
 
+# a word a number after it names ("patch 2", "v3", "CPU 5", "#4"), not a measurement
+_NAMED_BY = re.compile(r"(?i)(?:\b(?:patch(?:es)?|commit|version|rev(?:ision)?|series|part|step|case|bug|"
+                       r"issue|number|no\.|cpus?|cores?|nodes?|queues?|ports?|vcpus?|v)|#)\s*$")
 _WORD_NOTE = re.compile(r"\(([A-Za-z][\w +/-]{0,40})\)")
 
 

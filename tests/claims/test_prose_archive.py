@@ -134,3 +134,7 @@ def test_a_baseline_sentence_and_the_next_pass_the_gate() -> None:
     text = "Subject: t\n\nThe vanilla kernel boots in 3.2 s.\nWith this series it boots in 2.1 s, see below.\n"
     assert pairs(text) == [(3.2, 2.1)]
     assert pairs(text.replace("3.2 s.\n", "3.2 s.\n\n")) == []  # another paragraph: no pair
+
+
+def test_numbers_that_name_things_have_no_side() -> None:
+    assert pairs("Subject: t\n\nAnd he did not ack patch 2\nwhile he acked patch 1. Did I misunderstand?\n") == []
