@@ -29,6 +29,7 @@ from claims.prose import (
     passages,
     relative_claims,
     side_claims,
+    statement_claims,
     variant_groups,
     vs_claims,
 )
@@ -134,13 +135,14 @@ def extract_message(msg: Message) -> Extraction:
                     used.update(index_of.get(number, ()))
     hard = set(skip) | found.used | blocks_used
     known = {(c.baseline.value, c.candidate.value) for c in claims if c.baseline and c.candidate}
-    for passage in passages(lines, hard):  # wrapped sentences read whole
-        for c in (from_to_claims(passage) + arrow_claims(passage) + vs_claims(passage)
-                  + side_claims(passage)):
-            assert c.baseline is not None and c.candidate is not None
-            if (c.baseline.value, c.candidate.value) not in known:
-                known.add((c.baseline.value, c.candidate.value))
-                claims.append(c)
+    sentence_pairs = [c for passage in passages(lines, hard)  # wrapped sentences read whole
+                      for c in (from_to_claims(passage) + arrow_claims(passage) + vs_claims(passage)
+                                + side_claims(passage))]
+    for c in sentence_pairs + statement_claims(lines, used):
+        assert c.baseline is not None and c.candidate is not None
+        if (c.baseline.value, c.candidate.value) not in known:
+            known.add((c.baseline.value, c.candidate.value))
+            claims.append(c)
     claims = _attach_relative(claims, lines, used)
     if ex.commands or claims:  # "no regression" is a claim to check where the mail ran or measured
         claims += [c for ln in passages(lines, hard) for c in no_change_claims(ln)]

@@ -154,16 +154,23 @@ def cue(label: str | None) -> Cue:
             # "before the patch", "after applying this series": the head decides, the cue
             # words after it agree, up to the next head (or a word that says otherwise:
             # "after revert")
+            opposed = False
             for k in range(i + 1, len(ws)):
                 if ws[k] in _HEADS or ws[k] in _NEGATIONS:
                     break
                 wk = _word_weight(ws[k])
                 if wk is not None and wk * _HEADS[w] < 0 and ws[k] not in _OBJECT_WORDS:
+                    # "with the old kernel", "with baseline": a bare "with" names its object,
+                    # whose own word gives the side
+                    opposed = w in _BARE_WEAK and abs(wk) >= 0.6 and all(
+                        ws[j] in ("the", "a", "an", "our", "my") for j in range(i + 1, k))
                     break
                 if wk is not None or ws[k] in _OBJECT_WORDS:
                     governed.add(k)
                     strong = strong or ws[k] in _STRONG_OBJECTS
             weight = _HEADS[w]
+            if opposed:
+                continue
             if w in _TEMPORAL and sentence and not any(ws[k] in _STRONG_OBJECTS for k in governed if k > i):
                 # "This is the number before VM execution.": in a sentence, a "before" or
                 # "after" that governs no change dates a step of a procedure, not a side

@@ -22,7 +22,7 @@ conditions that any claim, command or setup step needs, whatever model finds it.
   line next to another numbered line (blocks such as "Before:" / "After:", bare-line labels
   and on/off variants all end in one of those layouts; the variant words are the
   lexicon's, `claims.lexicon.side_word_pattern`, with "+" read as its tokenizer reads it).
-- A pair written in words needs two numbers of one sentence whose words name their sides
+- A pair written in words needs two numbers of one paragraph whose words name their sides
   (claims.prose.side_claims, "645 without the patch, ~625 with batch"; claims.grid's
   value-first rows, "* 5,112,930 - baseline"): the side words again the lexicon's. A claim
   of no change needs no number, but the extractor reads one only in a message with a
@@ -392,14 +392,16 @@ def _paired_cells(text: str) -> bool:
 # A number as claims.prose.side_claims reads one (not glued to a word, a dot, a sign) and its
 # unit; then the words after it up to a digit or a clause mark, the first of which names the
 # side ("645 without the patch,"), or leads it ("9.4 Gbps on net-next"); or the few words
-# before it since a clause mark ("baseline 645, patched 625"). A sentence end between two
+# before it since a clause mark ("baseline 645, patched 625"). A paragraph break between two
 # numbers parts them.
 # (a date or a time, "2019/4/26 3:35", is no measure: no "/" or ":" glued on either side)
 _SIDE_NUM = re.compile(r"\d(?<![\w.+/:-]\d)(?:\d|,\d)*(?:\.\d+)?(?!\d|[/:.]\d)")
 _SIDE_AFTER = re.compile(r"(?:[^\S\n]*[-–—:])?[^\d,;.()]{0,60}")
-_CLAUSE = re.compile(r"[,;:()]|\s(?:and|but|while|whereas|vs\.?|versus)\s")
-_SENTENCE_END = re.compile(r"[.!?]\s")
-SIDE_SPAN = 300  # characters: two numbers of one sentence, wrapped over a few lines
+_CLAUSE = re.compile(r"[,;:()]|[.!?]\s|\s(?:and|but|while|whereas|vs\.?|versus)\s")  # a sentence end too
+# A paragraph break parts two numbers; a sentence end does not, since claims.prose reads a
+# baseline named in one sentence against the numbers of the next ("statement_claims").
+_PARAGRAPH_END = re.compile(r"\n[ \t>]*\n")
+SIDE_SPAN = 300  # characters: two numbers of one paragraph, wrapped over a few lines
 SIDE_BEFORE = 60  # characters before a number that may name its side: six words at most
 
 
@@ -415,7 +417,7 @@ def _side_after(text: str, end: int) -> bool:
 
 
 def _sided_numbers(text: str) -> bool:
-    """Two numbers of one sentence that each have a side word where claims.prose.side_claims
+    """Two numbers of one paragraph that each have a side word where claims.prose.side_claims
     reads one ("645 without the patch, ~625 with batch", "baseline 645, patched 625"; also
     claims.grid's value-first rows, "* 5,112,930 - baseline"). The words are the lexicon's
     (`_is_variant`); looked up only for a number with another number within SIDE_SPAN."""
@@ -429,7 +431,7 @@ def _sided_numbers(text: str) -> bool:
             continue
         if _side_after(text, end) or _side_before(text, start, prev_end):
             if last_sided >= 0 and start - nums[last_sided][0] <= SIDE_SPAN \
-                    and _SENTENCE_END.search(text, nums[last_sided][1], start) is None:
+                    and _PARAGRAPH_END.search(text, nums[last_sided][1], start) is None:
                 return True
             last_sided = k
     return False

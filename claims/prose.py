@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from claims.commands import BENCH_PROGRAMS
-from claims.lexicon import adds_to, content_words, cue
+from claims.lexicon import BASELINE_AT, CANDIDATE_AT, adds_to, content_words, cue
 from claims.model import Claim, Line, Value
 from claims.numbers import (
     MAGNITUDES,
@@ -43,7 +43,14 @@ _HEADERISH = re.compile(r"(?i)^(?:subject|date|from|to|cc|signed-off-by|link|fix
                         r"suggested-by|co-developed-by|closes|cc'd|note|notes|v\d+|changes.*)$")
 _FROM_TO = re.compile(
     r"(?i)\bfrom\s+(?:~|about\s+|around\s+|approx\.?\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?"
-    r"\s+to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-z%/][\w/%]{0,20})?"
+    r"\s+(?:(?:all\s+the\s+way\s+)?(?:up|down)\s+)?to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?"
+    r"(?P<ub>[A-Za-z%/][\w/%]{0,20})?(?P<next>\s+[A-Za-z][\w/]{0,14})?"
+)
+# "is down to 38 us from 45 us": the candidate first
+_TO_FROM = re.compile(
+    r"(?i)\b(?:up|down|dropp?(?:ed|s)?|fell|falls|rose|rises|increased|decreased|reduced|improved|went|goes)\s+"
+    r"to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-z%/][\w/%]{0,20})?"
+    r"\s+from\s+(?:~|about\s+|around\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?(?P<next>(?!))?"
 )
 _CHANGE_AFTER = re.compile(
     r"(?i)^(?:improvement|improvements|improved|boost|increase|increased|gain|gains|faster|better|speed-?up|"
@@ -52,10 +59,10 @@ _CHANGE_AFTER = re.compile(
     r"bandwidth|iops|rate|pps)\b"
 )
 _NEGATIVE = re.compile(r"(?i)^(?:reduc|decreas|drop|lower|less|slower|regress|degrad|loss|lose|cut|"
-                       r"overhead|shrink|fewer)")
+                       r"overhead|shrink|fewer|sav|down)")
 _CHANGE_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|speed\w*|gain\w*|reduc\w*|decreas\w*|"
                           r"drop\w*|lower\w*|rais\w*|cut\w*|faster|slower|better|worse|regress\w*|"
-                          r"degrad\w*|sav\w*|win|wins)\b")
+                          r"degrad\w*|sav\w*|win|wins|(?:go(?:es)?|went|gone|going|is|are|was|were)\s+(?:up|down))\b")
 _TIMES = re.compile(r"(?i)^(?:faster|speed-?up|improvement|better|higher|throughput|quicker)\b")
 _STRONG_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|reduc\w*|decreas\w*|dropp?\w*|"
                           r"regress\w*|degrad\w*|went|goes|gone|jump\w*|rais\w*)\b")
@@ -63,11 +70,12 @@ _PERF_WORD = re.compile(r"(?i)\b(?:throughput|latency|bandwidth|pps|bps|iops|ops
                         r"cycles|score|trans|requests|transactions|speed|time)\b")
 _MORE_PERF = re.compile(r"(?i)^(?:more|less|higher|lower|fewer)\s+(?:throughput|bandwidth|pps|iops|"
                         r"performance|ops|requests|transactions|packets|tps|qps|latency|cpu|cycles)\b")
+_RATIO = re.compile(r"(?i)\b\w+\s+per\s+[a-z]")  # "bytes per call": a measure named as a ratio
 _LEADING_ZERO = re.compile(r"^[+-]?0\d")
 _TIMES_HINT = re.compile(r"\d\s?[x×X]\b|\btimes\b")
 _ARROWS = frozenset({"->", "=>", "→", "-->", "==>"})
 _RANGE_PCT = re.compile(r"^~?(?P<a>\d+(?:\.\d+)?)%?(?:-|–|to)(?P<b>\d+(?:\.\d+)?)%$")
-_SIZE_UNITS = re.compile(r"(?i)^(?:[kmg]i?b?|bytes?|b|threads?|cpus?|cores?|clients?|flows?|streams?|"
+_SIZE_UNITS = re.compile(r"(?i)^(?:[kmgt]i?b?|[kmgt]?i?(?:bytes?|bits?)|b|threads?|cpus?|cores?|clients?|flows?|streams?|"
                          r"queues?|rings?|entries|packets?|frames?|sockets?|vmas?|pages?|kernels?|times?)$")
 
 
@@ -387,18 +395,49 @@ def _counted(before: str) -> bool:
     return _PERF_WORD.search(near) is not None and _STRONG_VERB.search(near) is not None
 
 
+# "9.1 +- 0.2 Gbps": a spread printed between a value and its unit
+_SPREAD_BETWEEN = re.compile(r"(?<![\w.])(?P<v>\d[\d,]*(?:\.\d+)?)(?P<u1>\s?[A-Za-zµ/][\w/]{0,14})?"
+                             r"\s*(?:\+-|±|\+/-)\s*\d[\d,]*(?:\.\d+)?%?(?:\s?(?P<u>[A-Za-zµ/][\w/]{0,14}))?")
+_GLUED_NOTE = re.compile(r"(?<=%)\((?=[A-Za-z])")  # "~20%(hipri=1 vs hipri=0)"
+
+
+def _fold_spread(m: re.Match[str]) -> str:
+    """"9.1 +- 0.2 Gbps" and "9.1 Gbps +- 0.2" as "9.1 Gbps", padded to the same length."""
+    u1, u = m.group("u1"), m.group("u")
+    if u1 and not is_unit(u1.strip()):
+        return m.group(0)
+    if u and not is_unit(u.rstrip(".,;:)")):  # a word after the spread stays where it stood
+        kept = m.group("v") + (u1 or "")
+        return kept + " " * (m.start("u") - m.start() - len(kept)) + u
+    kept = m.group("v") + (u1 or (" " + u if u else ""))
+    return kept + " " * (len(m.group(0)) - len(kept))
+
+
+def _template_text(ln: Line | Passage) -> str:
+    """A line's text as the sentence templates read it, of the same length so that every
+    offset still maps to its line: a spread between a value and its unit is taken out
+    ("9.1 +- 0.2 Gbps vs 9.5 +- 0.1 Gbps" reads "9.1 Gbps vs 9.5 Gbps"), and a remark
+    glued to a percentage is set apart ("~20%(hipri=1" reads "~20% hipri=1")."""
+    text = ln.text[:MAX_LINE]
+    if "+-" in text or "±" in text or "+/-" in text:
+        text = _SPREAD_BETWEEN.sub(_fold_spread, text)
+    return _GLUED_NOTE.sub(" ", text) if "%(" in text else text
+
+
 def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
     """"from 2.50Mpps to 3.05Mpps" (the sentence may go on in the next line)."""
     if nxt is not None and isinstance(ln, Line):
         return from_to_claims(Passage([ln, nxt]))
     out: list[Claim] = []
-    text = ln.text[:MAX_LINE]
+    text = _template_text(ln)
     if "from" not in text.lower():
         return out
-    for m in _FROM_TO.finditer(text):
+    for m in (*_FROM_TO.finditer(text), *_TO_FROM.finditer(text)):
         first, last = _line_at(ln, m.start()), _line_at(ln, m.end() - 1)
+        if m.re is _TO_FROM:
+            first, last = last, first
         a, b = parse_number(m.group("a")), parse_number(m.group("b"))
-        ua, ub = m.group("ua"), m.group("ub")
+        ua, ub = (u.rstrip(".,;)") or None if u else None for u in (m.group("ua"), m.group("ub")))
         if ub and not is_unit(ub.rstrip(".,;)")) and ub.rstrip(".,;)") not in MAGNITUDES and ua:
             ub = None  # "to 5830 on the same box": the word after it is no unit
         if a is None or b is None or _LEADING_ZERO.match(m.group("a")) or _LEADING_ZERO.match(m.group("b")):
@@ -407,12 +446,17 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
         if ua and ub and ua.lower() != ub.lower() and not (ua.startswith("%") and ub.startswith("%")):
             continue
         unit = (ub or ua or "").rstrip(".,;)") or None
-        if unit in MAGNITUDES and (ua or "") == (ub or "") and _counted(text[max(0, m.start() - 200):m.start()]):
+        after = (m.group("next") or "").strip().rstrip(".,;)")
+        if unit in MAGNITUDES and (ua or "") == (ub or "") and after and is_unit(unit + after) \
+                and not _SIZE_UNITS.match(unit + after):
+            unit = unit + after  # "from ~600k to ~800k IOPS": kIOPS
+        elif unit in MAGNITUDES and (ua or "") == (ub or "") and _counted(text[max(0, m.start() - 200):m.start()]):
             pass  # "the RPS went up from 812k to 901k"
         elif unit is not None and not is_unit(unit):
             continue
-        if unit is None and not _STRONG_VERB.search(text[max(0, m.start() - 80):m.start()]):
-            continue
+        near = text[max(0, m.start() - 80):m.start()]
+        if unit is None and not (_STRONG_VERB.search(near) and (_PERF_WORD.search(near) or _RATIO.search(near))):
+            continue  # "the stack depth is increased from 20 to 41": a count, not a measure
         if unit is not None and unit not in MAGNITUDES and _SIZE_UNITS.match(unit):
             continue
         if "+" in pre or "-" in pre:
@@ -487,7 +531,7 @@ def _metric_before(text: str, pos: int, unit: str | None = None) -> str:
     return _words_before(text, pos)
 
 
-_NUM_UNIT = (r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[KMGk]\s(?:trans/s|tps|qps|rps|req/s|msg/s|ops/s)\b|"
+_NUM_UNIT = (r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[KMGk]\s(?=[A-Za-z][\w/]{{0,14}}/s\b|[tqrk]?[pt]s\b)[\w/]+|"
              r"[A-Za-zµ%/][\w/%]{{0,14}})?")
 _NAMED = r"(?:\s*\((?P<l{0}>[^()\n]{{1,20}})\))?"  # "45us (base) vs 38us (patched)"
 _CHANGE_NOUN = r"(?:patch(?:es|set)?|changes?|series|fix(?:es)?)"
@@ -496,13 +540,21 @@ _BASE_WORDS = (r"(?:before|without(?:\s+the|\s+this)?\s+" + _CHANGE_NOUN
 _CAND_WORDS = (r"(?:after|now|with(?:\s+the|\s+this|\s+my)?\s+" + _CHANGE_NOUN
                + r"|with\s+(?:it|them)|patched)")
 # "9.41 Gbits/sec before and 9.39 Gbits/sec after", "14.88 Mpps now, compared to 12.1 Mpps before"
+_WORDS_NAME = r"(?P<w{0}>(?:\s+(?!vs\b|versus\b|and\b|or\b|but\b)[A-Za-z][\w/+-]*){{1,5}})"
 _SENTENCE_PAIRS = (
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + _NAMED.format("a") + r"\s+(?:vs\.?|versus)\s+~?"
                + _NUM_UNIT.format("b") + _NAMED.format("b")),
+    # "11620op/s with simple spinlocks vs 384158op/s with qspinlocks": a few words name the first
+    re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + _WORDS_NAME.format("a") + r"\s+(?:vs\.?|versus)\s+~?"
+               + _NUM_UNIT.format("b") + r"(?:" + _WORDS_NAME.format("b") + r")?"),
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + r"\s+" + _BASE_WORDS + r"\s*,?\s+(?:and|vs\.?|to)\s+"
                + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b"),
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b[^.\d]{0,20}?"
                r"compared\s+(?:to|with)\s+~?" + _NUM_UNIT.format("a") + r"\s+" + _BASE_WORDS + r"\b"),
+    # "brings the p99 latency to 38 us, compared to 45 us before": the yardstick is the baseline
+    re.compile(r"(?i)(?<![\w.])~?" + _NUM_UNIT.format("b") + r"(?:" + _WORDS_NAME.format("b") + r")?\s*,?\s+"
+               r"(?:compared|relative)\s+(?:to|with)\s+(?:~|about\s+)?" + _NUM_UNIT.format("a")
+               + r"(?:" + _WORDS_NAME.format("a") + r")?"),
     # "below 3 ms instead of 35 ms": the candidate is named first
     re.compile(r"(?i)(?<![\w.])~?" + _NUM_UNIT.format("b") + r"\s+instead\s+of\s+(?:~|about\s+)?"
                + _NUM_UNIT.format("a")),
@@ -515,16 +567,22 @@ _SENTENCE_PAIRS = (
 def vs_claims(ln: Line | Passage) -> list[Claim]:
     """Pairs inside a sentence: "45us vs 61us" (the first number is the baseline, as after
     "goes up"), "X before and Y after", "Y now, compared to X before"."""
-    text = ln.text[:MAX_LINE]
+    text = _template_text(ln)
     low = text.lower()
     if "vs" not in low and "versus" not in low and "before" not in low and "without" not in low \
-            and "-next" not in low and "unpatched" not in low and "instead" not in low:
+            and "-next" not in low and "unpatched" not in low and "instead" not in low \
+            and "compared" not in low and "relative" not in low:
         return []
     out: list[Claim] = []
     for pat in _SENTENCE_PAIRS:
         for m in pat.finditer(text):
             a, b = parse_number(m.group("a")), parse_number(m.group("b"))
             ua, ub = ((m.group(u) or "").rstrip(".,;)").replace(" ", "") for u in ("ua", "ub"))
+            # "812K vs 901K requests/s": the unit written once, after the last number
+            if ua in MAGNITUDES and len(ub) > 1 and ub.startswith(ua):
+                ua = ub
+            elif ub in MAGNITUDES and len(ua) > 1 and ua.startswith(ub):
+                ub = ua
             if a is None or b is None or a == b or (ua and ub and ua.lower() != ub.lower()):
                 continue
             unit = ub or ua or None
@@ -537,6 +595,19 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             if unit == "%" and _CHANGE_VERB.search(metric):
                 continue  # "bigger gains than v2 (~25% vs ~11%)": two changes, each against its own baseline
             names = m.groupdict()
+            if "wa" in names and not (ua and ub):
+                continue  # words between: each side needs its unit to be read as one measure
+            name_a = names.get("la") or (names.get("wa") or "").strip() or None
+            name_b = names.get("lb") or (names.get("wb") or "").strip() or None
+            sa, sb = _side(name_a or ""), _side(name_b or "")
+            if sa - sb >= 0.35 and (sa >= CANDIDATE_AT or sb <= BASELINE_AT):
+                # "45us with the patch vs 61us without": the words, not the order, give the sides
+                a, b, name_a, name_b = b, a, name_b, name_a
+            elif pat is _SENTENCE_PAIRS[0] and not (name_a or name_b) and better_for(metric, unit) == "higher" \
+                    and _stated_against(text, m, a, b):
+                # "20% faster than the old one (12.1 vs 10.1 Mpps)": the stated change orders them
+                a, b = b, a
+            names = {"la": name_a, "lb": name_b}
             la, lb = _line_at(ln, m.start("a")), _line_at(ln, m.start("b"))
             out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
                              baseline=Value(a, label=names.get("la"), unit=unit, line=la),
@@ -544,6 +615,24 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
                              lines=(min(la, lb), max(la, lb)), depth=ln.depth, author=ln.author,
                              message_id=ln.message_id))
     return out
+
+
+def _stated_against(text: str, m: re.Match[str], a: float, b: float) -> bool:
+    """True when the change the sentence states beside an unnamed "X vs Y" fits Y -> X and
+    not X -> Y: its sign says the first number is the new one."""
+    lo, hi = _sentence_around(text, m.start(), m.end())
+    stated = [c.claimed_change_pct for c in relative_claims(Line(text[lo:hi], 0))
+              if c.claimed_change_pct is not None]
+    if len(stated) != 1 or not a or not b:
+        return False
+    pct, forward, back = stated[0], (b / a - 1) * 100, (a / b - 1) * 100
+    return forward * pct < 0 < back * pct and abs(back - pct) <= max(2.0, 0.35 * abs(pct))
+
+
+def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
+    lo = max((m.end() for m in _FULL_STOP.finditer(text, max(0, start - 300), start)), default=max(0, start - 300))
+    nxt = _FULL_STOP.search(text, end, end + 300)
+    return lo, nxt.start() if nxt else min(len(text), end + 300)
 
 
 _SIDE_NUMBER = re.compile(r"(?<![\w.+-])~?(?P<n>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<u>[A-Za-zµ%/][\w/%]{0,20}))?"
@@ -556,7 +645,9 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
     "about 645 without the patch, ~625 with batch", "9.4 Gbps on net-next and 9.8 Gbps
     patched".  The lexicon reads each number's words; one number on the baseline side and
     the others on the opposite side are pairs, whatever order they are written in."""
-    text = ln.text[:MAX_LINE]
+    text = _template_text(ln)
+    if "(" in text:  # "5.1 Gbps (baseline), 6.3 Gbps (patched)": a side named in parentheses
+        text = _WORD_NOTE.sub(lambda m: " " + m.group(1) + " ", text)
     out: list[Claim] = []
     for sentence, start in _sentences(text, _FULL_STOP):
         sides = []
@@ -564,7 +655,11 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
         for m in _SIDE_NUMBER.finditer(sentence):
             unit = (m.group("u") or "").rstrip(".,;:)") or None
             after = m.group("after") or ""
-            if unit is not None and not is_unit(unit):
+            words_after = after.split()
+            if unit in MAGNITUDES and words_after and is_unit(unit + _unit_word(words_after[0])):
+                # "100k rps;": the magnitude and the unit after it are one unit
+                unit, after = unit + _unit_word(words_after[0]), after.split(words_after[0], 1)[1]
+            elif unit is not None and not is_unit(unit):
                 after, unit = " " + (m.group("u") or "") + after, None
             # the words since the last number or clause mark: "baseline 10.2 Gbps, patched 11.3"
             ahead = re.split(r"[,;:()]|\s(?:and|but|while|whereas|vs\.?|versus)\s",
@@ -572,13 +667,17 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
             prev_end = m.end("u") if m.group("u") and unit is not None else m.end("n")
             if unit is not None and _SIZE_UNITS.match(unit) and unit not in MAGNITUDES:
                 continue
+            if unit is None and _NAMED_BY.search(sentence[max(0, m.start() - 20):m.start()]):
+                continue  # "he did not ack patch 2 while he acked patch 1": names, not measures
             end = _PHRASE_END.search(after)
             phrase = after[:end.start()] if end else after
             first = phrase.split()[:1]
             if not first or not cue(first[0]).reasons and not _LEAD_SIDE.match(first[0]):
                 # else the few words before it, when they name a side
                 n = len(ahead.split())
-                phrase = ahead if cue(ahead).role and (0 < n <= 3 or n <= 6 and cue(ahead.split()[0]).reasons) else ""
+                said = cue(ahead)
+                phrase = ahead if said.role and (0 < n <= 3 or n <= 6 and (
+                    cue(ahead.split()[0]).reasons or abs(said.score) >= 0.9)) else ""
                 if not phrase:
                     continue
             score = cue(phrase).score
@@ -605,6 +704,16 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
     return out
 
 
+# a word a number after it names ("patch 2", "v3", "CPU 5", "#4"), not a measurement
+_NAMED_BY = re.compile(r"(?i)(?:\b(?:patch(?:es)?|commit|version|rev(?:ision)?|series|part|step|case|bug|"
+                       r"issue|number|no\.|cpus?|cores?|nodes?|queues?|ports?|vcpus?|v)|#)\s*$")
+_WORD_NOTE = re.compile(r"\(([A-Za-z][\w +/-]{0,40})\)")
+
+
+def _unit_word(word: str) -> str:
+    return word.strip(".,;:()")
+
+
 _NAMES_CHANGE = re.compile(r"(?i)\b(?:patch\w*|series|fix(?:es)?|changes?|commit)\b")
 # a side named by a word the lexicon scores only as a whole phrase's head ("on net-next")
 _LEAD_SIDE = re.compile(r"(?i)^(?:on|in|for)$")
@@ -624,7 +733,8 @@ def _sentences(text: str, end: re.Pattern[str] | None = None) -> list[tuple[str,
 
 
 _PREPOSITION = re.compile(r"(?i)(?:in|on|for|with|at|across|over|when|compared)\b")
-_STOP_WORDS = frozenset({"with", "when", "and", "at", "on", "in", "for", "by", "compared", "the", "a"})
+_STOP_WORDS = frozenset({"with", "when", "and", "at", "on", "in", "for", "by", "compared", "the", "a", "is", "are",
+                         "was", "were", "be", "been", "during", "using", "while", "if", "than", "over", "but"})
 _WHAT_AFTER = re.compile(r"(?i)^\S+\s+(?:in|for|of|on)\s+(?:the\s+)?(?P<what>(?:[\w/.-]+\s?){1,3})")
 
 
@@ -639,14 +749,30 @@ def _relative_metric(text: str, t: Token, after: str) -> str:
     first = after.split()[0].strip(" .,;:()") if after.split() else ""
     if _MEASURE.match(first):  # "a 10% throughput improvement"
         return first
-    m = _WHAT_AFTER.match(re.sub(r"^\s*(?:%|percent|per\s+cent)", "", text[t.end:t.end + 80]).strip())
+    rest = re.sub(r"^\s*(?:%|percent|per\s+cent)", "", text[t.end:t.end + 80]).strip()
+    m = _WHAT_AFTER.match(rest) or _COMPARED.match(rest)
     if m:
-        words = m.group("what").split()
-        cut = next((k for k, w in enumerate(words) if w.lower() in _STOP_WORDS), len(words))
-        what = " ".join(words[:cut]).strip(" .,;:()")
+        what = _noun_phrase(m.group("what").split())
         if what:
             return what
     return _metric_before(text, t.start)
+
+
+# "7x higher memory per VQ", "12% more throughput": the comparative's noun is the measure
+_COMPARED = re.compile(r"(?i)^(?:higher|lower|more|less|fewer)\s+(?P<what>(?:[A-Za-z][\w/.-]*\s?){1,4})")
+
+
+def _noun_phrase(words: list[str]) -> str:
+    """The leading words up to a preposition, a verb of being or a sentence's end:
+    "TX PPS. TCP_STREAM doesn't" -> "TX PPS", "PPS were seen" -> "PPS"."""
+    out: list[str] = []
+    for w in words:
+        if w.lower().strip(".,;:()") in _STOP_WORDS:
+            break
+        out.append(w)
+        if w.endswith((".", ",", ";", ":", ")")):
+            break
+    return " ".join(out).strip(" .,;:()")
 
 
 _FILLER = frozenset(
@@ -673,7 +799,11 @@ def _tidy_metric(name: str | None) -> str:
 
 
 def _words_before(text: str, pos: int) -> str:
-    words = re.findall(r"(?<![\w.])[A-Za-z][\w./%-]*", text[max(0, pos - 80):pos])
+    """The last few words before `pos` in its own sentence ("run fio 5 times. It shows
+    about 2%": the count of runs is not what the change is of)."""
+    near = text[max(0, pos - 80):pos]
+    near = _FULL_STOP.split(near)[-1]
+    words = re.findall(r"(?<![\w.'’])[A-Za-z][\w./%-]*", near)
     return " ".join(words[-4:])
 
 
@@ -704,7 +834,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
     "22 % increase", "a 40-fold drop", "2% worse" (worse latency is up, worse throughput
     down); a sentence wrapped from the line before lends its verb ("a decrease of /
     softirq time by up to 45%")."""
-    text = ln.text[:MAX_LINE]
+    text = _template_text(ln)
     low = text.lower()
     if "%" not in text and "percent" not in low and "fold" not in low and _TIMES_HINT.search(text) is None \
             and _FACTOR_HINT.search(text) is None:
@@ -748,7 +878,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             if m and (_CHANGE_AFTER.match(after) or verb):
                 # "a 1-2% regression", "drops by 5-10%": the change word gives the sign
                 down = _direction(after) == "down" if _CHANGE_AFTER.match(after) \
-                    else verb is not None and _NEGATIVE.match(verb.group(0)) is not None
+                    else verb is not None and _NEGATIVE.match(verb.group(0).split()[-1]) is not None
                 vals = [-float(m.group(g)) if down else float(m.group(g)) for g in ("a", "b")]
         elif fold is not None:
             n = float(fold.group("n"))
@@ -779,7 +909,8 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                 vals = [-pct if _NEGATIVE.match(word) else pct]
         elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and t.value > 1 and (
                 _TIMES.match(after) or _NEGATIVE.match(after)
-                or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])):
+                or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])) \
+                and _measured(after, _FULL_STOP.split(behind)[-1]):
             # "reduces the tail latency by 60x" leaves 1/60 of it; "2x faster" doubles
             strong = _STRONG_VERB.search(text[max(0, t.start - 80):t.start]) if before == "by" else None
             down = _NEGATIVE.match(after) is not None or (
@@ -800,6 +931,18 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
     return out
 
 
+def _measured(after: str, behind: str) -> bool:
+    """A bare comparative ("16x less", "7x higher") states a change only of a measure: one
+    it names after it ("7x higher memory per VQ") or one the clause names before it ("the
+    latency is 3x lower"); "we are paying remote 16x less (128 credits ...)" names none."""
+    if not re.match(r"(?i)(?:higher|lower|more|less|fewer)\b", after):
+        return True
+    m = _COMPARED.match(after)
+    if m and _noun_phrase(m.group("what").split()):
+        return True
+    return _PERF_WORD.search(behind) is not None or any(_MEASURE.match(w) for w in re.findall(r"[A-Za-z]+", behind))
+
+
 _FACTOR_OF = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost)\s+of\s+(?:about\s+|~)?$")
 _FACTOR_HINT = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost)\s+of\s+(?:about\s+|~)?\d")
 _EVALUATIVE = re.compile(r"(?i)\b(?:improv\w*|better|boost\w*|gain\w*|speed-?ups?|win\w*)\b")
@@ -809,7 +952,7 @@ _AND_MEASURES = re.compile(r"(?i)(?:^|[^\w/-])(?P<a>[\w/-]+(?:\s[\w/-]+)?)\s+and
 
 def _last_change_word(text: str) -> str | None:
     found = list(_CHANGE_VERB.finditer(text))
-    return found[-1].group(0) if found else None
+    return found[-1].group(0).split()[-1] if found else None  # "went down": down
 
 
 def _each_measure(metric: str, value: float, behind: str, after: str) -> list[tuple[str, float]]:
@@ -887,3 +1030,127 @@ def no_change_claims(ln: Line | Passage) -> list[Claim]:
 def _bench_program(word: str) -> bool:
     name = word.rsplit("/", 1)[-1].strip(".").lower()
     return len(name) > 2 and name in BENCH_PROGRAMS and name not in ("bench", "ping", "ab", "perf")
+
+
+# Several statements, each naming one variant in its words and giving its numbers:
+#   * We start with a baseline of 4208772.571 pps and 269361444.6 bytes/s.
+#   * When we add the batching, I see a small performance decrease:
+#     4133292.308 and 264530707.7 bytes/s.
+#   * However, the buf api outperforms the baseline: 4551319.631pps, 291205178.1 bytes/s
+_ITEM = re.compile(r"^\s*(?:[-*•+]\s+|\(?\d{1,2}[.)]\s+|\(?[a-z]\)\s+)")
+# the baseline named as what another is measured against ("outperforms the baseline")
+_AGAINST = re.compile(r"(?i)\b(?:than|over|outperform\w*|beat\w*|vs\.?|versus|compared\s+(?:to|with)|against|"
+                      r"relative\s+to)\s+(?:the\s+|a\s+|our\s+)?[\w-]+")
+MAX_STATEMENT_VALUES = 4
+STATED_BASELINE = -0.9  # a statement names the baseline when its words score this low
+
+
+@dataclass
+class Statement:
+    """One sentence (or list item) of a paragraph: the words before its first number, and
+    its measured values (value, unit, offset) in order."""
+
+    head: str
+    values: list[tuple[float, str | None, int]]
+    passage: Passage
+    start: int
+
+
+def _statement(p: Passage, sentence: str, start: int) -> Statement | None:
+    toks = [t for t in tokenize(sentence) if t.kind in ("value", "spread", "range", "pvalue")]
+    vals: list[tuple[float, str | None, int]] = []
+    for t in toks:
+        if t.kind != "value" or t.value is None or t.percent:
+            continue
+        unit = t.unit.rstrip(".,;:)") if t.unit else None
+        if unit is not None and (not is_unit(unit) or _SIZE_UNITS.match(unit)):
+            return None  # a size or a count in the sentence: a setup, not a measurement
+        vals.append((t.value, unit, start + t.start))
+    if not vals or len(vals) > MAX_STATEMENT_VALUES:
+        return None
+    head = sentence[:vals[0][2] - start]
+    return Statement(head=head, values=vals, passage=p, start=start)
+
+
+def _side(head: str) -> float:
+    """The side a statement's words put it on; a baseline named as the yardstick ("the buf
+    api outperforms the baseline") puts it on the other side."""
+    against = _AGAINST.search(head)
+    if against is not None and cue(against.group(0)).score < 0:
+        return max(cue(head[:against.start()]).score, 0.0) + 0.5
+    return cue(head).score
+
+
+def _paragraphs(lines: Sequence[Line], skip: set[int]) -> list[list[Statement]]:
+    """Statements of each paragraph (lines of one depth between blank lines), its list
+    items read whole across the lines they wrap over."""
+    out: list[list[Statement]] = []
+    cur: list[Line] = []
+
+    def flush() -> None:
+        items: list[list[Line]] = []
+        for ln in cur:
+            if not items or _ITEM.match(ln.text):
+                items.append([ln])
+            else:
+                items[-1].append(ln)
+        stmts: list[Statement] = []
+        for item in items:
+            p = Passage(item)
+            if len(p.text) > MAX_LINE or not _PROSE_WORD.search(p.text):
+                continue
+            for sentence, start in _sentences(p.text, _FULL_STOP):
+                s = _statement(p, sentence, start)
+                if s is not None:
+                    stmts.append(s)
+        if len(stmts) >= 2:
+            out.append(stmts)
+
+    for i, ln in enumerate(lines):
+        structured = _STRUCTURED.search(ln.text.strip()) is not None and not _ITEM.match(ln.text)
+        if i in skip or not ln.text.strip() or structured or (cur and ln.depth != cur[-1].depth) \
+                or len(cur) >= 3 * MAX_PASSAGE_LINES:
+            if cur:
+                flush()
+            cur = [] if i in skip or not ln.text.strip() or structured else [ln]
+            continue
+        cur.append(ln)
+    if cur:
+        flush()
+    return out
+
+
+def statement_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
+    """Pairs across the sentences of a paragraph: one statement whose words name the
+    baseline and others that name no baseline give numbers in the same units, place by
+    place ("a baseline of X pps and Y bytes/s" / "with batching: X' and Y' bytes/s")."""
+    out: list[Claim] = []
+    for stmts in _paragraphs(lines, skip):
+        sides = [_side(s.head) for s in stmts]
+        # the baseline named outright ("a baseline of", "the vanilla kernel", "without the
+        # patch"), not a lean ("Not tainted 5.0.0-13"): nothing else ties the sentences together
+        base = [k for k, sc in enumerate(sides) if sc <= STATED_BASELINE]
+        if len(base) != 1:
+            continue
+        b = stmts[base[0]]
+        for k, c in enumerate(stmts):
+            if k == base[0] or len(c.values) != len(b.values) or sides[k] < 0 \
+                    or not any(cu for _, cu, _ in c.values):
+                continue  # "We ran it 5 times." after "a baseline of 4 Mpps" measures nothing
+            pairs = []
+            for (bv, bu, bpos), (cv, cu, cpos) in zip(b.values, c.values, strict=True):
+                unit = bu or cu
+                if unit is None or (bu and cu and bu.lower() != cu.lower()) or bv == cv or not bv or not cv \
+                        or not (bu and cu) and not 0.1 <= cv / bv <= 10:
+                    pairs = []  # a unit left out is the list's unit only for a number of its size
+                    break
+                pairs.append((bv, cv, unit, bpos, cpos))
+            for bv, cv, unit, bpos, cpos in pairs:
+                metric = _metric_before(b.passage.text, bpos, unit) or unit
+                lb, lc = _line_at(b.passage, bpos), _line_at(c.passage, cpos)
+                out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
+                                 baseline=Value(bv, label=clean_label(b.head) or None, unit=unit, line=lb),
+                                 candidate=Value(cv, label=clean_label(c.head) or None, unit=unit, line=lc),
+                                 lines=(min(lb, lc), max(lb, lc)), depth=b.passage.depth,
+                                 author=b.passage.author, message_id=b.passage.message_id))
+    return out

@@ -1,0 +1,140 @@
+"""Prose as real mail writes it: lines quoted from the shared virtualization archive
+(messages outside the labelled corpus), each a way the prose model read wrong or not at
+all, and invented sentences of the same shapes."""
+from __future__ import annotations
+
+import pytest
+
+from claims.model import Line
+from claims.prose import relative_claims, statement_claims
+from tests.extractkit import ex, pairs, relative
+
+
+def _metrics(text: str) -> list[str]:
+    return [c.metric for c in ex("Subject: t\n\n" + text + "\n").claims]
+
+
+@pytest.mark.parametrize("text", [
+    "Right, we'd need 8 instead of 4 bits. But we could preserve the previous",  # sizes in bits
+    "The difference from 32 to 64 bit between virtio_pci_legacy.c and",
+    "c_eqn_or_apu_element was extended from 8 bits to 32 bits, which wan't",
+    # a count that grew, not a measure: a unitless "from .. to" needs one named
+    "For some obscure reason when CONFIG_DEBUG_HIGHMEM is enabled the stack depth\nis increased from 20 to 41.",
+])
+def test_sizes_and_counts_are_no_pairs(text: str) -> None:
+    assert pairs("Subject: t\n\n" + text + "\n") == []
+
+
+def test_a_unitless_from_to_with_a_measure_or_a_ratio_is_a_pair() -> None:
+    assert pairs("Subject: t\n\nIOPs jumps from 600K to 800K for vhost-scsi.\n") == [(600, 800)]
+    assert pairs("Subject: t\n\nBytes per call increase from 1024 to 38400.\n") == [(1024, 38400)]
+
+
+def test_a_spread_between_value_and_unit_is_not_a_side() -> None:
+    claims = ex("Subject: t\n\nThroughput is 9.1 +- 0.2 Gbps vs 9.5 +- 0.1 Gbps (4.6% gain).\n").claims
+    assert [(c.baseline.value, c.candidate.value, c.claimed_change_pct) for c in claims if c.baseline] \
+        == [(9.1, 9.5, 4.6)]
+
+
+def test_a_unit_written_once_after_two_magnitudes() -> None:
+    assert pairs("Subject: t\n\nWe measured 812K vs 901K requests/s.\n") == [(812, 901)]
+    assert pairs("Subject: t\n\nwe saw 9K vs 12K pages in use\n") == []
+
+
+def test_a_remark_glued_to_a_percentage() -> None:
+    text = "and\nIOPS can be improved by ~20%(hipri=1 vs hipri=0) with the 3 patches, and the virtio-blk is\n"
+    assert relative(text) == [20.0]
+
+
+def test_a_stated_change_is_named_within_its_sentence() -> None:
+    # "5 times." is how often fio ran; the 2% is of no latency, so it keeps its sign
+    assert relative("I set 4 vcpu and run fio test 5 times.\nIt shows about 2% improvement.\n") == [2.0]
+    assert _metrics("Test shows about 23% improvement on TX PPS. TCP_STREAM doesn't see\n"
+                    "obvious improvement.") == ["TX PPS"]
+    assert _metrics("About 2% improvement of PPS were seen during vitio-user\ntxonly test.") == ["PPS"]
+    assert _metrics("Enabling indirect in device can help at cost of 7x higher memory per VQ in the guest VM.") \
+        == ["memory per VQ"]
+
+
+def test_a_bare_comparative_needs_a_measure() -> None:
+    ln = Line("we are paying remote 16x less (128 credits for 4k byte buffer). It evens", 1)
+    assert relative_claims(ln) == []
+    assert [c.claimed_change_pct for c in relative_claims(Line("The tail latency is 3x lower now.", 1))] \
+        == [-66.6667]
+    assert relative("3 versus 2 seems a 50% saving.\n") == [-50.0]  # a saving is a reduction
+
+
+def test_statements_across_sentences_pair_against_the_named_baseline() -> None:
+    lines = [Line(t, n) for n, t in enumerate([
+        "* We start with a baseline of 4208772.571 pps and 269361444.6 bytes/s [2].",
+        "* When we add the batching, I see a small performance decrease:",
+        "4133292.308 and 264530707.7 bytes/s.",
+        "* However, the buf api it outperform the baseline: 4551319.631pps,",
+        "291205178.1 bytes/s"], 1)]
+    got = [(c.baseline.value, c.candidate.value, c.unit) for c in statement_claims(lines, set())]
+    assert got == [(4208772.571, 4133292.308, "pps"), (269361444.6, 264530707.7, "bytes/s"),
+                   (4208772.571, 4551319.631, "pps"), (269361444.6, 291205178.1, "bytes/s")]
+    assert pairs("Subject: t\n\nWithout the patch we get 9.1 Gbps on one flow. With the patch it is 9.6 Gbps.\n") \
+        == [(9.1, 9.6)]
+
+
+@pytest.mark.parametrize("text", [
+    "The baseline kernel has 4 queues. The new one uses 8 queues.",  # settings, not results
+    "INFO: task Xorg:879 blocked for more than 120 seconds.\n      Not tainted 5.0.0-13-generic #14-Ubuntu\n"
+    '"echo 0 > /proc/sys/kernel/hung_task_timeout_secs" disables this message.',  # a lean, not a baseline
+    "With the patch we get 9.6 Gbps. With a new NIC we get 25 Gbps.",  # no baseline named
+    "We start with a baseline of 4.2 Mpps. Then we ran it 5 more rounds.",  # a count, no unit of its own
+])
+def test_statements_without_a_named_baseline_are_no_pairs(text: str) -> None:
+    assert pairs("Subject: t\n\n" + text + "\n") == []
+
+
+def test_words_between_value_and_vs_name_its_side() -> None:
+    text = ("a stress test gets big speedups, 11620op/s aggregate with simple spinlocks vs 384158op/s "
+            "(33x faster).")
+    claims = ex("Subject: t\n\n" + text + "\n").claims
+    assert [(c.baseline.value, c.candidate.value, c.claimed_change_pct) for c in claims if c.baseline] \
+        == [(11620, 384158, 3200.0)]
+    assert pairs("Subject: t\n\nLatency is 45us with the patch vs 61us without.\n") == [(61, 45)]
+
+
+@pytest.mark.parametrize(("text", "pair"), [
+    ("we went from ~600k to ~800k IOPS", (600, 800)),  # the unit after the magnitudes
+    ("From 9.4Gbps down to 8.1Gbps on the same box.", (9.4, 8.1)),
+    ("Latency (p99) is down to 38 us from 45 us.", (45, 38)),  # the candidate first
+    ("Results: 5.1 Gbps (baseline), 6.3 Gbps (patched)", (5.1, 6.3)),  # sides in parentheses
+    ("Baseline gets 100k rps; patched gets 120k rps.", (100, 120)),
+    ("The patched kernel does 1.45 Mpps, the unpatched one 1.21 Mpps.", (1.21, 1.45)),
+])
+def test_more_ways_prose_writes_a_pair(text: str, pair: tuple[float, float]) -> None:
+    assert pairs("Subject: t\n\n" + text + "\n") == [pair]
+
+
+def test_a_change_that_goes_up_or_down() -> None:
+    assert relative("Throughput goes up by 15%.\n") == [15.0]
+    assert relative("pps went down by 5-10%.\n") == [-5.0, -10.0]
+    assert relative("it reduces the latency by up to 45%\n") == [-45.0]  # "up to" is a hedge
+    assert _metrics("it's roughly 2.5x faster than before") == ["change"]  # no "s" from "it's"
+
+
+def test_the_compared_to_number_is_the_baseline_unless_words_say_otherwise() -> None:
+    assert pairs("Subject: t\n\nThis brings the p99 latency to 38 us, compared to 45 us before.\n") == [(45, 38)]
+    assert pairs("Subject: t\n\nThe series gets 14.88 Mpps compared with 12.1 Mpps on net-next.\n") == [(12.1, 14.88)]
+
+
+def test_a_stated_change_orders_an_unnamed_vs() -> None:
+    claims = ex("Subject: t\n\nThe new code is 20% faster (12.1 vs 10.1 Mpps).\n").claims
+    assert [(c.baseline.value, c.candidate.value, c.claimed_change_pct) for c in claims if c.baseline] \
+        == [(10.1, 12.1, 20.0)]
+    assert pairs("Subject: t\n\nIt is 20% slower now (12.1 vs 10.1 Mpps).\n") == [(12.1, 10.1)]
+    assert pairs("Subject: t\n\nLatency is 20% lower: 10 us vs 8 us.\n") == [(10, 8)]
+
+
+def test_a_baseline_sentence_and_the_next_pass_the_gate() -> None:
+    text = "Subject: t\n\nThe vanilla kernel boots in 3.2 s.\nWith this series it boots in 2.1 s, see below.\n"
+    assert pairs(text) == [(3.2, 2.1)]
+    assert pairs(text.replace("3.2 s.\n", "3.2 s.\n\n")) == []  # another paragraph: no pair
+
+
+def test_numbers_that_name_things_have_no_side() -> None:
+    assert pairs("Subject: t\n\nAnd he did not ack patch 2\nwhile he acked patch 1. Did I misunderstand?\n") == []
