@@ -65,6 +65,7 @@ _RULE = re.compile(r"^\s*[-=*~_#+|.:]{3,}\s*$")
 _CODE = re.compile(r"^\S+\.\w{1,4}:\d+:(?:\d+:)?\s+(?:warning|error|note|fatal)\b|#\s*define\b|^\s*\d*\s*\|\s|"
                    r"[;{}]\s*$|\b(?:if|else|return|while|for|switch)\b\s*\(|\w\([^()]*\)\s*[;{]|==|!=")
 _GAPS = re.compile(r"\S(?:\s{2,}|\t)\S")
+_DIGIT = re.compile(r"\d")  # a value has one: the tokens of other lines are not read
 _MAX_GAP = 8  # text lines between two blocks that still belong to one comparison
 
 
@@ -101,7 +102,7 @@ def _kind(text: str) -> str:
     m = _SECTION.match(s)
     if m is not None and not is_unit(s[m.end():].split()[0].rstrip(",;:")):
         body = s[m.end():]  # "1.1 Zero-copy mode" is a heading, "1.08 MBytes" a value
-    has_value = any(t.kind == "value" for t in tokenize(body))
+    has_value = _DIGIT.search(body) is not None and any(t.kind == "value" for t in tokenize(body))
     if has_value and not is_sentence(s) and not _is_prose(s):
         return "data"
     if has_value:
