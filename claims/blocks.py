@@ -69,6 +69,7 @@ _GAPS = re.compile(r"\S(?:\s{2,}|\t)\S")
 # 2023-08-10  2778   * reset, ..."); a kernel config line ("CONFIG_CMA_SIZE_MBYTES=200")
 _NUMBERED = re.compile(r"^\s*(?:[0-9a-f]{7,40}\s+.{0,60}?\d{4}-\d\d-\d\d\s+)?(?P<n>\d{1,6})(?=\s|$)")
 _CONFIG = re.compile(r"^\s*(?:#\s*)?CONFIG_[A-Z0-9_]+(?:=|\s+is not set\b)")
+_DIGIT = re.compile(r"\d")  # a value has one: the tokens of other lines are not read
 _MAX_GAP = 8  # text lines between two blocks that still belong to one comparison
 
 
@@ -115,7 +116,7 @@ def _kind(text: str) -> str:
     m = _SECTION.match(s)
     if m is not None and not is_unit(s[m.end():].split()[0].rstrip(",;:")):
         body = s[m.end():]  # "1.1 Zero-copy mode" is a heading, "1.08 MBytes" a value
-    has_value = any(t.kind == "value" for t in tokenize(body))
+    has_value = _DIGIT.search(body) is not None and any(t.kind == "value" for t in tokenize(body))
     if has_value and not is_sentence(s) and not _is_prose(s):
         return "data"
     if has_value:

@@ -298,7 +298,7 @@ def parse_line(text: str) -> _Parsed | None:
     return _parse_line(text[:MAX_LINE])
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)  # one message's rows (emptied between messages): peak RSS
 def _parse_line(text: str) -> _Parsed | None:
     mark = None
     m = _MARKER.search(text[:1000])

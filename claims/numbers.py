@@ -30,6 +30,9 @@ _FOOTNOTE = re.compile(r"\[\d{1,3}\][:,.;)]*$")
 _KEY_VALUE = re.compile(r"(?P<k>[A-Za-z_][\w.-]{0,40})=(?P<v>[+-]?\d[\d,.]*(?:[eE][+-]?\d+)?[A-Za-z/%]{0,8})")
 _STRIP = "([{<\"'`,;:)]}>!?*"
 SPREAD_MARKS = ("+-", "±", "+/-")
+_CLOSED = frozenset(")],;")
+_DIGIT = re.compile(r"\d")
+_WORD = re.compile(r"\S+")
 
 # Units a value may carry, as one grammar rather than a list of spellings: a known base
 # quantity with an optional SI or binary prefix, optionally "/" a time unit ("Mbit/s",
@@ -63,7 +66,7 @@ _LOWER = re.compile(
 )
 
 
-@dataclass
+@dataclass(slots=True)  # a message's lines hold many: slots halve them (peak RSS)
 class Token:
     """One whitespace-separated token of a line, classified."""
 
@@ -122,6 +125,8 @@ _CLOCK = re.compile(r"(?:(?P<h>\d{1,4})h)?(?P<m>\d{1,4})m(?P<s>\d{1,2}(?:\.\d+)?
 
 def classify(word: str) -> tuple[str, float | None, str | None, bool, bool]:
     """(kind, value, unit, percent, signed) for one token with punctuation stripped."""
+    if _DIGIT.search(word) is None:  # every number, range, p-value and footnote has a digit
+        return "word", None, None, False, False
     if _FOOTNOTE.fullmatch(word):
         return "word", None, None, False, False
     w = _FOOTNOTE.sub("", word.rstrip(".,;:)")).strip(_STRIP)
@@ -207,14 +212,16 @@ def _packed(text: str) -> dict[int, list[tuple[int, int]]]:
     return out
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)  # the lines of one message (emptied between messages), at most this many
 def _tokenize(text: str) -> tuple[Token, ...]:
+    if _DIGIT.search(text) is None:  # most lines: words only, nothing to classify
+        return tuple(Token(m.group(), m.start(), m.end(), "word") for m in _WORD.finditer(text))
     out: list[Token] = []
     spread_next = False
     sign_at: int | None = None  # where a lone "+" stood: "+ 3%" is +3%
     packed = _packed(text)
     groups: list[int] = []  # where each packed word's numbers start in `out`
-    for m in re.finditer(r"\S+", text):
+    for m in _WORD.finditer(text):
         word = m.group()
         if m.start() in packed:
             groups.append(len(out))
@@ -253,8 +260,11 @@ def _tokenize(text: str) -> tuple[Token, ...]:
         out.append(Token("+", sign_at, sign_at + 1, "word"))
     # A bare unit word right after a value belongs to it: "182 MBytes", "16.1 gbps", and
     # after a magnitude: "4.5M trans/s" is in Mtrans/s.
+    # Not after a closing bracket or a clause mark: "(n - 1) % N" is code, "12, ms" a list.
     for i in range(1, len(out)):
         prev, cur = out[i - 1], out[i]
+        if prev.text[-1:] in _CLOSED:
+            continue
         d = _DECIMAL_COMMA.fullmatch(prev.text.strip(_STRIP)) if prev.kind == "word" else None
         if d is not None and not d.group("unit") and cur.kind == "word" and is_unit(cur.text):
             prev.kind, prev.value, _, prev.percent, prev.signed = _decimal_comma(d, None)

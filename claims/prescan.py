@@ -220,8 +220,10 @@ _WRAPPER_WORDS = frozenset(_WRAPPERS)
 # "./ip;" and "netperf." give theirs; each is then checked where it stands (_word_re).
 _WORD_RUN = re.compile(r"[a-z][\w-]*")
 # What may stand before a program at the start of a line: quotes, a bullet, a backtick, a path.
-_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:[-*•][^\S\n]+|\d{1,2}[.)][^\S\n]+)?`?(?:[\w.~-]*/)?")
-_LEAD_NO_PATH = re.compile(r"(?:[^\S\n]|>)*(?:[-*•][^\S\n]+|\d{1,2}[.)][^\S\n]+)?`?")
+# (the bullets are claims.commands' own: "- ", "+ ", "2) ", "(2) ", "(b) ")
+_BULLET = r"(?:[-*•+][^\S\n]+|\(?\d{1,2}[.)][^\S\n]+|\(?[a-z]\)[^\S\n]+)?"
+_LEAD = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?(?:[\w.~-]*/)?")
+_LEAD_NO_PATH = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?")
 # ... and before a prompt's # or $: [user@host dir], user@host:path, host
 _PROMPT_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:\[[^\]\n]{0,80}\]|[\w.@-]{1,60}:[^\s#$]{0,80}|[\w.~-]{1,60})?"
                           r"[^\S\n]?")
@@ -304,7 +306,8 @@ def _has_command(text: str) -> bool:
     word starting a line (a wrapper only before `./` or a program) or, for a benchmark
     program, before an option in prose."""
     if ("#" in text or "$" in text) and any(
-            _at_line_start(text, m.start(), _PROMPT_LEAD) for m in _PROMPT.finditer(text)):
+            _at_line_start(text, m.start(), _PROMPT_LEAD) and _prompt_runs(text, m.start())
+            for m in _PROMPT.finditer(text)):
         return True
     if ("; do" in text and _LOOP.search(text)) or ("echo" in text and _ECHO.search(text)) \
             or "Performance counter stats" in text or ("./" in text and _OWN_PROGRAM.search(text)) \
@@ -332,6 +335,28 @@ def _has_command(text: str) -> bool:
             if "./" in rest or any(_word_re(w).search(rest) for w in words - _WRAPPER_WORDS):
                 return True
     return False
+
+
+PROMPT_WINDOW = 24  # lines: a prompted line and what the command reader may join to it (20)
+
+
+def _prompt_runs(text: str, pos: int) -> bool:
+    """Does the prompted line at `pos` give a command or a setup step? A prompt is common
+    ("Host# cat guest-agent.xml", "# save the attached .config"); what runs behind it is
+    decided by the extractor's own command reader (claims.commands.find_commands), given
+    the line and the lines it may join, each read at its quote depth as the message model
+    reads it. Nothing the reader skips is skipped here, and the lines above (the programs
+    the message ran before, which only widen what counts) are found by their own cues."""
+    from claims.commands import find_commands
+    from claims.message import quote_depth
+
+    start = text.rfind("\n", 0, pos) + 1
+    window: list[Line] = []
+    for k, raw in enumerate(text[start:].split("\n", PROMPT_WINDOW)[:PROMPT_WINDOW]):
+        depth, body = quote_depth(raw)
+        window.append(Line(body, k + 1, depth, None, None))
+    found = find_commands(window)
+    return bool(found.events)
 
 
 def _prose_own_program(text: str) -> bool:

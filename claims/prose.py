@@ -850,7 +850,8 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         if t.kind == "value" and t.percent and nxt == "%":
             skip = 2  # "22 %": the number reader took the sign already
             signed = signed or (i > 0 and toks[i - 1].text in ("+", "-"))
-        elif t.kind == "value" and not t.percent and t.value is not None and nxt in ("%", "percent", "per"):
+        elif t.kind == "value" and not t.percent and t.value is not None and nxt in ("%", "percent", "per") \
+                and t.text[-1:] not in ")],;":  # "(n - 1) % N" is code: a bracket parts number and "%"
             pct, skip = t.value, 2  # "22 % increase", "~1.5 percent lower"
             if nxt == "per" and i + 2 < len(toks) and toks[i + 2].text.lower().startswith("cent"):
                 skip = 3

@@ -94,3 +94,12 @@ def test_a_rate_written_over_three_words_is_one_unit() -> None:
     got = [c for c in ex("Before: 45123 transactions per second\nAfter: 47001 transactions per second\n").claims
            if c.baseline and c.candidate]
     assert [(c.baseline.value, c.candidate.value, c.better) for c in got] == [(45123.0, 47001.0, "higher")]
+
+
+def test_a_percent_sign_after_a_bracket_is_code_not_a_percent() -> None:
+    # a quoted vhost diff context line: "(n - 1) % N" is a modulo; gated or not, no claim
+    code = "\t\t\t\tnvq->upend_idx = ((unsigned)nvq->upend_idx - 1)\n\t\t\t\t\t% UIO_MAXIOV;\n"
+    assert [t.percent for t in tokenize("(fn + 1) % 8") if t.kind == "value"] == [False, False]
+    assert ex("Looks fine to me.\n\n" + code).claims == []
+    assert ex('Is this because "(fn + 1) % 8" may be zero?\n').claims == []
+    assert [t.percent for t in tokenize("it got 22 % faster") if t.kind == "value"] == [True]

@@ -218,3 +218,16 @@ def test_every_program_word_is_a_word_run() -> None:
     would never be found (it would then have to be listed some other way)."""
     missed = [w for w in prescan._PROGRAM_WORDS if "/" not in w and not prescan._WORD_RUN.fullmatch(w)]
     assert missed == []
+
+
+def test_a_prompt_passes_only_when_something_runs_behind_it() -> None:
+    # a prompt is common in mail; the extractor's own command reader decides what runs
+    assert not might_have_claims("See the log:\n\nHost# cat guest-agent.xml\n$ git grep -l pkey_mprotect\n")
+    assert not might_have_claims("        # save the attached .config to linux build tree\n")
+    assert might_have_claims("On the host:\n\n# ethtool -K eth0 gro off\n")
+    assert might_have_claims("[root@vm ~]# netperf -H 10.0.0.2 \\\n  -t TCP_RR -l 30\n")
+
+
+def test_a_command_after_a_lettered_bullet_passes() -> None:
+    # claims.commands reads "(b) " as a bullet: a setup step after it is found
+    assert might_have_claims("Here VF mac is either set using\n(b) ip link set vf mac\n")
