@@ -499,7 +499,7 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             g.unit = m.group("u")
 
 
-_CODE = re.compile(r"[;{}]|/\*|\*/|^\s*\*(?:\s|$)|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^#\w|\b[0-9a-f]{12,40}\b")
+_CODE = re.compile(r"[;{}]|/\*|\*/|^\s*\*(?:\s|$)|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^(?:[-+]\s*)?#\w|\b[0-9a-f]{12,40}\b")
 def _header_above(lines: Sequence[Line], j: int, depth: int, skip: set[int]) -> bool:
     """Line j-1 is a header line of several cells: line j, one piece under it, continues it."""
     if j < 1 or j - 1 in skip or lines[j - 1].depth != depth:

@@ -127,3 +127,13 @@ def test_columns_past_one_wide_gutter_are_a_reference_group() -> None:
             "4K      3.301   3.402   7.100             7.712       7.601\n")
     assert {(b, c, cl) for b, c, _, cl in _grid_pairs(text)} == {
         (0.070, 0.061, "p 1"), (0.070, 0.138, "p 2"), (3.301, 3.402, "p 1"), (3.301, 7.100, "p 2")}
+
+
+def test_defines_of_a_quoted_hunk_are_code_whatever_their_diff_marker() -> None:
+    # a reply quotes part of a hunk after its header was cut off by a comment: the lines
+    # still carry the diff's '+', and a '#define NAME value' is code, not a table row, even
+    # when the text names the two words the rows differ in (the archive's virtio_pci thread)
+    text = ("Moving VIRTIO_PCI_COMMON_Q_NDATA and VIRTIO_PCI_COMMON_Q_RESET breaks old devices.\n\n"
+            "+#define VIRTIO_PCI_COMMON_Q_NDATA\t58\n"
+            "+#define VIRTIO_PCI_COMMON_Q_RESET\t60\n")
+    assert _grid_pairs(text) == []
