@@ -1138,7 +1138,7 @@ def statement_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
             if k == base[0] or len(c.values) != len(b.values) or sides[k] < 0 \
                     or not any(cu for _, cu, _ in c.values):
                 continue  # "We ran it 5 times." after "a baseline of 4 Mpps" measures nothing
-            pairs = []
+            pairs: list[tuple[float, float, str, int, int]] = []
             for (bv, bu, bpos), (cv, cu, cpos) in zip(b.values, c.values, strict=True):
                 unit = bu or cu
                 if unit is None or (bu and cu and bu.lower() != cu.lower()) or bv == cv or not bv or not cv \
