@@ -367,14 +367,13 @@ def _measured_instead(row: Row) -> str:
             "it is (set `sample` in the spec)")
 
 
-def effect_of(row: Row, direction: int, level: float, pair: bool, forced: bool = False,
+def effect_of(row: Row, direction: int, level: float, pair: bool,
               describe: bool = True) -> Effect:
     """The row's interval: on the ABBA pairs when they exist and their two sides move
     together (`pairs_correlated`: a drift or a correlated stretch both variants share,
     which the pairs cancel), else on the two variants' runs, which keep twice the degrees
-    of freedom (at five pairs, most of the first look).  `forced`: the spec chose; use the
-    pairs whenever `pair`."""
-    if pair and (forced or pairs_correlated(row)):
+    of freedom (at five pairs, most of the first look)."""
+    if pair and pairs_correlated(row):
         return log_effect(*row.pairs, direction=direction, level=level, paired=True,
                           trim=None, describe=describe)
     return log_effect(row.base, row.cand, direction=direction, level=level, trim=None,
@@ -419,14 +418,14 @@ def _compared(row: Row, eff: Effect | None, delta: float, alpha: float,
 
 
 def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
-              paired: bool | None = None, sd: float | None = None,
+              sd: float | None = None,
               n_max: int | None = None, calibrated: bool = False,
               last_alpha: float | None = None) -> Verdict:
     """The verdict of one row at significance level `alpha` (already corrected), the
     boundary's at this look; `last_alpha` is its level at the last look (default alpha),
     for what n_max runs could resolve.
 
-    `paired` None: use the ABBA pairs when there are enough.  `sd` is the calibration's
+    The ABBA pairs are used when there are enough.  `sd` is the calibration's
     per-run noise and `n_max` the most runs per variant, for the claims this runner cannot
     resolve; `final` False between looks.
     """
@@ -450,7 +449,7 @@ def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
     small = too_small(cl, delta, sd, n_max, last_alpha)
     if small:
         return unjudged(INCONCLUSIVE, small, no_information=small)
-    pair = use_pairs(row) if paired is None else (paired and use_pairs(row))
+    pair = use_pairs(row)
     reason = _invalid_reason(row, delta, pair)
     if reason:
         return unjudged(INVALID, reason)
@@ -460,7 +459,7 @@ def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
     # a claim of no change is judged at half alpha: the band it must stay inside is as
     # narrow as 1%, so its interval gets the margin a directional claim has from delta
     level = 1.0 - (alpha / 2 if cl.no_change else alpha)
-    eff = effect_of(row, cl.direction, level, pair, forced=paired is not None)
+    eff = effect_of(row, cl.direction, level, pair)
     base = row.pairs[0] if eff.paired else row.base
     cand = row.pairs[1] if eff.paired else row.cand
     if eff.se < 1e-12:  # every pair in the same ratio: an interval of zero width is not
@@ -579,14 +578,13 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
         return _whole(results, INVALID, "no metrics or no variants to compare")
     runs = max((n for row in rows for n in row.total.values()), default=0)  # this look's
     alpha, last = per_look_alpha(spec.run, runs=runs), per_look_alpha(spec.run)
-    paired = None  # the plan does not force it: rows are paired when their runs alternate
     keys = [sample_name(row.metric) for row in rows]  # keyed as runs are
     deltas = [noise_band(calib, k) for k in keys]
     sds = [noise_sd(calib, k) for k in keys]
     n_max, calibrated = max_runs(spec.run), bool(calib)
     if len(rows) == 1:
-        return _cap_emulated(results, [judge_row(rows[0], deltas[0], alpha, final, paired,
-                                                 sds[0], n_max=n_max, calibrated=calibrated,
+        return _cap_emulated(results, [judge_row(rows[0], deltas[0], alpha, final, sds[0],
+                                                 n_max=n_max, calibrated=calibrated,
                                                  last_alpha=last)])
     pvals = []
     for row in rows:
@@ -595,8 +593,7 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
             continue
         try:
             cl = claimed_of(row.metric)
-            pair = use_pairs(row) if paired is None else paired and use_pairs(row)
-            pvals.append(effect_of(row, cl.direction, 0.95, pair, forced=paired is not None,
+            pvals.append(effect_of(row, cl.direction, 0.95, use_pairs(row),
                                    describe=False).p_value())
         except ValueError:
             pvals.append(1.0)
@@ -606,7 +603,7 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
         alphas[i] = a
     out = []
     for row, a, delta, sd in zip(rows, alphas, deltas, sds, strict=True):
-        v = judge_row(row, delta, a, final, paired, sd, n_max=n_max, calibrated=calibrated,
+        v = judge_row(row, delta, a, final, sd, n_max=n_max, calibrated=calibrated,
                       last_alpha=a * last / alpha)
         v.holm = True
         out.append(v)
