@@ -172,15 +172,15 @@ def log_effect(base: Sequence[float], cand: Sequence[float], direction: int = 1,
     """
     la, lb = _logs(base, "baseline"), _logs(cand, "candidate")
     na, nb = la.size, lb.size
+    paired = paired and na == nb
     far = None
     if trim is None:  # trim only samples with runs far from the rest
-        far = _far(lb - la) if paired and na == nb else _far(la) + _far(lb)
+        far = _far_runs(la, lb, paired)
         trim = TRIM if far else 0.0
-    if paired and na == nb:
+    if paired:
         est, se2, h = trimmed(lb - la, trim)
         df = float(h - 1)
     else:
-        paired = False
         ma, va, ha = trimmed(la, trim)
         mb, vb, hb = trimmed(lb, trim)
         est, se2 = mb - ma, va + vb
@@ -198,9 +198,7 @@ def log_effect(base: Sequence[float], cand: Sequence[float], direction: int = 1,
         raw = float(np.std(lb - la, ddof=1)) / math.sqrt(na)
     else:
         raw = math.sqrt(float(np.var(la, ddof=1)) / na + float(np.var(lb, ddof=1)) / nb)
-    if far is None:
-        far = _far(lb - la) if paired else _far(la) + _far(lb)
-    k = far
+    k = _far_runs(la, lb, paired) if far is None else far
     eff.outliers = k
     if k and raw > 1.5 * se:
         eff.outlier_spread = True
@@ -355,6 +353,12 @@ def _far(y: np.ndarray, z: float = 3.5) -> int:
     if mad == 0:
         return 0
     return int(np.count_nonzero(0.6745 * d / mad > z))
+
+
+def _far_runs(la: np.ndarray, lb: np.ndarray, paired: bool) -> int:
+    """Runs far from the rest in the sample the interval is on: the pairs' log-ratios, or
+    each variant's logs."""
+    return _far(lb - la) if paired else _far(la) + _far(lb)
 
 
 def outliers(samples: Sequence[float], z: float = 3.5) -> int:
