@@ -22,6 +22,8 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.header import Header
@@ -33,6 +35,7 @@ import requests
 from tests.paths import SHARED
 
 CORPUS_DIRS = (SHARED / "corpus", SHARED / "seeds")
+ARCHIVE = SHARED / "data" / "virtualization-list.mbox.xz"  # the real list archive
 DOMAIN = "corpus.example"
 
 
@@ -305,7 +308,7 @@ def corpus_cases(dirs: tuple[Path, ...] = CORPUS_DIRS) -> list[Case]:
     return cases
 
 
-def archive_mails(path: Path = SHARED / "data" / "virtualization-list.mbox.xz",
+def archive_mails(path: Path = ARCHIVE,
                   limit: int | None = None) -> list[bytes]:
     """The first `limit` messages of a (xz-compressed) mboxrd archive, as RFC 822 bytes."""
     import lzma
@@ -326,6 +329,27 @@ def archive_mails(path: Path = SHARED / "data" / "virtualization-list.mbox.xz",
     if cur:
         mails.append(b"".join(cur))
     return mails
+
+
+@contextmanager
+def archive_inbox(default_limit: int) -> Iterator[tuple[LocalInbox, list[bytes]]]:
+    """The shared archive's first messages served by a local public-inbox (a slow test's
+    setup): $VERIFIER_ARCHIVE_LIMIT of them, else `default_limit` (0: all). Skips the test
+    when public-inbox or the archive is missing; the inbox is stopped on every path."""
+    import pytest
+
+    if not have_public_inbox() or not ARCHIVE.exists():
+        pytest.skip("public-inbox or the shared archive is missing")
+    limit = int(os.environ.get("VERIFIER_ARCHIVE_LIMIT", str(default_limit))) or None
+    mails = archive_mails(ARCHIVE, limit)
+    inbox = LocalInbox(name="virtualization", address="virtualization@lists.linux-foundation.org",
+                       index_level="basic")
+    try:
+        inbox.import_mails(mails)
+        inbox.start()
+        yield inbox, mails
+    finally:
+        inbox.stop()
 
 
 def corpus_threads(dirs: tuple[Path, ...] = CORPUS_DIRS) -> dict[str, list[bytes]]:

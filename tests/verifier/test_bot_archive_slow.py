@@ -14,26 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.lore import SHARED, LocalInbox, archive_mails, have_public_inbox
+from tests.lore import archive_inbox
 from verifier.bot import Bot
 from verifier.bot_config import BotConfig
 
 pytestmark = pytest.mark.slow
-ARCHIVE = SHARED / "data" / "virtualization-list.mbox.xz"
 
 
 @pytest.mark.timeout(3600)
 def test_bot_walks_the_real_archive(tmp_path):
-    if not have_public_inbox() or not ARCHIVE.exists():
-        pytest.skip("public-inbox or the shared archive is missing")
-    limit = int(os.environ.get("VERIFIER_ARCHIVE_LIMIT", "0")) or None
-    mails = archive_mails(ARCHIVE, limit)
-    inbox = LocalInbox(name="virtualization", address="virtualization@lists.linux-foundation.org",
-                       index_level="basic")
-    try:
-        t0 = time.monotonic()
-        inbox.import_mails(mails)
-        inbox.start()
+    t0 = time.monotonic()
+    with archive_inbox(default_limit=0) as (inbox, mails):
         t_index = time.monotonic() - t0
         cfg = BotConfig(lists=[inbox.url], state=tmp_path / "state.sqlite",
                         outbox=tmp_path / "outbox", watch="git", verify_all=True,
@@ -48,7 +39,8 @@ def test_bot_walks_the_real_archive(tmp_path):
             bot.enqueue(t.thread_id)
         t_enqueue = time.monotonic() - t0
         claims = bot.state.claims()
-        lines = [f"{len(mails)} mails imported+indexed in {t_index:.0f} s; bot read {seen} "
+        lines = [f"{len(mails)} mails read, imported and indexed in {t_index:.0f} s; "
+                 f"bot read {seen} "
                  f"in {t_poll:.1f} s = {seen / max(t_poll, 1e-9):.0f} messages/s; "
                  f"{len(requested)} threads requested (verify-all) ; enqueue took "
                  f"{t_enqueue:.1f} s; {len(claims)} claims queued"]
@@ -71,5 +63,3 @@ def test_bot_walks_the_real_archive(tmp_path):
         assert seen >= 0.95 * len(mails)  # a few archive entries share a Message-ID
         assert requested and claims
         assert all(c.status in ("queued", "not-runnable") for c in claims)  # plan: none ran
-    finally:
-        inbox.stop()

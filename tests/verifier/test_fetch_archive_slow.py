@@ -7,7 +7,6 @@ real threads fetched by Message-ID over HTTP and with b4, and extracted.
 from __future__ import annotations
 
 import email
-import os
 import re
 from collections.abc import Iterator
 from email.policy import default
@@ -15,28 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.lore import SHARED, LocalInbox, archive_mails, have_public_inbox
+from tests.lore import LocalInbox, archive_inbox
 from tests.verifier.test_fetch_lore import cli, ids
 from verifier.fetch import fetch_thread
 
 pytestmark = pytest.mark.slow
-ARCHIVE = SHARED / "data" / "virtualization-list.mbox.xz"
 
 
 @pytest.fixture(scope="module")
 def archive() -> Iterator[tuple[LocalInbox, list[bytes]]]:
-    if not have_public_inbox() or not ARCHIVE.exists():
-        pytest.skip("public-inbox or the shared archive is missing")
-    limit = int(os.environ.get("VERIFIER_ARCHIVE_LIMIT", "3000")) or None
-    mails = archive_mails(ARCHIVE, limit)
-    inbox = LocalInbox(name="virtualization", address="virtualization@lists.linux-foundation.org",
-                       index_level="basic")
-    try:
-        inbox.import_mails(mails)
-        inbox.start()
-        yield inbox, mails
-    finally:
-        inbox.stop()
+    with archive_inbox(default_limit=3000) as served:
+        yield served
 
 
 def _threads(mails: list[bytes]) -> dict[str, set[str]]:
