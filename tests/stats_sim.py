@@ -63,7 +63,8 @@ class Noise:
 
 
 class Simulator:
-    """The `more` callback: appends runs drawn from the true distributions, ABBA order."""
+    """The `more` callback: appends runs drawn from the true distributions, ABBA order,
+    and keeps what each call asked for (`asked`)."""
 
     def __init__(self, results: Results, true_pct: float, noise_pct: float, seed: int,
                  base_mean: float = 1000.0, shape: str = "lognormal") -> None:
@@ -73,6 +74,7 @@ class Simulator:
         self.means = {"baseline": base_mean, "candidate": base_mean * (1 + true_pct / 100)}
         self.noise = Noise(shape, noise_pct, self.rng)
         self.batch = 0
+        self.asked: list[dict[str, int]] = []
 
     def draw(self, variant: str) -> float:
         return float(self.means[variant] * np.exp(self.noise.next()))
@@ -82,6 +84,7 @@ class Simulator:
         return [self.draw("baseline") for _ in range(n)]
 
     def __call__(self, want: dict[str, int]) -> None:
+        self.asked.append(dict(want))
         self.batch += 1
         groups: dict[int, list[str]] = {}
         for name, n in want.items():

@@ -107,23 +107,16 @@ def test_calibration_runs_first_by_default_through_the_loops_own_runs():
     """No calibrate argument: the A/A batch of baseline runs comes first through `more`,
     is not counted as A/B runs, and sets the band; calibrate=False turns it off."""
     res = make_results(10.0)
-    asked = []
     sim = Simulator(res, 10.0, 2.0, 3)
-
-    def more(want):
-        asked.append(dict(want))
-        sim(want)
-
-    out = run_sequential(res, more)
-    assert asked[0] == {"baseline": DEFAULT_RUNS} and "candidate" in asked[1]
+    out = run_sequential(res, sim)
+    assert sim.asked[0] == {"baseline": DEFAULT_RUNS} and "candidate" in sim.asked[1]
     assert res.calibration["metrics"]["throughput"]["n"] == DEFAULT_RUNS
     assert sum(r.variant == "baseline" for r in res.runs) == out.looks[-1]
     assert "A/A calibration" in out.verdicts[0].compared
     off = make_results(10.0)
-    asked.clear()
     sim = Simulator(off, 10.0, 2.0, 3)
-    out = run_sequential(off, more, calibrate=False)
-    assert all("candidate" in a for a in asked) and not off.calibration
+    out = run_sequential(off, sim, calibrate=False)
+    assert all("candidate" in a for a in sim.asked) and not off.calibration
     assert "floor" in out.verdicts[0].compared
 
 
@@ -131,15 +124,9 @@ def test_a_claim_below_the_calibrated_noise_says_so_before_any_ab_run():
     """A 1% claim on a runner whose calibration shows 4% per-run noise: INCONCLUSIVE with
     the runner's noise in the reason, and only the calibration's runs are made."""
     res = make_results(1.0)
-    asked = []
     sim = Simulator(res, 1.0, 4.0, 11)
-
-    def more(want):
-        asked.append(dict(want))
-        sim(want)
-
-    out = run_sequential(res, more)
-    assert asked == [{"baseline": DEFAULT_RUNS}] and out.looks == [] and res.runs == []
+    out = run_sequential(res, sim)
+    assert sim.asked == [{"baseline": DEFAULT_RUNS}] and out.looks == [] and res.runs == []
     v = out.verdicts[0]
     assert v.verdict == verdict.INCONCLUSIVE
     assert "a 1.0% claim cannot be checked here" in v.reason

@@ -244,16 +244,10 @@ def test_time_budget_stops_before_the_next_batch():
 
 def test_every_look_asks_only_for_missing_runs():
     res = make_results(2.0)
-    asked = []
     sim = Simulator(res, 0.5, 5.0, 8)
-
-    def more(want):
-        asked.append(dict(want))
-        sim(want)
-
-    out = run_sequential(res, more, calibrate=False)
+    out = run_sequential(res, sim, calibrate=False)
     steps = [b - a for a, b in zip([0, *out.looks], out.looks, strict=False)]
-    assert asked == [{"baseline": n, "candidate": n} for n in steps]
+    assert sim.asked == [{"baseline": n, "candidate": n} for n in steps]
     assert out.looks[0] == 5 and out.looks[-1] <= 30
 
 
