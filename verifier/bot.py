@@ -100,18 +100,18 @@ class Bot:
     def iterate(self) -> None:
         """Poll, enqueue requested threads, run the queue, reply, retry unsent replies."""
         self.poll()
-        for t in self.state.threads(st.REQUESTED):
+        for t in self.state.threads.threads(st.REQUESTED):
             self.enqueue(t.thread_id)
         if not self.cfg.run:
             return
-        for claim in self.state.claims(status=("running", "queued")):
-            thread = self.state.thread(claim.thread_id)
+        for claim in self.state.claims.claims(status=("running", "queued")):
+            thread = self.state.threads.thread(claim.thread_id)
             if thread is not None and thread.status == st.OPTED_OUT:
-                self.state.set_claim(claim.id, "skipped", "thread opted out")
+                self.state.claims.set_claim(claim.id, "skipped", "thread opted out")
                 log.info("skipped claim %d because the thread opted out", claim.id)
                 continue
             bot_execute.judge_claim(self.ctx, claim)
-        for claim in self.state.claims(status=("judged",)):
+        for claim in self.state.claims.claims(status=("judged",)):
             bot_reply.reply_claim(self.ctx, claim)
         if self.cfg.patchwork and not self.cfg.dry_run:
             from verifier.patchwork import bot_post

@@ -141,5 +141,5 @@ class BotContext:
 
     def list_of(self, thread_id: str) -> str:
         """The list a thread was seen on (the first watched list when unknown)."""
-        thread = self.state.thread(thread_id)
+        thread = self.state.threads.thread(thread_id)
         return (thread.list if thread else None) or self.cfg.lists[0]

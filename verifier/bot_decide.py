@@ -30,7 +30,7 @@ def decide(ctx: BotContext, url: str, msg: Message, thread_id: str, who: str) ->
     if who and who == ctx.me:
         return None, "our own reply", None
     words = triggers(msg)
-    thread = ctx.state.thread(thread_id)
+    thread = ctx.state.threads.thread(thread_id)
     author = thread.author if thread else who
     cfg = ctx.cfg
     if "no" in words or "stop" in words:

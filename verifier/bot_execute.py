@@ -18,13 +18,13 @@ log = logging.getLogger("verifier.bot")
 def run_claim(ctx: BotContext, claim: ClaimRow) -> Results:
     """Run (or resume) one claim's spec and judge it."""
     spec = Spec.from_dict(claim.spec)
-    stored = latest_attempts(ctx.state.runs(claim.id))
+    stored = latest_attempts(ctx.state.runs.runs(claim.id))
     if stored:
         log.info("resuming claim %d with %d stored runs", claim.id, len(stored))
-    ctx.state.set_claim(claim.id, "running")
+    ctx.state.claims.set_claim(claim.id, "running")
 
     def keep(rec: RunRecord) -> None:
-        ctx.state.add_run(claim.id, rec)
+        ctx.state.runs.add_run(claim.id, rec)
 
     # an interrupt stops the bot (after the runner's cleanup); what ran is stored
     with backend_for(ctx.cfg.run_settings(), reraise=True) as backend:
@@ -40,7 +40,7 @@ def judge_claim(ctx: BotContext, claim: ClaimRow) -> None:
     except BotError:
         raise
     except Exception as e:  # noqa: BLE001 - a recorded failure, never a dead bot
-        ctx.state.set_claim(claim.id, "failed", f"{type(e).__name__}: {e}")
+        ctx.state.claims.set_claim(claim.id, "failed", f"{type(e).__name__}: {e}")
         log.warning("ran claim %d: failed: %s", claim.id, e)
         return
     ok = sum(1 for r in results.runs if r.ok and not r.warmup)
@@ -48,23 +48,23 @@ def judge_claim(ctx: BotContext, claim: ClaimRow) -> None:
              ok, results.status, f": {results.reason}" if results.reason else "")
     if results.status != "complete":
         status = "not-runnable" if results.status == "not-runnable" else "failed"
-        ctx.state.set_claim(claim.id, status, results.reason, results_head(results))
+        ctx.state.claims.set_claim(claim.id, status, results.reason, results_head(results))
         return
     head = summarize(results.verdicts)
     verdicts = results.verdicts
     text = head.verdict or (verdicts[0].verdict if verdicts else "none")
-    ctx.state.set_verdicts(claim.id, verdicts, str(text))
-    ctx.state.set_claim(claim.id, "judged", None, results_head(results))
+    ctx.state.runs.set_verdicts(claim.id, verdicts, str(text))
+    ctx.state.claims.set_claim(claim.id, "judged", None, results_head(results))
     log.info("verdict claim %d: %s", claim.id, text)
 
 
 def results_of(ctx: BotContext, claim_id: int) -> Results | None:
     """A claim's results as stored: the head and the last attempt of each run."""
-    head = ctx.state.results_of(claim_id)
+    head = ctx.state.claims.results_of(claim_id)
     if head is None:
         return None
     res = Results.from_dict(head)
-    res.runs = latest_attempts(ctx.state.runs(claim_id))
+    res.runs = latest_attempts(ctx.state.runs.runs(claim_id))
     return res
 
 

@@ -46,7 +46,7 @@ def thread_messages(ctx: BotContext, thread_id: str) -> tuple[str, list[Message]
         data = inbox.thread_mbox(thread_id)
     except FetchError as e:
         # the root may never have reached this list: ask for a message that did
-        known = [m for m in ctx.state.messages_of(thread_id) if m != thread_id]
+        known = [m for m in ctx.state.threads.messages_of(thread_id) if m != thread_id]
         if not (e.not_found and known):
             raise
         data = inbox.thread_mbox(known[0])
@@ -61,7 +61,7 @@ def enqueue(ctx: BotContext, thread_id: str) -> int:
         _, msgs = thread_messages(ctx, thread_id)
     except FetchError as e:
         if e.not_found:
-            state.set_thread(thread_id, "extracted", f"not in the inbox: {e}")
+            state.threads.set_thread(thread_id, "extracted", f"not in the inbox: {e}")
             log.info("skipped <%s> because it is not in the inbox", thread_id)
         else:
             log.warning("thread <%s> not fetched, will retry: %s", thread_id, e)
@@ -69,7 +69,7 @@ def enqueue(ctx: BotContext, thread_id: str) -> int:
     try:
         specs = thread_specs(msgs)
     except Exception as e:  # noqa: BLE001 - recorded, the loop goes on
-        state.set_thread(thread_id, "extracted", f"extraction failed: {e!r}"[:300])
+        state.threads.set_thread(thread_id, "extracted", f"extraction failed: {e!r}"[:300])
         log.warning("skipped <%s> because extraction failed: %r", thread_id, e)
         return 0
     added = 0
@@ -77,13 +77,13 @@ def enqueue(ctx: BotContext, thread_id: str) -> int:
         d = spec.to_dict()
         src = d.get("source") or {}
         series, version = series_of(src.get("subject"))
-        cid, new = state.add_claim(thread_id, src.get("message_id") or thread_id, d,
-                                   spec_hash(d), series, version)
+        cid, new = state.claims.add_claim(thread_id, src.get("message_id") or thread_id, d,
+                                          spec_hash(d), series, version)
         if not new:
             continue
         added += 1
         if not spec.benchmark.argv:
-            state.set_claim(cid, "not-runnable", "no benchmark command in the thread")
+            state.claims.set_claim(cid, "not-runnable", "no benchmark command in the thread")
             log.info("skipped claim %d (%s) because the thread gives no command to run",
                      cid, d["id"])
             continue
@@ -91,9 +91,9 @@ def enqueue(ctx: BotContext, thread_id: str) -> int:
     if len(specs) > limit:
         log.info("skipped %d claims of <%s> because claims_per_thread is %d",
                  len(specs) - limit, thread_id, limit)
-    thread = state.thread(thread_id)
-    state.set_thread(thread_id, "extracted", f"{len(specs)} claim(s), {added} new",
-                     thread.requested_by if thread else None)
+    thread = state.threads.thread(thread_id)
+    state.threads.set_thread(thread_id, "extracted", f"{len(specs)} claim(s), {added} new",
+                             thread.requested_by if thread else None)
     if not specs:
         log.info("skipped <%s> because no runnable claim was found", thread_id)
     return added

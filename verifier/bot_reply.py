@@ -28,12 +28,12 @@ log = logging.getLogger("verifier.bot")
 def reply_claim(ctx: BotContext, claim: ClaimRow) -> None:
     """Write the reply to the outbox and (unless dry run) send it, once."""
     state = ctx.state
-    done = state.reply(claim.id)
+    done = state.replies.reply(claim.id)
     if done and done.status in (st.REPLY_SENT, st.REPLY_DRY):
         return
     if done and done.status == st.REPLY_SENDING:
         return _finish_sending(ctx, claim, done)
-    thread = state.thread(claim.thread_id) or st.ThreadRow(claim.thread_id)
+    thread = state.threads.thread(claim.thread_id) or st.ThreadRow(claim.thread_id)
     if thread.status == st.OPTED_OUT:
         log.info("skipped reply to claim %d because the thread opted out", claim.id)
         return None
@@ -42,8 +42,8 @@ def reply_claim(ctx: BotContext, claim: ClaimRow) -> None:
     mid_hint = (done.message_id if done else None) or ""
     if why:
         if not done or done.error != why:
-            state.set_reply(claim.id, claim.thread_id, author, mid_hint, st.REPLY_PENDING,
-                            error=why)
+            state.replies.set_reply(claim.id, claim.thread_id, author, mid_hint, st.REPLY_PENDING,
+                                    error=why)
             log.info("skipped reply to claim %d because %s (kept queued)", claim.id, why)
         return None
     results = results_of(ctx, claim.id)
@@ -55,17 +55,17 @@ def reply_claim(ctx: BotContext, claim: ClaimRow) -> None:
             d = box.draft(results, msgs, ctx.smtp, deliverable=not ctx.cfg.dry_run,
                           requested_by=thread.requested_by)
     except (FetchError, ReplyError) as e:
-        state.set_reply(claim.id, claim.thread_id, author, mid_hint, st.REPLY_FAILED,
-                        error=str(e))
+        state.replies.set_reply(claim.id, claim.thread_id, author, mid_hint, st.REPLY_FAILED,
+                                error=str(e))
         log.warning("reply to claim %d not built: %s", claim.id, e)
         return None
     if ctx.cfg.dry_run:
-        state.set_reply(claim.id, claim.thread_id, author, d.message_id, st.REPLY_DRY,
-                        str(d.path))
+        state.replies.set_reply(claim.id, claim.thread_id, author, d.message_id, st.REPLY_DRY,
+                                str(d.path))
         log.info("replied claim %d (dry run): %s", claim.id, d.path)
         return None
-    state.set_reply(claim.id, claim.thread_id, author, d.message_id, st.REPLY_SENDING,
-                    str(d.path))
+    state.replies.set_reply(claim.id, claim.thread_id, author, d.message_id, st.REPLY_SENDING,
+                            str(d.path))
     _send(ctx, claim, d, author)
     return None
 
@@ -75,11 +75,11 @@ def _send(ctx: BotContext, claim: ClaimRow, d: Draft, author: str) -> None:
         with Outbox(ctx.cfg.outbox) as box:
             before = box.send(d, ctx.smtp)
     except ReplyError as e:
-        ctx.state.set_reply(claim.id, claim.thread_id, author, d.message_id, st.REPLY_FAILED,
-                            error=str(e))
+        ctx.state.replies.set_reply(claim.id, claim.thread_id, author, d.message_id,
+                                    st.REPLY_FAILED, error=str(e))
         log.warning("reply to claim %d not sent, kept queued: %s", claim.id, e)
         return
-    ctx.state.set_reply(claim.id, claim.thread_id, author, d.message_id, st.REPLY_SENT)
+    ctx.state.replies.set_reply(claim.id, claim.thread_id, author, d.message_id, st.REPLY_SENT)
     if before:
         log.info("replied claim %d: <%s> %s", claim.id, d.message_id, before)
     else:
@@ -103,7 +103,7 @@ def _finish_sending(ctx: BotContext, claim: ClaimRow, rec: st.ReplyRow) -> None:
         if msg is not None:
             with Outbox(ctx.cfg.outbox) as box:
                 box.record(str(msg["X-Verifier-Key"]), msg)  # type: ignore[arg-type]
-        ctx.state.set_reply(claim.id, claim.thread_id, author, mid, st.REPLY_SENT)
+        ctx.state.replies.set_reply(claim.id, claim.thread_id, author, mid, st.REPLY_SENT)
         log.info("replied claim %d: <%s> already reached %s", claim.id, mid, url)
         return
     except FetchError as e:
@@ -111,17 +111,17 @@ def _finish_sending(ctx: BotContext, claim: ClaimRow, rec: st.ReplyRow) -> None:
             log.warning("cannot tell whether <%s> was sent, will retry: %s", mid, e)
             return
     if msg is None:
-        ctx.state.set_reply(claim.id, claim.thread_id, author, mid, st.REPLY_FAILED,
-                            error=f"outbox copy lost: {lost}")
+        ctx.state.replies.set_reply(claim.id, claim.thread_id, author, mid, st.REPLY_FAILED,
+                                    error=f"outbox copy lost: {lost}")
         return
     d = Draft(str(msg["X-Verifier-Key"]), msg, Path(rec.path or ""))  # type: ignore[arg-type]
     with Outbox(ctx.cfg.outbox) as box:
         before = box.sent(d.key)
     if before:  # the SMTP server took it; the list has not archived it (yet)
-        ctx.state.set_reply(claim.id, claim.thread_id, author, mid, st.REPLY_SENT)
+        ctx.state.replies.set_reply(claim.id, claim.thread_id, author, mid, st.REPLY_SENT)
         log.info("replied claim %d: <%s> is in the outbox's sent-ledger", claim.id, mid)
         return
-    ctx.state.set_reply(claim.id, claim.thread_id, author, mid, st.REPLY_SENDING)
+    ctx.state.replies.set_reply(claim.id, claim.thread_id, author, mid, st.REPLY_SENDING)
     _send(ctx, claim, d, author)
 
 
@@ -129,10 +129,10 @@ def _limited(ctx: BotContext, thread_id: str, author: str) -> str | None:
     """Why the bot's own limits hold this reply back now, or None."""
     cfg, state = ctx.cfg, ctx.state
     day = time.time() - 86400
-    if state.replies_since(day) >= cfg.replies_per_day:
+    if state.replies.replies_since(day) >= cfg.replies_per_day:
         return f"rate limit: {cfg.replies_per_day} replies per day"
-    if state.replies_since(0, thread_id=thread_id) >= cfg.replies_per_thread:
+    if state.replies.replies_since(0, thread_id=thread_id) >= cfg.replies_per_thread:
         return f"rate limit: {cfg.replies_per_thread} replies per thread"
-    if author and state.replies_since(day, author=author) >= cfg.replies_per_author:
+    if author and state.replies.replies_since(day, author=author) >= cfg.replies_per_author:
         return f"rate limit: {cfg.replies_per_author} replies per author per day"
     return None

@@ -71,29 +71,29 @@ def _new_messages(ctx: BotContext, url: str, inbox: Any) -> New:
         yield from _search_messages(ctx, url, inbox)
         return
     ids = atom_ids(inbox.new_atom())
-    fresh = [i for i in ids if not ctx.state.seen(i)]
-    if ids and len(fresh) == len(ids) and ctx.state.position(url):
+    fresh = [i for i in ids if not ctx.state.threads.seen(i)]
+    if ids and len(fresh) == len(ids) and ctx.state.threads.position(url):
         log.warning("poll %s: all %d feed entries are new; messages may have been "
                     "missed (poll more often or set a query)", url, len(ids))
     for mid in fresh:
         yield mid, None
     if ids:
-        ctx.state.set_position(url, ids[-1])
+        ctx.state.threads.set_position(url, ids[-1])
 
 
 def _search_messages(ctx: BotContext, url: str, inbox: Any) -> New:
     """Search hits dated from two days before the last poll on (Date headers lie a
     little; the messages table drops what was already seen)."""
     started = time.time()
-    since = ctx.state.position(url)
+    since = ctx.state.threads.position(url)
     q = ctx.cfg.query or ""
     if since:
         q += time.strftime(" d:%Y%m%d..", time.gmtime(float(since) - 2 * 86400))
     data = inbox.search_mbox(q)
     for m in iter_messages("search.mbox", data=data) if data else []:
-        if m.message_id and not ctx.state.seen(m.message_id):
+        if m.message_id and not ctx.state.threads.seen(m.message_id):
             yield m.message_id, m
-    ctx.state.set_position(url, str(int(started)))
+    ctx.state.threads.set_position(url, str(int(started)))
 
 
 def _git_messages(ctx: BotContext, url: str) -> New:
@@ -102,7 +102,7 @@ def _git_messages(ctx: BotContext, url: str) -> New:
     from verifier.inbox_git import GitError, epoch_messages
 
     mirrors = ctx.cfg.state.parent / "mirrors" / hashlib.sha1(url.encode()).hexdigest()[:12]
-    pos = json.loads(ctx.state.position(url) or "{}")
+    pos = json.loads(ctx.state.threads.position(url) or "{}")
     epoch = int(pos.get("epoch", 0))
     while True:
         last = pos.get("commit") if int(pos.get("epoch", 0)) == epoch else None
@@ -115,21 +115,21 @@ def _git_messages(ctx: BotContext, url: str) -> New:
                     yield msg.message_id, msg
                 n += 1
                 if n % 200 == 0:
-                    ctx.state.set_position(url, json.dumps({"epoch": epoch, "commit": oid}))
+                    ctx.state.threads.set_position(url, json.dumps({"epoch": epoch, "commit": oid}))
                 last = oid
         except GitError as e:
             if epoch == 0:
                 raise FetchError(str(e)) from None
             return  # no further epoch
         if last:
-            ctx.state.set_position(url, json.dumps({"epoch": epoch, "commit": last}))
+            ctx.state.threads.set_position(url, json.dumps({"epoch": epoch, "commit": last}))
         pos = {"epoch": epoch, "commit": last}
         epoch += 1
 
 
 def see(ctx: BotContext, url: str, mid: str) -> int:
     """Fetch, record one message and what it asks for; 1 if it was new."""
-    if ctx.state.seen(mid):
+    if ctx.state.threads.seen(mid):
         return 0
     try:
         raw = ctx.inboxes[url].raw(mid)
@@ -138,24 +138,24 @@ def see(ctx: BotContext, url: str, mid: str) -> int:
         return 0
     msg = parse_raw(raw, f"<{mid}>")
     if msg is None:
-        ctx.state.add_message(mid, url, mid, "", "", "")
+        ctx.state.threads.add_message(mid, url, mid, "", "", "")
         return 1
     return see_message(ctx, url, msg)
 
 
 def see_message(ctx: BotContext, url: str, msg: Message) -> int:
     mid = (msg.message_id or "").strip("<>")
-    if not mid or ctx.state.seen(mid):
+    if not mid or ctx.state.threads.seen(mid):
         return 0
     refs = [r.strip("<>") for r in [*msg.references, msg.in_reply_to or ""] if r]
-    thread_id = ctx.state.thread_of(refs) or (refs[0] if refs else mid)
+    thread_id = ctx.state.threads.thread_of(refs) or (refs[0] if refs else mid)
     who = address(msg.from_)
     try:
         status, reason, by = decide(ctx, url, msg, thread_id, who)
     except Exception as e:  # noqa: BLE001 - one bad mail must not stop the bot
         status, reason, by = None, f"skipped because reading it failed: {e!r}"[:300], None
-    ctx.state.add_message(mid, url, thread_id, who, msg.subject or "", msg.date or "",
-                          status, reason, by)
+    ctx.state.threads.add_message(mid, url, thread_id, who, msg.subject or "", msg.date or "",
+                                  status, reason, by)
     log.info("seen <%s> in %s from %s: %s", mid, url, who or "?",
              reason or "nothing asked")
     return 1

@@ -181,13 +181,13 @@ def bot_post(state: Any, results_of: Any, url: str, public_url: str | None,
     token = token or os.environ.get("VERIFIER_PATCHWORK_TOKEN")
     pw = Patchwork(url, token)
     by_thread: dict[str, list[Any]] = {}
-    for c in state.claims(status=("judged",)):
+    for c in state.claims.claims(status=("judged",)):
         by_thread.setdefault(c.thread_id, []).append(c)
     out: list[Posted] = []
     for thread_id, claims in by_thread.items():
         results = [r for c in claims if (r := results_of(c.id)) is not None]
         for r, c in zip(results, claims, strict=False):
-            stored = state.verdicts(c.id)
+            stored = state.runs.verdicts(c.id)
             if stored:
                 r.verdicts = stored[0]
         if not results:

@@ -22,9 +22,9 @@ def queue(msgid: str, config: str | None = None, by: str = "operator",
         mid = normalize_msgid(msgid)
         cfg, _ = load_bot_config(config)
         with State(cfg.state) as state:
-            thread_id = state.thread_of([mid]) or mid
-            t = state.thread(thread_id)
-            if t is None and not state.seen(mid) and not force:
+            thread_id = state.threads.thread_of([mid]) or mid
+            t = state.threads.thread(thread_id)
+            if t is None and not state.threads.seen(mid) and not force:
                 where = _find(mid, cfg.lists)
                 if where is not None:
                     print(f"verifier queue: {where}; not queued (--force queues it anyway)",
@@ -34,7 +34,7 @@ def queue(msgid: str, config: str | None = None, by: str = "operator",
                 print(f"verifier queue: <{thread_id}> opted out ({t.reason}); not queued",
                       file=sys.stderr)
                 return 1
-            state.set_thread(thread_id, REQUESTED, f"queued by {by}", by)
+            state.threads.set_thread(thread_id, REQUESTED, f"queued by {by}", by)
     except (BotError, StateError, FetchError) as e:
         print(f"verifier queue: {e}", file=sys.stderr)
         return 2

@@ -34,14 +34,14 @@ class ClaimView:
 
 
 def _results(state: State, c: ClaimRow) -> Results | None:
-    head = state.results_of(c.id)
+    head = state.claims.results_of(c.id)
     if head is None:
         return None
     try:
         res = Results.from_dict(head)
     except (TypeError, KeyError, ValueError):
         return None
-    runs = state.runs(c.id)
+    runs = state.runs.runs(c.id)
     if runs:  # the newest attempt of each position, as the bot judged them
         latest = {}
         for r in runs:
@@ -54,7 +54,7 @@ def claim_view(state: State, c: ClaimRow, with_plots: bool = True) -> ClaimView:
     from verifier.report import context, plots
 
     res = _results(state, c)
-    stored = state.verdicts(c.id)
+    stored = state.runs.verdicts(c.id)
     verdicts, summary = (stored if stored else ([], None))
     report = plot_list = None
     if res is not None:
@@ -84,10 +84,10 @@ def create_app(state_path: str | Path) -> Flask:
     @app.get("/")
     def index() -> str:
         with open_state() as st:
-            threads = st.threads()
-            claims = st.claims()
+            threads = st.threads.threads()
+            claims = st.claims.claims()
             counts = st.counts()
-            verdicts = {c.id: st.verdicts(c.id) for c in claims}
+            verdicts = {c.id: st.runs.verdicts(c.id) for c in claims}
         by_thread: dict[str, list[ClaimRow]] = {}
         for c in claims:
             by_thread.setdefault(c.thread_id, []).append(c)
@@ -105,24 +105,24 @@ def create_app(state_path: str | Path) -> Flask:
     def message(mid: str) -> Any:
         mid = mid.strip().strip("<>")
         with open_state() as st:
-            thread_id = st.thread_of([mid])
+            thread_id = st.threads.thread_of([mid])
             if thread_id is None:
                 # a claim's own message, or a thread id the bot was asked for
                 row = st.db.execute("SELECT thread_id FROM claims WHERE message_id=?",
                                     (mid,)).fetchone()
-                thread_id = row[0] if row else (mid if st.thread(mid) else None)
+                thread_id = row[0] if row else (mid if st.threads.thread(mid) else None)
             if thread_id is None:
                 return render_template("missing.html", mid=mid), 404
-            thread = st.thread(thread_id) or ThreadRow(thread_id)
-            views = [claim_view(st, c) for c in st.claims(thread_id)]
-            replies = {c.id: st.reply(c.id) for c in st.claims(thread_id)}
+            thread = st.threads.thread(thread_id) or ThreadRow(thread_id)
+            views = [claim_view(st, c) for c in st.claims.claims(thread_id)]
+            replies = {c.id: st.replies.reply(c.id) for c in st.claims.claims(thread_id)}
         return render_template("thread.html", thread=thread, views=views, mid=mid,
                                replies=replies)
 
     @app.get("/claim/<int:claim_id>")
     def claim(claim_id: int) -> Any:
         with open_state() as st:
-            c = st.claim(claim_id)
+            c = st.claims.claim(claim_id)
             if c is None:
                 abort(404)
         return redirect(url_for("message", mid=c.message_id) + f"#{c.spec_id}")
@@ -130,11 +130,11 @@ def create_app(state_path: str | Path) -> Flask:
     @app.get("/claim/<int:claim_id>/results.json")
     def results_json(claim_id: int) -> Any:
         with open_state() as st:
-            c = st.claim(claim_id)
+            c = st.claims.claim(claim_id)
             res = _results(st, c) if c else None
             if res is None:
                 abort(404)
-            v = st.verdicts(claim_id)
+            v = st.runs.verdicts(claim_id)
         if v:
             res.verdicts = v[0]
         return app.response_class(json.dumps(res.to_dict(), indent=1, default=str),

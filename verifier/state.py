@@ -401,29 +401,17 @@ def _reply_row(row: tuple[Any, ...]) -> ReplyRow:
 class State:
     """The open state database; every public step commits on its own.
 
-    The steps are the tables' own methods (ThreadTable: polls, messages, threads;
-    ClaimTable; RunTable: runs, verdicts; ReplyLedger), bound here so that callers open
-    one object; `db` is the raw connection (the web pages look a claim up by message)."""
+    The steps are the tables' own: `threads` (ThreadTable: polls, messages, threads),
+    `claims` (ClaimTable), `runs` (RunTable: runs, verdicts) and `replies` (ReplyLedger),
+    all over one file; `db` is the raw connection (the web pages look a claim up by message)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.store = Database(path)
         self.path, self.db = self.store.path, self.store.conn
-        threads, claims = ThreadTable(self.store), ClaimTable(self.store)
-        runs, replies = RunTable(self.store), ReplyLedger(self.store)
-        # polling, messages and threads
-        self.position, self.set_position = threads.position, threads.set_position
-        self.seen, self.thread_of = threads.seen, threads.thread_of
-        self.add_message, self.set_thread = threads.add_message, threads.set_thread
-        self.messages_of = threads.messages_of
-        self.thread, self.threads = threads.thread, threads.threads
-        # claims, their runs and verdicts
-        self.add_claim, self.claim, self.claims = claims.add_claim, claims.claim, claims.claims
-        self.set_claim, self.results_of = claims.set_claim, claims.results_of
-        self.add_run, self.runs = runs.add_run, runs.runs
-        self.set_verdicts, self.verdicts = runs.set_verdicts, runs.verdicts
-        # replies
-        self.reply, self.set_reply = replies.reply, replies.set_reply
-        self.replies, self.replies_since = replies.replies, replies.replies_since
+        self.threads = ThreadTable(self.store)
+        self.claims = ClaimTable(self.store)
+        self.runs = RunTable(self.store)
+        self.replies = ReplyLedger(self.store)
 
     def close(self) -> None:
         self.store.close()

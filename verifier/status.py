@@ -53,11 +53,11 @@ def overview(state: State) -> list[str]:
     for table, counts in state.counts().items():
         parts = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "none"
         out.append(f"{table}: {parts}")
-    for t in state.threads():
+    for t in state.threads.threads():
         if t.status != "seen":
             out.append(f"thread <{t.thread_id}> {t.status}: {t.reason or ''} "
                        f"({t.subject or ''})".rstrip())
-    for r in state.replies():
+    for r in state.replies.replies():
         if r.status != REPLY_SENT:
             out.append(f"reply for claim {r.claim_id} {r.status}"
                        + (f": {r.error}" if r.error else "")
@@ -78,14 +78,14 @@ def ran_where(runs: list[RunRecord]) -> str:
 
 
 def thread_status(state: State, mid: str) -> list[str] | None:
-    thread_id = state.thread_of([mid]) or mid
-    t = state.thread(thread_id)
+    thread_id = state.threads.thread_of([mid]) or mid
+    t = state.threads.thread(thread_id)
     if t is None:
         return None
     out = [f"thread <{thread_id}> in {t.list}: {t.status}"
            + (f" ({t.reason})" if t.reason else ""), f"  subject: {t.subject}"]
-    for c in state.claims(thread_id):
-        runs = state.runs(c.id)
+    for c in state.claims.claims(thread_id):
+        runs = state.runs.runs(c.id)
         ok = sum(1 for r in runs if r.ok and not r.warmup)
         out.append(f"  claim {c.id} {c.spec_id} from <{c.message_id}>: {c.status}"
                    + (f" ({c.reason})" if c.reason else ""))
@@ -94,14 +94,14 @@ def thread_status(state: State, mid: str) -> list[str] | None:
         out.append(f"    runs stored: {len(runs)} ({ok} counted ok)")
         where = ran_where(runs)
         if where:
-            runner = (state.results_of(c.id) or {}).get("runner") or "runner"
+            runner = (state.claims.results_of(c.id) or {}).get("runner") or "runner"
             out.append(f"    ran on {runner}: {where}")
-        v = state.verdicts(c.id)
+        v = state.runs.verdicts(c.id)
         if v:
             out.append(f"    verdict: {v[1]}")
             for row in v[0]:
                 out.append(f"      {row.metric}: {row.verdict}")
-        r = state.reply(c.id)
+        r = state.replies.reply(c.id)
         if r:
             out.append(f"    reply <{r.message_id}> {r.status} {_when(r.updated_at)}"
                        + (f": {r.error}" if r.error else ""))

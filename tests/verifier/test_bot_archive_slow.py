@@ -33,22 +33,22 @@ def test_bot_walks_the_real_archive(tmp_path):
         t0 = time.monotonic()
         seen = bot.poll()
         t_poll = time.monotonic() - t0
-        requested = bot.state.threads("requested")
+        requested = bot.state.threads.threads("requested")
         t0 = time.monotonic()
         for t in requested:
             bot.enqueue(t.thread_id)
         t_enqueue = time.monotonic() - t0
-        claims = bot.state.claims()
+        claims = bot.state.claims.claims()
         lines = [f"{len(mails)} mails read, imported and indexed in {t_index:.0f} s; "
                  f"bot read {seen} "
                  f"in {t_poll:.1f} s = {seen / max(t_poll, 1e-9):.0f} messages/s; "
                  f"{len(requested)} threads requested (verify-all) ; enqueue took "
                  f"{t_enqueue:.1f} s; {len(claims)} claims queued"]
-        for t in bot.state.threads():
+        for t in bot.state.threads.threads():
             if t.status == "seen":
                 continue
             lines.append(f"\n<{t.thread_id}> {t.status}: {t.reason}\n  {t.subject}")
-            for c in bot.state.claims(t.thread_id):
+            for c in bot.state.claims.claims(t.thread_id):
                 b = c.spec.get("benchmark") or {}
                 metrics = ", ".join(f"{m.get('name')} {m.get('claimed_change_pct')}%"
                                     for m in c.spec.get("metrics", [])[:3])

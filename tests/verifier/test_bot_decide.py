@@ -62,13 +62,13 @@ def test_who_may_ask_and_stop(local_inbox, tmp_path):
     local_inbox.deliver(_re(a, 6, "Other <other@corpus.example>", "verifier: no"))
     bot = Bot(_cfg(tmp_path, local_inbox.url))
     assert bot.poll() == 9
-    status = {t.thread_id: t.status for t in bot.state.threads()}
+    status = {t.thread_id: t.status for t in bot.state.threads.threads()}
     assert status == {a: "requested", b: "seen", c: "requested"}  # stop only from author/maint
     local_inbox.deliver(_re(c, 7, author, "Please don't.\nverifier: no"))
     bot.close()
     again = Bot(_cfg(tmp_path, local_inbox.url))  # a restart: only the new message
     assert again.poll() == 1 and again.poll() == 0
-    assert again.state.thread(c).status == "opted-out"
+    assert again.state.threads.thread(c).status == "opted-out"
     again.close()
 
 
@@ -80,7 +80,7 @@ def test_verify_all_takes_patches_with_claims(local_inbox, tmp_path):
         local_inbox.deliver(m)
     bot = Bot(_cfg(tmp_path, local_inbox.url, verify_all=True, dry_run=True))
     bot.poll()
-    status = {t.thread_id: (t.status, t.reason) for t in bot.state.threads()}
+    status = {t.thread_id: (t.status, t.reason) for t in bot.state.threads.threads()}
     assert status[a] == ("requested", "verify-all: patch with claims")
     assert status[b][0] == status[c][0] == "seen"
     assert bot.enqueue(a) == 1 and bot.enqueue(a) == 0  # once per spec version
@@ -90,17 +90,17 @@ def test_verify_all_takes_patches_with_claims(local_inbox, tmp_path):
 def _judged(bot: Bot, thread: str) -> int:
     """A claim from the real thread, with run records made up here (runs are real in
     test_bot_e2e; this test is about the reply path)."""
-    bot.state.set_thread(thread, "requested")
+    bot.state.threads.set_thread(thread, "requested")
     assert bot.enqueue(thread) == 1
-    claim = bot.state.claims(thread)[-1]
+    claim = bot.state.claims.claims(thread)[-1]
     head = {"spec": claim.spec, "runner": "netns", "status": "complete"}
     for i in range(10):
         variant = "baseline" if i % 2 else "candidate"
         value = 9000.0 + i if variant == "baseline" else 8600.0 + i
-        bot.state.add_run(claim.id, RunRecord(variant=variant, index=i,
-                                              samples={"transaction_rate": value}))
-    bot.state.set_claim(claim.id, "running")
-    bot.state.set_claim(claim.id, "judged", None, head)
+        bot.state.runs.add_run(claim.id, RunRecord(variant=variant, index=i,
+                                                   samples={"transaction_rate": value}))
+    bot.state.claims.set_claim(claim.id, "running")
+    bot.state.claims.set_claim(claim.id, "judged", None, head)
     return claim.id
 
 
@@ -116,7 +116,7 @@ def test_unsent_reply_stays_queued_then_sends_once(local_inbox, tmp_path):
     bot.poll()
     first, second = _judged(bot, a), _judged(bot, b)
     bot.iterate()
-    r = bot.state.reply(first)
+    r = bot.state.replies.reply(first)
     assert r.status == "failed" and "127.0.0.1" in r.error
     got: list[bytes] = []
 
@@ -132,8 +132,8 @@ def test_unsent_reply_stays_queued_then_sends_once(local_inbox, tmp_path):
         bot.iterate()
     finally:
         ctl.stop()
-    assert bot.state.reply(first).status == "sent" and len(got) == 1
-    pending = bot.state.reply(second)
+    assert bot.state.replies.reply(first).status == "sent" and len(got) == 1
+    pending = bot.state.replies.reply(second)
     assert pending.status == "pending" and "1 replies per day" in pending.error
     from verifier.status import overview
     assert any("pending: rate limit" in ln for ln in overview(bot.state))
@@ -182,7 +182,7 @@ def test_cli_queue_and_status(tmp_path):
     r = _cli("status", "--config", str(cfg), cwd=tmp_path)
     assert "thread <abc@x.example> requested: queued by operator" in r.stdout
     with State(tmp_path / "s.sqlite") as s:
-        s.set_thread("abc@x.example", "opted-out", "opt-out by a@x")
+        s.threads.set_thread("abc@x.example", "opted-out", "opt-out by a@x")
     r = _cli("queue", "--config", str(cfg), "abc@x.example", cwd=tmp_path)
     assert r.returncode == 1 and "opted out" in r.stderr
     r = _cli("queue", "--config", str(cfg), "not a msgid", cwd=tmp_path)
@@ -200,7 +200,7 @@ def test_git_watch_reads_every_message_once(local_inbox, tmp_path):
     bot.close()
     again = Bot(_cfg(tmp_path, local_inbox.url, watch="git"))
     assert again.poll() == 1 and again.poll() == 0
-    assert again.state.thread("n3@x.example").status == "requested"
+    assert again.state.threads.thread("n3@x.example").status == "requested"
     again.close()
 
 
@@ -217,7 +217,8 @@ def test_search_watch(tmp_path):
         inbox.start()
         bot = Bot(_cfg(tmp_path, inbox.url, watch="search", query="s:PATCH OR s:Re"))
         assert bot.poll() == 2 and bot.poll() == 0
-        assert bot.state.thread(a).status == "requested" and not bot.state.seen("u@x.example")
+        assert bot.state.threads.thread(a).status == "requested"
+        assert not bot.state.threads.seen("u@x.example")
         bot.close()
     finally:
         inbox.stop()
@@ -245,7 +246,7 @@ def test_sending_not_in_inbox_is_sent_again_with_the_same_id(local_inbox, tmp_pa
         bot.poll()
         cid = _judged(bot, a)
         bot.iterate()
-        assert len(got) == 1 and bot.state.reply(cid).status == "sent"
+        assert len(got) == 1 and bot.state.replies.reply(cid).status == "sent"
         # `verifier reply --send` on the bot's outbox: one ledger, so not sent again
         from verifier.bot_plan import thread_messages
         from verifier.reply import reply
@@ -255,7 +256,7 @@ def test_sending_not_in_inbox_is_sent_again_with_the_same_id(local_inbox, tmp_pa
         assert not again.sent and "already sent" in again.message and len(got) == 1
         bot.state.db.execute("UPDATE replies SET status='sending'")  # ledger has it
         bot.iterate()
-        assert len(got) == 1 and bot.state.reply(cid).status == "sent"
+        assert len(got) == 1 and bot.state.replies.reply(cid).status == "sent"
         bot.state.db.execute("UPDATE replies SET status='sending'")  # crashed before SMTP
         with sqlite3.connect(tmp_path / "outbox" / "sent.sqlite") as ledger:
             ledger.execute("DELETE FROM sent")
@@ -263,7 +264,8 @@ def test_sending_not_in_inbox_is_sent_again_with_the_same_id(local_inbox, tmp_pa
         bot.iterate()
     finally:
         ctl.stop()
-    mid = f"Message-ID: <{bot.state.reply(cid).message_id}>".encode()
+    mid = f"Message-ID: <{bot.state.replies.reply(cid).message_id}>".encode()
     assert len(got) == 2 and mid in got[0] and mid in got[1]
-    assert bot.state.reply(cid).status == "sent" and bot.state.reply(cid).attempts == 2
+    sent = bot.state.replies.reply(cid)
+    assert sent.status == "sent" and sent.attempts == 2
     bot.close()

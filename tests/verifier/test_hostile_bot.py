@@ -60,8 +60,8 @@ def test_hostile_subject_and_idna_reply_do_not_stop_the_bot(local_inbox, tmp_pat
     try:
         for _ in range(rounds):
             bot.iterate()
-        threads = {t.thread_id: t for t in bot.state.threads()}
-        queued = {c.thread_id for c in bot.state.claims()}
+        threads = {t.thread_id: t for t in bot.state.threads.threads()}
+        queued = {c.thread_id for c in bot.state.claims.claims()}
         assert {crlf, idna, plain} <= queued, (threads, queued)
     finally:
         bot.close()

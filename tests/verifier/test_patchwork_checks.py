@@ -154,14 +154,14 @@ def test_bot_option_posts_per_thread_once(pw, tmp_path, monkeypatch):
     assert cfg.patchwork == srv.url
     res = Results.load(_results(tmp_path, cover.message_id))
     with State(tmp_path / "state.sqlite") as st:
-        cid, _ = st.add_claim(cover.message_id, cover.message_id, res.spec,
-                              spec_hash(res.spec.to_dict()))
-        st.set_claim(cid, "running")
-        st.set_claim(cid, "judged", results=res.to_dict())
-        st.set_verdicts(cid, res.verdicts, res.verdicts[0].sentence)
+        cid, _ = st.claims.add_claim(cover.message_id, cover.message_id, res.spec,
+                                     spec_hash(res.spec.to_dict()))
+        st.claims.set_claim(cid, "running")
+        st.claims.set_claim(cid, "judged", results=res.to_dict())
+        st.runs.set_verdicts(cid, res.verdicts, res.verdicts[0].sentence)
 
         def results_of(i: int) -> Results:
-            return Results.from_dict(st.results_of(i))
+            return Results.from_dict(st.claims.results_of(i))
 
         done: set = set()
         got = bot_post(st, results_of, srv.url, None, done, token=srv.store.token)

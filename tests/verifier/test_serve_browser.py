@@ -28,19 +28,19 @@ def state_with_a_claim(path) -> tuple[str, str, int]:
     res, _ = seed_results()
     mid = res.spec.source.message_id
     with State(path) as st:
-        st.add_message(mid, "http://127.0.0.1:1/netdev", mid, "eric@example.org",
-                       res.spec.source.subject, "", REQUESTED, "asked by maint",
-                       "maint@example.org")
-        st.add_message("other@x", "http://127.0.0.1:1/netdev", "other@x", "a@example.org",
-                       "[PATCH] unrelated", "")
-        cid, _ = st.add_claim(mid, mid, res.spec, spec_hash(res.spec.to_dict()))
+        st.threads.add_message(mid, "http://127.0.0.1:1/netdev", mid, "eric@example.org",
+                               res.spec.source.subject, "", REQUESTED, "asked by maint",
+                               "maint@example.org")
+        st.threads.add_message("other@x", "http://127.0.0.1:1/netdev", "other@x", "a@example.org",
+                               "[PATCH] unrelated", "")
+        cid, _ = st.claims.add_claim(mid, mid, res.spec, spec_hash(res.spec.to_dict()))
         head = res.to_dict()
         head["runs"] = []
-        st.set_claim(cid, "running")
-        st.set_claim(cid, "judged", results=head)
+        st.claims.set_claim(cid, "running")
+        st.claims.set_claim(cid, "judged", results=head)
         for r in res.runs:
-            st.add_run(cid, r)
-        st.set_verdicts(cid, res.verdicts, res.verdicts[0].sentence)
+            st.runs.add_run(cid, r)
+        st.runs.set_verdicts(cid, res.verdicts, res.verdicts[0].sentence)
     return mid, res.spec.id, cid
 
 
