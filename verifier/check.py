@@ -15,7 +15,6 @@ from typing import Any
 
 from claims.model import Message
 from claims.spec import Spec
-from verifier.options import RunnerOptions
 from verifier.pipeline import RunSettings, backend_for, thread_specs, verify
 from verifier.report import render
 
@@ -108,16 +107,12 @@ def _write(job: Check, spec: Spec, res: Any, messages: list[Message]) -> None:
     print(f"results: {path}")
 
 
-def check_main(target: str, runner: RunnerOptions, out: str, format: str = "email",
+def check_main(target: str, settings: RunSettings, out: str, format: str = "email",
                inbox: str | None = None, spec_id: str | None = None, tree: str | None = None,
                base: str | None = None, jobs: int | None = None) -> int:
     """`verifier check` as given on the command line: the exit status of `check`, or 2 with
     a one-line error for bad options or input."""
     try:
-        try:
-            settings = runner.settings()
-        except ValueError as e:
-            raise CheckError(str(e)) from None
         return check(Check(target, settings, Path(out), format, inbox, spec_id, tree, base,
                            jobs))
     except CheckError as e:

@@ -11,9 +11,10 @@ end as NOT RUNNABLE HERE with the reason.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from verifier.argtypes import runs
-from verifier.options import RunnerOptions, add_fleet, add_host_runner, add_inbox, add_run_limits
+from verifier.options import add_fleet, add_host_runner, add_inbox, add_run_limits
 from verifier.report import FORMATS
 
 
@@ -46,10 +47,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from verifier.check import check_main
+    from verifier.pipeline import RunSettings, SettingsError
 
-    return check_main(args.target, RunnerOptions(
-        runner=args.runner, duration=args.duration, max_runs=args.max_runs,
-        approve=args.approve, calibrate=args.calibrate, netem=args.netem, hosts=args.hosts,
-        ssh_config=args.ssh_config, kernels=args.kernel, scheduler=args.scheduler,
-        tags=args.tags, tls_ca=args.tls_ca, tls_cert=args.tls_cert, tls_key=args.tls_key),
-        args.out, args.format, args.inbox, args.spec_id, args.tree, args.base, args.jobs)
+    try:
+        return check_main(args.target, RunSettings.from_text(
+            runner=args.runner, duration=args.duration, max_runs=args.max_runs,
+            approve=args.approve, calibrate=args.calibrate, netem=args.netem, hosts=args.hosts,
+            ssh_config=args.ssh_config, kernels=args.kernel, scheduler=args.scheduler,
+            tags=args.tags, tls_ca=args.tls_ca, tls_cert=args.tls_cert, tls_key=args.tls_key),
+            args.out, args.format, args.inbox, args.spec_id, args.tree, args.base, args.jobs)
+    except SettingsError as e:
+        print(f"verifier check: {e}", file=sys.stderr)
+        return 2

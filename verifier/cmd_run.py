@@ -9,9 +9,10 @@ deleted, and the runs measured so far are saved with status "interrupted".
 from __future__ import annotations
 
 import argparse
+import sys
 
 from runners.factory import KINDS
-from verifier.options import RunnerOptions, add_host_runner, add_run_limits
+from verifier.options import add_host_runner, add_run_limits
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -31,9 +32,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from verifier.pipeline import RunSettings, SettingsError
     from verifier.run_spec import run_main
 
-    return run_main(args.spec, RunnerOptions(
-        runner=args.runner, duration=args.duration, approve=args.approve, netem=args.netem,
-        hosts=args.hosts, ssh_config=args.ssh_config, kernels=args.kernel),
-        args.output, args.runs, args.sequential, args.spec_id, args.quiet)
+    try:
+        return run_main(args.spec, RunSettings.from_text(
+            runner=args.runner, duration=args.duration, approve=args.approve, netem=args.netem,
+            hosts=args.hosts, ssh_config=args.ssh_config, kernels=args.kernel),
+            args.output, args.runs, args.sequential, args.spec_id, args.quiet)
+    except SettingsError as e:
+        print(f"verifier run: {e}", file=sys.stderr)
+        return 2

@@ -3,17 +3,12 @@ fleet's scheduler and TLS files, the host runners' options and a run's limits.
 
 Each `add_*` adds one group to a sub-command's parser; the commands then hand the parsed
 values on as typed settings or plain arguments, never the argparse namespace.  The runner
-options arrive as `RunnerOptions`, the text as given, which the command's flow reads into
-`RunSettings` so that a bad --hosts or --tags is its own one-line error.
+options become `RunSettings.from_text` (verifier.pipeline), which reads --hosts and --tags
+so that a bad one is its own one-line error.
 """
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # imported only by the commands that run specs: `extract` stays light
-    from verifier.pipeline import RunSettings
 
 
 def add_config(p: argparse.ArgumentParser, what: str = "config file") -> None:
@@ -63,41 +58,3 @@ def add_run_limits(p: argparse.ArgumentParser, *, repetitions: bool = True) -> N
                    help="seconds per run, replacing the mail's own (capped by the spec)")
     p.add_argument("--approve", action="store_true",
                    help="a person approves the spec's setup steps that need approval")
-
-
-@dataclass
-class RunnerOptions:
-    """Where and how specs run, as `verifier run`/`check` were given it (--hosts and --tags
-    still text)."""
-
-    runner: str = "netns"
-    duration: float | None = None
-    max_runs: int | None = None
-    approve: bool = False
-    calibrate: bool = False
-    netem: str | None = None
-    hosts: str | None = None  # ssh: client=H1,server=H2
-    ssh_config: str | None = None
-    kernels: list[str] = field(default_factory=list)  # vm: VARIANT=IMAGE
-    scheduler: str | None = None
-    tags: str = ""  # fleet: nic=mlx5,cpu=icelake
-    tls_ca: str | None = None
-    tls_cert: str | None = None
-    tls_key: str | None = None
-
-    def settings(self) -> RunSettings:
-        """The typed settings; ValueError naming the option that is wrong."""
-        from runners.fleet_host import FleetError, parse_tags
-        from verifier.argtypes import role_hosts
-        from verifier.pipeline import RunSettings
-
-        hosts = role_hosts(self.hosts)
-        try:
-            tags = parse_tags(self.tags)
-        except FleetError as e:
-            raise ValueError(f"--tags: {e}") from None
-        return RunSettings(runner=self.runner, duration=self.duration, max_runs=self.max_runs,
-                           approve=self.approve, calibrate=self.calibrate, netem=self.netem,
-                           hosts=hosts, ssh_config=self.ssh_config, kernels=list(self.kernels),
-                           scheduler=self.scheduler, tags=tags, tls_ca=self.tls_ca,
-                           tls_cert=self.tls_cert, tls_key=self.tls_key)

@@ -38,6 +38,10 @@ class BackendError(Exception):
     """The backend cannot run anything (the lab is unreachable); one line for the user."""
 
 
+class SettingsError(ValueError):
+    """A command line's --hosts or --tags cannot be read; one line naming the option."""
+
+
 def thread_specs(messages: Sequence[Message]) -> list[Spec]:
     """Specs of the claims each message makes itself: a claim quoted in a reply belongs to
     the message that first made it (verifier.thread), so it is checked once.  Spec ids are
@@ -83,6 +87,24 @@ class RunSettings:
     tls_key: str | None = None
     placement: str = "host"
     timeout: float | None = None
+
+    @classmethod
+    def from_text(cls, *, hosts: str | None = None, tags: str = "",
+                  **given: Any) -> RunSettings:
+        """The settings a command line gave: --hosts (`client=lab1,server=lab2`) and --tags
+        (`nic=mlx5,cpu=icelake`) as typed, the rest as they are; SettingsError names the
+        option that is wrong."""
+        from runners.fleet_host import FleetError, parse_tags
+        from verifier.argtypes import role_hosts
+
+        try:
+            roles = role_hosts(hosts)
+            wanted = parse_tags(tags)
+        except ValueError as e:
+            raise SettingsError(str(e)) from None
+        except FleetError as e:
+            raise SettingsError(f"--tags: {e}") from None
+        return cls(hosts=roles, tags=wanted, **given)
 
 
 class Backend(Protocol):

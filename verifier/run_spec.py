@@ -16,7 +16,6 @@ from typing import Any
 from claims.spec import Spec
 from runners.base import RunnerError
 from runners.results import Results
-from verifier.options import RunnerOptions
 from verifier.pipeline import HostBackend, RunSettings, backend_for, refusal
 
 
@@ -115,16 +114,12 @@ def summary(results: Results) -> str:
     return line + (f" ({results.reason})" if results.reason else "")
 
 
-def run_main(spec: str, runner: RunnerOptions, output: str | None = None,
+def run_main(spec: str, settings: RunSettings, output: str | None = None,
              runs: int | None = None, sequential: bool = False, spec_id: str | None = None,
              quiet: bool = False) -> int:
     """`verifier run` as given on the command line: the exit status of `run_spec`, or 2
     with a one-line error for bad options or input."""
     try:
-        try:
-            settings = runner.settings()
-        except ValueError as e:
-            raise RunError(str(e)) from None
         return run_spec(RunJob(spec, settings, output, runs, sequential, spec_id, quiet))
     except RunError as e:
         print(f"verifier run: {e}", file=sys.stderr)

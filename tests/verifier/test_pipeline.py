@@ -10,7 +10,7 @@ import pytest
 from claims.sources import iter_messages
 from tests.lore import quote, read_case, rfc822
 from tests.paths import ROOT
-from verifier.pipeline import RunSettings, backend_for, thread_specs
+from verifier.pipeline import RunSettings, SettingsError, backend_for, thread_specs
 
 SEED001 = next((ROOT.parent / "shared" / "seeds").glob("001_*.txt"), None)
 pytestmark = pytest.mark.skipif(SEED001 is None, reason="shared seeds not present")
@@ -54,6 +54,19 @@ def test_bad_runner_options_are_one_line_errors_before_anything_runs():
         backend_for(RunSettings(runner="netns", netem="loss=100%"))
     with pytest.raises(ValueError, match="needs --scheduler"):
         backend_for(RunSettings(runner="fleet"))
+
+
+def test_settings_from_the_command_line_read_hosts_and_tags_and_keep_the_rest():
+    s = RunSettings.from_text(runner="ssh", hosts="client=lab1, server=lab2",
+                              tags="nic=mlx5,cpu=icelake", duration=2.0, kernels=["a=b"])
+    assert (s.runner, s.hosts, s.duration, s.kernels) == \
+        ("ssh", {"client": "lab1", "server": "lab2"}, 2.0, ["a=b"])
+    assert sorted(s.tags) == ["cpu=icelake", "nic=mlx5"]
+    assert RunSettings.from_text() == RunSettings()
+    with pytest.raises(SettingsError, match="^--hosts: 'client' is not ROLE=HOST$"):
+        RunSettings.from_text(hosts="client")
+    with pytest.raises(SettingsError, match="^--tags: bad tag 'bad tag'"):
+        RunSettings.from_text(tags="nic=mlx5,bad tag")
 
 
 RUNNERS = {"LocalRunner", "NetnsRunner", "SshRunner", "VmRunner", "FleetRunner"}
