@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 
@@ -19,6 +20,7 @@ from claims.spec import Command, Metric, RunPlan, Spec, Variant
 from runners.fleet import LOST, FleetRunner, fleet_task
 from runners.fleet_host import FleetError
 from runners.fleet_lab import LocalLab, descendants
+from runners.results import Results
 
 pytestmark = pytest.mark.skipif(not (shutil.which("netperf") and shutil.which("netserver")),
                                 reason="netperf is installed by scripts/install.sh")
@@ -151,18 +153,13 @@ def test_sigkill_mid_run_reruns_elsewhere_and_records_the_loss():
         lab.add_worker("k2", "pool=k", probe=True)
         fr = FleetRunner(lab.address, ["pool=k"], placement="spread", timeout=120)
         with fr:
-            out: dict = {}
-            t = threading.Thread(target=lambda: out.setdefault("res", fr.run(
-                netperf_spec("k", seconds=4, reps=1, variants=1))))
-            t.start()
+            running = _in_background(fr, netperf_spec("k", seconds=4, reps=1, variants=1))
             victim = _wait_for_start(fr, 30)
             time.sleep(1.0)  # well inside the 4 s run
             pids = {n: p.pid for n, p in lab.procs.items()}
             kids = descendants(pids[victim])
             lab.kill(victim)
-            t.join(120)
-            assert not t.is_alive()
-        res = out["res"]
+            res = running.result(timeout=120)
         survivor = ({"k1", "k2"} - {victim}).pop()
         lost = [r for r in res.runs if not r.ok]
         good = [r for r in res.runs if r.ok]
@@ -182,17 +179,13 @@ def test_pinned_run_waits_for_its_host_to_return():
         lab.add_worker("p1", "pool=p", probe=True)
         fr = FleetRunner(lab.address, ["pool=p"], placement="host", timeout=120)
         with fr:
-            out: dict = {}
-            t = threading.Thread(target=lambda: out.setdefault("res", fr.run(
-                netperf_spec("p", seconds=3, reps=1, variants=1))))
-            t.start()
+            running = _in_background(fr, netperf_spec("p", seconds=3, reps=1, variants=1))
             assert _wait_for_start(fr, 30) == "p1"
             time.sleep(0.5)
             lab.kill("p1")
             time.sleep(1.0)
             lab.add_worker("p1", "pool=p", probe=True)
-            t.join(120)
-        res = out["res"]
+            res = running.result(timeout=120)
         assert [r.ok for r in res.runs] == [False, True]
         assert {r.host for r in res.runs} == {"p1"}
         assert len(res.samples("baseline", "throughput")) == 1
@@ -237,6 +230,15 @@ def test_worker_bad_input_is_one_line():
     assert p.returncode == 2 and "TLS needs all of" in p.stderr and "Traceback" not in p.stderr
 
 
+def _in_background(fr: FleetRunner, spec: Spec) -> Future[Results]:
+    """fr.run(spec) on its own thread, so that the test can act on the lab meanwhile."""
+    pool = ThreadPoolExecutor(1)
+    try:
+        return pool.submit(fr.run, spec)
+    finally:
+        pool.shutdown(wait=False)
+
+
 def _wait_for_start(fr: FleetRunner, timeout: float) -> str:
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -256,8 +258,6 @@ def _alive(pid: int) -> bool:
 
 
 def test_fleet_command_lists_hosts_and_writes_results(lab, tmp_path):
-    from runners.results import Results
-
     spec_file = tmp_path / "spec.yaml"
     spec_file.write_text(netperf_spec("cli", reps=1).to_yaml())
     base = [sys.executable, "-m", "verifier", "fleet", "--scheduler", lab.address]

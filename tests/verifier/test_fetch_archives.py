@@ -25,14 +25,14 @@ Where the shapes come from:
 """
 from __future__ import annotations
 
+import contextlib
 import html
-import http.server
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.httpkit import Answer, serving
 from verifier.fetch import FetchError, fetch_thread
 from verifier.fetch.mbox import read_messages
 from verifier.thread import build_thread
@@ -235,39 +235,23 @@ Message-ID: <a href="?i={html.escape(mid)}">{html.escape(mid)}</a></font>
     return pages
 
 
-class _Pages(http.server.BaseHTTPRequestHandler):
-    pages: dict[str, str] = {}
-    hits: list[str] = []
-
-    def do_GET(self) -> None:  # noqa: N802
-        self.hits.append(self.path)
-        page = self.pages.get(self.path)
-        body = (page or "<html><body>404 Not Found</body></html>").encode()
-        self.send_response(200 if page is not None else 404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def serve() -> Iterator[callable]:  # type: ignore[valid-type]
-    servers = []
+    """start(pages) -> (base URL, the paths asked for): a site of archive pages."""
+    with contextlib.ExitStack() as servers:
 
-    def start(pages: dict[str, str]) -> tuple[str, list[str]]:
-        handler = type("Handler", (_Pages,), {"pages": pages, "hits": []})
-        srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=srv.serve_forever, daemon=True).start()
-        servers.append(srv)
-        return f"http://127.0.0.1:{srv.server_address[1]}", handler.hits
+        def start(pages: dict[str, str]) -> tuple[str, list[str]]:
+            hits: list[str] = []
 
-    yield start
-    for srv in servers:
-        srv.shutdown()
-        srv.server_close()
+            def reply(path: str, _headers: object) -> Answer:
+                hits.append(path)
+                page = pages.get(path)
+                body = (page or "<html><body>404 Not Found</body></html>").encode()
+                return Answer(200 if page is not None else 404, body, "text/html; charset=utf-8")
+
+            return servers.enter_context(serving(reply)), hits
+
+        yield start
 
 
 CASES = {

@@ -2,54 +2,42 @@
 retries with backoff on transient failures, and no retry on a 404."""
 from __future__ import annotations
 
-import http.server
-import threading
 import time
 from collections.abc import Iterator
+from email.message import Message
 
 import pytest
 
+from tests.httpkit import Answer, serving
 from verifier.fetch.errors import FetchError
 from verifier.fetch.http import USER_AGENT, Http
 
 
-class _Flaky(http.server.BaseHTTPRequestHandler):
+class _Flaky:
     """/flaky answers 503 twice, then 200; /gone is 404; every request is logged."""
 
-    log: list[tuple[float, str, str]] = []
-    failures_left = 2
+    def __init__(self) -> None:
+        self.log: list[tuple[float, str, str]] = []
+        self.failures_left = 2
 
-    def do_GET(self) -> None:  # noqa: N802
-        type(self).log.append((time.monotonic(), self.path, self.headers.get("User-Agent", "")))
-        if self.path == "/flaky" and type(self).failures_left > 0:
-            type(self).failures_left -= 1
-            code, body = 503, b"busy"
-        elif self.path in ("/flaky", "/ok"):
-            code, body = 200, b"fine"
-        else:
-            code, body = 404, b"no"
-        self.send_response(code)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+    def __call__(self, path: str, headers: Message) -> Answer:
+        self.log.append((time.monotonic(), path, headers.get("User-Agent", "")))
+        if path == "/flaky" and self.failures_left > 0:
+            self.failures_left -= 1
+            return Answer(503, b"busy")
+        if path in ("/flaky", "/ok"):
+            return Answer(200, b"fine")
+        return Answer(404, b"no")
 
 
 @pytest.fixture
-def flaky() -> Iterator[tuple[str, type[_Flaky]]]:
-    handler = type("H", (_Flaky,), {"log": [], "failures_left": 2})
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_address[1]}", handler
-    finally:
-        srv.shutdown()
-        srv.server_close()
+def flaky() -> Iterator[tuple[str, _Flaky]]:
+    site = _Flaky()
+    with serving(site) as base:
+        yield base, site
 
 
-def test_retries_with_backoff_then_succeeds(flaky: tuple[str, type[_Flaky]]) -> None:
+def test_retries_with_backoff_then_succeeds(flaky: tuple[str, _Flaky]) -> None:
     base, h = flaky
     client = Http(retries=3, backoff=0.2, delay=0.0)
     assert client.get(base + "/flaky").text == "fine"
@@ -59,7 +47,7 @@ def test_retries_with_backoff_then_succeeds(flaky: tuple[str, type[_Flaky]]) -> 
     assert all(ua == USER_AGENT and "perf-claim-verifier" in ua for _, _, ua in h.log)
 
 
-def test_gives_up_after_retries_and_404_is_not_retried(flaky: tuple[str, type[_Flaky]]) -> None:
+def test_gives_up_after_retries_and_404_is_not_retried(flaky: tuple[str, _Flaky]) -> None:
     base, h = flaky
     with pytest.raises(FetchError, match="HTTP 503"):
         Http(retries=1, backoff=0.01, delay=0.0).get(base + "/flaky")
@@ -69,7 +57,7 @@ def test_gives_up_after_retries_and_404_is_not_retried(flaky: tuple[str, type[_F
     assert [p for _, p, _ in h.log].count("/gone") == 1
 
 
-def test_pause_between_requests_to_one_host(flaky: tuple[str, type[_Flaky]]) -> None:
+def test_pause_between_requests_to_one_host(flaky: tuple[str, _Flaky]) -> None:
     base, h = flaky
     client = Http(delay=0.3, delay_loopback=True)
     for _ in range(3):

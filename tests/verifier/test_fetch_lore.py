@@ -5,19 +5,18 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gzip
-import http.server
 import importlib
 import io
 import json
 import mailbox
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.httpkit import Answer, serving
 from tests.lore import BASE_DATE, LocalInbox, free_port, rfc822
 from verifier.cache import Cache
 from verifier.cli import COMMANDS
@@ -185,32 +184,16 @@ def test_unreachable_server_and_bad_input(fetch_env: Path) -> None:
     assert cached_files(fetch_env) == []
 
 
-class _HtmlEverywhere(http.server.BaseHTTPRequestHandler):
-    """A server that answers every path with an HTML page: the 'page of another shape'."""
-
-    def do_GET(self) -> None:  # noqa: N802
-        body = b"<html><body>Welcome! Please log in.</body></html>"
-        if self.path.endswith(".gz"):
-            body = gzip.compress(body)
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+def _html_everywhere(path: str, _headers: object) -> Answer:
+    """Every path answers an HTML page: the 'page of another shape'."""
+    body = b"<html><body>Welcome! Please log in.</body></html>"
+    return Answer(200, gzip.compress(body) if path.endswith(".gz") else body)
 
 
 @pytest.fixture
 def html_server() -> Iterator[str]:
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _HtmlEverywhere)
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_address[1]}/netdev"
-    finally:
-        srv.shutdown()
-        srv.server_close()
+    with serving(_html_everywhere) as base:
+        yield base + "/netdev"
 
 
 def test_page_of_another_shape(html_server: str, fetch_env: Path) -> None:

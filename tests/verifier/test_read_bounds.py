@@ -7,12 +7,10 @@ machine; the input must end in a one-line error or a recorded "too large, skippe
 from __future__ import annotations
 
 import gzip
-import http.server
 import io
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -20,6 +18,7 @@ import pytest
 from claims import mbox
 from claims.mbox import Oversize, split_mbox
 from claims.sources import iter_messages
+from tests.httpkit import Answer, serving
 from tests.paths import ROOT
 
 LIMIT = 1 << 30
@@ -109,27 +108,14 @@ def test_an_inbox_serving_a_gzip_bomb_is_a_one_line_error(tmp_path: Path,
     member = gzip.compress(bytes(64 << 20), compresslevel=9)
     body = member * 64
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
-            self.send_response(200)
-            self.send_header("Content-Type", "application/gzip")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+    def bomb(_path: str, _headers: object) -> Answer:
+        return Answer(200, body, "application/gzip")
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{server.server_address[1]}/all/bomb@x/"
+    with serving(bomb) as base:
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
         monkeypatch.setenv("HOME", str(tmp_path))
-        err = one_line_error(run_limited(["extract", url]))
+        err = one_line_error(run_limited(["extract", f"{base}/all/bomb@x/"]))
         assert "MB" in err or "too large" in err
-    finally:
-        server.shutdown()
 
 
 def test_gunzip_is_bounded() -> None:
