@@ -11,7 +11,7 @@ and clean-up (`kill_all`, `sweep`).  The modules behind these names stay importa
 
 Layers import one way: verifier -> runners -> claims (tests/test_layers.py): runners
 imports claims, never verifier.  Each name is imported on first use (claims.lazy), so
-`import runners` starts no dask, asyncssh or VM tooling.
+`import runners` starts no dask, ssh or VM tooling.
 """
 from __future__ import annotations
 

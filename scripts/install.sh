@@ -42,7 +42,7 @@ fi
 py=${PYTHON:-python3}
 # Checked from / so the current directory cannot stand in for the install, and against this
 # checkout's path: an editable install of another checkout does not count.
-if ! (cd / && "$py" -c 'import os, sys, verifier, claims, runners, yaml, scipy, dask, asyncssh
+if ! (cd / && "$py" -c 'import os, sys, verifier, claims, runners, yaml, scipy, dask, pandas
 sys.exit(os.path.dirname(os.path.dirname(os.path.abspath(verifier.__file__))) != sys.argv[1])' \
       "$(cd "$here" && pwd -P)") 2>/dev/null \
    || [ "$here/pyproject.toml" -nt "$here/.install-stamp" ]; then

@@ -16,7 +16,7 @@ from tests.paths import ROOT
 
 ABOVE = {"claims": ("runners", "verifier"), "runners": ("verifier",), "verifier": ()}
 HEAVY = ("bs4", "lxml", "yaml", "jsonschema", "pandas", "scipy", "numpy", "dask",
-         "distributed", "asyncssh", "jinja2", "requests")
+         "distributed", "jinja2", "requests")
 
 
 def used_from_above(pkg: str) -> dict[str, list[str]]:
