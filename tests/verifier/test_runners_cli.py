@@ -58,6 +58,17 @@ def test_bad_input_is_one_line(tmp_path, capsys, args, needle):
     assert needle in one_line_error(capsys)
 
 
+@pytest.mark.parametrize("args,needle", [
+    (["--runner", "ssh", "--hosts", "client"], "verifier check: --hosts: 'client' is not ROLE=HOST"),
+    (["--runner", "fleet", "--scheduler", "tcp://127.0.0.1:1", "--tags", "nic=mlx5,bad tag"],
+     "verifier check: --tags: bad tag 'bad tag'"),
+])
+def test_check_says_a_bad_host_or_tag_in_one_line_before_reading_the_target(tmp_path, capsys,
+                                                                           args, needle):
+    assert main(["check", str(tmp_path / "no-such-thread.mbox"), *args]) == 2
+    assert one_line_error(capsys).startswith(needle)
+
+
 def test_hostile_spec_is_refused_and_nothing_runs(tmp_path, capsys):
     canary = tmp_path / "CANARY"
     spec = seed001()
