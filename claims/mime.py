@@ -252,6 +252,20 @@ def leaf_text(body: bytes, cte: str, charset: str | None, warnings: list[str]) -
     return decode_text(body, charset, warnings)
 
 
+def leaf_lines(text: str, cte: str, first: int, count: int) -> tuple[list[str], list[int]] | None:
+    """The lines and line numbers `decode_leaf` gives for a part whose `leaf_text` is the
+    non-empty `text` and whose body is the `count` input lines from line `first`, made
+    from that text without decoding it again; None for quoted-printable, whose numbers
+    follow its soft line breaks (decode_leaf reads them)."""
+    cte = cte.strip().lower()
+    if cte == "quoted-printable" or not text:
+        return None
+    texts = text.split("\n")
+    if cte != "base64" and len(texts) == count:
+        return texts, list(range(first, first + count))
+    return texts, _spread(len(texts), first, count)
+
+
 def _check_8bit(cte: str, warnings: list[str]) -> None:
     if cte not in ("", "7bit", "8bit", "binary"):
         warnings.append(f"unknown transfer encoding {cte!r}; read as 8bit")

@@ -34,6 +34,7 @@ from claims.mime import (
     byte_lines,
     content_type,
     decode_leaf,
+    leaf_lines,
     leaf_text,
     message_from_bytes,
     message_from_lines,
@@ -292,18 +293,15 @@ def read_gated(raw: bytes, first: int, name: str) -> Message | None:
     path does not read (MIME parts, a header block that runs into the body): the line
     reader reads those."""
     data = raw.replace(b"\r\n", b"\n") if b"\r" in raw else raw
+    end = len(data) - (data[-1:] == b"\n")  # the line end of the last line (byte_lines drops it)
     if data[:1] == b"\n":  # no headers at all
-        block, body, start = b"", data[1:], 1
+        block, body, start = b"", data[1:end], 1
     else:
         k = data.find(b"\n\n")
         if k < 0:
-            block, body, start = data, b"", -1
+            block, body, start = data[:end], b"", -1
         else:
-            block, body, start = data[:k], data[k + 2:], data.count(b"\n", 0, k) + 2
-    if block[-1:] == b"\n":
-        block = block[:-1]
-    if body[-1:] == b"\n":
-        body = body[:-1]  # the line end of the last line (byte_lines drops it)
+            block, body, start = data[:k], data[k + 2:end], data.count(b"\n", 0, k) + 2
     headers = parse_header_block(block)
     if headers is None:
         return None
@@ -315,14 +313,17 @@ def read_gated(raw: bytes, first: int, name: str) -> Message | None:
         set_header(msg, key, value)
     cte = next((v for k, v in headers if k == "content-transfer-encoding"), "")
     charset = params.get("charset")
-    if not might_have_claims(leaf_text(body, cte, charset, msg.warnings)):
+    text = leaf_text(body, cte, charset, msg.warnings)
+    if not might_have_claims(text):
         return msg  # headers and warnings; no body lines: nothing to extract
     mark_passed(msg)
-    lines = byte_lines(data)
+    count = data.count(b"\n") + (end == len(data) and end > 0)  # as many as byte_lines gives
     if start < 0:
-        start = len(lines)
-    texts, numbers = decode_leaf(lines, start, len(lines), first, cte, charset, [])
-    return fill_lines(msg, texts, numbers)
+        start = count
+    made = leaf_lines(text, cte, first + start, count - start)
+    if made is None:
+        made = decode_leaf(byte_lines(data), start, count, first, cte, charset, [])
+    return fill_lines(msg, *made)
 
 
 def _read_lines(lines: list[bytes], first: int, name: str) -> Message:
