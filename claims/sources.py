@@ -12,10 +12,12 @@ compressed size once past `BOMB_FLOOR`; a message over `claims.mbox.MAX_MESSAGE`
 line over `MAX_LINE_BYTES` is skipped or cut with a warning on that message.
 
 `iter_messages(path, prescan=True)` is the two-level reader `verifier extract` uses: each
-mbox message is split on raw bytes, only its text's transfer encoding is decoded, and the
-full message model (quote depth, authors, signatures: `fill_lines`) is built only when
-`claims.prescan` says the text can hold a claim; the others come back with their headers
-and warnings but no body lines, so the extractor skips them at once.
+mbox message is split on raw bytes, its header block cut at the blank line, only its
+text's transfer encoding decoded, and the full message model (quote depth, authors,
+signatures: `fill_lines`) built only when `claims.prescan` says the text can hold a claim;
+the others come back with their headers and warnings but no body lines, so the extractor
+skips them at once. A one-part text/plain message (most of a list) is read on its bytes
+(`read_plain`), with the gate or without it; MIME parts go through the line reader's walk.
 """
 from __future__ import annotations
 
