@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 from typing import BinaryIO
 
-BLOCK = 1 << 20
+BLOCK = 1 << 17
 MAX_MESSAGE = 64 << 20  # bytes; a real message, attachments and all, is far smaller
 OVERSIZE_HEAD = 64 << 10  # what is kept of an oversize message: its headers, for the warning
 
