@@ -4,6 +4,7 @@
     python bench/extract_throughput.py                  # 3 interleaved rounds, whole archive
     python bench/extract_throughput.py --rounds 5
     python bench/extract_throughput.py --limit 3000     # a quick look (first 3,000 messages)
+    python bench/extract_throughput.py --mbox /tmp/arch.mbox --stages   # a plain mbox; stage times
 
 Each run is its own subprocess, so its CPU time and peak RSS are its own:
 - bare: the standard library alone, mailbox.mbox with email.policy.default, reading each
@@ -12,7 +13,11 @@ Each run is its own subprocess, so its CPU time and peak RSS are its own:
   claims.extract.extract_message, over the same plain file; also once from the .xz;
 - ours without the pre-scan (once): the same with claims.prescan's gate always open, which
   gives the claims to compare: every claim it finds that ours does not is counted as lost;
-- ours over the archive twice in one run (once): peak RSS must not grow with the input.
+- ours over the archive twice in one run (once): peak RSS must not grow with the input;
+- with `--stages`, once each: the reader alone (`read`: iter_messages without the gate,
+  every message fully modelled, as the bot reads) and the two-level read with the gate
+  but no extraction (`gate`), so the CPU-seconds of extraction split into reading, gating
+  and the stages.
 The two sides alternate within each round (order flipped every round) and each round gives
 one ratio of messages per CPU-second, ours / bare; the min and median are reported. CPU
 seconds, not wall time, are compared: the machine is shared.
@@ -39,6 +44,21 @@ ARCHIVE = os.path.join(ROOT, "..", "shared", "data", "virtualization-list.mbox.x
 def _cpu_seconds() -> float:
     ru = resource.getrusage(resource.RUSAGE_SELF)
     return ru.ru_utime + ru.ru_stime
+
+
+def run_reader(path: str, passes: int, limit: int, prescan: bool) -> dict:
+    """Only the reader: iter_messages with or without the gate, nothing extracted."""
+    sys.path.insert(0, ROOT)
+    import claims.sources as sources
+
+    count = passed = 0
+    for _ in range(passes):
+        for n, msg in enumerate(sources.iter_messages(path, prescan=prescan)):
+            if limit and n >= limit:
+                break
+            count += 1
+            passed += bool(msg.lines)
+    return {"messages": count, "with_lines": passed}
 
 
 def run_ours(path: str, passes: int, limit: int, prescan: bool, keys_out: str | None) -> dict:
@@ -102,6 +122,8 @@ def child(argv: list[str]) -> int:
     cpu0, wall0 = _cpu_seconds(), time.perf_counter()
     if side == "bare":
         result = run_bare(path, passes, limit)
+    elif side in ("read", "gate"):
+        result = run_reader(path, passes, limit, prescan=side == "gate")
     else:
         result = run_ours(path, passes, limit, prescan=side == "ours", keys_out=keys)
     result["cpu_seconds"] = _cpu_seconds() - cpu0
@@ -134,6 +156,8 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=0, help="messages per pass (0: all)")
     ap.add_argument("--skip-checks", action="store_true",
                     help="only the A/B rounds: no claim comparison, no 2x-archive run")
+    ap.add_argument("--stages", action="store_true",
+                    help="also the CPU-seconds of the reader alone and of the read with the gate")
     args = ap.parse_args()
     if not os.path.exists(args.mbox):
         print(f"error: {args.mbox} not found", file=sys.stderr)
@@ -165,6 +189,12 @@ def main() -> int:
               f"findings, extract failures {o['failures']}, bare failures {b['failures']}")
         print(f"peak RSS 1x: ours {max(x['peak_rss_mb'] for x in ours_runs):.1f} MiB, "
               f"bare {max(x['peak_rss_mb'] for x in bare_runs):.1f} MiB")
+        if args.stages:
+            full = spawn("read", plain, 1, args.limit)
+            gated = spawn("gate", plain, 1, args.limit)
+            print(f"stages (CPU-s): read every message {full['cpu_seconds']:.1f}, two-level read "
+                  f"with the gate {gated['cpu_seconds']:.1f} ({gated['with_lines']} messages given "
+                  f"lines), extract {o['cpu_seconds']:.1f}, bare {b['cpu_seconds']:.1f}")
         if args.mbox != plain:
             xz = spawn("ours", args.mbox, 1, args.limit)
             print(f"ours from the .xz: {xz['cpu_rate']:.0f} msg/CPU-s "

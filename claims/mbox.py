@@ -1,6 +1,6 @@
 """Split an mbox stream into messages without ever holding more than one message.
 
-An archive of a busy list is gigabytes; reading it in 1 MB blocks and cutting at
+An archive of a busy list is gigabytes; reading it in 128 KB blocks and cutting at
 separators keeps memory flat in the size of the mbox (one message plus one block), and
 searching blocks with `bytes.find` instead of looping over lines in Python keeps it fast.
 A message starts at a `From ` line that looks like a real separator (`From addr Day Mon dd
@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 from typing import BinaryIO
 
-BLOCK = 1 << 20
+BLOCK = 1 << 17  # larger blocks only grow the heap: glibc keeps what a 1 MB block grew
 MAX_MESSAGE = 64 << 20  # bytes; a real message, attachments and all, is far smaller
 OVERSIZE_HEAD = 64 << 10  # what is kept of an oversize message: its headers, for the warning
 

@@ -80,7 +80,16 @@ def parse_headers(lines: Sequence[bytes], start: int, end: int) -> tuple[list[tu
         blank = lines.index(b"", start, end)  # type: ignore[attr-defined]
     except (ValueError, AttributeError):
         blank = end
-    block = b"\n".join(lines[start:blank])
+    headers = parse_header_block(b"\n".join(lines[start:blank]))
+    if headers is None:
+        return _parse_headers_slow(lines, start, end)
+    return headers, min(blank + 1, end) if blank < end else end
+
+
+def parse_header_block(block: bytes) -> list[tuple[str, str]] | None:
+    """The headers of a header block (its lines up to the blank line, no line endings), or
+    None when a line is neither a header nor a continuation (the body then starts there:
+    `_parse_headers_slow` finds where)."""
     if b"\n " in block or b"\n\t" in block:
         block = _FOLD.sub(b" ", block)
     headers: list[tuple[str, str]] = []
@@ -89,12 +98,12 @@ def parse_headers(lines: Sequence[bytes], start: int, end: int) -> tuple[list[tu
         if not colon or not name or b" " in name.strip() or name[:1] in (b" ", b"\t"):
             if not raw.strip():
                 continue
-            return _parse_headers_slow(lines, start, end)
+            return None
         key = name.strip().decode("latin-1").lower()
         if key in _TRACE or key[:2] == "x-" or key[:4] == "arc-" or key[:5] == "list-":
             continue  # transport and filter headers: never read, costly in bulk
         headers.append((key, decode_header_value(value.strip())))
-    return headers, min(blank + 1, end) if blank < end else end
+    return headers
 
 
 def _parse_headers_slow(lines: Sequence[bytes], start: int, end: int) -> tuple[list[tuple[str, str]], int]:
@@ -203,51 +212,108 @@ def decode_leaf(lines: Sequence[bytes], start: int, end: int, first_no: int,
     """Decode the body lines[start:end] of a text part; numbers are input line numbers."""
     cte = cte.strip().lower()
     if cte == "quoted-printable":
-        logical: list[bytes] = []
-        numbers: list[int] = []
-        buf: list[bytes] = []
-        begin = start
-        for k in range(start, end):
-            raw = lines[k].rstrip()
-            if not buf:
-                begin = k
-            if raw.endswith(b"="):
-                buf.append(raw[:-1])
-                continue
-            buf.append(raw)
-            logical.append(b"".join(buf))
-            numbers.append(first_no + begin)
-            buf = []
-        if buf:
-            logical.append(b"".join(buf))
-            numbers.append(first_no + begin)
-        try:
-            data = b"\n".join(binascii.a2b_qp(ln) for ln in logical)
-        except (binascii.Error, ValueError):
-            warnings.append("broken quoted-printable; read as is")
-            data = b"\n".join(logical)
-        texts = decode_text(data, charset, warnings).split("\n")
-        if len(texts) != len(numbers):
-            numbers = _spread(len(texts), first_no + start, end - start)
-        return texts, numbers
+        logical, begins = _qp_logical(lines, start, end)
+        texts = decode_text(_unqp(logical, warnings), charset, warnings).split("\n")
+        if len(texts) == len(begins):
+            return texts, [first_no + b for b in begins]
+        return texts, _spread(len(texts), first_no + start, end - start)
     if cte == "base64":
-        raw = b"".join(ln.strip() for ln in lines[start:end])
-        raw = re.sub(rb"[^A-Za-z0-9+/=]", b"", raw).rstrip(b"=")
-        raw = raw[: len(raw) - (len(raw) % 4 == 1)]  # a lone trailing char cannot decode
-        try:
-            data = binascii.a2b_base64(raw + b"=" * (-len(raw) % 4))
-        except (binascii.Error, ValueError):
-            warnings.append("broken base64 part skipped")
+        data = _unbase64(b"\n".join(lines[start:end]), warnings)
+        if data is None:
             return [], []
         texts = _split(decode_text(data, charset, warnings))
         return texts, _spread(len(texts), first_no + start, end - start)
-    if cte not in ("", "7bit", "8bit", "binary"):
-        warnings.append(f"unknown transfer encoding {cte!r}; read as 8bit")
+    _check_8bit(cte, warnings)
     data = b"\n".join(lines[start:end])
     texts = decode_text(data, charset, warnings).split("\n")
     if len(texts) == end - start:
         return texts, list(range(first_no + start, first_no + end))
     return texts, _spread(len(texts), first_no + start, end - start)
+
+
+def leaf_text(body: bytes, cte: str, charset: str | None, warnings: list[str]) -> str:
+    """The decoded text of a text part's body bytes (LF line ends, the last one dropped):
+    `"\\n".join` of what `decode_leaf` gives for its lines, with the same warnings, but
+    without a list of lines: the two-level reader's gate reads only this."""
+    cte = cte.strip().lower()
+    if cte == "quoted-printable":
+        lines = body.split(b"\n")
+        logical, _ = _qp_logical(lines, 0, len(lines))
+        return decode_text(_unqp(logical, warnings), charset, warnings)
+    if cte == "base64":
+        data = _unbase64(body, warnings)
+        if data is None:
+            return ""
+        text = decode_text(data, charset, warnings)
+        if "\r" in text:
+            return "\n".join(_split(text))
+        return text[:-1] if text[-1:] == "\n" else text
+    _check_8bit(cte, warnings)
+    return decode_text(body, charset, warnings)
+
+
+def leaf_lines(text: str, cte: str, first: int, count: int) -> tuple[list[str], list[int]] | None:
+    """The lines and line numbers `decode_leaf` gives for a part whose `leaf_text` is the
+    non-empty `text` and whose body is the `count` input lines from line `first`, made
+    from that text without decoding it again; None for quoted-printable, whose numbers
+    follow its soft line breaks (decode_leaf reads them)."""
+    cte = cte.strip().lower()
+    if cte == "quoted-printable" or not text:
+        return None
+    texts = text.split("\n")
+    if cte != "base64" and len(texts) == count:
+        return texts, list(range(first, first + count))
+    return texts, _spread(len(texts), first, count)
+
+
+def _check_8bit(cte: str, warnings: list[str]) -> None:
+    if cte not in ("", "7bit", "8bit", "binary"):
+        warnings.append(f"unknown transfer encoding {cte!r}; read as 8bit")
+
+
+def _qp_logical(lines: Sequence[bytes], start: int, end: int) -> tuple[list[bytes], list[int]]:
+    """Quoted-printable lines joined at their soft breaks, and the index each starts at."""
+    logical: list[bytes] = []
+    begins: list[int] = []
+    buf: list[bytes] = []
+    begin = start
+    for k in range(start, end):
+        raw = lines[k].rstrip()
+        if not buf:
+            begin = k
+        if raw.endswith(b"="):
+            buf.append(raw[:-1])
+            continue
+        buf.append(raw)
+        logical.append(b"".join(buf))
+        begins.append(begin)
+        buf = []
+    if buf:
+        logical.append(b"".join(buf))
+        begins.append(begin)
+    return logical, begins
+
+
+def _unqp(logical: list[bytes], warnings: list[str]) -> bytes:
+    try:
+        return b"\n".join(binascii.a2b_qp(ln) for ln in logical)
+    except (binascii.Error, ValueError):
+        warnings.append("broken quoted-printable; read as is")
+        return b"\n".join(logical)
+
+
+def _unbase64(encoded: bytes, warnings: list[str]) -> bytes | None:
+    """A base64 body (line breaks and junk ignored), or None with a warning when broken."""
+    raw = _NOT_BASE64.sub(b"", encoded).rstrip(b"=")
+    raw = raw[: len(raw) - (len(raw) % 4 == 1)]  # a lone trailing char cannot decode
+    try:
+        return binascii.a2b_base64(raw + b"=" * (-len(raw) % 4))
+    except (binascii.Error, ValueError):
+        warnings.append("broken base64 part skipped")
+        return None
+
+
+_NOT_BASE64 = re.compile(rb"[^A-Za-z0-9+/=]")
 
 
 def _walk(lines: Sequence[bytes], start: int, end: int, first_no: int,

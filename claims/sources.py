@@ -12,10 +12,12 @@ compressed size once past `BOMB_FLOOR`; a message over `claims.mbox.MAX_MESSAGE`
 line over `MAX_LINE_BYTES` is skipped or cut with a warning on that message.
 
 `iter_messages(path, prescan=True)` is the two-level reader `verifier extract` uses: each
-mbox message is split on raw bytes, only its text's transfer encoding is decoded, and the
-full message model (quote depth, authors, signatures: `fill_lines`) is built only when
-`claims.prescan` says the text can hold a claim; the others come back with their headers
-and warnings but no body lines, so the extractor skips them at once.
+mbox message is split on raw bytes, its header block cut at the blank line, only its
+text's transfer encoding decoded, and the full message model (quote depth, authors,
+signatures: `fill_lines`) built only when `claims.prescan` says the text can hold a claim;
+the others come back with their headers and warnings but no body lines, so the extractor
+skips them at once. A one-part text/plain message (most of a list) is read on its bytes
+(`read_plain`), with the gate or without it; MIME parts go through the line reader's walk.
 """
 from __future__ import annotations
 
@@ -25,18 +27,21 @@ import lzma
 import re
 import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
 from claims.mbox import Oversize, looks_like_separator, split_mbox
 from claims.message import fill_lines, message_from_text, set_header
 from claims.mime import (
+    MAX_MESSAGE_LINES,
     byte_lines,
     content_type,
     decode_leaf,
+    leaf_lines,
+    leaf_text,
     message_from_bytes,
     message_from_lines,
-    parse_headers,
+    parse_header_block,
 )
 from claims.model import Message
 from claims.prescan import mark_passed, might_have_claims
@@ -258,13 +263,19 @@ def iter_messages(path: str, *, data: bytes | None = None, prescan: bool = False
 
 def read_mbox_message(raw: bytes, first: int, name: str, prescan: bool = False) -> Message:
     """One message of an mbox (its first line is input line `first`); an oversize one
-    comes back with its headers and a warning, lines over MAX_LINE_BYTES are cut."""
+    comes back with its headers and a warning, lines over MAX_LINE_BYTES are cut. With
+    `prescan`, only a message whose text passes the gate gets its body lines."""
     if isinstance(raw, Oversize):
         msg = message_from_bytes(raw.split(b"\n\n", 1)[0] + b"\n\n", first, source=name)
         msg.lines = []
         msg.warnings.append(f"message at line {first} is too large ({raw.size >> 20} MB); "
                             "skipped")
         return msg
+    gate = might_have_claims if prescan else None
+    if len(raw) <= MAX_LINE_BYTES:  # no line to cut
+        read = read_plain(raw, first, name, gate)
+        if read is not None:
+            return read
     lines = byte_lines(raw)
     cut = 0
     if len(raw) > MAX_LINE_BYTES:
@@ -272,33 +283,62 @@ def read_mbox_message(raw: bytes, first: int, name: str, prescan: bool = False) 
             if len(ln) > MAX_LINE_BYTES:
                 lines[k] = ln[:MAX_LINE_BYTES]
                 cut += 1
-    msg = _read_lines(lines, first, name) if prescan else message_from_lines(lines, first, source=name)
+    msg = message_from_lines(lines, first, source=name, keep=gate)  # MIME parts: the walk
+    if prescan and msg.lines:
+        mark_passed(msg)
     if cut:
         msg.warnings.append(f"{cut} line(s) longer than {MAX_LINE_BYTES >> 20} MB cut")
     return msg
 
 
-def _read_lines(lines: list[bytes], first: int, name: str) -> Message:
-    """The two-level read: the text of a message (its one part, or the text parts a MIME
-    walk finds) is decoded and pre-scanned, and gets its body lines only when it can hold
-    a claim."""
-    headers, body = parse_headers(lines, 0, len(lines))
+def read_plain(raw: bytes, first: int, name: str,
+               gate: Callable[[str], bool] | None = None) -> Message | None:
+    """A one-part text/plain message read on its bytes, the same `Message` the line reader
+    (`claims.mime.message_from_lines`) makes of it, for less: the header block is cut at the
+    first blank line and the body's transfer encoding decoded as one text. With a `gate`
+    (the two-level read), the body lines are made only when it passes that text; the
+    others keep their headers and warnings. None for what the line reader must read (MIME
+    parts, a header block that runs into the body, too many lines, a reader error)."""
+    try:
+        return _read_plain(raw, first, name, gate)
+    except Exception:  # noqa: BLE001 - the line reader reads it again and says what failed
+        return None
+
+
+def _read_plain(raw: bytes, first: int, name: str, gate: Callable[[str], bool] | None) -> Message | None:
+    data = raw.replace(b"\r\n", b"\n") if b"\r" in raw else raw
+    end = len(data) - (data[-1:] == b"\n")  # the line end of the last line (byte_lines drops it)
+    count = data.count(b"\n") + (end == len(data) and end > 0)  # as many as byte_lines gives
+    if count > MAX_MESSAGE_LINES:
+        return None
+    if data[:1] == b"\n":  # no headers at all
+        block, body, start = b"", data[1:end], 1
+    else:
+        k = data.find(b"\n\n")
+        if k < 0:
+            block, body, start = data[:end], b"", count
+        else:
+            block, body, start = data[:k], data[k + 2:end], data.count(b"\n", 0, k) + 2
+    headers = parse_header_block(block)
+    if headers is None:
+        return None
     mime, params = content_type(headers)
-    if mime != "text/plain":  # multipart, HTML, attachments: the MIME walk, then the gate
-        msg = message_from_lines(lines, first, source=name, keep=might_have_claims)
-        if msg.lines:
-            mark_passed(msg)
-        return msg
+    if mime != "text/plain":
+        return None
     msg = Message(source=name)
     for key, value in headers:
         set_header(msg, key, value)
     cte = next((v for k, v in headers if k == "content-transfer-encoding"), "")
-    texts, numbers = decode_leaf(lines, body, len(lines), first, cte, params.get("charset"),
-                                 msg.warnings)
-    if not might_have_claims("\n".join(texts)):
-        return msg  # headers and warnings; no body lines: nothing to extract
-    mark_passed(msg)
-    return fill_lines(msg, texts, numbers)
+    charset = params.get("charset")
+    text = leaf_text(body, cte, charset, msg.warnings)
+    if gate is not None:
+        if not gate(text):
+            return msg  # headers and warnings; no body lines: nothing to extract
+        mark_passed(msg)
+    made = leaf_lines(text, cte, first + start, count - start)
+    if made is None:
+        made = decode_leaf(byte_lines(data), start, count, first, cte, charset, [])
+    return fill_lines(msg, *made)
 
 
 def read_single(data: bytes, kind: str, name: str) -> Message:
