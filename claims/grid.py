@@ -1059,13 +1059,43 @@ def _is_change_row(r: GRow) -> bool:
 
 # --- pairing ---------------------------------------------------------------------------
 
-def _value(c: Cell, label: str | None, unit: str | None, line: int, second: bool = False) -> Value:
+def _value(c: Cell, label: str | None, unit: str | None, line: int, second: bool = False,
+           scale: float = 1.0) -> Value:
     tok = c.second if second and c.second is not None else c.tok
-    v = Value(value=tok.value if tok.value is not None else 0.0, label=label or None, unit=unit, line=line)
+    v = Value(value=(tok.value if tok.value is not None else 0.0) * scale, label=label or None, unit=unit, line=line)
     if c.spread is not None and not second:
-        v.spread = c.spread.value
+        v.spread = (c.spread.value or 0.0) * (1.0 if c.spread.percent else scale)
         v.spread_kind = "pct" if c.spread.percent else "abs"
     return v
+
+
+_PREFIX_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}
+
+
+def _prefixed(unit: str | None) -> tuple[float, str] | None:
+    """A unit as its K/M/G prefix's scale and the rest ("950K": 1e3 and ""; "Gbps": 1e9
+    and "bps"); None for a unit with no such prefix."""
+    if not unit or unit[0] not in _PREFIX_SCALE:
+        return None
+    rest = unit[1:]
+    if rest and not (is_unit(unit) and is_unit(rest)):
+        return None
+    return _PREFIX_SCALE[unit[0]], rest
+
+
+def _common_scale(bt: Token, ct: Token) -> tuple[float, float, str | None] | None:
+    """Two cells printed at different magnitudes of one unit ("950K" / "1.1M", "940 Mbps"
+    / "1.2 Gbps"): the factors that bring both to the bare unit, and that unit."""
+    if bt.unit == ct.unit or bt.unit is None or ct.unit is None:
+        return None
+    a, b = _prefixed(bt.unit), _prefixed(ct.unit)
+    if a is None and b is None:
+        return None
+    ra = a[1] if a else bt.unit
+    rb = b[1] if b else ct.unit
+    if ra != rb or (a is None) != (b is None) and not ra:
+        return None
+    return (a[0] if a else 1.0), (b[0] if b else 1.0), ra or None
 
 
 def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, unit: str | None,
@@ -1079,6 +1109,11 @@ def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, uni
     last = max(r.line.number for r in rows)
     cand = rows[-1].line
     unit = unit or b.unit or c.unit or bt.unit or ct.unit
+    scales = _common_scale(bt, ct)
+    bs, cs = 1.0, 1.0
+    if scales is not None:
+        bs, cs, unit = scales
+        unit = unit or g.unit
     if unit in MAGNITUDES:
         unit = None if not g.unit else unit + g.unit
     if bt.percent:
@@ -1087,8 +1122,8 @@ def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, uni
     bline = next((r.line.number for r in rows if c is not None and b in r.cells), first)
     cline = next((r.line.number for r in rows if c in r.cells), last)
     claim = Claim(metric=metric, unit=unit, better=better_for(metric, unit),
-                  baseline=_value(b, blabel, unit, bline, b_second),
-                  candidate=_value(c, clabel, unit, cline, c_second),
+                  baseline=_value(b, blabel, unit, bline, b_second, bs),
+                  candidate=_value(c, clabel, unit, cline, c_second, cs),
                   lines=(first, last), context=context, depth=cand.depth, author=cand.author,
                   message_id=cand.message_id)
     claim.claimed_change_pct = stated if stated is not None else (c.stated if not c_second else None)
