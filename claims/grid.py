@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from claims.lexicon import contrasted, distinguishes
+from claims.lexicon import contrasted, distinguishes, lone_release
 from claims.model import Claim, Line, Value
 from claims.normalise import normalise_line
 from claims.numbers import (
@@ -122,6 +122,7 @@ class Grid:
     code: bool = False  # its header is a line of code: a numbered source listing
     title_header: bool = False  # the title line is also the header of one column ("VQs")
     prose_lists: list[list[str]] = field(default_factory=list)  # lists of names in the text around it
+    wrapped: bool = False  # its records were wrapped by the mail client and are joined again
 
 
 # A line of comma-separated values ("VHOST_NET_BATCH,1,16,64", "1234567,1345678"): two
@@ -676,6 +677,12 @@ def _name_columns(g: Grid, k: int) -> None:
                 # the header's cells do not stand over the columns (padding lost or odd
                 # spaces): as many header cells as value columns name them in order
                 words = [(s, e, x, n) for n, (s, e, x, _) in enumerate(hdr)]
+        per_col = [" ".join(x for _, _, x, c in words if c == j and x) for j in range(k)]
+        if k >= 2 and sep != "#" and per_col[0] and len(set(per_col)) == 1 and not is_unit(per_col[0]) \
+                and _kind_of_name(per_col[0]) not in ("variant", "change", "spread"):
+            # one word over every column alike ("INDEX  INDEX  INDEX"): what all of them
+            # measure, not what tells them apart
+            words = [w for w in words if w[3] < 0]
         for _, _, x, col in words:
             if not x:
                 continue
@@ -791,7 +798,8 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
     # names with no cue word that the lexicon still tells apart ("v6.5" / "v6.5+s", "udp" /
     # "udp gso"): as good as one variant cue on that axis
     cnames = [g.names[j] for j in vcols]
-    if "variant" not in ckinds and _told_apart(cnames):
+    cols_told = "variant" not in ckinds and _told_apart(cnames)
+    if cols_told:
         col_score += 2.0
     col_stated, row_stated = _stated_pattern(rows, body, vcols)
     col_score += col_stated
@@ -848,6 +856,8 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
                 and not all(x in ("name", "variant") for x in rkinds):
             return None
         base = ref_row if ref_row is not None else _pick([labels[i] for i in body], body)
+        if not _comparable([[(rows[base].cells[j], rows[i].cells[j]) for j in vcols] for i in body if i != base]):
+            return None
         return _Axis(True, body, base)
     if col_score > row_score and col_score > 0 and len(vcols) >= 2:
         if any(kinds[j] != "empty" for j in vcols):
@@ -855,11 +865,34 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
         names = [g.names[j] for j in vcols]
         if col_score < 2 and not _named_in_text(names, prose):
             return None
-        if not any(kinds[j] == "variant" for j in vcols) and not ccols \
+        if not any(kinds[j] == "variant" for j in vcols) and not ccols and not cols_told \
                 and not all(kinds[j] == "name" for j in vcols):
             return None
-        return _Axis(False, vcols, computed_base if computed_base is not None else _pick(names, vcols))
+        bj = computed_base if computed_base is not None else _pick(names, vcols)
+        if not _comparable([[(rows[i].cells[bj], rows[i].cells[j]) for i in body] for j in vcols if j != bj]):
+            return None
+        return _Axis(False, vcols, bj)
     return None
+
+
+FAR_APART = 100.0  # times: two sides of one comparison are not this far apart in most cells
+
+
+def _comparable(groups: list[list[tuple[Cell | None, Cell | None]]]) -> bool:
+    """The cells an axis would pair, one group per candidate, hold one quantity on both
+    sides: no candidate whose numbers are, in most cells, orders of magnitude from the
+    baseline's (unixbench's "BASELINE 116700.0" constant beside its "RESULT 947032915.5":
+    a reference and a score, not two variants)."""
+    for cells in groups:
+        ratios = []
+        for b, c in cells:
+            if b is None or c is None or not b.tok.value or not c.tok.value or b.tok.percent != c.tok.percent:
+                continue
+            x, y = abs(_scaled(b.tok)), abs(_scaled(c.tok))
+            ratios.append(max(x, y) / min(x, y))
+        if ratios and sum(r > FAR_APART for r in ratios) * 2 > len(ratios):
+            return False
+    return True
 
 
 def _told_apart(names: list[str]) -> bool:
@@ -868,7 +901,7 @@ def _told_apart(names: list[str]) -> bool:
     ("v6.5" / "v6.5+s", "copy" / "zerocopy", "udp" / "udp gso")."""
     if not 2 <= len(names) <= 6 or not all(names) or len(set(names)) != len(names) or not distinguishes(names):
         return False
-    if contrasted(names):
+    if contrasted(names) or lone_release(names) is not None:
         return True
     squashed = [re.sub(r"[^a-z0-9]", "", n.lower()) for n in names]
     base = squashed[baseline_index(names)]
@@ -1210,6 +1243,7 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
         change_rows = [r for r in rows if _is_change_row(r)]
         ccols = [j for j in range(k) if kinds[j] == "change"]
         vcols = [j for j in range(k) if kinds[j] not in ("change", "spread", "runs", "index")]
+        vcols = _varying(vcols, [(base, rows[i]) for i in cands])
         for n, i in enumerate(cands):
             cand = rows[i]
             ch = None
@@ -1268,6 +1302,18 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
                 _spread(cl, spread_of.get(bj), r, None, spread_of.get(j))
                 out.append(cl)
     return out
+
+
+def _varying(cols: list[int], pairs: list[tuple[GRow, GRow]]) -> list[int]:
+    """The columns whose numbers move between the rows paired: a column printed the same on
+    both sides of every pair, beside columns that move, is a setting or a reference
+    constant ("BASELINE 116700.0" on each side of unixbench's index), not a result."""
+    def same(j: int) -> bool:
+        got = [(a.cells[j], b.cells[j]) for a, b in pairs if a.cells[j] is not None and b.cells[j] is not None]
+        return len(got) >= 2 and all(x.tok.value == y.tok.value and x.tok.unit == y.tok.unit  # type: ignore[union-attr]
+                                     for x, y in got)
+    fixed = [j for j in cols if same(j)]
+    return [j for j in cols if j not in fixed] if fixed and len(fixed) < len(cols) else cols
 
 
 def _gutter_group(g: Grid, k: int, j: int) -> set[int]:
@@ -1438,11 +1484,47 @@ def might_hold_grid(text: str) -> bool:
     return nl >= 0 and _TWO_CELLS.search(text, nl) is not None
 
 
-def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "") -> tuple[list[Claim], set[int]]:
-    """Claims from every grid in the message, and the lines the grids that compared cover."""
+def _unwrap_records(g: Grid) -> None:
+    """Records the mail client wrapped at one column, header and rows alike (sar's "IFACE
+    rxpck/s ... txkB/s" over "rxcmp/s ... %ifutil", each "Average: vnet0 ..." row over a
+    row of bare numbers): one row per record, named by both header lines in order."""
+    rows = g.rows
+    if len(g.header) < 2 or len(rows) < 2 or len(rows) % 2 or g.header_seps[-1] == "#":
+        return
+    heads, tails = rows[0::2], rows[1::2]
+    a, b = len(heads[0].cells), len(tails[0].cells)
+    h1, h2 = g.header[-2], g.header[-1]
+    if any(not r.label or len(r.cells) != a or None in r.cells for r in heads) \
+            or any(r.label or len(r.cells) != b or None in r.cells for r in tails) \
+            or len(h2) != b or len(h1) < a or any(r.index != t.index - 1 for r, t in zip(heads, tails, strict=True)):
+        return
+    g.rows = [replace(r, cells=r.cells + t.cells, sep="\t", npieces=r.npieces + t.npieces)
+              for r, t in zip(heads, tails, strict=True)]
+    g.header = g.header[:-2] + [h1[len(h1) - a:] + h2]
+    g.header_seps = g.header_seps[:-2] + ["#"]
+    g.wrapped = True
+
+
+def _solid(g: Grid) -> bool:
+    """A grid no other reading explains better: two rows or more, each with two value cells
+    or more standing in columns of their own (not glued to a label, not a collapsed page)."""
+    if g.wrapped:
+        return True  # one record over two header lines and two rows, joined
+    full = [r for r in g.rows if r.sep != "_" and sum(c is not None and not c.glued for c in r.cells) >= 2]
+    return len(full) >= 2 and len(full) * 2 > len(g.rows)
+
+
+def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "",
+                    solid: bool = False) -> tuple[list[Claim], set[int]]:
+    """Claims from every grid in the message, and the lines the grids that compared cover;
+    `solid`: only from the grids `_solid` keeps (the pass that reads before the blocks)."""
     claims: list[Claim] = []
     covered: set[int] = set()
     grids = find_grids(lines, skip)
+    for g in grids:
+        _unwrap_records(g)
+    if solid:
+        grids = [g for g in grids if _solid(g)]
     if not grids:
         return claims, covered
     _inherit_headers(grids)
@@ -1608,6 +1690,9 @@ def section_claims(group: list[Grid]) -> list[Claim]:
     vcols = [j for j in range(k) if kinds[j] not in ("change", "spread", "runs", "index")
              and not (key_col and j == 0)]
     by_label = {_row_key(base, r, key_col): r for r in base.rows if _row_key(base, r, key_col)}
+    matched = [(by_label[rk], r) for n, g in enumerate(group) if n != bi for r in g.rows
+               if (rk := _row_key(g, r, key_col)) in by_label and len(r.cells) == k]
+    vcols = _varying(vcols, matched)
     has_aggregate = any(_kind_of_name(lab) == "aggregate" for lab in by_label)
     out: list[Claim] = []
     for n, g in enumerate(group):

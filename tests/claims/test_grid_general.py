@@ -27,3 +27,70 @@ def test_rates_with_different_prefixes_compare_at_one_scale() -> None:
             "UDP_STREAM    1.1 Gbps     1.3 Gbps\n")
     c = ex(text).claims[0]
     assert (c.baseline.value, c.candidate.value, c.unit) == (940e6, 1.2e9, "bps")
+
+
+def test_a_header_line_naming_every_column_alike_is_not_what_tells_them_apart() -> None:
+    """unixbench as a KVM series pasted it: "INDEX" under each of three kernels, the first a
+    bare release (the base kernel) beside two named approaches."""
+    text = ("                                       | 5.10.0-rc6 | pv_cond_yield | vcpu_is_preempted\n"
+            " System Benchmarks Index Values        |    INDEX   |      INDEX    |      INDEX\n"
+            "---------------------------------------+------------+---------------+-------------------\n"
+            " Dhrystone 2 using register variables  |  29164.0   |    29156.9    |    29207.2\n"
+            " Execl Throughput                      |    856.7   |     1195.6    |      863.1\n"
+            " Pipe Throughput                       |   6727.2   |     6670.2    |     6743.2\n")
+    got = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value) for c in got] == [
+        (29164.0, 29156.9), (29164.0, 29207.2), (856.7, 1195.6), (856.7, 863.1), (6727.2, 6670.2), (6727.2, 6743.2)]
+    assert {c.baseline.label for c in got} == {"5.10.0-rc6"}
+    assert {c.candidate.label for c in got} == {"pv_cond_yield", "vcpu_is_preempted"}
+
+
+def test_named_columns_without_a_release_or_cue_pair_nothing() -> None:
+    text = ("            alpha_impl   beta_impl   gamma_impl\n"
+            "hackbench      10.2          9.1          8.7\n"
+            "ebizzy         3000          3400         3600\n")
+    assert ex(text).claims == []
+
+
+def test_a_reference_column_beside_scores_is_not_a_variant() -> None:
+    """A column named like a side ("BASELINE") whose numbers are orders of magnitude from
+    the others' is unixbench's reference constant; the two tables are the variants, and
+    the constant printed alike in both is no result."""
+    head = "System Benchmarks Index Values               BASELINE       RESULT    INDEX\n"
+    text = ("Before the patch:\n\n" + head
+            + "Dhrystone 2 using register variables         116700.0  947032915.5  81151.1\n"
+            + "Double-Precision Whetstone                       55.0     211971.2  38540.2\n"
+            + "Execl Throughput                                 43.0      45054.8  10477.9\n"
+            + "\nAfter the patch:\n\n" + head
+            + "Dhrystone 2 using register variables         116700.0  957032915.5  82151.1\n"
+            + "Double-Precision Whetstone                       55.0     221971.2  39540.2\n"
+            + "Execl Throughput                                 43.0      46054.8  10677.9\n")
+    got = _pairs(text)
+    assert (947032915.5, 957032915.5) in got and (10477.9, 10677.9) in got
+    assert len(got) == 6 and not any(b == c for b, c in got)
+    assert not any(b in (116700.0, 55.0, 43.0) for b, _ in got)
+
+
+def test_records_wrapped_by_the_mail_client_are_joined() -> None:
+    """sar -n DEV as a mail client wrapped it: header and each row cut at one column."""
+    block = ("                IFACE   rxpck/s   txpck/s    rxkB/s    txkB/s\n"
+             "rxcmp/s   txcmp/s  rxmcst/s   %ifutil\n"
+             "Average:        vnet0      {a} {b}      0.02  {c}\n"
+             "0.00      0.00      0.00      {d}\n")
+    text = ("current code:\n" + block.format(a="0.31", b="1330807.03", c="77976.98", d="6.39")
+            + "\nvmap:\n" + block.format(a="0.07", b="1371870.49", c="80383.04", d="6.58"))
+    got = {c.metric.split()[-1]: (c.baseline.value, c.candidate.value) for c in ex(text).claims}
+    assert got.get("txpck/s") == (1330807.03, 1371870.49)
+    assert got.get("txkB/s") == (77976.98, 80383.04)
+    assert got.get("%ifutil") == (6.39, 6.58)
+
+
+def test_an_aligned_table_reads_before_the_blocks_around_it() -> None:
+    """Rows of several aligned value columns are a grid even when a side's label stands
+    over them: the columns pair, not the label with the rows."""
+    text = ("Results after the patch:\n\n"
+            "size     base     patched\n"
+            "64       1.02     1.31\n"
+            "1500     0.98     1.11\n"
+            "9000     0.91     0.97\n")
+    assert _pairs(text) == [(1.02, 1.31), (0.98, 1.11), (0.91, 0.97)]
