@@ -1485,9 +1485,11 @@ def might_hold_grid(text: str) -> bool:
 
 
 def _unwrap_records(g: Grid) -> None:
-    """Records the mail client wrapped at one column, header and rows alike (sar's "IFACE
-    rxpck/s ... txkB/s" over "rxcmp/s ... %ifutil", each "Average: vnet0 ..." row over a
-    row of bare numbers): one row per record, named by both header lines in order."""
+    """Records the mail client wrapped, header and rows alike (sar's "IFACE rxpck/s ...
+    txkB/s" over "rxcmp/s ... %ifutil", each "Average: vnet0 ..." row over a row of bare
+    numbers; a bordered table whose rows go on under their first line): one row per record,
+    named by both header lines in order.  The header may be cut inside a cell name
+    ("direct +" / "counter + smp_mb()"): then those two pieces are one name."""
     rows = g.rows
     if len(g.header) < 2 or len(rows) < 2 or len(rows) % 2 or g.header_seps[-1] == "#":
         return
@@ -1496,11 +1498,21 @@ def _unwrap_records(g: Grid) -> None:
     h1, h2 = g.header[-2], g.header[-1]
     if any(not r.label or len(r.cells) != a or None in r.cells for r in heads) \
             or any(r.label or len(r.cells) != b or None in r.cells for r in tails) \
-            or len(h2) != b or len(h1) < a or any(r.index != t.index - 1 for r, t in zip(heads, tails, strict=True)):
+            or any(r.index != t.index - 1 for r, t in zip(heads, tails, strict=True)) \
+            or len({r.sep for r in rows}) != 1 or rows[0].sep not in " |":
         return
+    label_end = min(c.start for c in heads[0].cells if c is not None)
+    over = [p for p in h1 if p[1] > label_end]  # the first line's names over value columns
+    if len(over) == a and len(h2) == b:
+        names = over + h2
+    elif len(over) == a + 1 and len(h2) == b:
+        cut = over[-1]
+        names = over[:-1] + [(cut[0], h2[0][1], f"{cut[2]} {h2[0][2]}", cut[3])] + h2[1:]
+    else:
+        return  # the header's first line was not cut where the rows were
     g.rows = [replace(r, cells=r.cells + t.cells, sep="\t", npieces=r.npieces + t.npieces)
               for r, t in zip(heads, tails, strict=True)]
-    g.header = g.header[:-2] + [h1[len(h1) - a:] + h2]
+    g.header = g.header[:-2] + [names]
     g.header_seps = g.header_seps[:-2] + ["#"]
     g.wrapped = True
 

@@ -94,3 +94,27 @@ def test_an_aligned_table_reads_before_the_blocks_around_it() -> None:
             "1500     0.98     1.11\n"
             "9000     0.91     0.97\n")
     assert _pairs(text) == [(1.02, 1.31), (0.98, 1.11), (0.91, 0.97)]
+
+
+def test_bordered_rows_wrapped_inside_a_header_cell_are_joined() -> None:
+    """A bordered table the mail client wrapped: each row goes on under its first line, and
+    the header is cut inside a name ("plain +" / "ring + doorbell")."""
+    text = ("           base | plain + lock | plain + rcu | plain +\n"
+            "ring + doorbell | plain + percpu   |\n"
+            "fast on  | 4.0Mpps | 4.4Mpps     (+10%)      | 4.8Mpps      (+20%)      |\n"
+            "5.0Mpps  (+25%)            | 5.2Mpps  (+30%)  |\n"
+            "fast off | 6.0Mpps | 6.6Mpps     (+10%)      | 6.0Mpps   (+0%)     |\n"
+            "6.3Mpps  (+5%)            | 7.2Mpps  (+20%)  |\n")
+    got = {(c.baseline.value, c.candidate.value, c.candidate.label) for c in ex(text).claims}
+    assert (4.0, 5.0, "plain + ring + doorbell") in got and (6.0, 7.2, "plain + percpu") in got
+    assert all(b in (4.0, 6.0) for b, _, _ in got) and len(got) >= 7
+
+
+def test_records_cut_elsewhere_than_their_header_stay_apart() -> None:
+    text = ("        alpha    beta    gamma   delta\n"
+            "eps     zeta\n"
+            "before     1.0     2.0     3.0\n"
+            "4.0  5.0  6.0\n")
+    claims = ex(text).claims
+    assert not any(c.candidate is not None and c.candidate.value == 5.0 and c.baseline is not None
+                   and c.baseline.value == 1.0 for c in claims)
