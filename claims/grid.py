@@ -409,6 +409,8 @@ def find_grids(lines: Sequence[Line], skip: set[int]) -> list[Grid]:
         label = p.label if p is not None else ""
         if p is not None and not p.label and pending is not None and pending[0] == i - 1:
             label = pending[1]
+        elif p is None and cur is not None and _label_only_row(text, cur.rows[-1]):
+            continue  # "| long name |  |  |": a cell wrapped onto its own line, or a group's name
         elif p is None:
             words = text.split()
             if cur is not None and 1 <= len(words) <= 4 and len(text) < 60 and not _is_sentence(text) \
@@ -431,6 +433,16 @@ def find_grids(lines: Sequence[Line], skip: set[int]) -> list[Grid]:
         blanks = 0
     _close(cur, grids)
     return grids
+
+
+def _label_only_row(text: str, last: GRow) -> bool:
+    """A bordered line with text in its first cell only, as many cells as the rows above:
+    part of the table (a label wrapped onto a second line, or a group's name)."""
+    if last.sep != "|" or "|" not in text:
+        return False
+    sep, ps = pieces(text)
+    return len(ps) >= 1 and bool(ps[0][2]) and all(not x for _, _, x in ps[1:]) \
+        and text.count("|") >= last.line.text.count("|") - 1 and not _is_sentence(ps[0][2])
 
 
 def _close(cur: Grid | None, grids: list[Grid]) -> Grid | None:

@@ -118,3 +118,13 @@ def test_records_cut_elsewhere_than_their_header_stay_apart() -> None:
     claims = ex(text).claims
     assert not any(c.candidate is not None and c.candidate.value == 5.0 and c.baseline is not None
                    and c.baseline.value == 1.0 for c in claims)
+
+
+def test_a_label_only_row_inside_a_bordered_table_does_not_end_it() -> None:
+    text = ("| test           | before     | after      |\n"
+            "|----------------|------------|------------|\n"
+            "| TCP_STREAM     | 9120       | 9980       |\n"
+            "| TCP_RR with a  | 31000      | 35000      |\n"
+            "| long name      |            |            |\n"
+            "| TCP_CRR        | 8000       | 8800       |\n")
+    assert _pairs(text) == [(9120.0, 9980.0), (31000.0, 35000.0), (8000.0, 8800.0)]
