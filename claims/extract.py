@@ -74,6 +74,11 @@ def skipped_lines(lines: Sequence[Line]) -> set[int]:
     return skip | fragment_runs(lines)
 
 
+def _off(claims: list[Claim], numbers: set[int]) -> list[Claim]:
+    """The claims none of whose values stands on the given lines (which a grid has read)."""
+    return [c for c in claims if not any(v is not None and v.line in numbers for v in (c.baseline, c.candidate))]
+
+
 def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
@@ -110,11 +115,17 @@ def extract_message(msg: Message) -> Extraction:
     setup_lines = {k: e.setup.raw for e in found.events if e.setup and not e.command
                    for k in range(e.index, e.last + 1)}
     command_lines = {k for e in found.events if e.command for k in range(e.index, e.last + 1)}
-    got, covered = labelled_block_claims(lines, skip, command_lines, setup_lines, msg.subject)
+    # rows of several aligned value columns are a grid, whatever else their lines look like:
+    # those grids read first; the rest of the tables after the blocks
+    got, gridded = all_table_claims(lines, used, context=msg.subject or "", solid=True)
     claims += got
+    used |= gridded
+    on_grid = {lines[i].number for i in gridded}
+    got, covered = labelled_block_claims(lines, skip, command_lines, setup_lines, msg.subject)
+    claims += _off(got, on_grid)
     used |= covered
     got, covered = command_run_claims(lines, found.events, skip)
-    claims += got
+    claims += _off(got, on_grid)
     used |= covered
     got, covered = lkp_claims(lines, used)
     claims += got

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from claims.lexicon import contrasted, distinguishes
+from claims.lexicon import contrasted, distinguishes, lone_release
 from claims.model import Claim, Line, Value
 from claims.normalise import normalise_line
 from claims.numbers import (
@@ -122,6 +122,7 @@ class Grid:
     code: bool = False  # its header is a line of code: a numbered source listing
     title_header: bool = False  # the title line is also the header of one column ("VQs")
     prose_lists: list[list[str]] = field(default_factory=list)  # lists of names in the text around it
+    wrapped: bool = False  # its records were wrapped by the mail client and are joined again
 
 
 # A line of comma-separated values ("VHOST_NET_BATCH,1,16,64", "1234567,1345678"): two
@@ -408,6 +409,8 @@ def find_grids(lines: Sequence[Line], skip: set[int]) -> list[Grid]:
         label = p.label if p is not None else ""
         if p is not None and not p.label and pending is not None and pending[0] == i - 1:
             label = pending[1]
+        elif p is None and cur is not None and _label_only_row(text, cur.rows[-1]):
+            continue  # "| long name |  |  |": a cell wrapped onto its own line, or a group's name
         elif p is None:
             words = text.split()
             if cur is not None and 1 <= len(words) <= 4 and len(text) < 60 and not _is_sentence(text) \
@@ -430,6 +433,16 @@ def find_grids(lines: Sequence[Line], skip: set[int]) -> list[Grid]:
         blanks = 0
     _close(cur, grids)
     return grids
+
+
+def _label_only_row(text: str, last: GRow) -> bool:
+    """A bordered line with text in its first cell only, as many cells as the rows above:
+    part of the table (a label wrapped onto a second line, or a group's name)."""
+    if last.sep != "|" or "|" not in text:
+        return False
+    sep, ps = pieces(text)
+    return len(ps) >= 1 and bool(ps[0][2]) and all(not x for _, _, x in ps[1:]) \
+        and text.count("|") >= last.line.text.count("|") - 1 and not _is_sentence(ps[0][2])
 
 
 def _close(cur: Grid | None, grids: list[Grid]) -> Grid | None:
@@ -676,6 +689,12 @@ def _name_columns(g: Grid, k: int) -> None:
                 # the header's cells do not stand over the columns (padding lost or odd
                 # spaces): as many header cells as value columns name them in order
                 words = [(s, e, x, n) for n, (s, e, x, _) in enumerate(hdr)]
+        per_col = [" ".join(x for _, _, x, c in words if c == j and x) for j in range(k)]
+        if k >= 2 and sep != "#" and per_col[0] and len(set(per_col)) == 1 and not is_unit(per_col[0]) \
+                and _kind_of_name(per_col[0]) not in ("variant", "change", "spread"):
+            # one word over every column alike ("INDEX  INDEX  INDEX"): what all of them
+            # measure, not what tells them apart
+            words = [w for w in words if w[3] < 0]
         for _, _, x, col in words:
             if not x:
                 continue
@@ -791,7 +810,8 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
     # names with no cue word that the lexicon still tells apart ("v6.5" / "v6.5+s", "udp" /
     # "udp gso"): as good as one variant cue on that axis
     cnames = [g.names[j] for j in vcols]
-    if "variant" not in ckinds and _told_apart(cnames):
+    cols_told = "variant" not in ckinds and _told_apart(cnames)
+    if cols_told:
         col_score += 2.0
     col_stated, row_stated = _stated_pattern(rows, body, vcols)
     col_score += col_stated
@@ -848,6 +868,8 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
                 and not all(x in ("name", "variant") for x in rkinds):
             return None
         base = ref_row if ref_row is not None else _pick([labels[i] for i in body], body)
+        if not _comparable([[(rows[base].cells[j], rows[i].cells[j]) for j in vcols] for i in body if i != base]):
+            return None
         return _Axis(True, body, base)
     if col_score > row_score and col_score > 0 and len(vcols) >= 2:
         if any(kinds[j] != "empty" for j in vcols):
@@ -855,11 +877,34 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
         names = [g.names[j] for j in vcols]
         if col_score < 2 and not _named_in_text(names, prose):
             return None
-        if not any(kinds[j] == "variant" for j in vcols) and not ccols \
+        if not any(kinds[j] == "variant" for j in vcols) and not ccols and not cols_told \
                 and not all(kinds[j] == "name" for j in vcols):
             return None
-        return _Axis(False, vcols, computed_base if computed_base is not None else _pick(names, vcols))
+        bj = computed_base if computed_base is not None else _pick(names, vcols)
+        if not _comparable([[(rows[i].cells[bj], rows[i].cells[j]) for i in body] for j in vcols if j != bj]):
+            return None
+        return _Axis(False, vcols, bj)
     return None
+
+
+FAR_APART = 100.0  # times: two sides of one comparison are not this far apart in most cells
+
+
+def _comparable(groups: list[list[tuple[Cell | None, Cell | None]]]) -> bool:
+    """The cells an axis would pair, one group per candidate, hold one quantity on both
+    sides: no candidate whose numbers are, in most cells, orders of magnitude from the
+    baseline's (unixbench's "BASELINE 116700.0" constant beside its "RESULT 947032915.5":
+    a reference and a score, not two variants)."""
+    for cells in groups:
+        ratios = []
+        for b, c in cells:
+            if b is None or c is None or not b.tok.value or not c.tok.value or b.tok.percent != c.tok.percent:
+                continue
+            x, y = abs(_scaled(b.tok)), abs(_scaled(c.tok))
+            ratios.append(max(x, y) / min(x, y))
+        if ratios and sum(r > FAR_APART for r in ratios) * 2 > len(ratios):
+            return False
+    return True
 
 
 def _told_apart(names: list[str]) -> bool:
@@ -868,7 +913,7 @@ def _told_apart(names: list[str]) -> bool:
     ("v6.5" / "v6.5+s", "copy" / "zerocopy", "udp" / "udp gso")."""
     if not 2 <= len(names) <= 6 or not all(names) or len(set(names)) != len(names) or not distinguishes(names):
         return False
-    if contrasted(names):
+    if contrasted(names) or lone_release(names) is not None:
         return True
     squashed = [re.sub(r"[^a-z0-9]", "", n.lower()) for n in names]
     base = squashed[baseline_index(names)]
@@ -1059,13 +1104,43 @@ def _is_change_row(r: GRow) -> bool:
 
 # --- pairing ---------------------------------------------------------------------------
 
-def _value(c: Cell, label: str | None, unit: str | None, line: int, second: bool = False) -> Value:
+def _value(c: Cell, label: str | None, unit: str | None, line: int, second: bool = False,
+           scale: float = 1.0) -> Value:
     tok = c.second if second and c.second is not None else c.tok
-    v = Value(value=tok.value if tok.value is not None else 0.0, label=label or None, unit=unit, line=line)
+    v = Value(value=(tok.value if tok.value is not None else 0.0) * scale, label=label or None, unit=unit, line=line)
     if c.spread is not None and not second:
-        v.spread = c.spread.value
+        v.spread = (c.spread.value or 0.0) * (1.0 if c.spread.percent else scale)
         v.spread_kind = "pct" if c.spread.percent else "abs"
     return v
+
+
+_PREFIX_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}
+
+
+def _prefixed(unit: str | None) -> tuple[float, str] | None:
+    """A unit as its K/M/G prefix's scale and the rest ("950K": 1e3 and ""; "Gbps": 1e9
+    and "bps"); None for a unit with no such prefix."""
+    if not unit or unit[0] not in _PREFIX_SCALE:
+        return None
+    rest = unit[1:]
+    if rest and not (is_unit(unit) and is_unit(rest)):
+        return None
+    return _PREFIX_SCALE[unit[0]], rest
+
+
+def _common_scale(bt: Token, ct: Token) -> tuple[float, float, str | None] | None:
+    """Two cells printed at different magnitudes of one unit ("950K" / "1.1M", "940 Mbps"
+    / "1.2 Gbps"): the factors that bring both to the bare unit, and that unit."""
+    if bt.unit == ct.unit or bt.unit is None or ct.unit is None:
+        return None
+    a, b = _prefixed(bt.unit), _prefixed(ct.unit)
+    if a is None and b is None:
+        return None
+    ra = a[1] if a else bt.unit
+    rb = b[1] if b else ct.unit
+    if ra != rb or (a is None) != (b is None) and not ra:
+        return None
+    return (a[0] if a else 1.0), (b[0] if b else 1.0), ra or None
 
 
 def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, unit: str | None,
@@ -1079,6 +1154,11 @@ def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, uni
     last = max(r.line.number for r in rows)
     cand = rows[-1].line
     unit = unit or b.unit or c.unit or bt.unit or ct.unit
+    scales = _common_scale(bt, ct)
+    bs, cs = 1.0, 1.0
+    if scales is not None:
+        bs, cs, unit = scales
+        unit = unit or g.unit
     if unit in MAGNITUDES:
         unit = None if not g.unit else unit + g.unit
     if bt.percent:
@@ -1087,8 +1167,8 @@ def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, uni
     bline = next((r.line.number for r in rows if c is not None and b in r.cells), first)
     cline = next((r.line.number for r in rows if c in r.cells), last)
     claim = Claim(metric=metric, unit=unit, better=better_for(metric, unit),
-                  baseline=_value(b, blabel, unit, bline, b_second),
-                  candidate=_value(c, clabel, unit, cline, c_second),
+                  baseline=_value(b, blabel, unit, bline, b_second, bs),
+                  candidate=_value(c, clabel, unit, cline, c_second, cs),
                   lines=(first, last), context=context, depth=cand.depth, author=cand.author,
                   message_id=cand.message_id)
     claim.claimed_change_pct = stated if stated is not None else (c.stated if not c_second else None)
@@ -1175,6 +1255,7 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
         change_rows = [r for r in rows if _is_change_row(r)]
         ccols = [j for j in range(k) if kinds[j] == "change"]
         vcols = [j for j in range(k) if kinds[j] not in ("change", "spread", "runs", "index")]
+        vcols = _varying(vcols, [(base, rows[i]) for i in cands])
         for n, i in enumerate(cands):
             cand = rows[i]
             ch = None
@@ -1233,6 +1314,18 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
                 _spread(cl, spread_of.get(bj), r, None, spread_of.get(j))
                 out.append(cl)
     return out
+
+
+def _varying(cols: list[int], pairs: list[tuple[GRow, GRow]]) -> list[int]:
+    """The columns whose numbers move between the rows paired: a column printed the same on
+    both sides of every pair, beside columns that move, is a setting or a reference
+    constant ("BASELINE 116700.0" on each side of unixbench's index), not a result."""
+    def same(j: int) -> bool:
+        got = [(a.cells[j], b.cells[j]) for a, b in pairs if a.cells[j] is not None and b.cells[j] is not None]
+        return len(got) >= 2 and all(x.tok.value == y.tok.value and x.tok.unit == y.tok.unit  # type: ignore[union-attr]
+                                     for x, y in got)
+    fixed = [j for j in cols if same(j)]
+    return [j for j in cols if j not in fixed] if fixed and len(fixed) < len(cols) else cols
 
 
 def _gutter_group(g: Grid, k: int, j: int) -> set[int]:
@@ -1403,11 +1496,59 @@ def might_hold_grid(text: str) -> bool:
     return nl >= 0 and _TWO_CELLS.search(text, nl) is not None
 
 
-def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "") -> tuple[list[Claim], set[int]]:
-    """Claims from every grid in the message, and the lines the grids that compared cover."""
+def _unwrap_records(g: Grid) -> None:
+    """Records the mail client wrapped, header and rows alike (sar's "IFACE rxpck/s ...
+    txkB/s" over "rxcmp/s ... %ifutil", each "Average: vnet0 ..." row over a row of bare
+    numbers; a bordered table whose rows go on under their first line): one row per record,
+    named by both header lines in order.  The header may be cut inside a cell name
+    ("direct +" / "counter + smp_mb()"): then those two pieces are one name."""
+    rows = g.rows
+    if len(g.header) < 2 or len(rows) < 2 or len(rows) % 2 or g.header_seps[-1] == "#":
+        return
+    heads, tails = rows[0::2], rows[1::2]
+    a, b = len(heads[0].cells), len(tails[0].cells)
+    h1, h2 = g.header[-2], g.header[-1]
+    if any(not r.label or len(r.cells) != a or None in r.cells for r in heads) \
+            or any(r.label or len(r.cells) != b or None in r.cells for r in tails) \
+            or any(r.index != t.index - 1 for r, t in zip(heads, tails, strict=True)) \
+            or len({r.sep for r in rows}) != 1 or rows[0].sep not in " |":
+        return
+    label_end = min(c.start for c in heads[0].cells if c is not None)
+    over = [p for p in h1 if p[1] > label_end]  # the first line's names over value columns
+    if len(over) == a and len(h2) == b:
+        names = over + h2
+    elif len(over) == a + 1 and len(h2) == b:
+        cut = over[-1]
+        names = over[:-1] + [(cut[0], h2[0][1], f"{cut[2]} {h2[0][2]}", cut[3])] + h2[1:]
+    else:
+        return  # the header's first line was not cut where the rows were
+    g.rows = [replace(r, cells=r.cells + t.cells, sep="\t", npieces=r.npieces + t.npieces)
+              for r, t in zip(heads, tails, strict=True)]
+    g.header = g.header[:-2] + [names]
+    g.header_seps = g.header_seps[:-2] + ["#"]
+    g.wrapped = True
+
+
+def _solid(g: Grid) -> bool:
+    """A grid no other reading explains better: two rows or more, each with two value cells
+    or more standing in columns of their own (not glued to a label, not a collapsed page)."""
+    if g.wrapped:
+        return True  # one record over two header lines and two rows, joined
+    full = [r for r in g.rows if r.sep != "_" and sum(c is not None and not c.glued for c in r.cells) >= 2]
+    return len(full) >= 2 and len(full) * 2 > len(g.rows)
+
+
+def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "",
+                    solid: bool = False) -> tuple[list[Claim], set[int]]:
+    """Claims from every grid in the message, and the lines the grids that compared cover;
+    `solid`: only from the grids `_solid` keeps (the pass that reads before the blocks)."""
     claims: list[Claim] = []
     covered: set[int] = set()
     grids = find_grids(lines, skip)
+    for g in grids:
+        _unwrap_records(g)
+    if solid:
+        grids = [g for g in grids if _solid(g)]
     if not grids:
         return claims, covered
     _inherit_headers(grids)
@@ -1573,6 +1714,9 @@ def section_claims(group: list[Grid]) -> list[Claim]:
     vcols = [j for j in range(k) if kinds[j] not in ("change", "spread", "runs", "index")
              and not (key_col and j == 0)]
     by_label = {_row_key(base, r, key_col): r for r in base.rows if _row_key(base, r, key_col)}
+    matched = [(by_label[rk], r) for n, g in enumerate(group) if n != bi for r in g.rows
+               if (rk := _row_key(g, r, key_col)) in by_label and len(r.cells) == k]
+    vcols = _varying(vcols, matched)
     has_aggregate = any(_kind_of_name(lab) == "aggregate" for lab in by_label)
     out: list[Claim] = []
     for n, g in enumerate(group):

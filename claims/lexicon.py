@@ -268,6 +268,9 @@ def rank(labels: Sequence[str | None], subject: str | None = None, *, containmen
             if va is not None and vb is not None and va < vb:
                 scores[i] -= 0.5
                 scores[j] += 0.5
+    lone = lone_release(labels)
+    if lone is not None:
+        scores[lone] -= 0.5
     subj = subject_words(subject)
     if subj:  # the words that tell the labels apart ("polled tx" / "plain tx": polled, plain)
         common = set.intersection(*contents) if contents else set()
@@ -306,6 +309,28 @@ def adds_to(a: str, b: str) -> bool:
     return 0 < len(wa) < len(wb) and wb[:len(wa)] == wa and wb[len(wa)] in _ADDING and len(wb) > len(wa) + 1
 
 
+# A label that is only a kernel release ("5.10.0-rc6", "v6.5", "6.1.0-rc2+"): the kernel
+# as it ships, beside labels naming changes to it; of several releases, the older.
+_RELEASE = re.compile(r"(?i)^(?:linux[- ])?v?(\d{1,2})\.(\d{1,2})(?:\.(\d{1,3}))?(?:-rc(\d{1,2}))?\+?$")
+
+
+def _release(label: str | None) -> tuple[int, int, int, int] | None:
+    m = _RELEASE.match((label or "").strip())
+    if m is None:
+        return None
+    rc = m.group(4)
+    return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0), int(rc) - 100 if rc else 0
+
+
+def lone_release(labels: Sequence[str | None]) -> int | None:
+    """The index of the one label that is a bare kernel release among labels that name
+    no release ("5.10.0-rc6" / "pv_cond_yield" / "vcpu_is_preempted"): the base kernel."""
+    at = [i for i, lab in enumerate(labels) if _release(lab) is not None]
+    if len(at) != 1 or len(labels) < 2 or any(_NUMBER.search(lab or "") for i, lab in enumerate(labels) if i != at[0]):
+        return None
+    return at[0]
+
+
 def _numbers(label: str) -> list[str]:
     return _NUMBER.findall(label[:200])
 
@@ -342,7 +367,8 @@ def distinguishes(labels: Sequence[str | None], subject: str | None = None) -> b
     if len(labels) < 2 or not decided(labels, subject):
         return False
     own = [cue(lab).score for lab in labels]
-    if any(cue(lab).role is not None for lab in labels) or (min(own) < 0 < max(own)):
+    if any(cue(lab).role is not None for lab in labels) or (min(own) < 0 < max(own)) \
+            or lone_release(labels) is not None:
         return True
     sets = [set(content_words(lab or "")) for lab in labels]
     if not all(sets):

@@ -273,9 +273,11 @@ def _by_columns(rows: list[TRow], header: list[str], better: Better) -> list[Cla
     return out
 
 
-def all_table_claims(lines: Sequence[Line], skip: set[int], context: str = "") -> tuple[list[Claim], set[int]]:
+def all_table_claims(lines: Sequence[Line], skip: set[int], context: str = "",
+                     solid: bool = False) -> tuple[list[Claim], set[int]]:
     """Every table of the message, read by the grid model (claims.grid); `context` is other
-    text of the message (its subject) that may name the variants."""
+    text of the message (its subject) that may name the variants.  `solid`: only tables of
+    several rows of several aligned value columns, which no other reading explains better."""
     from claims.grid import all_grid_claims
 
-    return all_grid_claims(lines, skip, context)
+    return all_grid_claims(lines, skip, context, solid=solid)

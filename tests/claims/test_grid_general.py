@@ -1,0 +1,130 @@
+"""The grid model on layouts found in the shared archive and invented ones of the same
+structure: cells printed at different magnitudes of one unit, header lines that qualify
+every column alike, label-only rows inside a bordered table, columns printed identically
+on both sides (a reference constant), and a bare kernel release among named variants."""
+from __future__ import annotations
+
+from tests.extractkit import ex
+
+
+def _pairs(text: str) -> list[tuple[float, float]]:
+    return [(c.baseline.value, c.candidate.value) for c in ex(text).claims
+            if c.baseline is not None and c.candidate is not None]
+
+
+def test_cells_at_different_magnitudes_compare_at_one_scale() -> None:
+    text = ("                     w/o patch     w/ patch\n"
+            "rx pps               1.2M          1.5M\n"
+            "tx pps               950K          1.1M\n")
+    got = _pairs(text)
+    assert got[0] == (1.2, 1.5)  # one magnitude on both sides: the numbers as printed
+    assert got[1] == (950_000.0, 1_100_000.0)  # not 950 -> 1.1, a 99.9% drop
+
+
+def test_rates_with_different_prefixes_compare_at_one_scale() -> None:
+    text = ("              before       after\n"
+            "TCP_STREAM    940 Mbps     1.2 Gbps\n"
+            "UDP_STREAM    1.1 Gbps     1.3 Gbps\n")
+    c = ex(text).claims[0]
+    assert (c.baseline.value, c.candidate.value, c.unit) == (940e6, 1.2e9, "bps")
+
+
+def test_a_header_line_naming_every_column_alike_is_not_what_tells_them_apart() -> None:
+    """unixbench as a KVM series pasted it: "INDEX" under each of three kernels, the first a
+    bare release (the base kernel) beside two named approaches."""
+    text = ("                                       | 5.10.0-rc6 | pv_cond_yield | vcpu_is_preempted\n"
+            " System Benchmarks Index Values        |    INDEX   |      INDEX    |      INDEX\n"
+            "---------------------------------------+------------+---------------+-------------------\n"
+            " Dhrystone 2 using register variables  |  29164.0   |    29156.9    |    29207.2\n"
+            " Execl Throughput                      |    856.7   |     1195.6    |      863.1\n"
+            " Pipe Throughput                       |   6727.2   |     6670.2    |     6743.2\n")
+    got = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value) for c in got] == [
+        (29164.0, 29156.9), (29164.0, 29207.2), (856.7, 1195.6), (856.7, 863.1), (6727.2, 6670.2), (6727.2, 6743.2)]
+    assert {c.baseline.label for c in got} == {"5.10.0-rc6"}
+    assert {c.candidate.label for c in got} == {"pv_cond_yield", "vcpu_is_preempted"}
+
+
+def test_named_columns_without_a_release_or_cue_pair_nothing() -> None:
+    text = ("            alpha_impl   beta_impl   gamma_impl\n"
+            "hackbench      10.2          9.1          8.7\n"
+            "ebizzy         3000          3400         3600\n")
+    assert ex(text).claims == []
+
+
+def test_a_reference_column_beside_scores_is_not_a_variant() -> None:
+    """A column named like a side ("BASELINE") whose numbers are orders of magnitude from
+    the others' is unixbench's reference constant; the two tables are the variants, and
+    the constant printed alike in both is no result."""
+    head = "System Benchmarks Index Values               BASELINE       RESULT    INDEX\n"
+    text = ("Before the patch:\n\n" + head
+            + "Dhrystone 2 using register variables         116700.0  947032915.5  81151.1\n"
+            + "Double-Precision Whetstone                       55.0     211971.2  38540.2\n"
+            + "Execl Throughput                                 43.0      45054.8  10477.9\n"
+            + "\nAfter the patch:\n\n" + head
+            + "Dhrystone 2 using register variables         116700.0  957032915.5  82151.1\n"
+            + "Double-Precision Whetstone                       55.0     221971.2  39540.2\n"
+            + "Execl Throughput                                 43.0      46054.8  10677.9\n")
+    got = _pairs(text)
+    assert (947032915.5, 957032915.5) in got and (10477.9, 10677.9) in got
+    assert len(got) == 6 and not any(b == c for b, c in got)
+    assert not any(b in (116700.0, 55.0, 43.0) for b, _ in got)
+
+
+def test_records_wrapped_by_the_mail_client_are_joined() -> None:
+    """sar -n DEV as a mail client wrapped it: header and each row cut at one column."""
+    block = ("                IFACE   rxpck/s   txpck/s    rxkB/s    txkB/s\n"
+             "rxcmp/s   txcmp/s  rxmcst/s   %ifutil\n"
+             "Average:        vnet0      {a} {b}      0.02  {c}\n"
+             "0.00      0.00      0.00      {d}\n")
+    text = ("current code:\n" + block.format(a="0.31", b="1330807.03", c="77976.98", d="6.39")
+            + "\nvmap:\n" + block.format(a="0.07", b="1371870.49", c="80383.04", d="6.58"))
+    got = {c.metric.split()[-1]: (c.baseline.value, c.candidate.value) for c in ex(text).claims}
+    assert got.get("txpck/s") == (1330807.03, 1371870.49)
+    assert got.get("txkB/s") == (77976.98, 80383.04)
+    assert got.get("%ifutil") == (6.39, 6.58)
+
+
+def test_an_aligned_table_reads_before_the_blocks_around_it() -> None:
+    """Rows of several aligned value columns are a grid even when a side's label stands
+    over them: the columns pair, not the label with the rows."""
+    text = ("Results after the patch:\n\n"
+            "size     base     patched\n"
+            "64       1.02     1.31\n"
+            "1500     0.98     1.11\n"
+            "9000     0.91     0.97\n")
+    assert _pairs(text) == [(1.02, 1.31), (0.98, 1.11), (0.91, 0.97)]
+
+
+def test_bordered_rows_wrapped_inside_a_header_cell_are_joined() -> None:
+    """A bordered table the mail client wrapped: each row goes on under its first line, and
+    the header is cut inside a name ("plain +" / "ring + doorbell")."""
+    text = ("           base | plain + lock | plain + rcu | plain +\n"
+            "ring + doorbell | plain + percpu   |\n"
+            "fast on  | 4.0Mpps | 4.4Mpps     (+10%)      | 4.8Mpps      (+20%)      |\n"
+            "5.0Mpps  (+25%)            | 5.2Mpps  (+30%)  |\n"
+            "fast off | 6.0Mpps | 6.6Mpps     (+10%)      | 6.0Mpps   (+0%)     |\n"
+            "6.3Mpps  (+5%)            | 7.2Mpps  (+20%)  |\n")
+    got = {(c.baseline.value, c.candidate.value, c.candidate.label) for c in ex(text).claims}
+    assert (4.0, 5.0, "plain + ring + doorbell") in got and (6.0, 7.2, "plain + percpu") in got
+    assert all(b in (4.0, 6.0) for b, _, _ in got) and len(got) >= 7
+
+
+def test_records_cut_elsewhere_than_their_header_stay_apart() -> None:
+    text = ("        alpha    beta    gamma   delta\n"
+            "eps     zeta\n"
+            "before     1.0     2.0     3.0\n"
+            "4.0  5.0  6.0\n")
+    claims = ex(text).claims
+    assert not any(c.candidate is not None and c.candidate.value == 5.0 and c.baseline is not None
+                   and c.baseline.value == 1.0 for c in claims)
+
+
+def test_a_label_only_row_inside_a_bordered_table_does_not_end_it() -> None:
+    text = ("| test           | before     | after      |\n"
+            "|----------------|------------|------------|\n"
+            "| TCP_STREAM     | 9120       | 9980       |\n"
+            "| TCP_RR with a  | 31000      | 35000      |\n"
+            "| long name      |            |            |\n"
+            "| TCP_CRR        | 8000       | 8800       |\n")
+    assert _pairs(text) == [(9120.0, 9980.0), (31000.0, 35000.0), (8000.0, 8800.0)]
