@@ -48,10 +48,9 @@ def test_port_statistics_name_each_value_by_its_key() -> None:
     text = ("without this change:\n" + side.format(4100200, 262412800, 512400, 262348800)
             + "with this change:\n" + side.format(6100300, 390419200, 701100, 358963200))
     got = {(m, b, c) for m, b, c, *_ in _named(text)}
-    assert ("Rx-pps", 512400, 701100) in got
-    assert ("Rx-bps", 262348800, 358963200) in got
-    assert ("RX-bytes", 262412800, 390419200) in got
-    assert not any("#" in m for m, *_ in got)
+    # the rates are testpmd's results; the cumulative RX-/TX- counters grow with the run's
+    # length: bookkeeping the tool description marks, never a claimed pair
+    assert got == {("rx_pps", 512400, 701100), ("rx_bps", 262348800, 358963200)}
 
 
 def test_a_sub_heading_under_variants_that_name_no_side() -> None:
