@@ -107,3 +107,37 @@ def test_the_unit_of_one_value_does_not_name_the_next() -> None:
             "With GSO:\nudp tx:  133 MB/s   13100 calls/s\nudp tx:  131 MB/s   13020 calls/s\n")
     got = [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims if c.baseline]
     assert ("calls/s", 4410, 13100) in got and not any("MB/s calls" in m for m, *_ in got)
+
+
+def test_one_procedure_run_twice_pairs_reading_by_step() -> None:
+    # a narrated transcript (comments, commands, monitor prompts, a reading after each
+    # step) printed once per variant, the second run introduced by a sentence; the runs
+    # differ in one setup line, which names the sides
+    run = ("# reading before the guest starts\ncat /proc/meminfo | grep Shmem:\nShmem:   {0} kB\n"
+           "# start the load, then read again\nstress-ng --vm 2 --vm-bytes 700m &\n"
+           "cat /proc/meminfo | grep Shmem:\nShmem:   {1} kB\n"
+           "(monitor) object_add memory-backend-ram,id=m0{2}\n(monitor) info memdev\n"
+           "# reading after the device is added\ncat /proc/meminfo | grep Shmem:\nShmem:   {3} kB\n"
+           "# stop the load\nkillall stress-ng\n"
+           "cat /proc/meminfo | grep Shmem:\nShmem:   {4} kB\n")
+    text = ("Here is a run with the defaults.\n\n" + run.format(1024, 716800, "", 204800, 51200)
+            + "\nThe same steps again with shared pages on.\n\n"
+            + run.format(1024, 716800, ",share=on", 655360, 610304))
+    got = {(b, c): (bl, cl) for _, b, c, bl, cl in _named(text)}
+    assert set(got) - {(1024, 1024), (716800, 716800)} == {(204800, 655360), (51200, 610304)}
+    assert got[(204800, 655360)] == ("(monitor) object_add memory-backend-ram,id=m0",
+                                      "(monitor) object_add memory-backend-ram,id=m0,share=on")
+
+
+def test_one_procedure_run_twice_with_nothing_to_tell_the_sides_gives_no_pair() -> None:
+    run = "# first reading\nfree -m\nMem: {0} used\n# second reading\nsync\nMem: {1} used\n# done\nMem: {2} used\n"
+    text = "Run one.\n\n" + run.format(10, 20, 30) + "\nRun two.\n\n" + run.format(11, 25, 31)
+    assert _named(text) == []
+
+
+def test_a_debugger_dump_printed_per_variant_is_not_a_measurement() -> None:
+    dump = ("(gdb) p *cfg\n$1 = {{\n  ring_mask = 255,\n  spare_slots = 0,\n  table = {{0 <repeats 64 times>}},\n"
+            "  max_queues = {0},\n  key_len = 52 '4',\n  ...\n}}\n")
+    text = ("Without this patch, in frob_commit(), gdb shows the field is 2:\n\n" + dump.format(2)
+            + "\nWith this patch, in frob_commit(), gdb shows the field is 1:\n\n" + dump.format(1))
+    assert _named(text) == []
