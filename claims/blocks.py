@@ -785,11 +785,19 @@ def _sides_by_sentence(lines: Sequence[Line], blocks: list[Block]) -> list[tuple
 def labelled_block_claims(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] | set[int] = frozenset(),
                           setup: dict[int, str] | None = None,
                           subject: str | None = None) -> tuple[list[Claim], set[int]]:
-    """Claims from labelled output blocks (see `find_blocks`); also the line indexes they cover."""
+    """Claims from labelled output blocks (see `find_blocks`), then from one procedure run
+    twice (`transcript_claims`) in the lines the blocks leave; also the line indexes they
+    cover.  The blocks go first: their labels name the sides better than the runs' order."""
     setup = setup or {}
-    claims, covered = transcript_claims(lines, skip, set(neutral) | set(setup), subject)
-    if covered:  # the two runs are read; the blocks are looked for in the rest
-        skip = set(skip) | covered
+    claims, covered = _block_claims(lines, skip, neutral, setup, subject)
+    more, more_covered = transcript_claims(lines, set(skip) | covered, set(neutral) | set(setup), subject)
+    return claims + more, covered | more_covered
+
+
+def _block_claims(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] | set[int],
+                  setup: dict[int, str], subject: str | None) -> tuple[list[Claim], set[int]]:
+    claims: list[Claim] = []
+    covered: set[int] = set()
     blocks = find_blocks(lines, skip, neutral, setup)
     if len(blocks) < 2:
         return claims, covered

@@ -141,3 +141,19 @@ def test_a_debugger_dump_printed_per_variant_is_not_a_measurement() -> None:
     text = ("Without this patch, in frob_commit(), gdb shows the field is 2:\n\n" + dump.format(2)
             + "\nWith this patch, in frob_commit(), gdb shows the field is 1:\n\n" + dump.format(1))
     assert _named(text) == []
+
+
+def test_labelled_runs_that_repeat_their_steps_keep_their_labels_and_ports_stay_out() -> None:
+    # two iperf3 runs under "Before:"/"After:" print the same banner lines: the block model
+    # reads them (the labels name the sides), not the two-runs model; ports are settings
+    side = ("{0}:\nConnecting to host 10.1.1.2, port {1}\n"
+            "[  5] local 10.1.1.1 port {2} connected to 10.1.1.2 port {1}\n"
+            "[ ID] Interval           Transfer     Bitrate         Retr\n"
+            "[  5]   0.00-10.00  sec  {3} GBytes  {4} Gbits/sec    {5}             sender\n"
+            "[  5]   0.00-10.04  sec  {3} GBytes  {6} Gbits/sec                  receiver\n\n")
+    text = side.format("Before", 5201, 41234, 10.9, 9.38, 0, 9.34) + side.format("After", 5202, 41890, 12.1, 10.4, 3, 10.3)
+    got = _named(text)
+    assert {(m, b, c) for m, b, c, *_ in got} == {
+        ("sender_transfer", 10.9, 12.1), ("sender_bitrate", 9.38, 10.4), ("sender_retransmits", 0, 3),
+        ("receiver_transfer", 10.9, 12.1), ("receiver_bitrate", 9.34, 10.3)}
+    assert {(bl, cl) for *_, bl, cl in got} == {("Before", "After")}
