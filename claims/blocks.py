@@ -785,12 +785,13 @@ def _sides_by_sentence(lines: Sequence[Line], blocks: list[Block]) -> list[tuple
 def labelled_block_claims(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] | set[int] = frozenset(),
                           setup: dict[int, str] | None = None,
                           subject: str | None = None) -> tuple[list[Claim], set[int]]:
-    """Claims from labelled output blocks (see `find_blocks`), then from one procedure run
-    twice (`transcript_claims`) in the lines the blocks leave; also the line indexes they
-    cover.  The blocks go first: their labels name the sides better than the runs' order."""
+    """Claims from one procedure run twice (`transcript_claims`), then from labelled output
+    blocks (see `find_blocks`) in the lines the runs leave; also the line indexes they
+    cover.  The runs go first: a transcript's comments read as labels would pair one
+    run's readings with each other."""
     setup = setup or {}
-    claims, covered = _block_claims(lines, skip, neutral, setup, subject)
-    more, more_covered = transcript_claims(lines, set(skip) | covered, set(neutral) | set(setup), subject)
+    claims, covered = transcript_claims(lines, skip, set(neutral) | set(setup), subject)
+    more, more_covered = _block_claims(lines, set(skip) | covered, neutral, setup, subject)
     return claims + more, covered | more_covered
 
 
@@ -948,10 +949,10 @@ def _two_runs(lines: Sequence[Line], idx: list[int], skip: set[int], neutral: fr
             continue
         base, cand = (ra[0], rb[0]) if first_is_base else (rb[0], ra[0])
         base.label, cand.label = base_label, cand_label
-        # a reading carries its unit ("AnonHugePages: 65536 kB"); a bare field of a dump
-        # ("max_tx_vq = 1,") is a state the runs print, not a measurement
-        claims += [c for c in pair_rows(base, cand, tabular=True) if c.unit]
-    if not any(c.baseline and c.candidate and c.baseline.value != c.candidate.value for c in claims):
+        claims += pair_rows(base, cand, tabular=True)
+    # readings carry units ("AnonHugePages: 65536 kB"); bare fields of a dump ("max_tx_vq
+    # = 1,") are states the runs print, not measurements
+    if not any(c.unit for c in claims) or not any(c.baseline and c.candidate and c.baseline.value != c.candidate.value for c in claims):
         return [], set()
     return claims, set(range(a_start, a_end)) | set(range(b_start, b_end))
 
@@ -992,12 +993,25 @@ def _readings(idx: list[int], kinds: dict[int, str], start: int, end: int,
     return out
 
 
+def _label_above(lines: Sequence[Line], idx: list[int], kinds: dict[int, str], start: int) -> str | None:
+    """The line right above a run that can name it ("Before:"), if any."""
+    k = max((i for i in idx if i < start), default=None)
+    if k is None or kinds[k] != "text" or start - k > 3 or not _label_like(lines[k].text):
+        return None
+    got = block_label(lines[k].text)
+    return got[0] if got is not None else None
+
+
 def _sides(lines: Sequence[Line], idx: list[int], kinds: dict[int, str], a: tuple[int, int],
            b: tuple[int, int], shared: set[int], subject: str | None) -> tuple[bool, str, str] | None:
     """(the first run is the baseline, baseline label, candidate label), or None when
     nothing tells.  The runs' own steps that the other run writes a little differently
     ("device_add ...,id=b1" / "device_add ...,id=b1,cont-pages=on") name the variants;
     else a sentence between the runs that names a side."""
+    above = [_label_above(lines, idx, kinds, start) for start in (a[0], b[0])]
+    if above[0] and above[1] and above[0].lower() != above[1].lower() and decided(above, subject):
+        sa, sb = rank(above, subject)  # "Before:" / "After:" over the two runs
+        return (True, above[0], above[1]) if sa < sb else (False, above[1], above[0])
     own_a = [lines[i].text.strip() for i in idx if a[0] <= i < a[1] and i not in shared and kinds[i] != "data"]
     own_b = [lines[i].text.strip() for i in idx if b[0] <= i < b[1] and i not in shared and kinds[i] != "data"]
     for x in own_a:
