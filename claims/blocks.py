@@ -994,12 +994,18 @@ def _readings(idx: list[int], kinds: dict[int, str], start: int, end: int,
 
 
 def _label_above(lines: Sequence[Line], idx: list[int], kinds: dict[int, str], start: int) -> str | None:
-    """The line right above a run that can name it ("Before:"), if any."""
-    k = max((i for i in idx if i < start), default=None)
-    if k is None or kinds[k] != "text" or start - k > 3 or not _label_like(lines[k].text):
-        return None
-    got = block_label(lines[k].text)
-    return got[0] if got is not None else None
+    """The line right above a run that can name it ("Before:", "- base with retpoline"
+    over the command that starts the run), if any."""
+    above = [i for i in idx if i < start][-4:]
+    for k in reversed(above):
+        if kinds[k] == "command":
+            continue  # the command (and its wrapped tail) that runs the procedure
+        t = lines[k].text.strip()
+        if kinds[k] != "text" or is_sentence(t) or len(t.split()) > 8:
+            return None
+        got = block_label(lines[k].text)
+        return got[0] if got is not None else None
+    return None
 
 
 def _sides(lines: Sequence[Line], idx: list[int], kinds: dict[int, str], a: tuple[int, int],
