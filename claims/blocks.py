@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from difflib import SequenceMatcher
 
 from claims.commands import ShellEvent
 from claims.grid import name_kind
@@ -784,8 +785,18 @@ def _sides_by_sentence(lines: Sequence[Line], blocks: list[Block]) -> list[tuple
 def labelled_block_claims(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] | set[int] = frozenset(),
                           setup: dict[int, str] | None = None,
                           subject: str | None = None) -> tuple[list[Claim], set[int]]:
-    """Claims from labelled output blocks (see `find_blocks`); also the line indexes they cover."""
+    """Claims from one procedure run twice (`transcript_claims`), then from labelled output
+    blocks (see `find_blocks`) in the lines the runs leave; also the line indexes they
+    cover.  The runs go first: a transcript's comments read as labels would pair one
+    run's readings with each other."""
     setup = setup or {}
+    claims, covered = transcript_claims(lines, skip, set(neutral) | set(setup), subject)
+    more, more_covered = _block_claims(lines, set(skip) | covered, neutral, setup, subject)
+    return claims + more, covered | more_covered
+
+
+def _block_claims(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] | set[int],
+                  setup: dict[int, str], subject: str | None) -> tuple[list[Claim], set[int]]:
     claims: list[Claim] = []
     covered: set[int] = set()
     blocks = find_blocks(lines, skip, neutral, setup)
@@ -869,3 +880,154 @@ def command_run_claims(lines: Sequence[Line], events: list[ShellEvent],
             for _s, _start, end, ev in group:
                 covered.update(range(ev.index, end))
     return claims, covered
+
+
+# -- one procedure run twice -------------------------------------------------------------
+#
+# "Following example change to use X" between two transcripts of one procedure: the same
+# comments, commands and prompts in the same order, each followed by a reading, once per
+# variant.  The steps both runs print are the skeleton; the reading after the k-th copy of
+# a step in one run pairs with the reading after the k-th copy of that step in the other.
+# Which run is the baseline is read from the lines in which the runs differ ("device_add
+# ...,id=b1" / "device_add ...,id=b1,cont-pages=on") or a sentence between them that names
+# a side; when neither tells, the runs give no claim.
+
+MIN_STEPS = 3  # steps the two runs share, printed once in each
+_MASK = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _masked(text: str) -> str:
+    return " ".join(_MASK.sub("#", text.lower()).split())
+
+
+def transcript_claims(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] | set[int] = frozenset(),
+                      subject: str | None = None) -> tuple[list[Claim], set[int]]:
+    """Claims from one procedure printed twice, once per variant (see above)."""
+    claims: list[Claim] = []
+    covered: set[int] = set()
+    for depth in sorted({ln.depth for ln in lines}):
+        idx = [i for i, ln in enumerate(lines) if ln.depth == depth and ln.text.strip() and i not in skip]
+        got, cov = _two_runs(lines, idx, skip, neutral, subject)
+        claims += got
+        covered |= cov
+    return claims, covered
+
+
+def _two_runs(lines: Sequence[Line], idx: list[int], skip: set[int], neutral: frozenset[int] | set[int],
+              subject: str | None) -> tuple[list[Claim], set[int]]:
+    kinds = {i: ("command" if i in neutral else _kind(lines[i].text)) for i in idx}
+    steps = [i for i in idx if kinds[i] != "data"]
+    where: dict[str, list[int]] = {}
+    for i in steps:
+        where.setdefault(_masked(lines[i].text), []).append(i)
+    # a step printed exactly twice; all first copies before all second copies, in one order
+    twice = sorted((ks for ks in where.values() if len(ks) == 2), key=lambda ks: ks[0])
+    if len(twice) < MIN_STEPS:
+        return [], set()
+    firsts, seconds = [ks[0] for ks in twice], [ks[1] for ks in twice]
+    if max(firsts) >= min(seconds) or seconds != sorted(seconds):
+        return [], set()
+    a_start, a_end, b_start, b_end = firsts[0], max(firsts), min(seconds), seconds[-1]
+    # each run's readings after its last step: up to the next step of that run's own
+    a_end = _readings_end(idx, kinds, a_end, b_start)
+    b_end = _readings_end(idx, kinds, b_end, len(lines))
+    anchor_of = {ks[0]: ks[1] for ks in twice}
+    a_data = _readings(idx, kinds, a_start, a_end, set(firsts))
+    b_data = _readings(idx, kinds, b_start, b_end, set(seconds))
+    sides = _sides(lines, idx, kinds, (a_start, a_end), (b_start, b_end), set(firsts) | set(seconds), subject)
+    if sides is None:
+        return [], set()
+    first_is_base, base_label, cand_label = sides
+    claims: list[Claim] = []
+    for (anchor, n), i in a_data.items():
+        j = b_data.get((anchor_of.get(anchor, -1), n))
+        if j is None:
+            continue
+        ra = block_rows(lines, i, i + 1, None, [], skip)
+        rb = block_rows(lines, j, j + 1, None, [], skip)
+        if len(ra) != 1 or len(rb) != 1 or skeleton(ra[0].tokens) != skeleton(rb[0].tokens):
+            continue
+        base, cand = (ra[0], rb[0]) if first_is_base else (rb[0], ra[0])
+        base.label, cand.label = base_label, cand_label
+        claims += pair_rows(base, cand, tabular=True)
+    # readings carry units ("AnonHugePages: 65536 kB"); bare fields of a dump ("max_tx_vq
+    # = 1,") are states the runs print, not measurements
+    if not any(c.unit for c in claims) or not any(c.baseline and c.candidate and c.baseline.value != c.candidate.value for c in claims):
+        return [], set()
+    return claims, set(range(a_start, a_end)) | set(range(b_start, b_end))
+
+
+def _readings_end(idx: list[int], kinds: dict[int, str], last_step: int, stop: int) -> int:
+    """Past the reading that follows a run's last shared step: a few more steps of its own
+    may stand between ("cat /proc/meminfo" under the comment that names the reading)."""
+    end = last_step + 1
+    steps = 0
+    for i in idx:
+        if i <= last_step:
+            continue
+        if i >= stop:
+            break
+        if kinds[i] == "data":
+            end = i + 1
+        elif end > last_step + 1 or steps >= 3:
+            break
+        else:
+            steps += 1
+    return end
+
+
+def _readings(idx: list[int], kinds: dict[int, str], start: int, end: int,
+              anchors: set[int]) -> dict[tuple[int, int], int]:
+    """The data lines of one run, each keyed by the nearest shared step above it and its
+    place among the data lines under that step (shapes are compared by the caller)."""
+    out: dict[tuple[int, int], int] = {}
+    anchor, n = -1, 0
+    for i in idx:
+        if i < start or i >= end:
+            continue
+        if i in anchors:
+            anchor, n = i, 0
+        elif kinds[i] == "data":
+            out[(anchor, n)] = i
+            n += 1
+    return out
+
+
+def _label_above(lines: Sequence[Line], idx: list[int], kinds: dict[int, str], start: int) -> str | None:
+    """The line right above a run that can name it ("Before:", "- base with retpoline"
+    over the command that starts the run), if any."""
+    above = [i for i in idx if i < start][-4:]
+    for k in reversed(above):
+        if kinds[k] == "command":
+            continue  # the command (and its wrapped tail) that runs the procedure
+        t = lines[k].text.strip()
+        if kinds[k] != "text" or is_sentence(t) or len(t.split()) > 8:
+            return None
+        got = block_label(lines[k].text)
+        return got[0] if got is not None else None
+    return None
+
+
+def _sides(lines: Sequence[Line], idx: list[int], kinds: dict[int, str], a: tuple[int, int],
+           b: tuple[int, int], shared: set[int], subject: str | None) -> tuple[bool, str, str] | None:
+    """(the first run is the baseline, baseline label, candidate label), or None when
+    nothing tells.  The runs' own steps that the other run writes a little differently
+    ("device_add ...,id=b1" / "device_add ...,id=b1,cont-pages=on") name the variants;
+    else a sentence between the runs that names a side."""
+    above = [_label_above(lines, idx, kinds, start) for start in (a[0], b[0])]
+    if above[0] and above[1] and above[0].lower() != above[1].lower() and decided(above, subject):
+        sa, sb = rank(above, subject)  # "Before:" / "After:" over the two runs
+        return (True, above[0], above[1]) if sa < sb else (False, above[1], above[0])
+    own_a = [lines[i].text.strip() for i in idx if a[0] <= i < a[1] and i not in shared and kinds[i] != "data"]
+    own_b = [lines[i].text.strip() for i in idx if b[0] <= i < b[1] and i not in shared and kinds[i] != "data"]
+    for x in own_a:
+        for y in own_b:
+            if x == y or SequenceMatcher(None, x, y).ratio() < 0.8 or not decided([x, y], subject):
+                continue
+            sx, sy = rank([x, y], subject)
+            return (True, x, y) if sx < sy else (False, y, x)
+    between = " ".join(lines[i].text.strip() for i in idx if a[1] <= i < b[0])
+    score = cue(between).score if between else 0.0
+    if abs(score) < 0.5:
+        return None
+    return (True, "first run", "second run") if score > 0 else (False, "second run", "first run")

@@ -19,6 +19,7 @@ from claims.blocks import command_run_claims, labelled_block_claims
 from claims.commands import find_commands
 from claims.lkp import lkp_claims
 from claims.model import Claim, Extraction, Line, Message
+from claims.normalise import FLAT_MIN, unflatten_lines
 from claims.numbers import MAX_LINE, is_unit, unit_kind
 from claims.prescan import fragment_runs, message_might_have_claims, might_have_claims  # noqa: F401
 from claims.prose import (
@@ -94,13 +95,33 @@ def _forget_lines() -> None:
 
 
 def extract_message(msg: Message) -> Extraction:
-    """All commands, setup steps and claims in one message."""
-    ex = Extraction(message=msg)
+    """All commands, setup steps and claims in one message.
+
+    A line a page flattened (a whole body on one line) is read as it is first: several
+    stages read such a line whole.  When no pair comes from it, it is cut back into lines
+    (`normalise.unflatten_lines`) and read again, and the pairs found in it are kept."""
     lines = msg.lines
     if len(lines) > MAX_LINES:
         # A message this long is logs or an attachment; claims sit in its text, early on.
         msg.warnings.append(f"extract: only the first {MAX_LINES} of {len(lines)} lines were read")
         lines = lines[:MAX_LINES]
+    ex = _extract_lines(msg, lines)
+    cut = unflatten_lines(lines)
+    if len(cut) == len(lines):
+        return ex
+    flat = {ln.number for ln in lines if len(ln.text) >= FLAT_MIN}
+    if any(c.baseline is not None and c.lines[0] in flat for c in ex.claims):
+        return ex
+    again = _extract_lines(msg, cut)
+    known = {(c.baseline.value, c.candidate.value) for c in ex.claims if c.baseline and c.candidate}
+    ex.claims += [c for c in again.claims if c.baseline is not None and c.candidate is not None
+                  and c.lines[0] in flat and (c.baseline.value, c.candidate.value) not in known]
+    return ex
+
+
+def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
+    """`extract_message` over the given lines of `msg`."""
+    ex = Extraction(message=msg)
     if not lines or not message_might_have_claims(msg, "\n".join(ln.text for ln in lines)):
         return ex
     _forget_lines()

@@ -213,7 +213,7 @@ def _wrapper_segments(mc: MailCommand, argv: list[str]) -> list[list[str]]:
 def _bench_synthesised(claim: Claim, msg: Message) -> _Bench:
     """A command for numbers printed without one: from the output's own header or defaults."""
     tool = tool_for_program(claim.tool) if claim.tool else None
-    if tool is None:
+    if tool is None or not (tool.programs or tool.default_argv):  # read-only tools (testpmd, ping) never run
         cmd = Command(tool=claim.tool or "unknown", argv=[], role="client", peer_role=None)
         return _Bench(cmd, None, notes=["the mail gives no benchmark command for these numbers; "
                                         "fill in benchmark.argv"])

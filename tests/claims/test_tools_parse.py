@@ -9,6 +9,7 @@ from claims.tools import all_tools, tool_for_program
 from claims.tools.iperf3 import IPERF3
 from claims.tools.netperf import NETPERF
 from claims.tools.perf_stat import PERF_STAT
+from claims.tools.testpmd import TESTPMD
 from tests.paths import FIXTURES, SHARED
 
 FIX = FIXTURES / "tools"
@@ -305,3 +306,20 @@ def test_iperf_summaries_collapsed_onto_one_line():
            "[SUM] 0.0-10.0 sec 18.8 GBytes 16.1 Gbits/sec then it stopped")
     (b2,) = tool_for_program("iperf").find_outputs([two])
     assert claims_of(b2) == {"bandwidth": 16.1, "transfer": 18.8}
+
+
+def test_testpmd_rates_are_results_and_its_counters_bookkeeping():
+    # port statistics as testpmd prints them (the shape of a real paste in the list archive)
+    text = ["  ######################## NIC statistics for port 0  ########################",
+            "  RX-packets: 3615824336 RX-missed: 0          RX-bytes:  202486162816",
+            "  RX-errors: 0", "  RX-nombuf:  0",
+            "  TX-packets: 3615795592 TX-errors: 20738      TX-bytes:  202484553152", "",
+            "  Throughput (since last show)",
+            "  Rx-pps:      3790446          Rx-bps:   1698120056",
+            "  Tx-pps:      3790440          Tx-bps:   1698120000",
+            "  ############################################################################"]
+    (blk,) = TESTPMD.find_outputs(text)
+    assert claims_of(blk) == {"rx_pps": 3790446, "rx_bps": 1698120056, "tx_pps": 3790440, "tx_bps": 1698120000}
+    counters = {s.metric for s in blk.samples if s.config}
+    assert counters == {"rx_packets", "rx_missed", "rx_bytes", "rx_errors", "rx_nombuf", "tx_packets",
+                        "tx_errors", "tx_bytes"}
