@@ -20,6 +20,7 @@ from typing import Any
 from runners.results import Results, Verdict
 from verifier.verdict import (
     INVALID,
+    LOOKS,
     all_decided,
     judge,
     look_schedule,
@@ -42,7 +43,10 @@ def first_batch(metrics: Sequence[object], maximum: int = MAX_RUNS,
     would have had (measured in bench/verdict_sim.py).  `metrics` and `calibration` are
     kept for callers; a claim too small for this runner is said before any run instead.
     """
-    return max(2, min(FIRST_RUNS, maximum))
+    first = FIRST_RUNS
+    if calibration and any("log_var" in m for m in (calibration.get("metrics") or {}).values()):
+        first = LOOKS[0]
+    return max(2, min(first, maximum))
 
 
 def counts(results: Results) -> dict[str, int]:
