@@ -5,7 +5,10 @@ change between two variants measured side by side, as a log-ratio.  One estimato
 everywhere: the mean of the log-ratios (of ABBA pairs when the runs were paired), 10%-trimmed
 when a sample has runs far from the rest, with its own (Welch or Yuen) t interval, so the
 point estimate and the interval are the same statistic and a few spikes neither move the
-estimate nor blow up the interval.  Sequential looks use a group-sequential boundary
+estimate nor blow up the interval.  When the A/A calibration's runs of the same baseline
+system are at hand, they add their degrees of freedom to the interval's per-run variance
+(one variance for both variants: Student's pooled t, trimmed Yuen and Dixon's), unless
+the runs give reason to doubt it is shared.  Sequential looks use a group-sequential boundary
 (Wang and Tsiatis's family, from Pocock's same level at every look to O'Brien and
 Fleming's, chosen so that the chance of the interval missing the truth at any look is
 alpha).  Samples that carry no
