@@ -17,7 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from verifier.stats import aa_delta, log_sd, pct
+import numpy as np
+
+from verifier.stats import aa_delta, log_sd, outliers, pct
 
 RunBaseline = Callable[[int], dict[str, list[float]]]  # n runs -> samples per metric
 DEFAULT_RUNS = 10
@@ -92,7 +94,9 @@ def calibration_of(samples: dict[str, list[float]], runs: int) -> dict[str, Any]
             d = aa_delta(xs)
             sd = log_sd(xs)
             metrics[name] = {"delta": d, "delta_pct": pct(d), "n": len(xs), "sd": sd,
-                             "sd_pct": pct(sd)}
+                             "sd_pct": pct(sd),
+                             "log_var": float(np.var(np.log(xs), ddof=1)),
+                             "far": outliers(xs)}
     return {"metrics": metrics, "created": time.time(), "runs": runs}
 
 

@@ -2,8 +2,9 @@
 
 The A/A calibration runs first by default (off with calibrate=False), so the looks use the
 noise band it sets and a claim it already shows to be too small for this runner is
-INCONCLUSIVE before any A/B run.  Then five runs per variant and looks at 6, 8, 10, 12,
-15, 20, 25 and 30; every look judges at its nominal level of one group-sequential
+INCONCLUSIVE before any A/B run.  Then four runs per variant when the calibration
+measured the runner's variance (five without), and looks at 5, 6, 8, 10, 12, 15, 20, 25
+and 30; every look judges at its nominal level of one group-sequential
 boundary over the planned looks (verifier.verdict.BOUNDARY_SHAPE: the chance that the
 interval misses the truth at any look is alpha), so peeking does not inflate wrong
 verdicts.  The loop does not know how runs happen: it calls
@@ -20,6 +21,7 @@ from typing import Any
 from runners.results import Results, Verdict
 from verifier.verdict import (
     INVALID,
+    LOOKS,
     all_decided,
     judge,
     look_schedule,
@@ -33,16 +35,22 @@ FIRST_RUNS = 5
 
 def first_batch(metrics: Sequence[object], maximum: int = MAX_RUNS,
                 calibration: dict[str, Any] | None = None) -> int:
-    """Runs per variant before the first look: five, whatever the claim or the noise.
+    """Runs per variant before the first look: four when the calibration measured this
+    runner's per-run variance (its runs then add their degrees of freedom to the first
+    look's interval, so four runs a side resolve what five did with Welch's interval),
+    else five, whatever the claim.
 
-    The looks are dense (LOOKS), so starting at five costs a claim that needs more only
+    The looks are dense (LOOKS), so starting early costs a claim that needs more only
     the few nominal-level points the early looks take from the boundary, while planning
     a later first look from the claimed size (the mail's spread or the calibration's
     noise) cost every claim whose true change is larger than claimed the early stop it
-    would have had (measured in bench/verdict_sim.py).  `metrics` and `calibration` are
-    kept for callers; a claim too small for this runner is said before any run instead.
+    would have had (measured in bench/verdict_sim.py).  `metrics` is kept for callers;
+    a claim too small for this runner is said before any run instead.
     """
-    return max(2, min(FIRST_RUNS, maximum))
+    first = FIRST_RUNS
+    if calibration and any("log_var" in m for m in (calibration.get("metrics") or {}).values()):
+        first = LOOKS[0]
+    return max(2, min(first, maximum))
 
 
 def counts(results: Results) -> dict[str, int]:

@@ -5,7 +5,10 @@ change between two variants measured side by side, as a log-ratio.  One estimato
 everywhere: the mean of the log-ratios (of ABBA pairs when the runs were paired), 10%-trimmed
 when a sample has runs far from the rest, with its own (Welch or Yuen) t interval, so the
 point estimate and the interval are the same statistic and a few spikes neither move the
-estimate nor blow up the interval.  Sequential looks use a group-sequential boundary
+estimate nor blow up the interval.  When the A/A calibration's runs of the same baseline
+system are at hand, they add their degrees of freedom to the interval's per-run variance
+(one variance for both variants: Student's pooled t, trimmed Yuen and Dixon's), unless
+the runs give reason to doubt it is shared.  Sequential looks use a group-sequential boundary
 (Wang and Tsiatis's family, from Pocock's same level at every look to O'Brien and
 Fleming's, chosen so that the chance of the interval missing the truth at any look is
 alpha).  Samples that carry no
@@ -154,7 +157,8 @@ def trimmed(y: np.ndarray, trim: float = TRIM) -> tuple[float, float, int]:
 
 def log_effect(base: Sequence[float], cand: Sequence[float], direction: int = 1,
                level: float = 0.95, paired: bool = False, trim: float | None = TRIM,
-               seed: int = 1, describe: bool = True) -> Effect:
+               seed: int = 1, describe: bool = True,
+               prior: Prior | None = None) -> Effect:
     """A t interval for the change in the claimed direction, around the same estimate.
 
     The estimate is the trimmed mean of the log-ratios (paired: of the per-pair log
@@ -180,6 +184,8 @@ def log_effect(base: Sequence[float], cand: Sequence[float], direction: int = 1,
     if paired:
         est, se2, h = trimmed(lb - la, trim)
         df = float(h - 1)
+    elif prior is not None and (pooled := _pooled(la, lb, trim, prior)) is not None:
+        est, se2, df = pooled
     else:
         ma, va, ha = trimmed(la, trim)
         mb, vb, hb = trimmed(lb, trim)
@@ -207,6 +213,52 @@ def log_effect(base: Sequence[float], cand: Sequence[float], direction: int = 1,
             f"would give an interval {raw / max(se, 1e-12):.1f}x as wide; the "
             f"{trim:.0%}-trimmed mean keeps them but limits their weight")
     return eff
+
+
+@dataclass(frozen=True)
+class Prior:
+    """Other runs of the baseline system (the A/A calibration, same runner and command):
+    what they say about one run's variance of the logs, for the estimator's two forms.
+
+    `var` is the plain sample variance (None when a calibration run lay far from the
+    rest: a spike would swamp it), `df` its degrees of freedom; `wq` is Yuen's scaled
+    winsorized variance (n-1) s_w^2 / (h-1) at the same trimming, `wdf` = h-1."""
+
+    var: float | None
+    df: float
+    wq: float
+    wdf: float
+
+
+def _pooled(la: np.ndarray, lb: np.ndarray, trim: float,
+            prior: Prior) -> tuple[float, float, float] | None:
+    """(estimate, squared standard error, df) of the difference of (trimmed) mean logs
+    with one per-run variance for both variants, estimated from their runs and the
+    calibration's together (Student's pooled t; trimmed, Yuen and Dixon's), or None when
+    the runs give reason to doubt that the variance is shared: either variant's own
+    variance exceeds the calibration's (one-sided F test at 5% each, so a noisier day or
+    a candidate that adds spread falls back to Welch's interval)."""
+    na, nb = la.size, lb.size
+    g = trim_count(min(na, nb), trim) if trim else 0
+    if g == 0:
+        if prior.var is None or prior.var <= 0:
+            return None
+        pq, pdf = prior.var, prior.df
+    else:
+        pq, pdf = prior.wq, prior.wdf
+        if pq <= 0:
+            return None
+    parts = []
+    for y in (la, lb):
+        m, se2, h = trimmed(y, trim if g else 0.0)
+        q = se2 * h  # (n-1) s_w^2 / (h-1), the plain variance when nothing is cut
+        if q > pq and float(special.fdtrc(h - 1, pdf, q / pq)) < 0.05:
+            return None
+        parts.append((m, q, h))
+    (ma, qa, ha), (mb, qb, hb) = parts
+    df = (ha - 1) + (hb - 1) + pdf
+    q = ((ha - 1) * qa + (hb - 1) * qb + pdf * pq) / df
+    return mb - ma, q * (1.0 / ha + 1.0 / hb), df
 
 
 def bootstrap_interval(base: np.ndarray, cand: np.ndarray, level: float, seed: int = 1,
@@ -295,6 +347,24 @@ def noise_sd(calibration: dict[str, Any] | None = None,
         return float(calibration["sd"])
     xs = calibration.get("samples")
     return log_sd(xs) if xs and len(xs) >= 4 else None
+
+
+def noise_prior(calibration: dict[str, Any] | None = None,
+                metric: str | None = None) -> Prior | None:
+    """What the calibration's runs say about one run's variance of the logs (Prior), when
+    it kept them (`log_var`, `sd`, `n`; older caches have only `sd`: None)."""
+    if calibration and "metrics" in calibration:
+        calibration = (calibration.get("metrics") or {}).get(metric or "")
+    if not calibration or calibration.get("sd") is None or calibration.get("log_var") is None:
+        return None
+    n = int(calibration.get("n") or 0)
+    if n < 4:
+        return None
+    g = trim_count(n, TRIM)
+    h = n - 2 * g
+    sd = float(calibration["sd"])
+    var = None if calibration.get("far", 1) else float(calibration["log_var"])
+    return Prior(var=var, df=float(n - 1), wq=(n - 1) * sd * sd / (h - 1), wdf=float(h - 1))
 
 
 def aa_check(base: Sequence[float], delta: float, level: float = 0.999) -> str | None:

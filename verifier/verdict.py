@@ -4,7 +4,8 @@ c is the claimed change and [L, H] the interval of the measured one, both as log
 the claimed direction; delta is the noise band (max(1%, the A/A calibration)).  The interval
 is the mean of the log-ratios (trimmed when runs lie far from the rest) with its own t
 interval (verifier.stats; on the ABBA pairs when their two sides move together, else on
-the two variants' runs), at the group-sequential boundary's nominal level for this look,
+the two variants' runs, with the A/A calibration's runs adding to its per-run variance
+when that is sound: pooled_prior), at the group-sequential boundary's nominal level for this look,
 so a verdict is wrong with probability below alpha/2 over all the looks together.  Rules, in order:
   NOT RUNNABLE HERE / INVALID        the runner could not run it; failures, drift, or
                                      samples without information (no spread, identical
@@ -38,6 +39,7 @@ from verifier import arith
 from verifier.stats import (
     TRIM,
     Effect,
+    Prior,
     aa_check,
     degenerate,
     drift,
@@ -46,6 +48,7 @@ from verifier.stats import (
     log_ratio,
     look_alphas,
     noise_band,
+    noise_prior,
     noise_sd,
     pct,
     robust_sd,
@@ -68,15 +71,19 @@ UNDECIDED = VerdictKind.UNDECIDED  # only between looks; never in a final verdic
 # trimming), measured in bench/verdict_sim.py.
 ALPHA = 0.008
 # Dense looks: a claim stops near the runs it needs instead of at the next of 5, 10, 20,
-# 30; a boundary over nine looks is only a little stricter than over four.
-LOOKS = (5, 6, 8, 10, 12, 15, 20, 25, 30)
-# The boundary's shape (Wang and Tsiatis): 0.5 is Pocock's, the same level at every look
-# (0.16% here); 0.6 spends more of alpha early (0.33% at 5 runs, 0.16% at 10, 0.04% at 30).
-# Most claims are decided in the first looks, where the rule it replaced (1.25% at each of
-# four looks) decided them at five runs.  On the cells at risk (200 replications each),
-# 0.6 ran more than that rule in 78 cells against Pocock's 126; 0.7 in 58, but it decided
-# 3 points fewer cells (its last looks are so strict that the futility stop gives up
-# early).  The full table at 0.6 is bench/results/verdict_sim.txt.
+# 30; a boundary over nine looks is only a little stricter than over four.  The look at 4
+# runs is planned only when a calibration measured the runner's variance
+# (verifier.sequential.first_batch): its ten runs give that look's pooled interval 15
+# degrees of freedom instead of Welch's 3 to 6, so a large change is already resolved.
+LOOKS = (4, 5, 6, 8, 10, 12, 15, 20, 25, 30)
+# The boundary's shape (Wang and Tsiatis): 0.5 is Pocock's, the same level at every look;
+# 0.6 spends more of alpha early (from 4 runs: 0.32% at 4, 0.26% at 5, 0.12% at 10, 0.03%
+# at 30; from 5 runs: 0.33% at 5, 0.16% at 10, 0.04% at 30).  Most claims are decided in
+# the first looks, where the rule it replaced (1.25% at each of four looks) decided them
+# at five runs.  On the cells at risk (200 replications each), 0.6 ran more than that rule
+# in 78 cells against Pocock's 126; 0.7 in 58, but it decided 3 points fewer cells (its
+# last looks are so strict that the futility stop gives up early).  The full table is
+# bench/results/verdict_sim.txt.
 BOUNDARY_SHAPE = 0.6
 MAX_FAILED_FRACTION = 0.2
 
@@ -163,6 +170,7 @@ class Row:
     measured: list[str] = field(default_factory=list)  # sample names the runs recorded
     pairs: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))  # ABBA neighbours (baseline, cand)
     one_machine: bool = False  # client and server are the same machine (netns, local)
+    prior: Prior | None = None  # the calibration's per-run variance, pooled into the interval
 
 
 def _classify(eff: Effect, cl: Claimed, delta: float, final: bool,
@@ -240,6 +248,32 @@ def too_small(cl: Claimed, delta: float, sd: float | None, n_max: int,
                     f"variant resolve about +-{pct(w):.1f}%, so a {shown:.1f}% claim "
                     "cannot be checked here")
     return None
+
+
+def pooled_prior(metric: Metric, prior: Prior | None, delta: float, sd: float | None,
+                 n_max: int, alpha: float) -> Prior | None:
+    """The calibration's variance for the interval, when using it is sound.
+
+    Its runs are the baseline system's on this runner, so they add degrees of freedom to
+    the interval's per-run variance (verifier.stats._pooled).  But the same runs decided
+    whether the claim is checked at all (too_small): claims near that limit go on only
+    when the calibration happened to look quiet, and pooling a variance picked for being
+    small would narrow their intervals below their level.  So the calibration is pooled
+    only for claims that would be checked even at its variance's 95% upper bound (the
+    chi-square bound of its df), where that choice hardly ever depends on its luck."""
+    if prior is None:
+        return None
+    cl = claimed_of(metric)
+    if sd is not None and cl.size is not None and not cl.no_change:
+        upper = sd * math.sqrt(prior.df / _chi2_lower(prior.df))
+        if too_small(cl, delta, upper, n_max, alpha):
+            return None
+    return prior
+
+
+def _chi2_lower(df: float) -> float:
+    """The chi-square distribution's 5% quantile (the variance's 95% upper bound)."""
+    return float(special.chdtri(df, 0.95))
 
 
 def _futile(eff: Effect, cl: Claimed, delta: float, n: int, n_max: int, alpha: float,
@@ -377,7 +411,7 @@ def effect_of(row: Row, direction: int, level: float, pair: bool,
         return log_effect(*row.pairs, direction=direction, level=level, paired=True,
                           trim=None, describe=describe)
     return log_effect(row.base, row.cand, direction=direction, level=level, trim=None,
-                      describe=describe)
+                      describe=describe, prior=row.prior)
 
 
 def pairs_correlated(row: Row, p: float = 0.05) -> bool:
@@ -582,6 +616,8 @@ def judge(results: Results, calibration: dict[str, Any] | None = None,
     deltas = [noise_band(calib, k) for k in keys]
     sds = [noise_sd(calib, k) for k in keys]
     n_max, calibrated = max_runs(spec.run), bool(calib)
+    for row, k, delta, sd in zip(rows, keys, deltas, sds, strict=True):
+        row.prior = pooled_prior(row.metric, noise_prior(calib, k), delta, sd, n_max, last)
     if len(rows) == 1:
         return _cap_emulated(results, [judge_row(rows[0], deltas[0], alpha, final, sds[0],
                                                  n_max=n_max, calibrated=calibrated,
