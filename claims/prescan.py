@@ -36,41 +36,14 @@ and (slow) the whole archive: tests/claims/test_prescan.py counts every claim it
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from functools import cache
 
 from claims import numbers
+from claims.hunks import cut_hunks
 from claims.model import Line
 
 # --- what the extractor never reads --------------------------------------------------------
 
-# A quote prefix exactly as claims.message.quote_depth strips it (greedy, never given back).
-_Q = r"(?>(?:[ \t]?>)+)(?P<s> )?"
-_NOT_QUOTED = r"(?![ \t]?>)"
-_START = r"(?:diff --git |Index: |--- a/|\+\+\+ b/|@@ -\d+(?:,\d+)? \+\d+)"
-_BODY = (r"(?:[ +\-\\]|@@ |diff --git |index [0-9a-f]|new file mode|deleted file mode|"
-         r"similarity index|rename (?:from|to)|old mode|new mode|Binary files)")
-# An unquoted hunk: its first line, then diff lines or empty lines, all unquoted.
-_HUNK = re.compile(rf"^{_NOT_QUOTED}{_START}[^\n]*(?:\n(?:{_NOT_QUOTED}{_BODY}[^\n]*|(?=\n|\Z)))*",
-                   re.M)
-# A quoted hunk: every line with the same quote prefix as its first line.
-_QHUNK = re.compile(
-    rf"^(?P<q>(?>(?:[ \t]?>)+))(?P<s> )?{_START}[^\n]*"
-    rf"(?:\n(?P=q)(?(s) |(?! )){_NOT_QUOTED}(?:{_BODY}[^\n]*|(?=\n|\Z)))*", re.M)
-_HUNK_HINTS = ("diff --git ", "Index: ", "--- a/", "+++ b/", "@@ -")
-# A hunk without its header: a reviewer cut the diff lines above ("> +\tj = (j + 1) % n;"),
-# or pasted code lines of a change. FRAGMENT_RUN lines or more in a row at one depth, each an
-# added or removed line of code: the marker, then a tab, an indent or a code word. A table
-# border ("+----+") or a signed number ("+5.2%") is none of these. claims.extract skips the
-# same runs (fragment_runs), by depth; here they are matched with one exact quote prefix,
-# which never cuts more.
-FRAGMENT_LINE = re.compile(r"(?:[+-]\t|\+(?: {2}|[A-Za-z_#{}/*])|\+$)")
-FRAGMENT_RUN = 3
-_FRAG = r"(?:[+-]\t|\+(?: {2}|[A-Za-z_#{}/*])|\+(?=\n|\Z))[^\n]*"
-_FRAGMENT = re.compile(rf"^{_NOT_QUOTED}{_FRAG}(?:\n{_NOT_QUOTED}{_FRAG}){{{FRAGMENT_RUN - 1},}}", re.M)
-_QFRAGMENT = re.compile(
-    rf"^(?P<q>(?>(?:[ \t]?>)+))(?P<s> )?{_NOT_QUOTED}{_FRAG}"
-    rf"(?:\n(?P=q)(?(s) |(?! )){_NOT_QUOTED}{_FRAG}){{{FRAGMENT_RUN - 1},}}", re.M)
 # A top-level signature line: the message model drops everything after it.
 _SIGNATURE = re.compile(r"--[ \t]*$", re.M)
 
@@ -96,38 +69,13 @@ _SKIPPED_LINE = re.compile(
     rf"|{_P}{_W}*\[{_W}*\d+\.\d{{3,}}\][^\n]*", re.M)
 
 
-def fragment_runs(lines: Sequence[Line]) -> set[int]:
-    """Indexes of the lines in headerless hunks (FRAGMENT_RUN or more FRAGMENT_LINEs in a
-    row at one depth): code of a change, never a claim. The extractor skips them."""
-    out: set[int] = set()
-    start = -1
-    for i, ln in enumerate(lines):
-        code = ln.text[:1] in ("+", "-") and FRAGMENT_LINE.match(ln.text) is not None
-        if start >= 0 and (not code or ln.depth != lines[start].depth):
-            if i - start >= FRAGMENT_RUN:
-                out.update(range(start, i))
-            start = -1
-        if code and start < 0:
-            start = i
-    if start >= 0 and len(lines) - start >= FRAGMENT_RUN:
-        out.update(range(start, len(lines)))
-    return out
-
-
 def readable(text: str) -> str:
     """The part of a decoded body the extractor reads: no patch hunks, nothing after a
     top-level signature, no diffstat lines."""
     cut = _signature(text)
     if cut >= 0:
         text = text[:cut]
-    if any(h in text for h in _HUNK_HINTS):
-        text = _HUNK.sub("", text)
-        if ">" in text:
-            text = _QHUNK.sub("", text)
-    if "\n+" in text or "> +" in text or ">+" in text:
-        text = _FRAGMENT.sub("", text)
-        if ">" in text:
-            text = _QFRAGMENT.sub("", text)
+    text = cut_hunks(text)  # and headerless hunks (claims.hunks.fragment_runs)
     if "|" in text or "changed" in text or "[" in text:
         text = _SKIPPED_LINE.sub("", text)
     return text

@@ -17,9 +17,10 @@ import pytest
 import claims.extract as extract
 import claims.prescan as prescan
 import claims.sources as sources
+from claims.hunks import fragment_runs
 from claims.message import message_from_text
 from claims.model import Extraction, Line
-from claims.prescan import fragment_runs, might_have_claims, readable
+from claims.prescan import might_have_claims, readable
 from tests.paths import SHARED
 
 TEXTS = sorted((SHARED / "corpus").glob("*.txt")) + sorted((SHARED / "shapes").glob("*.txt"))
