@@ -36,6 +36,7 @@ and (slow) the whole archive: tests/claims/test_prescan.py counts every claim it
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 
 from claims import numbers
@@ -99,6 +100,7 @@ _U0 = rf"\d(?<!\w\d)[\d,.]*[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])"  # the s
 # Each cue is written to start with a literal or a digit, so the regex engine skips to
 # those (a leading alternation with `\b` or a unit list tried at every digit made the gate
 # cost more than the reading): word boundaries are looked behind after the word.
+_ALONE = 2  # the first cues: a change stated alone
 _CUES = [re.compile(p, re.M) for p in (
     # a change stated alone: 12%, 1.5x, 3×, 2 times, tenfold
     # (a token of its own: "%40" in a URL, "0x%x" and "3c59x.c" are not)
@@ -172,6 +174,12 @@ _WORD_RUN = re.compile(r"[a-z][\w-]*")
 _BULLET = r"(?:[-*•+][^\S\n]+|\(?\d{1,2}[.)][^\S\n]+|\(?[a-z]\)[^\S\n]+)?"
 _LEAD = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?(?:[\w.~-]*/)?")
 _LEAD_NO_PATH = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?")
+# ... or a label ("client:", "Test Cmd:"), which the command reader drops before a program
+_LABEL = r"[A-Za-z][\w./+()-]*(?:[^\S\n][\w./+()-]+){0,3}[^\S\n]*:[^\S\n]+"
+_LEAD_LABEL = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}{_LABEL}`?(?:[\w.~-]*/)?")
+# a word the reader does not know starts a line, an option after it: it may be a program
+_UNKNOWN_PROGRAM = re.compile(rf"^(?:[^\S\n]|>)*{_BULLET}(?:{_LABEL})?`?[a-z][\w.+-]{{0,60}}[^\S\n][^\n]*?[^\S\n]-",
+                              re.M)
 # ... and before a prompt's # or $: [user@host dir], user@host:path, host
 _PROMPT_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:\[[^\]\n]{0,80}\]|[\w.@-]{1,60}:[^\s#$]{0,80}|[\w.~-]{1,60})?"
                           r"[^\S\n]?")
@@ -239,75 +247,149 @@ def might_have_claims(text: str) -> bool:
     body, quote markers kept or removed)."""
     text = readable(text)
     if _DIGIT.search(text) is not None:
-        for cue in _CUES:
+        for cue in _CUES[_ALONE:]:
             if cue.search(text) is not None:
                 return True
         if _from_to(text):
             return True
         if _paired_cells(text) or _sided_numbers(text):
             return True
+        if _states_change(text):
+            return True
     return _has_command(text)
 
 
+def _states_change(text: str) -> bool:
+    """A change stated alone (a percent, a factor, "tenfold") is a claim only where the
+    extractor's own reader of such sentences (claims.prose.relative_claims) finds one:
+    it is asked about the paragraph of each cue, read into passages as the extractor
+    reads them (a paragraph starts a passage)."""
+    from claims.prose import passages, relative_claims
+
+    tried: set[int] = set()
+    for cue in _CUES[:_ALONE]:
+        for m in cue.finditer(text):
+            start, lines = _paragraph(text, m.start())
+            if start in tried:
+                continue
+            tried.add(start)
+            if any(relative_claims(p) for p in passages(lines, set())):
+                return True
+    return False
+
+
+PARAGRAPH_REACH = 40  # lines: how far up and down a paragraph is read around a cue
+_BLANK = re.compile(r"[ \t>]*\n")
+
+
+def _paragraph(text: str, pos: int) -> tuple[int, list[Line]]:
+    """The lines of the paragraph around `pos` (from the line after a blank one, quoted or
+    not, to the next blank line; at most PARAGRAPH_REACH lines each way), each read at its
+    quote depth as the message model reads it; and where the paragraph starts."""
+    from claims.message import quote_depth
+
+    start = text.rfind("\n", 0, pos) + 1
+    for _ in range(PARAGRAPH_REACH):
+        if start == 0:
+            break
+        above = text.rfind("\n", 0, start - 1) + 1
+        if _BLANK.match(text, above) is not None:
+            break
+        start = above
+    end = start
+    for _ in range(2 * PARAGRAPH_REACH):
+        nxt = text.find("\n", end)
+        if nxt < 0:
+            end = len(text)
+            break
+        if end > pos and _BLANK.match(text, end) is not None:
+            break
+        end = nxt + 1
+    lines = []
+    for k, raw in enumerate(text[start:end].split("\n")):
+        depth, body = quote_depth(raw)
+        lines.append(Line(body, k + 1, depth, None, None))
+    return start, lines
+
+
 def _has_command(text: str) -> bool:
-    """A shell prompt, loop or echo into a file; "Performance counter stats"; or a program
-    word starting a line (a wrapper only before `./` or a program) or, for a benchmark
-    program, before an option in prose."""
-    if ("#" in text or "$" in text) and any(
-            _at_line_start(text, m.start(), _PROMPT_LEAD) and _prompt_runs(text, m.start())
-            for m in _PROMPT.finditer(text)):
-        return True
-    if ("; do" in text and _LOOP.search(text)) or ("echo" in text and _ECHO.search(text)) \
-            or "Performance counter stats" in text or ("./" in text and _OWN_PROGRAM.search(text)) \
-            or _prose_own_program(text):
-        return True
+    """Does the extractor's own command reader find a command or a setup step here? It is
+    asked only at the lines that can start one (_command_starts), each with the lines it
+    may join (_runs_at)."""
+    tried: set[int] = set()
+    for pos in _command_starts(text):
+        line = text.rfind("\n", 0, pos) + 1
+        if line not in tried:
+            tried.add(line)
+            if _runs_at(text, line):
+                return True
+    return False
+
+
+def _command_starts(text: str) -> Iterator[int]:
+    """Where a command or setup step may start: a shell prompt, a loop or an echo into a
+    file, "Performance counter stats", a path run with arguments, a program word starting a
+    line (after a bullet or a `label:` too) or, for a benchmark program or a program named
+    like one, before an option in prose; a lower-case word starting a line with an option
+    after it (the reader's own test for a program it does not know)."""
+    if "#" in text or "$" in text:
+        yield from (m.start() for m in _PROMPT.finditer(text) if _at_line_start(text, m.start(), _PROMPT_LEAD))
+    if "; do" in text:
+        yield from (m.start() for m in _LOOP.finditer(text))
+    if "echo" in text:
+        yield from (m.start() for m in _ECHO.finditer(text))
+    pos = text.find("Performance counter stats")
+    if pos >= 0:
+        yield pos
+    if "./" in text:
+        yield from (m.start() for m in _OWN_PROGRAM.finditer(text))
+    yield from _prose_own_program(text)
     for name in ("bench", "xdp"):  # any program named so ("./xdp_redirect", "io_uring-bench")
         pos = text.find(name)
         while pos >= 0:
             line = text.rfind("\n", 0, pos) + 1
             start = _TOKEN_START.search(text, line, pos)
             if start is not None and _LEAD_NO_PATH.fullmatch(text, line, start.start()):
-                return True
+                yield pos
             pos = text.find(name, pos + 1)
     words = _PROGRAM_WORDS.intersection(_WORD_RUN.findall(text))
     for word in words:
-        if word in _BENCH_WORDS and _prose_re(word).search(text):
-            return True
+        if word in _BENCH_WORDS:
+            yield from (m.start() for m in _prose_re(word).finditer(text))
         for m in _word_re(word).finditer(text):
-            if not _at_line_start(text, m.start()):
-                continue
-            if word not in _WRAPPER_WORDS:
-                return True
-            end = text.find("\n", m.end())
-            rest = text[m.end():end if end >= 0 else len(text)]
-            if "./" in rest or any(_word_re(w).search(rest) for w in words - _WRAPPER_WORDS):
-                return True
-    return False
+            if _at_line_start(text, m.start()) or _at_line_start(text, m.start(), _LEAD_LABEL):
+                yield m.start()
+    if " -" in text:
+        yield from (m.start() for m in _UNKNOWN_PROGRAM.finditer(text))
 
 
-PROMPT_WINDOW = 24  # lines: a prompted line and what the command reader may join to it (20)
+COMMAND_WINDOW = 21  # lines: a line and the 20 the command reader may join to it
 
 
-def _prompt_runs(text: str, pos: int) -> bool:
-    """Does the prompted line at `pos` give a command or a setup step? A prompt is common
-    ("Host# cat guest-agent.xml", "# save the attached .config"); what runs behind it is
+def _runs_at(text: str, line: int) -> bool:
+    """Does the line starting at `line` give a command or a setup step? Programs are named
+    everywhere in mail ("Host# cat guest-agent.xml", "ip link is down"); what runs is
     decided by the extractor's own command reader (claims.commands.find_commands), given
     the line and the lines it may join, each read at its quote depth as the message model
-    reads it. Nothing the reader skips is skipped here, and the lines above (the programs
-    the message ran before, which only widen what counts) are found by their own cues."""
+    reads it. The lines above (the programs the message ran before, which only widen what
+    counts) are asked at their own starts."""
     from claims.commands import find_commands
     from claims.message import quote_depth
 
-    start = text.rfind("\n", 0, pos) + 1
+    end = line
+    for _ in range(COMMAND_WINDOW):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            end = len(text)
+            break
     window: list[Line] = []
-    for k, raw in enumerate(text[start:].split("\n", PROMPT_WINDOW)[:PROMPT_WINDOW]):
+    for k, raw in enumerate(text[line:end].split("\n")):
         depth, body = quote_depth(raw)
         window.append(Line(body, k + 1, depth, None, None))
-    found = find_commands(window)
-    return bool(found.events)
+    return bool(find_commands(window).events)
 
 
-def _prose_own_program(text: str) -> bool:
+def _prose_own_program(text: str) -> Iterator[int]:
     """A path or a benchmark-named word, then whitespace and an option, on one line."""
     for m in _OPTION.finditer(text):
         end = m.start()
@@ -318,8 +400,7 @@ def _prose_own_program(text: str) -> bool:
             start -= 1
         word = text[start:end]
         if "/" in word or _OWN_STEM.search(word) is not None:
-            return True
-    return False
+            yield start
 
 
 def _variant_near(text: str, pos: int, above: int = 2) -> bool:
