@@ -35,6 +35,7 @@ and (slow) the whole archive: tests/claims/test_prescan.py counts every claim it
 """
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -101,6 +102,7 @@ _U0 = rf"\d(?<!\w\d)[\d,.]*[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])"  # the s
 # those (a leading alternation with `\b` or a unit list tried at every digit made the gate
 # cost more than the reading): word boundaries are looked behind after the word.
 _ALONE = 2  # the first cues: a change stated alone
+_WORDED = 6  # the cues from here on: a pair written in words
 _CUES = [re.compile(p, re.M) for p in (
     # a change stated alone: 12%, 1.5x, 3×, 2 times, tenfold
     # (a token of its own: "%40" in a URL, "0x%x" and "3c59x.c" are not)
@@ -112,21 +114,23 @@ _CUES = [re.compile(p, re.M) for p in (
     rf"(?:->|=>|→|⇒)[^\S\n]*(?:\n[ \t>]*){{0,3}}{_N}",
     # "vs" on a line between two blocks; "vs", "compared", "instead of" before a number
     rf"(?:vs(?<!\wvs)\b\.?|versus(?<!\wversus)\b)[^\S\n]*(?:\n[ \t>]*){{1,3}}{_N}",
-    *(rf"{w}(?<!\w{w})\b[^\n]{{0,80}}?{_N}" for w in ("vs", "versus", "compared", "against", "instead of")),
-    # two numbers with units on one line ("9.1 Gbps without the patch and 9.4 Gbps with it");
-    # a unit starts with a letter or %: looked ahead before the unit list is tried
-    rf"{_U0}[^\n]{{0,120}}?{_U}",
     # aligned columns: two numbers with a column gap between them
     rf"{_N0}(?:[^\S\n]+[^\W\d][^\s|]{{0,15}})?(?:[^\S\n]{{2,}}|\t|[^\S\n]*\|[^\S\n]*){_N}",
+    # two numbers with units on one line ("9.1 Gbps without the patch and 9.4 Gbps with it", or
+    # a line of tool output in a block, "133292pps 68Mb/sec");
+    # a unit starts with a letter or %: looked ahead before the unit list is tried
+    rf"{_U0}[^\n]{{0,120}}?{_U}",
+    # (from here on: cues of a pair written in words, _WORDED)
+    *(rf"{w}(?<!\w{w})\b[^\n]{{0,80}}?{_N}" for w in ("vs", "versus", "compared", "against", "instead of")),
 )]
 # "from X to Y", also wrapped across a line break: a `to` before a number, with a digit in
 # the 61 characters before it (the last digit, then up to 60 others).
 _TO = re.compile(r"to(?<!\wto)[\s>]+[~≈]?[+-]?\d")
 
 
-def _from_to(text: str) -> bool:
-    return any(_DIGIT.search(text, max(0, m.start() - 61), m.start()) is not None
-               for m in _TO.finditer(text))
+def _from_to(text: str) -> Iterator[int]:
+    return (m.start() for m in _TO.finditer(text)
+            if _DIGIT.search(text, max(0, m.start() - 61), m.start()) is not None)
 
 # A number in a cell: after a column gap, a `|`, a "label: ", a "key=" or a "key = "
 # (output written "Rate = 5112930"). Written digit
@@ -186,9 +190,12 @@ _PROMPT_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:\[[^\]\n]{0,80}\]|[\w.@-]{1,60}:[^\
 _PROMPT = re.compile(r"[#$][^\S\n]+\S")
 _LOOP = re.compile(rf"^{_LEAD.pattern}for[^\S\n]+\w+[^\S\n]+in\b[^\n]*;[^\S\n]*do\b", re.M)
 _ECHO = re.compile(rf"^{_LEAD.pattern}echo\b[^\n]*(?:>|\|[^\S\n]*(?:sudo[^\S\n]+)?tee\b)", re.M)
-# A program of one's own run by its path with arguments ("./vsock_perf --port 1234"): the
-# command model takes such a line whatever the program is called.
-_OWN_PROGRAM = re.compile(rf"^{_LEAD_NO_PATH.pattern}(?:sudo[^\S\n]+)?\.\.?/[\w.~/+-]+[^\S\n]+\S", re.M)
+# A program of one's own run by its path ("./vsock_perf --port 1234", "~/bin/x"), a script
+# ("run.sh"), an assignment or a variable first ("NETPERF=... ", "$NETPERF -H"): the command
+# reader's other words that may start a shell line (claims.commands._program_like).
+_OWN_PROGRAM = re.compile(rf"^{_LEAD_NO_PATH.pattern}(?:{_LABEL})?`?(?:sudo[^\S\n]+)?"
+                          r"(?:(?:\.{0,2}/|~/)[\w.~/+-]|[\w.+-]+\.(?:sh|py|bash)(?![\w-])"
+                          r"|[A-Za-z_]\w*=\S|\$\S{2})", re.M)
 # ... or named in a sentence before an option ("a fix in virtio_test --reset"): a path, or a
 # word named like a benchmark (the stems claims.commands reads a benchmark's name by). Found
 # from the option back to the word before it: options are rarer than words.
@@ -247,16 +254,53 @@ def might_have_claims(text: str) -> bool:
     body, quote markers kept or removed)."""
     text = readable(text)
     if _DIGIT.search(text) is not None:
-        for cue in _CUES[_ALONE:]:
+        for cue in _CUES[_ALONE:_WORDED]:
             if cue.search(text) is not None:
                 return True
-        if _from_to(text):
+        if _paired_cells(text) or _states_change(text):
             return True
-        if _paired_cells(text) or _sided_numbers(text):
-            return True
-        if _states_change(text):
+        if _worded_pair(text):
             return True
     return _has_command(text)
+
+
+def _worded_pair(text: str) -> bool:
+    """A pair written in a sentence ("from X to Y", "9.1 Gbps without the patch and 9.4
+    Gbps with it", "645 without the patch, ~625 with batch", "X instead of Y") is a claim
+    only where the extractor's readers of such text find one in the paragraph of the cue:
+    the sentence templates (claims.prose: from/to, arrows, vs, sides), statements across
+    sentences, "label: value" rows and tables."""
+    positions = itertools.chain(_from_to(text), _sided_numbers(text),
+                                *((m.start() for m in cue.finditer(text)) for cue in _CUES[_WORDED:]))
+    tried: set[int] = set()
+    for pos in positions:
+        start, lines = _paragraph(text, pos)
+        if start not in tried:
+            tried.add(start)
+            if _pairs_in(lines):
+                return True
+    return False
+
+
+def _pairs_in(lines: list[Line]) -> bool:
+    from claims.prose import (
+        arrow_claims,
+        from_to_claims,
+        group_claims,
+        passages,
+        side_claims,
+        statement_claims,
+        variant_groups,
+        vs_claims,
+    )
+    from claims.tables import all_table_claims
+
+    for p in passages(lines, set()):
+        if from_to_claims(p) or arrow_claims(p) or vs_claims(p) or side_claims(p):
+            return True
+    if statement_claims(lines, set()) or any(group_claims(g) for g in variant_groups(lines, set())):
+        return True
+    return bool(all_table_claims(lines, set())[0])
 
 
 def _states_change(text: str) -> bool:
@@ -341,8 +385,7 @@ def _command_starts(text: str) -> Iterator[int]:
     pos = text.find("Performance counter stats")
     if pos >= 0:
         yield pos
-    if "./" in text:
-        yield from (m.start() for m in _OWN_PROGRAM.finditer(text))
+    yield from (m.start() for m in _OWN_PROGRAM.finditer(text))
     yield from _prose_own_program(text)
     for name in ("bench", "xdp"):  # any program named so ("./xdp_redirect", "io_uring-bench")
         pos = text.find(name)
@@ -470,11 +513,12 @@ def _side_after(text: str, end: int) -> bool:
     return m is not None and _is_variant(m.group())
 
 
-def _sided_numbers(text: str) -> bool:
+def _sided_numbers(text: str) -> Iterator[int]:
     """Two numbers of one paragraph that each have a side word where claims.prose.side_claims
     reads one ("645 without the patch, ~625 with batch", "baseline 645, patched 625"; also
     claims.grid's value-first rows, "* 5,112,930 - baseline"). The words are the lexicon's
-    (`_is_variant`); looked up only for a number with another number within SIDE_SPAN."""
+    (`_is_variant`); looked up only for a number with another number within SIDE_SPAN.
+    Yields where the second number of each such pair stands."""
     nums = [(m.start(), m.end()) for m in _SIDE_NUM.finditer(text)]
     last_sided = -1
     for k, (start, end) in enumerate(nums):
@@ -486,9 +530,8 @@ def _sided_numbers(text: str) -> bool:
         if _side_after(text, end) or _side_before(text, start, prev_end):
             if last_sided >= 0 and start - nums[last_sided][0] <= SIDE_SPAN \
                     and _PARAGRAPH_END.search(text, nums[last_sided][1], start) is None:
-                return True
+                yield start
             last_sided = k
-    return False
 
 
 _PASSED = "_prescan_passed"
