@@ -181,9 +181,11 @@ _LEAD_NO_PATH = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?")
 # ... or a label ("client:", "Test Cmd:"), which the command reader drops before a program
 _LABEL = r"[A-Za-z][\w./+()-]*(?:[^\S\n][\w./+()-]+){0,3}[^\S\n]*:[^\S\n]+"
 _LEAD_LABEL = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}{_LABEL}`?(?:[\w.~-]*/)?")
-# a word the reader does not know starts a line, an option after it: it may be a program
-_UNKNOWN_PROGRAM = re.compile(rf"^(?:[^\S\n]|>)*{_BULLET}(?:{_LABEL})?`?[a-z][\w.+-]{{0,60}}[^\S\n][^\n]*?[^\S\n]-",
-                              re.M)
+# a word the reader does not know starts a line with an option after it: a program it runs
+# only when named like a benchmark (claims.commands._BENCH_NAME) or sent to the background
+_UNKNOWN_PROGRAM = re.compile(
+    rf"^(?:[^\S\n]|>)*{_BULLET}(?:{_LABEL})?`?(?P<w>[a-z][\w.+-]{{0,60}})[^\S\n][^\n]*?[^\S\n]-[^\n]*", re.M)
+_BENCH_STEM = re.compile(r"(?i:bench|perf|test|stress|load|mark|_rr|_stream|lat_|bw_|iops)")
 # ... and before a prompt's # or $: [user@host dir], user@host:path, host
 _PROMPT_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:\[[^\]\n]{0,80}\]|[\w.@-]{1,60}:[^\s#$]{0,80}|[\w.~-]{1,60})?"
                           r"[^\S\n]?")
@@ -358,16 +360,17 @@ def _paragraph(text: str, pos: int) -> tuple[int, list[Line]]:
 
 def _has_command(text: str) -> bool:
     """Does the extractor's own command reader find a command or a setup step here? It is
-    asked only at the lines that can start one (_command_starts), each with the lines it
-    may join (_runs_at)."""
-    tried: set[int] = set()
-    for pos in _command_starts(text):
-        line = text.rfind("\n", 0, pos) + 1
-        if line not in tried:
-            tried.add(line)
-            if _runs_at(text, line):
+    asked only about the lines that can start one (_command_starts), each with the lines it
+    may join; overlapping windows are read as one run of lines (_runs_in)."""
+    starts = sorted({text.rfind("\n", 0, pos) + 1 for pos in _command_starts(text)})
+    run_start = run_end = -1
+    for line in starts:
+        if line > run_end:
+            if run_start >= 0 and _runs_in(text, run_start, run_end):
                 return True
-    return False
+            run_start = line
+        run_end = max(run_end, _window_end(text, line))
+    return run_start >= 0 and _runs_in(text, run_start, run_end)
 
 
 def _command_starts(text: str) -> Iterator[int]:
@@ -403,30 +406,35 @@ def _command_starts(text: str) -> Iterator[int]:
             if _at_line_start(text, m.start()) or _at_line_start(text, m.start(), _LEAD_LABEL):
                 yield m.start()
     if " -" in text:
-        yield from (m.start() for m in _UNKNOWN_PROGRAM.finditer(text))
+        yield from (m.start() for m in _UNKNOWN_PROGRAM.finditer(text)
+                    if _BENCH_STEM.search(m.group("w")) or m.group().rstrip().endswith("&"))
 
 
 COMMAND_WINDOW = 21  # lines: a line and the 20 the command reader may join to it
 
 
-def _runs_at(text: str, line: int) -> bool:
-    """Does the line starting at `line` give a command or a setup step? Programs are named
-    everywhere in mail ("Host# cat guest-agent.xml", "ip link is down"); what runs is
-    decided by the extractor's own command reader (claims.commands.find_commands), given
-    the line and the lines it may join, each read at its quote depth as the message model
-    reads it. The lines above (the programs the message ran before, which only widen what
-    counts) are asked at their own starts."""
-    from claims.commands import find_commands
-    from claims.message import quote_depth
-
+def _window_end(text: str, line: int) -> int:
+    """Where the COMMAND_WINDOW lines from the line at `line` end."""
     end = line
     for _ in range(COMMAND_WINDOW):
         end = text.find("\n", end + 1)
         if end < 0:
-            end = len(text)
-            break
+            return len(text)
+    return end
+
+
+def _runs_in(text: str, start: int, end: int) -> bool:
+    """Do the lines of text[start:end] give a command or a setup step? Programs are named
+    everywhere in mail ("Host# cat guest-agent.xml", "ip link is down"); what runs is
+    decided by the extractor's own command reader (claims.commands.find_commands), each
+    line read at its quote depth as the message model reads it. The lines above (the
+    programs the message ran before, which only widen what counts) are asked at their own
+    starts."""
+    from claims.commands import find_commands
+    from claims.message import quote_depth
+
     window: list[Line] = []
-    for k, raw in enumerate(text[line:end].split("\n")):
+    for k, raw in enumerate(text[start:end].split("\n")):
         depth, body = quote_depth(raw)
         window.append(Line(body, k + 1, depth, None, None))
     return bool(find_commands(window).events)
