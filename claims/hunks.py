@@ -150,12 +150,12 @@ _TAILS = rf"(?:\n{_NOT_QUOTED}[^\n]*){{1,{WRAP}}}(?=\n{_NOT_QUOTED}{BODY})"
 _HUNK = re.compile(
     rf"^{_NOT_QUOTED}(?:{_HEAD_TAIL}(?:{_TAILS})?|{START}[^\n]*)"
     rf"(?:\n{_NOT_QUOTED}(?:{_HEAD_TAIL}(?:{_TAILS})?|{BODY}[^\n]*|(?=\n|\Z)))*", re.M)
-# A quoted hunk: every line with the same quote prefix as its first line; a header's
-# wrapped tails may be any quoted line.
+# A quoted hunk: every line with the same quote prefix as its first line (an empty one with
+# or without the space after it); a header's wrapped tails may be any quoted line.
 _QTAILS = rf"(?:\n{_QUOTED}[^\n]*){{1,{WRAP}}}(?=\n(?P=q)(?(s) |(?! )){_NOT_QUOTED}{BODY})"
 _QHUNK = re.compile(
     rf"^(?P<q>(?>(?:[ \t]?>)+))(?P<s> )?{_NOT_QUOTED}(?:{_HEAD_TAIL}(?:{_QTAILS})?|{START}[^\n]*)"
-    rf"(?:\n(?P=q)(?(s) |(?! )){_NOT_QUOTED}(?:{_HEAD_TAIL}(?:{_QTAILS})?|{BODY}[^\n]*|(?=\n|\Z)))*",
+    rf"(?:\n(?P=q)(?:(?(s) |(?! )){_NOT_QUOTED}(?:{_HEAD_TAIL}(?:{_QTAILS})?|{BODY}[^\n]*)|[ \t]*(?=\n|\Z)))*",
     re.M)
 _FRAG = r"(?:[+-]\t|\+(?: {2}|[A-Za-z_#{}/*])|\+(?=\n|\Z))[^\n]*"
 _FRAGMENT = re.compile(rf"^{_NOT_QUOTED}{_FRAG}(?:\n{_NOT_QUOTED}{_FRAG}){{{FRAGMENT_RUN - 1},}}", re.M)

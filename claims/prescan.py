@@ -7,29 +7,33 @@ The gate must never turn away a message the extractor would find something in, a
 extractor is rewritten often, so the gate is not tuned to its words: it is built from
 conditions that any claim, command or setup step needs, whatever model finds it.
 
-- Only text the extractor reads counts. Patch hunks (also quoted ones, and runs of code
-  lines whose hunk header a reviewer cut: `fragment_runs`, which the extractor skips too)
+Two levels: cheap cues over the whole text (regular expressions that start with a literal
+or a digit), then, where a cue fires that many messages carry without a claim, the
+extractor's own reader of that shape asked about the cue's lines only.
+- Only text the extractor reads counts. Patch hunks (claims.hunks: also quoted ones, hunk
+  headers the mail client wrapped, and runs of code lines whose hunk header a reviewer cut)
   and everything after a top-level `--` signature line are removed first (`readable`),
-  exactly as far as the extractor skips them and never further (a hunk run stops where the
-  quoting changes, so a line the message model might keep is never cut).
+  never further than the extractor skips them (claims.hunks.cut_hunks cuts a subset of
+  hunk_lines).
 - Every claim needs a number ("every digit is Unicode-aware": `\\d` matches the digits the
   extractor's tokenizer reads).
-- A change stated alone needs a number with `%`, `x`/`×`, "times" or "fold".
-- A pair needs two numbers and something that makes them two variants of one metric: an
-  operator or word between numbers (`->`, `=>`, `vs`, `from .. to`, `compared`, `instead of`;
-  also an arrow or `vs` on a line of its own between two blocks of output), a row of
-  aligned numeric columns, numbers after column gaps on two rows, or a `label: number`
-  line next to another numbered line (blocks such as "Before:" / "After:", bare-line labels
-  and on/off variants all end in one of those layouts; the variant words are the
-  lexicon's, `claims.lexicon.side_word_pattern`, with "+" read as its tokenizer reads it).
-- A pair written in words needs two numbers of one paragraph whose words name their sides
-  (claims.prose.side_claims, "645 without the patch, ~625 with batch"; claims.grid's
-  value-first rows, "* 5,112,930 - baseline"): the side words again the lexicon's. A claim
-  of no change needs no number, but the extractor reads one only in a message with a
-  command or a claim, which pass by their own cues.
-- A command or setup step needs a shell prompt, or a line whose first word is a program
-  (benchmark, setup or wrapper program), or a benchmark program, a path or a word named
-  like a benchmark ("virtio_test") before an option in prose.
+- A change stated alone needs a number with `%`, `x`/`×`, "times" or "fold", and then
+  claims.prose.relative_claims must find a change in that paragraph (`_states_change`).
+- A pair in rows and columns or in blocks needs an operator or `vs` line between blocks,
+  aligned numeric columns, two numbers with units on one line, or `label: number` cells
+  whose labels the lexicon (`claims.lexicon.side_word_pattern`) reads as variants; these
+  pass as they are (the grid and block models are the costly stages, not asked here).
+- A pair written in words (from/to, "vs", "compared", "against", "instead of", numbers
+  with side words: "645 without the patch, ~625 with batch") passes only where the
+  extractor's readers of such text find a pair in the cue's paragraph: the sentence
+  templates, statements across sentences, "label: value" rows and tables (`_worded_pair`).
+  A claim of no change needs no number, but the extractor reads one only in a message with
+  a command or a claim, which pass by their own cues.
+- A command or setup step: every line that may start one (a prompt, a loop, an echo into
+  a file, a perf stat header, a path, script, assignment or variable first, a program
+  word first or after a bullet or a `label:`, a benchmark-like word before an option, an
+  unknown program named like a benchmark or sent to the background) is read with the
+  lines it may join by claims.commands.find_commands itself (`_has_command`).
 The gate is checked against extraction without it over the labelled corpus, the shapes
 and (slow) the whole archive: tests/claims/test_prescan.py counts every claim it would lose.
 """
