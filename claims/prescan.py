@@ -263,11 +263,28 @@ def might_have_claims(text: str) -> bool:
         for cue in _CUES[_ALONE:_WORDED]:
             if cue.search(text) is not None:
                 return True
-        if _paired_cells(text) or _states_change(text):
+        if _paired_cells(text) or _repeated_keys(text) or _states_change(text):
             return True
         if _worded_pair(text):
             return True
     return _has_command(text)
+
+
+# a "key: number" or "key=number" cell ("rx-pps: 900100", "Rate = 5112930")
+_KEYED = re.compile(r"(?<![\w.-])[A-Za-z][\w.-]{0,30}(?=[^\S\n]*[:=][^\S\n]*[~≈+-]?\d)")
+
+
+def _repeated_keys(text: str) -> bool:
+    """One key printed with a number on two lines: blocks of one tool's output, which the
+    block model pairs by their keys even when no label names a side (the variants may be
+    named by the subject or by what each block runs)."""
+    seen: dict[str, int] = {}
+    for m in _KEYED.finditer(text):
+        key = m.group().lower()
+        line = text.rfind("\n", 0, m.start())
+        if seen.setdefault(key, line) != line:
+            return True
+    return False
 
 
 def _worded_pair(text: str) -> bool:
