@@ -112,7 +112,7 @@ _CUES = [re.compile(p, re.M) for p in (
     # (a token of its own: "%40" in a URL, "0x%x" and "3c59x.c" are not)
     r"%(?<![\w%]%)[+-]?\d",
     r"\d(?<![\w.]\d)(?:[\d,.]*\d)?[^\S\n]?(?:%|[x×X](?=[\s)\],;:!?]|\.(?:\s|$)|$)"
-    r"|percent\b|times\b|-?fold\b)",
+    r"|per[^\S\n]?cent\b|times\b|-?fold\b)",
     # an operator between variants, or on a line between two blocks of output ("-->"), the
     # numbers below it
     rf"(?:->|=>|→|⇒)[^\S\n]*(?:\n[ \t>]*){{0,3}}{_N}",
@@ -327,14 +327,14 @@ def _pairs_in(lines: list[Line]) -> bool:
 
 
 def _states_change(text: str) -> bool:
-    """A change stated alone (a percent, a factor, "tenfold") is a claim only where the
-    extractor's own reader of such sentences (claims.prose.relative_claims) finds one:
-    it is asked about the paragraph of each cue, read into passages as the extractor
-    reads them (a paragraph starts a passage)."""
-    from claims.prose import passages, relative_claims
+    """A change stated alone (a percent, "2x", "tenfold", "an increase of 1.8": the reader's
+    own _FACTOR_HINT) is a claim only where the extractor's own reader of such sentences
+    (claims.prose.relative_claims) finds one: it is asked about the paragraph of each cue,
+    read into passages as the extractor reads them (a paragraph starts a passage)."""
+    from claims.prose import _FACTOR_HINT, passages, relative_claims
 
     tried: set[int] = set()
-    for cue in _CUES[:_ALONE]:
+    for cue in (*_CUES[:_ALONE], _FACTOR_HINT):
         for m in cue.finditer(text):
             start, lines = _paragraph(text, m.start())
             if start in tried:
