@@ -17,11 +17,12 @@ from collections.abc import Sequence
 
 from claims.blocks import command_run_claims, labelled_block_claims
 from claims.commands import find_commands
+from claims.hunks import fragment_runs, hunk_lines
 from claims.lkp import lkp_claims
 from claims.model import Claim, Extraction, Line, Message
 from claims.normalise import FLAT_MIN, unflatten_lines
 from claims.numbers import MAX_LINE, is_unit, unit_kind
-from claims.prescan import fragment_runs, message_might_have_claims, might_have_claims  # noqa: F401
+from claims.prescan import message_might_have_claims, might_have_claims  # noqa: F401
 from claims.prose import (
     arrow_claims,
     from_to_claims,
@@ -36,9 +37,6 @@ from claims.prose import (
 )
 from claims.tables import all_table_claims
 
-_DIFF_START = re.compile(r"^(?:diff --git |Index: |--- a/|\+\+\+ b/|@@ -\d+(?:,\d+)? \+\d+)")
-_DIFF_BODY = re.compile(r"^(?:[ +\-\\]|@@ |diff --git |index [0-9a-f]|new file mode|deleted file mode|"
-                        r"similarity index|rename (?:from|to)|old mode|new mode|Binary files)")
 # a kernel log line "[    5.392845] ...", git's "mode change 100644 => 100755 path"
 _LOG_LINE = re.compile(r"^\s*\[\s*\d+\.\d{3,}\]|.{0,60}\bmode (?:change )?\d{6}\b")
 _DIFFSTAT = re.compile(r"^\s*\S+\s+\|\s+(?:\d+\s*[+-]*|Bin .*)$|^\s*\d+ files? changed")
@@ -57,20 +55,12 @@ MAX_LINES = 100_000
 
 
 def skipped_lines(lines: Sequence[Line]) -> set[int]:
-    """Indexes of patch hunks and diffstat lines: code and line counts are not claims."""
-    skip: set[int] = set()
-    in_diff = False
+    """Indexes of patch hunks (claims.hunks, wrapped lines included) and diffstat lines:
+    code and line counts are not claims."""
+    skip = hunk_lines(lines)
     for i, ln in enumerate(lines):
         t = ln.text
-        if in_diff:
-            if not t or _DIFF_BODY.match(t):
-                skip.add(i)
-                continue
-            in_diff = False
-        if _DIFF_START.match(t):
-            in_diff = True
-            skip.add(i)
-        elif _DIFFSTAT.match(t) or _LOG_LINE.match(t) or _SIZE_OUTPUT.search(t):
+        if i not in skip and (_DIFFSTAT.match(t) or _LOG_LINE.match(t) or _SIZE_OUTPUT.search(t)):
             skip.add(i)
     return skip | fragment_runs(lines)
 

@@ -7,70 +7,49 @@ The gate must never turn away a message the extractor would find something in, a
 extractor is rewritten often, so the gate is not tuned to its words: it is built from
 conditions that any claim, command or setup step needs, whatever model finds it.
 
-- Only text the extractor reads counts. Patch hunks (also quoted ones, and runs of code
-  lines whose hunk header a reviewer cut: `fragment_runs`, which the extractor skips too)
+Two levels: cheap cues over the whole text (regular expressions that start with a literal
+or a digit), then, where a cue fires that many messages carry without a claim, the
+extractor's own reader of that shape asked about the cue's lines only.
+- Only text the extractor reads counts. Patch hunks (claims.hunks: also quoted ones, hunk
+  headers the mail client wrapped, and runs of code lines whose hunk header a reviewer cut)
   and everything after a top-level `--` signature line are removed first (`readable`),
-  exactly as far as the extractor skips them and never further (a hunk run stops where the
-  quoting changes, so a line the message model might keep is never cut).
+  never further than the extractor skips them (claims.hunks.cut_hunks cuts a subset of
+  hunk_lines).
 - Every claim needs a number ("every digit is Unicode-aware": `\\d` matches the digits the
   extractor's tokenizer reads).
-- A change stated alone needs a number with `%`, `x`/`×`, "times" or "fold".
-- A pair needs two numbers and something that makes them two variants of one metric: an
-  operator or word between numbers (`->`, `=>`, `vs`, `from .. to`, `compared`, `instead of`;
-  also an arrow or `vs` on a line of its own between two blocks of output), a row of
-  aligned numeric columns, numbers after column gaps on two rows, or a `label: number`
-  line next to another numbered line (blocks such as "Before:" / "After:", bare-line labels
-  and on/off variants all end in one of those layouts; the variant words are the
-  lexicon's, `claims.lexicon.side_word_pattern`, with "+" read as its tokenizer reads it).
-- A pair written in words needs two numbers of one paragraph whose words name their sides
-  (claims.prose.side_claims, "645 without the patch, ~625 with batch"; claims.grid's
-  value-first rows, "* 5,112,930 - baseline"): the side words again the lexicon's. A claim
-  of no change needs no number, but the extractor reads one only in a message with a
-  command or a claim, which pass by their own cues.
-- A command or setup step needs a shell prompt, or a line whose first word is a program
-  (benchmark, setup or wrapper program), or a benchmark program, a path or a word named
-  like a benchmark ("virtio_test") before an option in prose.
+- A change stated alone needs a number with `%`, `x`/`×`, "times" or "fold", and then
+  claims.prose.relative_claims must find a change in that paragraph (`_states_change`).
+- A pair in rows and columns or in blocks needs an operator or `vs` line between blocks,
+  aligned numeric columns, two numbers with units on one line, or `label: number` cells
+  whose labels the lexicon (`claims.lexicon.side_word_pattern`) reads as variants; these
+  pass as they are (the grid and block models are the costly stages, not asked here).
+- A pair written in words (from/to, "vs", "compared", "against", "instead of", numbers
+  with side words: "645 without the patch, ~625 with batch") passes only where the
+  extractor's readers of such text find a pair in the cue's paragraph: the sentence
+  templates, statements across sentences, "label: value" rows and tables (`_worded_pair`).
+  A claim of no change needs no number, but the extractor reads one only in a message with
+  a command or a claim, which pass by their own cues.
+- A command or setup step: every line that may start one (a prompt, a loop, an echo into
+  a file, a perf stat header, a path, script, assignment or variable first, a program
+  word first or after a bullet or a `label:`, a benchmark-like word before an option, an
+  unknown program named like a benchmark or sent to the background) is read with the
+  lines it may join by claims.commands.find_commands itself (`_has_command`).
 The gate is checked against extraction without it over the labelled corpus, the shapes
 and (slow) the whole archive: tests/claims/test_prescan.py counts every claim it would lose.
 """
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator
 from functools import cache
 
 from claims import numbers
+from claims.hunks import cut_hunks
 from claims.model import Line
 
 # --- what the extractor never reads --------------------------------------------------------
 
-# A quote prefix exactly as claims.message.quote_depth strips it (greedy, never given back).
-_Q = r"(?>(?:[ \t]?>)+)(?P<s> )?"
-_NOT_QUOTED = r"(?![ \t]?>)"
-_START = r"(?:diff --git |Index: |--- a/|\+\+\+ b/|@@ -\d+(?:,\d+)? \+\d+)"
-_BODY = (r"(?:[ +\-\\]|@@ |diff --git |index [0-9a-f]|new file mode|deleted file mode|"
-         r"similarity index|rename (?:from|to)|old mode|new mode|Binary files)")
-# An unquoted hunk: its first line, then diff lines or empty lines, all unquoted.
-_HUNK = re.compile(rf"^{_NOT_QUOTED}{_START}[^\n]*(?:\n(?:{_NOT_QUOTED}{_BODY}[^\n]*|(?=\n|\Z)))*",
-                   re.M)
-# A quoted hunk: every line with the same quote prefix as its first line.
-_QHUNK = re.compile(
-    rf"^(?P<q>(?>(?:[ \t]?>)+))(?P<s> )?{_START}[^\n]*"
-    rf"(?:\n(?P=q)(?(s) |(?! )){_NOT_QUOTED}(?:{_BODY}[^\n]*|(?=\n|\Z)))*", re.M)
-_HUNK_HINTS = ("diff --git ", "Index: ", "--- a/", "+++ b/", "@@ -")
-# A hunk without its header: a reviewer cut the diff lines above ("> +\tj = (j + 1) % n;"),
-# or pasted code lines of a change. FRAGMENT_RUN lines or more in a row at one depth, each an
-# added or removed line of code: the marker, then a tab, an indent or a code word. A table
-# border ("+----+") or a signed number ("+5.2%") is none of these. claims.extract skips the
-# same runs (fragment_runs), by depth; here they are matched with one exact quote prefix,
-# which never cuts more.
-FRAGMENT_LINE = re.compile(r"(?:[+-]\t|\+(?: {2}|[A-Za-z_#{}/*])|\+$)")
-FRAGMENT_RUN = 3
-_FRAG = r"(?:[+-]\t|\+(?: {2}|[A-Za-z_#{}/*])|\+(?=\n|\Z))[^\n]*"
-_FRAGMENT = re.compile(rf"^{_NOT_QUOTED}{_FRAG}(?:\n{_NOT_QUOTED}{_FRAG}){{{FRAGMENT_RUN - 1},}}", re.M)
-_QFRAGMENT = re.compile(
-    rf"^(?P<q>(?>(?:[ \t]?>)+))(?P<s> )?{_NOT_QUOTED}{_FRAG}"
-    rf"(?:\n(?P=q)(?(s) |(?! )){_NOT_QUOTED}{_FRAG}){{{FRAGMENT_RUN - 1},}}", re.M)
 # A top-level signature line: the message model drops everything after it.
 _SIGNATURE = re.compile(r"--[ \t]*$", re.M)
 
@@ -96,38 +75,13 @@ _SKIPPED_LINE = re.compile(
     rf"|{_P}{_W}*\[{_W}*\d+\.\d{{3,}}\][^\n]*", re.M)
 
 
-def fragment_runs(lines: Sequence[Line]) -> set[int]:
-    """Indexes of the lines in headerless hunks (FRAGMENT_RUN or more FRAGMENT_LINEs in a
-    row at one depth): code of a change, never a claim. The extractor skips them."""
-    out: set[int] = set()
-    start = -1
-    for i, ln in enumerate(lines):
-        code = ln.text[:1] in ("+", "-") and FRAGMENT_LINE.match(ln.text) is not None
-        if start >= 0 and (not code or ln.depth != lines[start].depth):
-            if i - start >= FRAGMENT_RUN:
-                out.update(range(start, i))
-            start = -1
-        if code and start < 0:
-            start = i
-    if start >= 0 and len(lines) - start >= FRAGMENT_RUN:
-        out.update(range(start, len(lines)))
-    return out
-
-
 def readable(text: str) -> str:
     """The part of a decoded body the extractor reads: no patch hunks, nothing after a
     top-level signature, no diffstat lines."""
     cut = _signature(text)
     if cut >= 0:
         text = text[:cut]
-    if any(h in text for h in _HUNK_HINTS):
-        text = _HUNK.sub("", text)
-        if ">" in text:
-            text = _QHUNK.sub("", text)
-    if "\n+" in text or "> +" in text or ">+" in text:
-        text = _FRAGMENT.sub("", text)
-        if ">" in text:
-            text = _QFRAGMENT.sub("", text)
+    text = cut_hunks(text)  # and headerless hunks (claims.hunks.fragment_runs)
     if "|" in text or "changed" in text or "[" in text:
         text = _SKIPPED_LINE.sub("", text)
     return text
@@ -151,32 +105,36 @@ _U0 = rf"\d(?<!\w\d)[\d,.]*[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])"  # the s
 # Each cue is written to start with a literal or a digit, so the regex engine skips to
 # those (a leading alternation with `\b` or a unit list tried at every digit made the gate
 # cost more than the reading): word boundaries are looked behind after the word.
+_ALONE = 2  # the first cues: a change stated alone
+_WORDED = 6  # the cues from here on: a pair written in words
 _CUES = [re.compile(p, re.M) for p in (
     # a change stated alone: 12%, 1.5x, 3×, 2 times, tenfold
     # (a token of its own: "%40" in a URL, "0x%x" and "3c59x.c" are not)
     r"%(?<![\w%]%)[+-]?\d",
     r"\d(?<![\w.]\d)(?:[\d,.]*\d)?[^\S\n]?(?:%|[x×X](?=[\s)\],;:!?]|\.(?:\s|$)|$)"
-    r"|percent\b|times\b|-?fold\b)",
+    r"|per[^\S\n]?cent\b|times\b|-?fold\b)",
     # an operator between variants, or on a line between two blocks of output ("-->"), the
     # numbers below it
     rf"(?:->|=>|→|⇒)[^\S\n]*(?:\n[ \t>]*){{0,3}}{_N}",
     # "vs" on a line between two blocks; "vs", "compared", "instead of" before a number
     rf"(?:vs(?<!\wvs)\b\.?|versus(?<!\wversus)\b)[^\S\n]*(?:\n[ \t>]*){{1,3}}{_N}",
-    *(rf"{w}(?<!\w{w})\b[^\n]{{0,80}}?{_N}" for w in ("vs", "versus", "compared", "against", "instead of")),
-    # two numbers with units on one line ("9.1 Gbps without the patch and 9.4 Gbps with it");
-    # a unit starts with a letter or %: looked ahead before the unit list is tried
-    rf"{_U0}[^\n]{{0,120}}?{_U}",
     # aligned columns: two numbers with a column gap between them
     rf"{_N0}(?:[^\S\n]+[^\W\d][^\s|]{{0,15}})?(?:[^\S\n]{{2,}}|\t|[^\S\n]*\|[^\S\n]*){_N}",
+    # two numbers with units on one line ("9.1 Gbps without the patch and 9.4 Gbps with it", or
+    # a line of tool output in a block, "133292pps 68Mb/sec");
+    # a unit starts with a letter or %: looked ahead before the unit list is tried
+    rf"{_U0}[^\n]{{0,120}}?{_U}",
+    # (from here on: cues of a pair written in words, _WORDED)
+    *(rf"{w}(?<!\w{w})\b[^\n]{{0,80}}?{_N}" for w in ("vs", "versus", "compared", "against", "instead of")),
 )]
 # "from X to Y", also wrapped across a line break: a `to` before a number, with a digit in
 # the 61 characters before it (the last digit, then up to 60 others).
 _TO = re.compile(r"to(?<!\wto)[\s>]+[~≈]?[+-]?\d")
 
 
-def _from_to(text: str) -> bool:
-    return any(_DIGIT.search(text, max(0, m.start() - 61), m.start()) is not None
-               for m in _TO.finditer(text))
+def _from_to(text: str) -> Iterator[int]:
+    return (m.start() for m in _TO.finditer(text)
+            if _DIGIT.search(text, max(0, m.start() - 61), m.start()) is not None)
 
 # A number in a cell: after a column gap, a `|`, a "label: ", a "key=" or a "key = "
 # (output written "Rate = 5112930"). Written digit
@@ -224,15 +182,26 @@ _WORD_RUN = re.compile(r"[a-z][\w-]*")
 _BULLET = r"(?:[-*•+][^\S\n]+|\(?\d{1,2}[.)][^\S\n]+|\(?[a-z]\)[^\S\n]+)?"
 _LEAD = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?(?:[\w.~-]*/)?")
 _LEAD_NO_PATH = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?")
+# ... or a label ("client:", "Test Cmd:"), which the command reader drops before a program
+_LABEL = r"[A-Za-z][\w./+()-]*(?:[^\S\n][\w./+()-]+){0,3}[^\S\n]*:[^\S\n]+"
+_LEAD_LABEL = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}{_LABEL}`?(?:[\w.~-]*/)?")
+# a word the reader does not know starts a line with an option after it: a program it runs
+# only when named like a benchmark (claims.commands._BENCH_NAME) or sent to the background
+_UNKNOWN_PROGRAM = re.compile(
+    rf"^(?:[^\S\n]|>)*{_BULLET}(?:{_LABEL})?`?(?P<w>[a-z][\w.+-]{{0,60}})[^\S\n][^\n]*?[^\S\n]-[^\n]*", re.M)
+_BENCH_STEM = re.compile(r"(?i:bench|perf|test|stress|load|mark|_rr|_stream|lat_|bw_|iops)")
 # ... and before a prompt's # or $: [user@host dir], user@host:path, host
 _PROMPT_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:\[[^\]\n]{0,80}\]|[\w.@-]{1,60}:[^\s#$]{0,80}|[\w.~-]{1,60})?"
                           r"[^\S\n]?")
 _PROMPT = re.compile(r"[#$][^\S\n]+\S")
 _LOOP = re.compile(rf"^{_LEAD.pattern}for[^\S\n]+\w+[^\S\n]+in\b[^\n]*;[^\S\n]*do\b", re.M)
 _ECHO = re.compile(rf"^{_LEAD.pattern}echo\b[^\n]*(?:>|\|[^\S\n]*(?:sudo[^\S\n]+)?tee\b)", re.M)
-# A program of one's own run by its path with arguments ("./vsock_perf --port 1234"): the
-# command model takes such a line whatever the program is called.
-_OWN_PROGRAM = re.compile(rf"^{_LEAD_NO_PATH.pattern}(?:sudo[^\S\n]+)?\.\.?/[\w.~/+-]+[^\S\n]+\S", re.M)
+# A program of one's own run by its path ("./vsock_perf --port 1234", "~/bin/x"), a script
+# ("run.sh"), an assignment or a variable first ("NETPERF=... ", "$NETPERF -H"): the command
+# reader's other words that may start a shell line (claims.commands._program_like).
+_OWN_PROGRAM = re.compile(rf"^{_LEAD_NO_PATH.pattern}(?:{_LABEL})?`?(?:sudo[^\S\n]+)?"
+                          r"(?:(?:\.{0,2}/|~/)[\w.~/+-]|[\w.+-]+\.(?:sh|py|bash)(?![\w-])"
+                          r"|[A-Za-z_]\w*=\S|\$\S{2})", re.M)
 # ... or named in a sentence before an option ("a fix in virtio_test --reset"): a path, or a
 # word named like a benchmark (the stems claims.commands reads a benchmark's name by). Found
 # from the option back to the word before it: options are rarer than words.
@@ -291,75 +260,208 @@ def might_have_claims(text: str) -> bool:
     body, quote markers kept or removed)."""
     text = readable(text)
     if _DIGIT.search(text) is not None:
-        for cue in _CUES:
+        for cue in _CUES[_ALONE:_WORDED]:
             if cue.search(text) is not None:
                 return True
-        if _from_to(text):
+        if _paired_cells(text) or _repeated_keys(text) or _states_change(text):
             return True
-        if _paired_cells(text) or _sided_numbers(text):
+        if _worded_pair(text):
             return True
     return _has_command(text)
 
 
+# a "key: number" or "key=number" cell ("rx-pps: 900100", "Rate = 5112930")
+_KEYED = re.compile(r"(?<![\w.-])[A-Za-z][\w.-]{0,30}(?=[^\S\n]*[:=][^\S\n]*[~≈+-]?\d)")
+
+
+def _repeated_keys(text: str) -> bool:
+    """One key printed with a number on two lines: blocks of one tool's output, which the
+    block model pairs by their keys even when no label names a side (the variants may be
+    named by the subject or by what each block runs)."""
+    seen: dict[str, int] = {}
+    for m in _KEYED.finditer(text):
+        key = m.group().lower()
+        line = text.rfind("\n", 0, m.start())
+        if seen.setdefault(key, line) != line:
+            return True
+    return False
+
+
+def _worded_pair(text: str) -> bool:
+    """A pair written in a sentence ("from X to Y", "9.1 Gbps without the patch and 9.4
+    Gbps with it", "645 without the patch, ~625 with batch", "X instead of Y") is a claim
+    only where the extractor's readers of such text find one in the paragraph of the cue:
+    the sentence templates (claims.prose: from/to, arrows, vs, sides), statements across
+    sentences, "label: value" rows and tables."""
+    positions = itertools.chain(_from_to(text), _sided_numbers(text),
+                                *((m.start() for m in cue.finditer(text)) for cue in _CUES[_WORDED:]))
+    tried: set[int] = set()
+    for pos in positions:
+        start, lines = _paragraph(text, pos)
+        if start not in tried:
+            tried.add(start)
+            if _pairs_in(lines):
+                return True
+    return False
+
+
+def _pairs_in(lines: list[Line]) -> bool:
+    from claims.prose import (
+        arrow_claims,
+        from_to_claims,
+        group_claims,
+        passages,
+        side_claims,
+        statement_claims,
+        variant_groups,
+        vs_claims,
+    )
+    from claims.tables import all_table_claims
+
+    for p in passages(lines, set()):
+        if from_to_claims(p) or arrow_claims(p) or vs_claims(p) or side_claims(p):
+            return True
+    if statement_claims(lines, set()) or any(group_claims(g) for g in variant_groups(lines, set())):
+        return True
+    return bool(all_table_claims(lines, set())[0])
+
+
+def _states_change(text: str) -> bool:
+    """A change stated alone (a percent, "2x", "tenfold", "an increase of 1.8": the reader's
+    own _FACTOR_HINT) is a claim only where the extractor's own reader of such sentences
+    (claims.prose.relative_claims) finds one: it is asked about the paragraph of each cue,
+    read into passages as the extractor reads them (a paragraph starts a passage)."""
+    from claims.prose import _FACTOR_HINT, passages, relative_claims
+
+    tried: set[int] = set()
+    for cue in (*_CUES[:_ALONE], _FACTOR_HINT):
+        for m in cue.finditer(text):
+            start, lines = _paragraph(text, m.start())
+            if start in tried:
+                continue
+            tried.add(start)
+            if any(relative_claims(p) for p in passages(lines, set())):
+                return True
+    return False
+
+
+PARAGRAPH_REACH = 40  # lines: how far up and down a paragraph is read around a cue
+_BLANK = re.compile(r"[ \t>]*\n")
+
+
+def _paragraph(text: str, pos: int) -> tuple[int, list[Line]]:
+    """The lines of the paragraph around `pos` (from the line after a blank one, quoted or
+    not, to the next blank line; at most PARAGRAPH_REACH lines each way), each read at its
+    quote depth as the message model reads it; and where the paragraph starts."""
+    from claims.message import quote_depth
+
+    start = text.rfind("\n", 0, pos) + 1
+    for _ in range(PARAGRAPH_REACH):
+        if start == 0:
+            break
+        above = text.rfind("\n", 0, start - 1) + 1
+        if _BLANK.match(text, above) is not None:
+            break
+        start = above
+    end = start
+    for _ in range(2 * PARAGRAPH_REACH):
+        nxt = text.find("\n", end)
+        if nxt < 0:
+            end = len(text)
+            break
+        if end > pos and _BLANK.match(text, end) is not None:
+            break
+        end = nxt + 1
+    lines = []
+    for k, raw in enumerate(text[start:end].split("\n")):
+        depth, body = quote_depth(raw)
+        lines.append(Line(body, k + 1, depth, None, None))
+    return start, lines
+
+
 def _has_command(text: str) -> bool:
-    """A shell prompt, loop or echo into a file; "Performance counter stats"; or a program
-    word starting a line (a wrapper only before `./` or a program) or, for a benchmark
-    program, before an option in prose."""
-    if ("#" in text or "$" in text) and any(
-            _at_line_start(text, m.start(), _PROMPT_LEAD) and _prompt_runs(text, m.start())
-            for m in _PROMPT.finditer(text)):
-        return True
-    if ("; do" in text and _LOOP.search(text)) or ("echo" in text and _ECHO.search(text)) \
-            or "Performance counter stats" in text or ("./" in text and _OWN_PROGRAM.search(text)) \
-            or _prose_own_program(text):
-        return True
+    """Does the extractor's own command reader find a command or a setup step here? It is
+    asked only about the lines that can start one (_command_starts), each with the lines it
+    may join; overlapping windows are read as one run of lines (_runs_in)."""
+    starts = sorted({text.rfind("\n", 0, pos) + 1 for pos in _command_starts(text)})
+    run_start = run_end = -1
+    for line in starts:
+        if line > run_end:
+            if run_start >= 0 and _runs_in(text, run_start, run_end):
+                return True
+            run_start = line
+        run_end = max(run_end, _window_end(text, line))
+    return run_start >= 0 and _runs_in(text, run_start, run_end)
+
+
+def _command_starts(text: str) -> Iterator[int]:
+    """Where a command or setup step may start: a shell prompt, a loop or an echo into a
+    file, "Performance counter stats", a path run with arguments, a program word starting a
+    line (after a bullet or a `label:` too) or, for a benchmark program or a program named
+    like one, before an option in prose; a lower-case word starting a line with an option
+    after it (the reader's own test for a program it does not know)."""
+    if "#" in text or "$" in text:
+        yield from (m.start() for m in _PROMPT.finditer(text) if _at_line_start(text, m.start(), _PROMPT_LEAD))
+    if "; do" in text:
+        yield from (m.start() for m in _LOOP.finditer(text))
+    if "echo" in text:
+        yield from (m.start() for m in _ECHO.finditer(text))
+    pos = text.find("Performance counter stats")
+    if pos >= 0:
+        yield pos
+    yield from (m.start() for m in _OWN_PROGRAM.finditer(text))
+    yield from _prose_own_program(text)
     for name in ("bench", "xdp"):  # any program named so ("./xdp_redirect", "io_uring-bench")
         pos = text.find(name)
         while pos >= 0:
             line = text.rfind("\n", 0, pos) + 1
             start = _TOKEN_START.search(text, line, pos)
             if start is not None and _LEAD_NO_PATH.fullmatch(text, line, start.start()):
-                return True
+                yield pos
             pos = text.find(name, pos + 1)
     words = _PROGRAM_WORDS.intersection(_WORD_RUN.findall(text))
     for word in words:
-        if word in _BENCH_WORDS and _prose_re(word).search(text):
-            return True
+        if word in _BENCH_WORDS:
+            yield from (m.start() for m in _prose_re(word).finditer(text))
         for m in _word_re(word).finditer(text):
-            if not _at_line_start(text, m.start()):
-                continue
-            if word not in _WRAPPER_WORDS:
-                return True
-            end = text.find("\n", m.end())
-            rest = text[m.end():end if end >= 0 else len(text)]
-            if "./" in rest or any(_word_re(w).search(rest) for w in words - _WRAPPER_WORDS):
-                return True
-    return False
+            if _at_line_start(text, m.start()) or _at_line_start(text, m.start(), _LEAD_LABEL):
+                yield m.start()
+    if " -" in text:
+        yield from (m.start() for m in _UNKNOWN_PROGRAM.finditer(text)
+                    if _BENCH_STEM.search(m.group("w")) or m.group().rstrip().endswith("&"))
 
 
-PROMPT_WINDOW = 24  # lines: a prompted line and what the command reader may join to it (20)
+COMMAND_WINDOW = 21  # lines: a line and the 20 the command reader may join to it
 
 
-def _prompt_runs(text: str, pos: int) -> bool:
-    """Does the prompted line at `pos` give a command or a setup step? A prompt is common
-    ("Host# cat guest-agent.xml", "# save the attached .config"); what runs behind it is
-    decided by the extractor's own command reader (claims.commands.find_commands), given
-    the line and the lines it may join, each read at its quote depth as the message model
-    reads it. Nothing the reader skips is skipped here, and the lines above (the programs
-    the message ran before, which only widen what counts) are found by their own cues."""
+def _window_end(text: str, line: int) -> int:
+    """Where the COMMAND_WINDOW lines from the line at `line` end."""
+    end = line
+    for _ in range(COMMAND_WINDOW):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return len(text)
+    return end
+
+
+def _runs_in(text: str, start: int, end: int) -> bool:
+    """Do the lines of text[start:end] give a command or a setup step? Programs are named
+    everywhere in mail ("Host# cat guest-agent.xml", "ip link is down"); what runs is
+    decided by the extractor's own command reader (claims.commands.find_commands), each
+    line read at its quote depth as the message model reads it. The lines above (the
+    programs the message ran before, which only widen what counts) are asked at their own
+    starts."""
     from claims.commands import find_commands
     from claims.message import quote_depth
 
-    start = text.rfind("\n", 0, pos) + 1
     window: list[Line] = []
-    for k, raw in enumerate(text[start:].split("\n", PROMPT_WINDOW)[:PROMPT_WINDOW]):
+    for k, raw in enumerate(text[start:end].split("\n")):
         depth, body = quote_depth(raw)
         window.append(Line(body, k + 1, depth, None, None))
-    found = find_commands(window)
-    return bool(found.events)
+    return bool(find_commands(window).events)
 
 
-def _prose_own_program(text: str) -> bool:
+def _prose_own_program(text: str) -> Iterator[int]:
     """A path or a benchmark-named word, then whitespace and an option, on one line."""
     for m in _OPTION.finditer(text):
         end = m.start()
@@ -370,8 +472,7 @@ def _prose_own_program(text: str) -> bool:
             start -= 1
         word = text[start:end]
         if "/" in word or _OWN_STEM.search(word) is not None:
-            return True
-    return False
+            yield start
 
 
 def _variant_near(text: str, pos: int, above: int = 2) -> bool:
@@ -441,11 +542,12 @@ def _side_after(text: str, end: int) -> bool:
     return m is not None and _is_variant(m.group())
 
 
-def _sided_numbers(text: str) -> bool:
+def _sided_numbers(text: str) -> Iterator[int]:
     """Two numbers of one paragraph that each have a side word where claims.prose.side_claims
     reads one ("645 without the patch, ~625 with batch", "baseline 645, patched 625"; also
     claims.grid's value-first rows, "* 5,112,930 - baseline"). The words are the lexicon's
-    (`_is_variant`); looked up only for a number with another number within SIDE_SPAN."""
+    (`_is_variant`); looked up only for a number with another number within SIDE_SPAN.
+    Yields where the second number of each such pair stands."""
     nums = [(m.start(), m.end()) for m in _SIDE_NUM.finditer(text)]
     last_sided = -1
     for k, (start, end) in enumerate(nums):
@@ -457,9 +559,8 @@ def _sided_numbers(text: str) -> bool:
         if _side_after(text, end) or _side_before(text, start, prev_end):
             if last_sided >= 0 and start - nums[last_sided][0] <= SIDE_SPAN \
                     and _PARAGRAPH_END.search(text, nums[last_sided][1], start) is None:
-                return True
+                yield start
             last_sided = k
-    return False
 
 
 _PASSED = "_prescan_passed"

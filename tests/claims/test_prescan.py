@@ -17,9 +17,10 @@ import pytest
 import claims.extract as extract
 import claims.prescan as prescan
 import claims.sources as sources
+from claims.hunks import fragment_runs
 from claims.message import message_from_text
 from claims.model import Extraction, Line
-from claims.prescan import fragment_runs, might_have_claims, readable
+from claims.prescan import might_have_claims, readable
 from tests.paths import SHARED
 
 TEXTS = sorted((SHARED / "corpus").glob("*.txt")) + sorted((SHARED / "shapes").glob("*.txt"))
@@ -231,3 +232,29 @@ def test_a_prompt_passes_only_when_something_runs_behind_it() -> None:
 def test_a_command_after_a_lettered_bullet_passes() -> None:
     # claims.commands reads "(b) " as a bullet: a setup step after it is found
     assert might_have_claims("Here VF mac is either set using\n(b) ip link set vf mac\n")
+
+
+@pytest.mark.parametrize("text", [
+    "Test Cmd: ethtool -g eth1; ethtool -G eth1 rx $1 tx $2\n",  # a label before the program
+    "usemem --punch-holes -s -1 800m &\n",  # a program the reader knows only by its background job
+    "t460s: ~/git/linux memory_holes $ git grep -C3 adjust_man drivers/virtio/virtio_balloon.c\n",
+])
+def test_commands_the_reader_finds_pass(text: str) -> None:
+    """Lines the extractor's command reader takes for a command: the gate asks the reader."""
+    found = extract.extract_message(message_from_text(text))
+    assert found.commands or found.setup
+    assert might_have_claims(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I am not 100% sure about this.\n",  # a percent, but no change stated
+    "Please bump the version from 1 to 2 in the next respin.\n",  # "from .. to", no measure
+    "use foo -x to list devices\n",  # a program the reader does not know, an option, no evidence
+    "It was 3 in v1 and 5 in v2 of the series.\n",  # side words, no pair the prose reader takes
+])
+def test_cues_the_readers_do_not_take_are_turned_away(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    """A cue alone is not enough: the extractor's own readers find nothing here, and
+    neither does the extractor without the gate."""
+    assert not might_have_claims(text)
+    gate_open(monkeypatch)
+    assert findings(extract.extract_message(message_from_text(text))) == set()
