@@ -98,7 +98,10 @@ _NOT_BENCH = frozenset({
 
 _PROMPT = re.compile(
     r"^\s*(?:\[(?:[\w.-]+@)?(?P<h1>[\w.-]+)[^\]\n]{0,60}\]|(?:[\w.-]+@)?(?P<h2>[\w.-]+):[^\s#$]{0,80}"
-    r"|[\w.-]+@(?P<h4>[\w.-]+)\s[~/][^\s#$]{0,80}|(?P<h3>[A-Za-z][\w.-]*(?=[#$]))|~)?\s?[#$]\s+(?P<rest>\S.*)$"
+    r"|[\w.-]+@(?P<h4>[\w.-]+)\s[~/][^\s#$]{0,80}|(?P<h3>[A-Za-z][\w.-]*(?=[#$]))"
+    # a working directory and a git branch (`~/git/linux memory_holes $ `): `$` only, as
+    # `/path # words` is a program and its comment
+    r"|~?/[\w.~/-]{0,80}(?:\s\(?[\w./-]{1,40}\)?)?(?=\s?\$\s)|~)?\s?[#$]\s+(?P<rest>\S.*)$"
 )
 _PERF_HEADER = re.compile(r"Performance counter stats for '(?P<cmd>[^'\n]{1,500})'")
 _PERF_OPEN = "Performance counter stats for '"
@@ -114,7 +117,7 @@ _PROSE_PROG = re.compile(
 # A sentence about a run that has not happened ("I'll rerun with neper -T4 once ...")
 _HYPOTHETICAL = re.compile(r"\b(?:will|would|could|should|shall|might|may|going to|plan(?:s|ning)? to|"
                            r"want(?:s|ed)? to|try(?:ing)?|if)\b|'ll\b", re.I)
-_OPT = re.compile(r"^--?[A-Za-z][\w-]*(?:=\S*)?$|^-[A-Za-z]\S*$")
+_OPT = re.compile(r"^--?[A-Za-z][\w-]*(?:=\S*)?$|^-[A-Za-z][\w.:/]*$")
 _OPTION_WORD = re.compile(r"^--?[A-Za-z]")
 _ARG = re.compile(r"^[\w$@%:.,/=+<>(){}\[\]-]{1,120}$")
 _LOOSE = re.compile(r"^[A-Za-z]+[.,]?$")
@@ -158,6 +161,8 @@ def make_command(raw: str, line: int, host: str | None, depth: int, in_prose: bo
 
     inv = invocation(split_argv(raw))
     prog = inv.program
+    if prog and (bare := unversioned(prog)) and bare in BENCH_PROGRAMS:
+        prog = bare  # `iperf3.16`, `fio-3.35`: the tool, whichever build of it
     tool = tool_for_program(prog.strip("${}").lower() if prog.startswith("$") else prog) if prog else None
     variables = []
     for m in _VAR.finditer(raw):
@@ -201,7 +206,7 @@ def _looks_like_args(args: list[str]) -> bool:
         return False
     # "sockperf ping-pong -i ...", "super_netperf 200 -H ..." (a subcommand or a count first)
     subcommand = re.fullmatch(r"[a-z][a-z_-]{0,15}|\d{1,5}", args[0]) is not None and len(args) > 1 \
-        and args[1].startswith("-")
+        and _OPTION_WORD.match(args[1]) is not None
     if not (args[0].startswith(("-", "$")) or args[0] in ("stat", "bench", "record") or subcommand):
         return False
     return (loose := _loose_words(args)) is not None and loose <= 2
@@ -236,7 +241,19 @@ def _evidence(args: Sequence[str]) -> int:
 
 def _known_program(prog: str) -> bool:
     """A benchmark program by name: described, listed, or of a listed family (pktgen_*.sh)."""
-    return prog in BENCH_PROGRAMS or prog.startswith(("pktgen_", "xdp_", "udpgso_bench", "super_netperf"))
+    return prog in BENCH_PROGRAMS or (prog.startswith(("pktgen_", "xdp_", "udpgso_bench", "super_netperf"))
+                                      and _PROGRAM_WORD.match(prog) is not None) \
+        or (unversioned(prog) or prog) in BENCH_PROGRAMS
+
+
+_VERSION = re.compile(r"(?<=[A-Za-z\d])[-_.]v?\d+(?:\.\d+)*$")
+
+
+def unversioned(prog: str) -> str | None:
+    """`iperf3.16` -> `iperf3`, `netperf-2.7.0` -> `netperf`: a program named with its
+    version (None when the name carries none)."""
+    bare = _VERSION.sub("", prog)
+    return bare if bare != prog and bare else None
 
 
 def _executable_word(word: str) -> bool:
@@ -558,7 +575,7 @@ def _prose_commands(lines: Sequence[Line], i: int, skip: set[int], found: Found)
         if any(a <= m.start() < b for a, b in spans) or (
                 m.re is _PROSE_OWN and not _own_program(m.group("prog"))):
             continue
-        taken = _options_after(text[m.end():m.end() + 600])
+        taken = _options_after(text[m.end():m.end() + 600], basename(m.group("prog")))
         if not taken:
             continue
         start = _wrappers_before(text, m.start())
@@ -596,20 +613,30 @@ def _never_benchmark(prog: str) -> bool:
             or prog != prog.lower() and not _known_program(prog))
 
 
-def _options_after(tail: str) -> list[str]:
+def _options_after(tail: str, prog: str = "") -> list[str]:
     """The options (and their values) that follow a program named in a sentence, up to the
-    first word that is neither: "iperf -P 4 on both hosts" -> ["-P", "4"]."""
+    first word that is neither: "iperf -P 4 on both hosts" -> ["-P", "4"].  A `<placeholder
+    of words>` is one value.  A plain word that the sentence goes on from ("iperf -c in the
+    guest") is prose, not a value: an option the tool's description says needs a value is
+    then only named, and the sentence gives no command at all."""
     taken: list[str] = []
     expect_value = False
-    for w in tail.split():
+    valued, flags = _option_arities(prog)
+    words = _prose_words(tail)
+    for k, w in enumerate(words):
         if "\\" in w:
             return []  # `--peer-cid=2\n`: a string in code, not a sentence about a run
         bare = w.rstrip(".,;:)'\"`")
         if _OPT.match(bare) and not bare.startswith("--") or bare.startswith("--") and len(bare) > 2:
             taken.append(bare)
-            expect_value = "=" not in bare and not (len(bare) > 2 and not bare.startswith("--")
-                                                    and bare[2:].isdigit())
-        elif expect_value and _ARG.match(bare) and not re.match(r"^[A-Z][a-z]+$", bare):
+            name = bare.split("=", 1)[0]
+            expect_value = "=" not in bare and name not in flags and not (
+                len(bare) > 2 and not bare.startswith("--") and bare[2:].isdigit())
+        elif expect_value and _ARG.match(bare.replace(" ", "_")) and not re.match(r"^[A-Z][a-z]+$", bare):
+            if bare == w and _PLAIN_WORD.match(bare) and k + 1 < len(words) and _PLAIN_WORD.match(words[k + 1]):
+                if taken[-1] in valued:
+                    return []
+                break
             taken.append(bare)
             expect_value = False
         else:
@@ -617,6 +644,40 @@ def _options_after(tail: str) -> list[str]:
         if bare != w:
             break
     return taken
+
+
+_PLAIN_WORD = re.compile(r"^[a-z]+[.,]?$")
+_SPACED_PLACEHOLDER = re.compile(r"<[^<>\s][^<>\n]{0,38}>")
+
+
+def _prose_words(tail: str) -> list[str]:
+    """Whitespace words, a `<placeholder of words>` kept whole."""
+    out: list[str] = []
+    at = 0
+    for m in _SPACED_PLACEHOLDER.finditer(tail):
+        if " " not in m.group() or (m.start() and not tail[m.start() - 1].isspace()):
+            continue
+        out += tail[at:m.start()].split()
+        end = m.end()
+        while end < len(tail) and not tail[end].isspace():
+            end += 1
+        out.append(tail[m.start():end])
+        at = end
+    return out + tail[at:].split()
+
+
+def _option_arities(prog: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The options of a described tool that take a value, and those that take none."""
+    from claims.tools import tool_for_program
+
+    try:
+        tool = tool_for_program(unversioned(prog) or prog) if prog else None
+        opts = tool.options.options if tool is not None else []
+    except Exception:  # noqa: BLE001 - a broken tool module: no arities known
+        return frozenset(), frozenset()
+    valued = frozenset(n for o in opts if o.value is not None and not o.optional_value for n in o.names)
+    flags = frozenset(n for o in opts if o.value is None for n in o.names)
+    return valued, flags
 
 
 _BACKTICKS = re.compile(r"`([^`\n]{3,300})`")
