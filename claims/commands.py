@@ -301,9 +301,17 @@ def _wrapped_value(line: str, text: str) -> bool:
     options (`... -m` / `00:11:22:33:44:55 -t 4`): one command wrapped inside an option."""
     words = text.split()
     tail = line.split()[-1:] if line.strip() else []
-    return bool(words and tail) and _OPTION_WORD.match(tail[0]) is not None and "=" not in tail[0] \
-        and _VALUEISH.match(words[0]) is not None and any(_OPTION_WORD.match(w) for w in words[1:]) \
+    if not (words and tail) or _OPTION_WORD.match(tail[0]) is None or "=" in tail[0]:
+        return False
+    value = words[0].rstrip(";&|")
+    if value != words[0] or all(w in _SHELL_TAIL for w in words[1:]):
+        # `... -t` / `150& done`: the value, then only the line's shell punctuation
+        return bool(value) and _VALUEISH.match(value) is not None and all(w in _SHELL_TAIL for w in words[1:])
+    return _VALUEISH.match(words[0]) is not None and any(_OPTION_WORD.match(w) for w in words[1:]) \
         and (loose := _loose_words(words)) is not None and loose <= 1
+
+
+_SHELL_TAIL = frozenset({"&", ";", "&&", "||", "|", "done", "fi", "}", ")", "done;", "fi;"})
 
 
 def _wrapped_args(text: str) -> bool:
@@ -395,6 +403,8 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
             bare = _BULLET.sub("", text, count=1).strip().strip("`").strip()
             rest = _unlabel(bare)
             labelled = rest != bare
+            if labelled:  # `t460s: ~/git/linux master $ git grep ...`: a label, then a prompt
+                prompted, host, rest = strip_prompt(rest)
         rest, last = _joined(rest, lines, i, skip, prompted)
         ctx = _Context(prompted, host, i, last, labelled, frozenset(ran))
         events = _line_events(rest.strip(), ctx, ln) if _worth_parsing(rest, ctx) else []
@@ -564,7 +574,7 @@ def _prose_commands(lines: Sequence[Line], i: int, skip: set[int], found: Found)
             found.events.append(ShellEvent(i, i + used - 1, named_by_output=True, command=make_command(
                 raw, ln.number, None, ln.depth, author=ln.author)))
         return used
-    if "-" not in text:
+    if "-" not in text or _PATCH_TITLE.match(text):
         return 1
     spans = _quoted_commands(lines, i, found)
     # a line that is itself some program's command line (`qemu-system-x86_64 -m 4G ...`) is
@@ -595,6 +605,10 @@ _PROSE_OWN = re.compile(r"(?<![\w/.$+=,:-])(?P<prog>(?:\.{1,2}/|~/|/)[\w.+/-]+|[
                         r"[a-z]+\d[\w.+-]*)\s+(?=--?[A-Za-z])")
 
 
+# A patch title in a shortlog or a pull request ("  tools/virtio: Reset index in virtio_test
+# --reset."): it names a change to a tool, not a run of it.
+_PATCH_TITLE = re.compile(r"^\s*(?:[0-9a-f]{7,40}\s+|\[[^\]\n]{0,60}\]\s*)?[a-z][\w.-]*(?:/[\w.*-]+)+"
+                          r"(?::\s*[\w.-]+(?:/[\w.*-]+)*)*:\s+\S")
 _SHELL_LINE = re.compile(r"^\s*(?:[\w.@-]+[#$]\s+)?[\w./~+-]+\s+-")
 
 
