@@ -101,7 +101,9 @@ _PROMPT = re.compile(
     r"|[\w.-]+@(?P<h4>[\w.-]+)\s[~/][^\s#$]{0,80}|(?P<h3>[A-Za-z][\w.-]*(?=[#$]))"
     # a working directory and a git branch (`~/git/linux memory_holes $ `): `$` only, as
     # `/path # words` is a program and its comment
-    r"|~?/[\w.~/-]{0,80}(?:\s\(?[\w./-]{1,40}\)?)?(?=\s?\$\s)|~)?\s?[#$]\s+(?P<rest>\S.*)$"
+    r"|~?/[\w.~/-]{0,80}(?:\s\(?[\w./-]{1,40}\)?)?(?=\s?\$\s)"
+    # a role or host word before a `$` (`guest $ `, `(vm1)$ `)
+    r"|\(?(?P<h5>[A-Za-z][\w.-]{0,30})\)?(?=\s?\$\s)|~)?\s?[#$]\s+(?P<rest>\S.*)$"
 )
 _PERF_HEADER = re.compile(r"Performance counter stats for '(?P<cmd>[^'\n]{1,500})'")
 _PERF_OPEN = "Performance counter stats for '"
@@ -180,7 +182,7 @@ def strip_prompt(text: str) -> tuple[bool, str | None, str]:
     m = _PROMPT.match(text[:2000])
     if not m:
         return False, None, text
-    host = m.group("h1") or m.group("h2") or m.group("h3") or m.group("h4")
+    host = m.group("h1") or m.group("h2") or m.group("h3") or m.group("h4") or m.group("h5")
     return True, host, m.group("rest")
 
 
@@ -205,11 +207,19 @@ def _looks_like_args(args: list[str]) -> bool:
     if not args:
         return False
     # "sockperf ping-pong -i ...", "super_netperf 200 -H ..." (a subcommand or a count first)
-    subcommand = re.fullmatch(r"[a-z][a-z_-]{0,15}|\d{1,5}", args[0]) is not None and len(args) > 1 \
-        and _OPTION_WORD.match(args[1]) is not None
+    # subcommand words (`perf bench sched pipe -l 1000000`) or a count, then an option
+    lead = 0
+    while lead < min(3, len(args) - 1) and _SUBCOMMAND.fullmatch(args[lead]) and not args[lead].isdigit():
+        lead += 1
+    if lead == 0 and _SUBCOMMAND.fullmatch(args[0]):
+        lead = 1  # `super_netperf 200 -H ...`
+    subcommand = 0 < lead < len(args) and _OPTION_WORD.match(args[lead]) is not None
     if not (args[0].startswith(("-", "$")) or args[0] in ("stat", "bench", "record") or subcommand):
         return False
-    return (loose := _loose_words(args)) is not None and loose <= 2
+    return (loose := _loose_words(args[lead:] if subcommand else args)) is not None and loose <= 2
+
+
+_SUBCOMMAND = re.compile(r"[a-z][a-z_-]{0,15}|\d{1,5}")
 
 
 def _loose_words(args: Sequence[str]) -> int | None:
@@ -497,6 +507,8 @@ def _line_events(rest: str, ctx: _Context, ln: Line) -> list[ShellEvent]:
         texts, results = gap_splits(part.text, _program_like) \
             if ("\t" in part.text or "   " in part.text) else ([part.text], False)
         for k, text in enumerate(texts):
+            if k or part.start:
+                text = _unlabel(text)  # `server: iperf3 -s; client: iperf3 -c x`
             alone = len(parts) == 1 and len(texts) == 1
             background = part.background and k == len(texts) - 1
             ev = _piece_event(text, ctx, ln, alone=alone, background=background)
@@ -544,6 +556,9 @@ def _results_after(rest: str) -> tuple[str, bool]:
     m = _RESULTS_AFTER.match(rest)
     if m is None or "://" in m.group("cmd") or m.group("rest").lstrip().startswith("-"):
         return rest, False
+    after = m.group("rest").split()
+    if _program_like(after[0]) and any(_OPTION_WORD.match(w) for w in after[1:4]):
+        return rest, False  # `iperf3 -s; client: iperf3 -c x`: another labelled command
     return m.group("cmd"), True
 
 
