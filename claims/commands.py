@@ -108,7 +108,9 @@ _PROMPT = re.compile(
 _PERF_HEADER = re.compile(r"Performance counter stats for '(?P<cmd>[^'\n]{1,500})'")
 _PERF_OPEN = "Performance counter stats for '"
 _VAR = re.compile(r"\$\{?(\w+)\}?|\$\(\((?P<arith>[^)]{1,80})\)\)")
-_BULLET = re.compile(r"^\s*(?:[-*•+]\s+|\(?\d{1,2}[.)]\s+|\(?[a-z]\)\s+)?`?")
+_BULLET = re.compile(r"^\s*(?:[-=]>\s+|→\s*|[-*•+]\s+|\(?\d{1,2}[.)]\s+|\(?[a-z]\)\s+)?`?")
+# `iperf3 -c x \ -t 30 \ -P 8`: continuation lines an archive page ran into one line
+_COLLAPSED_CONTINUATION = re.compile(r"(?<=\s)\\\s+(?=\S)")
 # "client:  taskset -c 1 sockperf ...", "xmit command: sockperf tp ...": a short label
 _LABEL = re.compile(r"^(?P<label>[A-Za-z][\w./+()-]*(?: [\w./+()-]+){0,3})\s*:\s+(?P<rest>\S.*)$")
 _PROSE_PROG = re.compile(
@@ -219,7 +221,7 @@ def _looks_like_args(args: list[str]) -> bool:
     return (loose := _loose_words(args[lead:] if subcommand else args)) is not None and loose <= 2
 
 
-_SUBCOMMAND = re.compile(r"[a-z][a-z_-]{0,15}|\d{1,5}")
+_SUBCOMMAND = re.compile(r"[a-z][a-z_-]{0,15}\d{0,3}|\d{1,5}")
 
 
 def _loose_words(args: Sequence[str]) -> int | None:
@@ -416,6 +418,7 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
             if labelled:  # `t460s: ~/git/linux master $ git grep ...`: a label, then a prompt
                 prompted, host, rest = strip_prompt(rest)
         rest, last = _joined(rest, lines, i, skip, prompted)
+        rest = _COLLAPSED_CONTINUATION.sub("", rest)
         ctx = _Context(prompted, host, i, last, labelled, frozenset(ran))
         events = _line_events(rest.strip(), ctx, ln) if _worth_parsing(rest, ctx) else []
         if events:
