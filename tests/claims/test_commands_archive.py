@@ -90,10 +90,35 @@ def test_wrappers_prompts_and_labels_in_front_of_the_program() -> None:
     ]
 
 
+def test_each_piece_of_a_compound_line_may_carry_its_role_label() -> None:
+    assert commands("server: iperf3 -s; client: iperf3 -c 10.0.0.1 -t 30\n") == [
+        ("iperf3", "iperf3 -s"), ("iperf3", "iperf3 -c 10.0.0.1 -t 30")]
+
+
+def test_a_role_word_before_the_prompt() -> None:
+    got = find_commands(message_from_text("guest $ iperf3 -c 10.0.0.2 -t 30\n(vm1)$ sockperf sr --tcp\n")
+                        .lines).commands
+    assert [(c.raw, c.host, c.in_prose) for c in got] == [
+        ("iperf3 -c 10.0.0.2 -t 30", "guest", False), ("sockperf sr --tcp", "vm1", False)]
+
+
+def test_subcommand_words_and_a_device_before_the_first_option() -> None:
+    assert commands("perf bench sched pipe -l 1000000\nmausezahn eth0 -c 0 -t udp -d 0\n") == [
+        ("perf", "perf bench sched pipe -l 1000000"), ("mausezahn", "mausezahn eth0 -c 0 -t udp -d 0")]
+
+
+def test_continuations_run_into_one_line_and_arrows_in_front() -> None:
+    """An archive page that collapsed whitespace keeps the `\\` of each continuation."""
+    assert commands("iperf3 -c 10.0.0.1 \\ -t 30 \\ -P 8\n  -> netperf -H 10.0.0.1 -t TCP_RR\n") == [
+        ("iperf3", "iperf3 -c 10.0.0.1 -t 30 -P 8"), ("netperf", "netperf -H 10.0.0.1 -t TCP_RR")]
+    assert all(not c.in_prose for c in find_commands(message_from_text("=> iperf3 -c 10.0.0.1\n").lines).commands)
+
+
 _PIECES = st.sampled_from([
     "iperf", "-c", "in", "the", "guest", "tools/virtio:", "virtio_test", "--reset.", "<packet",
     "size>", "for", "((i=0;", "i", "<", "10;", "++i))", "do", "done", "&", "-t", "\n", "150&",
     "~/git/linux", "master", "$", "#", "t460s:", "xdp_x(&y,", "iperf3.16", "fio-3.35", "(", ")",
+    "\\", "->", "=>", "server:", "client:", ";", "guest", "(vm1)$", "perf", "bench", "eth0",
 ])
 
 
