@@ -655,6 +655,8 @@ def _options_after(tail: str, prog: str = "") -> list[str]:
     expect_value = False
     valued, flags = _option_arities(prog)
     words = _prose_words(tail)
+    if len(words) > 1 and words[1].rstrip(".,;:)") in _OPTION_NOUNS:
+        return []  # "the iperf3 -R option reverses it": the sentence is about the option
     for k, w in enumerate(words):
         if "\\" in w:
             return []  # `--peer-cid=2\n`: a string in code, not a sentence about a run
@@ -679,6 +681,7 @@ def _options_after(tail: str, prog: str = "") -> list[str]:
 
 
 _PLAIN_WORD = re.compile(r"^[a-z]+[.,]?$")
+_OPTION_NOUNS = frozenset({"option", "options", "flag", "flags", "switch", "parameter", "argument"})
 _SPACED_PLACEHOLDER = re.compile(r"<[^<>\s][^<>\n]{0,38}>")
 
 
