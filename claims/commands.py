@@ -204,8 +204,10 @@ def _tool_accepts(argv: list[str]) -> bool:
     return True
 
 
-def _looks_like_args(args: list[str]) -> bool:
-    """Option-like arguments, not a sentence that starts with a program's name."""
+def _looks_like_args(args: list[str], prog: str = "") -> bool:
+    """Option-like arguments, not a sentence that starts with a program's name (`ping -f
+    requires root`: by the tool's description `-f` takes no value, so two plain words
+    follow it)."""
     if not args:
         return False
     # "sockperf ping-pong -i ...", "super_netperf 200 -H ..." (a subcommand or a count first)
@@ -218,22 +220,27 @@ def _looks_like_args(args: list[str]) -> bool:
     subcommand = 0 < lead < len(args) and _OPTION_WORD.match(args[lead]) is not None
     if not (args[0].startswith(("-", "$")) or args[0] in ("stat", "bench", "record") or subcommand):
         return False
-    return (loose := _loose_words(args[lead:] if subcommand else args)) is not None and loose <= 2
+    flags = _option_arities(prog)[1] if prog else frozenset()
+    loose = _loose_words(args[lead:] if subcommand else args, flags)
+    return loose is not None and loose <= 2
 
 
 _SUBCOMMAND = re.compile(r"[a-z][a-z_-]{0,15}\d{0,3}|\d{1,5}")
 
 
-def _loose_words(args: Sequence[str]) -> int | None:
+def _loose_words(args: Sequence[str], flags: frozenset[str] = frozenset()) -> int | None:
     """How many bare words (not an option, nor an option's value) the arguments hold, or
-    None when one of them cannot be a shell word at all (a sentence's punctuation)."""
+    None when one of them cannot be a shell word at all (a sentence's punctuation) or, with
+    the tool's `flags` known, two plain words follow one another as in a sentence."""
     loose = 0
     after_option = False
+    plain_before = False
     for a in args[:60]:
         if not (_ARG.match(a) or a.startswith(("-", "$", "'", '"', "<", "["))):
             return None
         if a.startswith("-"):
-            after_option = not a.endswith(".")
+            after_option = not a.endswith(".") and a.split("=", 1)[0] not in flags
+            plain_before = False
             if a.endswith(".") and len(a) > 2:
                 return None
             continue
@@ -241,6 +248,11 @@ def _loose_words(args: Sequence[str]) -> int | None:
             return None
         if not after_option and _LOOSE.match(a):
             loose += 1
+            if flags and plain_before and _PLAIN_WORD.match(a):
+                return None
+            plain_before = _PLAIN_WORD.match(a) is not None
+        else:
+            plain_before = False
         after_option = False
     return loose
 
@@ -368,7 +380,7 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
     if not prog or prog.endswith(":") or _never_benchmark(prog):
         return False
     if _known_program(prog):
-        return (_looks_like_args(args) or (not args and (ctx.prompted or alone and (
+        return (_looks_like_args(args, prog) or (not args and (ctx.prompted or alone and (
                     ctx.labelled and prog in _SERVERS or _executable_word(word))))
                 or _tool_accepts(inv.argv[inv.at:]))
     if not _PROGRAM_WORD.match(prog):

@@ -50,6 +50,15 @@ def test_a_sentence_naming_an_option_gives_no_command() -> None:
     assert commands("Running iperf3 -R in the guest shows it.\n") == [("iperf3", "iperf3 -R")]
 
 
+def test_a_sentence_about_an_option_or_after_a_flag_is_no_command_line() -> None:
+    """Invented: the sentence names the option, or goes on after a flag that takes no value
+    (iperf3's description says `-R` is a flag, so 'shows a drop' is prose, not its value)."""
+    assert commands("the iperf3 -R option reverses the direction\n") == []
+    got = find_commands(message_from_text("iperf3 -R shows a drop here\n").lines).commands
+    assert [(c.raw, c.in_prose) for c in got] == [("iperf3 -R", True)]  # only the prose reading
+    assert commands("iperf3 -c 10.0.0.1 -R -t 30\n") == [("iperf3", "iperf3 -c 10.0.0.1 -R -t 30")]
+
+
 def test_patch_titles_in_a_shortlog_name_no_run() -> None:
     text = ("Rong Tao (2):\n      tools/virtio: virtio_test: Fix indentation\n"
             "      tools/virtio: virtio_test -h,--help should return directly\n\n"
