@@ -98,12 +98,19 @@ _NOT_BENCH = frozenset({
 
 _PROMPT = re.compile(
     r"^\s*(?:\[(?:[\w.-]+@)?(?P<h1>[\w.-]+)[^\]\n]{0,60}\]|(?:[\w.-]+@)?(?P<h2>[\w.-]+):[^\s#$]{0,80}"
-    r"|[\w.-]+@(?P<h4>[\w.-]+)\s[~/][^\s#$]{0,80}|(?P<h3>[A-Za-z][\w.-]*(?=[#$]))|~)?\s?[#$]\s+(?P<rest>\S.*)$"
+    r"|[\w.-]+@(?P<h4>[\w.-]+)\s[~/][^\s#$]{0,80}|(?P<h3>[A-Za-z][\w.-]*(?=[#$]))"
+    # a working directory and a git branch (`~/git/linux memory_holes $ `): `$` only, as
+    # `/path # words` is a program and its comment
+    r"|~?/[\w.~/-]{0,80}(?:\s\(?[\w./-]{1,40}\)?)?(?=\s?\$\s)"
+    # a role or host word before a `$` (`guest $ `, `(vm1)$ `)
+    r"|\(?(?P<h5>[A-Za-z][\w.-]{0,30})\)?(?=\s?\$\s)|~)?\s?[#$]\s+(?P<rest>\S.*)$"
 )
 _PERF_HEADER = re.compile(r"Performance counter stats for '(?P<cmd>[^'\n]{1,500})'")
 _PERF_OPEN = "Performance counter stats for '"
 _VAR = re.compile(r"\$\{?(\w+)\}?|\$\(\((?P<arith>[^)]{1,80})\)\)")
-_BULLET = re.compile(r"^\s*(?:[-*•+]\s+|\(?\d{1,2}[.)]\s+|\(?[a-z]\)\s+)?`?")
+_BULLET = re.compile(r"^\s*(?:[-=]>\s+|→\s*|[-*•+]\s+|\(?\d{1,2}[.)]\s+|\(?[a-z]\)\s+)?`?")
+# `iperf3 -c x \ -t 30 \ -P 8`: continuation lines an archive page ran into one line
+_COLLAPSED_CONTINUATION = re.compile(r"(?<=\s)\\\s+(?=\S)")
 # "client:  taskset -c 1 sockperf ...", "xmit command: sockperf tp ...": a short label
 _LABEL = re.compile(r"^(?P<label>[A-Za-z][\w./+()-]*(?: [\w./+()-]+){0,3})\s*:\s+(?P<rest>\S.*)$")
 _PROSE_PROG = re.compile(
@@ -114,7 +121,7 @@ _PROSE_PROG = re.compile(
 # A sentence about a run that has not happened ("I'll rerun with neper -T4 once ...")
 _HYPOTHETICAL = re.compile(r"\b(?:will|would|could|should|shall|might|may|going to|plan(?:s|ning)? to|"
                            r"want(?:s|ed)? to|try(?:ing)?|if)\b|'ll\b", re.I)
-_OPT = re.compile(r"^--?[A-Za-z][\w-]*(?:=\S*)?$|^-[A-Za-z]\S*$")
+_OPT = re.compile(r"^--?[A-Za-z][\w-]*(?:=\S*)?$|^-[A-Za-z][\w.:/]*$")
 _OPTION_WORD = re.compile(r"^--?[A-Za-z]")
 _ARG = re.compile(r"^[\w$@%:.,/=+<>(){}\[\]-]{1,120}$")
 _LOOSE = re.compile(r"^[A-Za-z]+[.,]?$")
@@ -158,6 +165,8 @@ def make_command(raw: str, line: int, host: str | None, depth: int, in_prose: bo
 
     inv = invocation(split_argv(raw))
     prog = inv.program
+    if prog and (bare := unversioned(prog)) and bare in BENCH_PROGRAMS:
+        prog = bare  # `iperf3.16`, `fio-3.35`: the tool, whichever build of it
     tool = tool_for_program(prog.strip("${}").lower() if prog.startswith("$") else prog) if prog else None
     variables = []
     for m in _VAR.finditer(raw):
@@ -175,7 +184,7 @@ def strip_prompt(text: str) -> tuple[bool, str | None, str]:
     m = _PROMPT.match(text[:2000])
     if not m:
         return False, None, text
-    host = m.group("h1") or m.group("h2") or m.group("h3") or m.group("h4")
+    host = m.group("h1") or m.group("h2") or m.group("h3") or m.group("h4") or m.group("h5")
     return True, host, m.group("rest")
 
 
@@ -195,28 +204,43 @@ def _tool_accepts(argv: list[str]) -> bool:
     return True
 
 
-def _looks_like_args(args: list[str]) -> bool:
-    """Option-like arguments, not a sentence that starts with a program's name."""
+def _looks_like_args(args: list[str], prog: str = "") -> bool:
+    """Option-like arguments, not a sentence that starts with a program's name (`ping -f
+    requires root`: by the tool's description `-f` takes no value, so two plain words
+    follow it)."""
     if not args:
         return False
     # "sockperf ping-pong -i ...", "super_netperf 200 -H ..." (a subcommand or a count first)
-    subcommand = re.fullmatch(r"[a-z][a-z_-]{0,15}|\d{1,5}", args[0]) is not None and len(args) > 1 \
-        and args[1].startswith("-")
+    # subcommand words (`perf bench sched pipe -l 1000000`) or a count, then an option
+    lead = 0
+    while lead < min(3, len(args) - 1) and _SUBCOMMAND.fullmatch(args[lead]) and not args[lead].isdigit():
+        lead += 1
+    if lead == 0 and _SUBCOMMAND.fullmatch(args[0]):
+        lead = 1  # `super_netperf 200 -H ...`
+    subcommand = 0 < lead < len(args) and _OPTION_WORD.match(args[lead]) is not None
     if not (args[0].startswith(("-", "$")) or args[0] in ("stat", "bench", "record") or subcommand):
         return False
-    return (loose := _loose_words(args)) is not None and loose <= 2
+    flags = _option_arities(prog)[1] if prog else frozenset()
+    loose = _loose_words(args[lead:] if subcommand else args, flags)
+    return loose is not None and loose <= 2
 
 
-def _loose_words(args: Sequence[str]) -> int | None:
+_SUBCOMMAND = re.compile(r"[a-z][a-z_-]{0,15}\d{0,3}|\d{1,5}")
+
+
+def _loose_words(args: Sequence[str], flags: frozenset[str] = frozenset()) -> int | None:
     """How many bare words (not an option, nor an option's value) the arguments hold, or
-    None when one of them cannot be a shell word at all (a sentence's punctuation)."""
+    None when one of them cannot be a shell word at all (a sentence's punctuation) or, with
+    the tool's `flags` known, two plain words follow one another as in a sentence."""
     loose = 0
     after_option = False
+    plain_before = False
     for a in args[:60]:
         if not (_ARG.match(a) or a.startswith(("-", "$", "'", '"', "<", "["))):
             return None
         if a.startswith("-"):
-            after_option = not a.endswith(".")
+            after_option = not a.endswith(".") and a.split("=", 1)[0] not in flags
+            plain_before = False
             if a.endswith(".") and len(a) > 2:
                 return None
             continue
@@ -224,6 +248,11 @@ def _loose_words(args: Sequence[str]) -> int | None:
             return None
         if not after_option and _LOOSE.match(a):
             loose += 1
+            if flags and plain_before and _PLAIN_WORD.match(a):
+                return None
+            plain_before = _PLAIN_WORD.match(a) is not None
+        else:
+            plain_before = False
         after_option = False
     return loose
 
@@ -236,7 +265,19 @@ def _evidence(args: Sequence[str]) -> int:
 
 def _known_program(prog: str) -> bool:
     """A benchmark program by name: described, listed, or of a listed family (pktgen_*.sh)."""
-    return prog in BENCH_PROGRAMS or prog.startswith(("pktgen_", "xdp_", "udpgso_bench", "super_netperf"))
+    return prog in BENCH_PROGRAMS or (prog.startswith(("pktgen_", "xdp_", "udpgso_bench", "super_netperf"))
+                                      and _PROGRAM_WORD.match(prog) is not None) \
+        or (unversioned(prog) or prog) in BENCH_PROGRAMS
+
+
+_VERSION = re.compile(r"(?<=[A-Za-z\d])[-_.]v?\d+(?:\.\d+)*$")
+
+
+def unversioned(prog: str) -> str | None:
+    """`iperf3.16` -> `iperf3`, `netperf-2.7.0` -> `netperf`: a program named with its
+    version (None when the name carries none)."""
+    bare = _VERSION.sub("", prog)
+    return bare if bare != prog and bare else None
 
 
 def _executable_word(word: str) -> bool:
@@ -284,9 +325,17 @@ def _wrapped_value(line: str, text: str) -> bool:
     options (`... -m` / `00:11:22:33:44:55 -t 4`): one command wrapped inside an option."""
     words = text.split()
     tail = line.split()[-1:] if line.strip() else []
-    return bool(words and tail) and _OPTION_WORD.match(tail[0]) is not None and "=" not in tail[0] \
-        and _VALUEISH.match(words[0]) is not None and any(_OPTION_WORD.match(w) for w in words[1:]) \
+    if not (words and tail) or _OPTION_WORD.match(tail[0]) is None or "=" in tail[0]:
+        return False
+    value = words[0].rstrip(";&|")
+    if value != words[0] or all(w in _SHELL_TAIL for w in words[1:]):
+        # `... -t` / `150& done`: the value, then only the line's shell punctuation
+        return bool(value) and _VALUEISH.match(value) is not None and all(w in _SHELL_TAIL for w in words[1:])
+    return _VALUEISH.match(words[0]) is not None and any(_OPTION_WORD.match(w) for w in words[1:]) \
         and (loose := _loose_words(words)) is not None and loose <= 1
+
+
+_SHELL_TAIL = frozenset({"&", ";", "&&", "||", "|", "done", "fi", "}", ")", "done;", "fi;"})
 
 
 def _wrapped_args(text: str) -> bool:
@@ -331,7 +380,7 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
     if not prog or prog.endswith(":") or _never_benchmark(prog):
         return False
     if _known_program(prog):
-        return (_looks_like_args(args) or (not args and (ctx.prompted or alone and (
+        return (_looks_like_args(args, prog) or (not args and (ctx.prompted or alone and (
                     ctx.labelled and prog in _SERVERS or _executable_word(word))))
                 or _tool_accepts(inv.argv[inv.at:]))
     if not _PROGRAM_WORD.match(prog):
@@ -378,7 +427,10 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
             bare = _BULLET.sub("", text, count=1).strip().strip("`").strip()
             rest = _unlabel(bare)
             labelled = rest != bare
+            if labelled:  # `t460s: ~/git/linux master $ git grep ...`: a label, then a prompt
+                prompted, host, rest = strip_prompt(rest)
         rest, last = _joined(rest, lines, i, skip, prompted)
+        rest = _COLLAPSED_CONTINUATION.sub("", rest)
         ctx = _Context(prompted, host, i, last, labelled, frozenset(ran))
         events = _line_events(rest.strip(), ctx, ln) if _worth_parsing(rest, ctx) else []
         if events:
@@ -470,6 +522,8 @@ def _line_events(rest: str, ctx: _Context, ln: Line) -> list[ShellEvent]:
         texts, results = gap_splits(part.text, _program_like) \
             if ("\t" in part.text or "   " in part.text) else ([part.text], False)
         for k, text in enumerate(texts):
+            if k or part.start:
+                text = _unlabel(text)  # `server: iperf3 -s; client: iperf3 -c x`
             alone = len(parts) == 1 and len(texts) == 1
             background = part.background and k == len(texts) - 1
             ev = _piece_event(text, ctx, ln, alone=alone, background=background)
@@ -517,6 +571,9 @@ def _results_after(rest: str) -> tuple[str, bool]:
     m = _RESULTS_AFTER.match(rest)
     if m is None or "://" in m.group("cmd") or m.group("rest").lstrip().startswith("-"):
         return rest, False
+    after = m.group("rest").split()
+    if _program_like(after[0]) and any(_OPTION_WORD.match(w) for w in after[1:4]):
+        return rest, False  # `iperf3 -s; client: iperf3 -c x`: another labelled command
     return m.group("cmd"), True
 
 
@@ -547,7 +604,7 @@ def _prose_commands(lines: Sequence[Line], i: int, skip: set[int], found: Found)
             found.events.append(ShellEvent(i, i + used - 1, named_by_output=True, command=make_command(
                 raw, ln.number, None, ln.depth, author=ln.author)))
         return used
-    if "-" not in text:
+    if "-" not in text or _PATCH_TITLE.match(text):
         return 1
     spans = _quoted_commands(lines, i, found)
     # a line that is itself some program's command line (`qemu-system-x86_64 -m 4G ...`) is
@@ -558,7 +615,7 @@ def _prose_commands(lines: Sequence[Line], i: int, skip: set[int], found: Found)
         if any(a <= m.start() < b for a, b in spans) or (
                 m.re is _PROSE_OWN and not _own_program(m.group("prog"))):
             continue
-        taken = _options_after(text[m.end():m.end() + 600])
+        taken = _options_after(text[m.end():m.end() + 600], basename(m.group("prog")))
         if not taken:
             continue
         start = _wrappers_before(text, m.start())
@@ -578,6 +635,10 @@ _PROSE_OWN = re.compile(r"(?<![\w/.$+=,:-])(?P<prog>(?:\.{1,2}/|~/|/)[\w.+/-]+|[
                         r"[a-z]+\d[\w.+-]*)\s+(?=--?[A-Za-z])")
 
 
+# A patch title in a shortlog or a pull request ("  tools/virtio: Reset index in virtio_test
+# --reset."): it names a change to a tool, not a run of it.
+_PATCH_TITLE = re.compile(r"^\s*(?:[0-9a-f]{7,40}\s+|\[[^\]\n]{0,60}\]\s*)?[a-z][\w.-]*(?:/[\w.*-]+)+"
+                          r"(?::\s*[\w.-]+(?:/[\w.*-]+)*)*:\s+\S")
 _SHELL_LINE = re.compile(r"^\s*(?:[\w.@-]+[#$]\s+)?[\w./~+-]+\s+-")
 
 
@@ -596,20 +657,32 @@ def _never_benchmark(prog: str) -> bool:
             or prog != prog.lower() and not _known_program(prog))
 
 
-def _options_after(tail: str) -> list[str]:
+def _options_after(tail: str, prog: str = "") -> list[str]:
     """The options (and their values) that follow a program named in a sentence, up to the
-    first word that is neither: "iperf -P 4 on both hosts" -> ["-P", "4"]."""
+    first word that is neither: "iperf -P 4 on both hosts" -> ["-P", "4"].  A `<placeholder
+    of words>` is one value.  A plain word that the sentence goes on from ("iperf -c in the
+    guest") is prose, not a value: an option the tool's description says needs a value is
+    then only named, and the sentence gives no command at all."""
     taken: list[str] = []
     expect_value = False
-    for w in tail.split():
+    valued, flags = _option_arities(prog)
+    words = _prose_words(tail)
+    if len(words) > 1 and words[1].rstrip(".,;:)") in _OPTION_NOUNS:
+        return []  # "the iperf3 -R option reverses it": the sentence is about the option
+    for k, w in enumerate(words):
         if "\\" in w:
             return []  # `--peer-cid=2\n`: a string in code, not a sentence about a run
         bare = w.rstrip(".,;:)'\"`")
         if _OPT.match(bare) and not bare.startswith("--") or bare.startswith("--") and len(bare) > 2:
             taken.append(bare)
-            expect_value = "=" not in bare and not (len(bare) > 2 and not bare.startswith("--")
-                                                    and bare[2:].isdigit())
-        elif expect_value and _ARG.match(bare) and not re.match(r"^[A-Z][a-z]+$", bare):
+            name = bare.split("=", 1)[0]
+            expect_value = "=" not in bare and name not in flags and not (
+                len(bare) > 2 and not bare.startswith("--") and bare[2:].isdigit())
+        elif expect_value and _ARG.match(bare.replace(" ", "_")) and not re.match(r"^[A-Z][a-z]+$", bare):
+            if bare == w and _PLAIN_WORD.match(bare) and k + 1 < len(words) and _PLAIN_WORD.match(words[k + 1]):
+                if taken[-1] in valued:
+                    return []
+                break
             taken.append(bare)
             expect_value = False
         else:
@@ -617,6 +690,41 @@ def _options_after(tail: str) -> list[str]:
         if bare != w:
             break
     return taken
+
+
+_PLAIN_WORD = re.compile(r"^[a-z]+[.,]?$")
+_OPTION_NOUNS = frozenset({"option", "options", "flag", "flags", "switch", "parameter", "argument"})
+_SPACED_PLACEHOLDER = re.compile(r"<[^<>\s][^<>\n]{0,38}>")
+
+
+def _prose_words(tail: str) -> list[str]:
+    """Whitespace words, a `<placeholder of words>` kept whole."""
+    out: list[str] = []
+    at = 0
+    for m in _SPACED_PLACEHOLDER.finditer(tail):
+        if " " not in m.group() or (m.start() and not tail[m.start() - 1].isspace()):
+            continue
+        out += tail[at:m.start()].split()
+        end = m.end()
+        while end < len(tail) and not tail[end].isspace():
+            end += 1
+        out.append(tail[m.start():end])
+        at = end
+    return out + tail[at:].split()
+
+
+def _option_arities(prog: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The options of a described tool that take a value, and those that take none."""
+    from claims.tools import tool_for_program
+
+    try:
+        tool = tool_for_program(unversioned(prog) or prog) if prog else None
+        opts = tool.options.options if tool is not None else []
+    except Exception:  # noqa: BLE001 - a broken tool module: no arities known
+        return frozenset(), frozenset()
+    valued = frozenset(n for o in opts if o.value is not None and not o.optional_value for n in o.names)
+    flags = frozenset(n for o in opts if o.value is None for n in o.names)
+    return valued, flags
 
 
 _BACKTICKS = re.compile(r"`([^`\n]{3,300})`")

@@ -71,7 +71,9 @@ for _wrapper in (
     WRAPPERS[_wrapper.name] = WRAPPERS.get(_wrapper.name, ()) + (_wrapper,)
 
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_KEYWORD_HEAD = re.compile(r"^(?:(?:do|then|else|exec|\{|\(|!)\s+)+")
+# `do`, `then`, ...; and a C-style loop header run into its body without a `;`
+# (`for ((i=0; i < 10; ++i)) do netperf ...`)
+_KEYWORD_HEAD = re.compile(r"^(?:(?:for\s*\(\([^()]{0,200}\)\)\s*(?:;\s*)?do|do|then|else|exec|\{|\(|!)\s+)+")
 _KEYWORD_TAIL = re.compile(r"(?:\s+(?:done|fi|\}|\)))+$")
 
 
