@@ -41,12 +41,14 @@ _WORDS: dict[str, float] = {
     "existing": -0.7, "legacy": -0.7, "revert": -0.8, "reverted": -0.8,
     "=off": -0.35, "disabled": -0.35, "disable": -0.35, "none": -0.3, "unoptimized": -0.9,
     "unoptimised": -0.9, "clean": -0.5,
+    # the time a sentence sets its numbers in: "previously 2.1 Mpps, now 2.9 Mpps"
+    "previously": -0.9, "originally": -0.9, "formerly": -0.9,
     # the changed side
     "new": 1.0, "patched": 1.0, "patch": 0.7, "patches": 0.7, "patchset": 0.7, "series": 0.7,
     "fix": 0.7, "fixed": 0.8, "proposed": 0.9, "optimized": 0.8, "optimised": 0.8,
     "modified": 0.8, "=on": 0.35, "enabled": 0.35, "enable": 0.35, "applied": 0.8,
     "improved": 0.7, "changed": 0.5, "batch": 0.5, "batched": 0.5, "zero-copy": 0.5,
-    "zerocopy": 0.5,
+    "zerocopy": 0.5, "now": 0.6,
 }
 _TEMPORAL = frozenset({"before", "after", "prior", "pre", "post"})
 _OBJECT_WORDS = frozenset({"patch", "patches", "patchset", "series", "fix", "this", "change", "changes",

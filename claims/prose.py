@@ -651,6 +651,7 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
     out: list[Claim] = []
     for sentence, start in _sentences(text, _FULL_STOP):
         sides = []
+        past: list[tuple[float, str | None, float, str, int]] = []
         prev_end = 0
         for m in _SIDE_NUMBER.finditer(sentence):
             unit = (m.group("u") or "").rstrip(".,;:)") or None
@@ -679,12 +680,17 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                 phrase = ahead if said.role and (0 < n <= 3 or n <= 6 and (
                     cue(ahead.split()[0]).reasons or abs(said.score) >= 0.9)) else ""
                 if not phrase:
+                    if _PAST.search(ahead) and len(ahead.split()) <= 6 \
+                            and (value := parse_number(m.group("n"))) is not None:
+                        past.append((value, unit, PAST_SIDE, ahead.strip(), start + m.start()))
                     continue
             score = cue(phrase).score
             if score and (value := parse_number(m.group("n"))) is not None:
                 sides.append((value, unit, score, phrase.strip(), start + m.start()))
         base = [x for x in sides if x[2] < 0]
         cands = [x for x in sides if x[2] > 0]
+        if not base and len(past) == 1 and cands and all(_NOW.search(c[3]) and c[4] > past[0][4] for c in cands):
+            base = past  # "throughput was 9.4 Gbps; with this series it is now 9.8 Gbps"
         if len(base) != 1 or not cands:
             continue
         b = base[0]
@@ -714,6 +720,10 @@ def _unit_word(word: str) -> str:
     return word.strip(".,;:()")
 
 
+# a number set in the past ("was 45 us", "used to take 5 ms") is the baseline of one set "now"
+_PAST = re.compile(r"(?i)\b(?:was|were|used\s+to(?:\s+\w+)?|took|had|got|gave)\s*(?:about|around|~|only|just)?\s*$")
+_NOW = re.compile(r"(?i)\bnow\b")
+PAST_SIDE = -0.5
 _NAMES_CHANGE = re.compile(r"(?i)\b(?:patch\w*|series|fix(?:es)?|changes?|commit)\b")
 # a side named by a word the lexicon scores only as a whole phrase's head ("on net-next")
 _LEAD_SIDE = re.compile(r"(?i)^(?:on|in|for)$")
@@ -868,6 +878,13 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         before = toks[k].text.lower() if i and k >= 0 else ""
         if before in ("+-", "±", "+/-"):
             continue
+        if t.kind in ("value", "range") and (_BOUND_BEFORE.search(text[max(0, t.start - 40):t.start])
+                                             or t.text.lstrip("(~").startswith(("<", ">", "≤", "≥"))):
+            continue  # "less than 1%", "<~ 1%": a bound, not a measured change
+        if t.kind == "value" and not signed and _LEVEL_BEFORE.search(text[max(0, t.start - 40):t.start]):
+            continue  # "QPS increase to ~200%", "usage drops to 50%": a level, whose base is unsaid
+        if t.kind in ("value", "range") and _unasserted(text, t.start, t.end):
+            continue  # "Is the overhead 5% or more?", "If it is 10% faster then ..."
         behind = (lead if t.start < 80 else "") + text[max(0, t.start - 80):t.start]
         vals: list[float] = []
         fold = _FOLD.match(t.text) if t.kind != "value" or "fold" in t.text.lower() else None
@@ -930,6 +947,25 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                                  lines=(at, at), depth=ln.depth, author=ln.author,
                                  message_id=ln.message_id))
     return out
+
+
+_BOUND_BEFORE = re.compile(r"(?i)(?:\b(?:less|lower|smaller|fewer|no\s+more|not\s+more|more|greater|higher|larger)"
+                           r"\s+than|\bbelow|\bunder|\bbeneath|\bwithin|\babove|\bexceed\w*|[<>≤≥]=?~?)"
+                           r"\s*(?:~|about\s+|around\s+|roughly\s+|approx\w*\.?\s+)?$")
+_LEVEL_BEFORE = re.compile(r"(?i)\b(?:increas\w*|decreas\w*|reduc\w*|dropp?\w*|improv\w*|rais\w*|ris\w*|rose|"
+                           r"fell|fall\w*|went|go(?:es)?|gone|cut|lower\w*|grow\w*|grew|jump\w*|climb\w*|shr[iu]nk\w*)"
+                           r"\s+to\s+(?:~|about\s+|around\s+|roughly\s+|approx\w*\.?\s+)?$")
+_UNASSERTED = re.compile(r"(?i)\b(?:if|whether|unless|hope\w*|expect\w*|would|might|wonder\w*|guess)\b")
+
+
+def _unasserted(text: str, start: int, end: int) -> bool:
+    """A change asked about or supposed, not reported: its sentence is a question, or its
+    clause (since the last comma) opens with a condition or a wish."""
+    lo, hi = _sentence_around(text, start, end)
+    if text[lo:hi].rstrip().endswith("?"):
+        return True
+    clause = re.split(r"[,;:(]\s", text[lo:start])[-1]
+    return _UNASSERTED.search(clause) is not None
 
 
 def _measured(after: str, behind: str) -> bool:

@@ -173,3 +173,28 @@ def test_label_lines_pair_by_the_units_they_print() -> None:
     text = ("Subject: t\n\nTestpmd reports:\nBaseline: 1854448pps, 860464156 bps. [3]\n"
             "Batch: 1892844.25pps, 878280070bps.\n")
     assert pairs(text) == [(1854448, 1892844.25), (860464156, 878280070)]
+
+
+def test_a_number_set_in_the_past_against_one_set_now() -> None:
+    assert _sides("Throughput was 9.4 Gbps; with this series it is now 9.8 Gbps.") == [(9.4, 9.8)]
+    assert _sides("It used to take 5 ms to map the region, now it takes about 1 ms.") == [(5, 1)]
+    assert _sides("Previously we got 2.1 Mpps, now we get 2.9 Mpps.") == [(2.1, 2.9)]
+    # two pasts and no "now": nothing says which is the baseline
+    assert _sides("It was 5 ms on one box and was 7 ms on the other.") == []
+
+
+@pytest.mark.parametrize("text", [
+    "The overhead is less than 1% in all tests.",  # a bound, not a point
+    "If it is <~ 1% then there is no performance argument.",
+    "The regression stays below 2% on every run.",
+    "Is the overhead 5% or more?",  # asked, not measured
+    "If it is 10% faster then we should take it.",
+    "the QPS of HTTPS increase to ~200% in a guest.",  # a level against an unsaid base
+])
+def test_bounds_questions_and_levels_state_no_change(text: str) -> None:
+    assert relative(f"Subject: t\n\n{text}\n") == []
+
+
+def test_a_range_and_a_lead_to_still_state_changes() -> None:
+    assert relative("Subject: t\n\nDaniel reported from +14% to +18% of throughput in TCP RR.\n") == [14.0, 18.0]
+    assert relative("Subject: t\n\nThese changes lead to about 19% more IOPS in a fio test.\n") == [19.0]
