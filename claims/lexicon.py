@@ -48,7 +48,7 @@ _WORDS: dict[str, float] = {
     "fix": 0.7, "fixed": 0.8, "proposed": 0.9, "optimized": 0.8, "optimised": 0.8,
     "modified": 0.8, "=on": 0.35, "enabled": 0.35, "enable": 0.35, "applied": 0.8,
     "improved": 0.7, "changed": 0.5, "batch": 0.5, "batched": 0.5, "zero-copy": 0.5,
-    "zerocopy": 0.5, "now": 0.6,
+    "zerocopy": 0.5,
 }
 _TEMPORAL = frozenset({"before", "after", "prior", "pre", "post"})
 _OBJECT_WORDS = frozenset({"patch", "patches", "patchset", "series", "fix", "this", "change", "changes",

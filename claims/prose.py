@@ -53,7 +53,7 @@ _TO_FROM = re.compile(
     r"\s+from\s+(?:~|about\s+|around\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?(?P<next>(?!))?"
 )
 _CHANGE_AFTER = re.compile(
-    r"(?i)^(?:improvement|improvements|improved|boost|increase|increased|gain|gains|faster|better|speed-?up|"
+    r"(?i)^(?:improv\w*|boost|increase|increased|gain|gains|faster|better|speed-?up|"
     r"speedups|higher|more|uplift|jump|win|reduction|reduced|decrease|decreased|drop|lower|less|slower|"
     r"regression|degradation|saving|savings|loss|cut|overhead|improve|throughput|performance|perf|"
     r"bandwidth|iops|rate|pps)\b"
@@ -146,6 +146,15 @@ def _is_prose(text: str) -> bool:
     return bool(s) and _STRUCTURED.search(s) is None and len(_PROSE_WORD.findall(s)) >= 2
 
 
+_TAIL = re.compile(r"^\s*[A-Za-z][\w/-]*(?:\s+[A-Za-z][\w/-]*)?[.!]$")
+
+
+def _sentence_tail(last: str, text: str) -> bool:
+    """The last word or two of a sentence wrapped onto a line of their own ("... on TX" /
+    "PPS."): prose, though too short to tell by itself."""
+    return not last.rstrip().endswith((".", ":", "!", "?", ";")) and _TAIL.match(text) is not None
+
+
 def passages(lines: Sequence[Line], skip: set[int]) -> list[Passage]:
     """The message as passages: wrapped prose lines joined (a new item, a "label:" line, a
     line ending in ":" or a change of depth or author starts another); any other line is a
@@ -162,7 +171,8 @@ def passages(lines: Sequence[Line], skip: set[int]) -> list[Passage]:
         last = cur[-1] if cur else None
         size += len(ln.text) + 1
         if last is not None and len(cur) < MAX_PASSAGE_LINES and size <= MAX_LINE and ln.depth == last.depth \
-                and ln.author == last.author and _is_prose(last.text) and _is_prose(ln.text) \
+                and ln.author == last.author and _is_prose(last.text) \
+                and (_is_prose(ln.text) or _sentence_tail(last.text, ln.text)) \
                 and not _ITEM_START.match(ln.text) and not last.text.rstrip().endswith(":"):
             cur.append(ln)
             continue
@@ -679,12 +689,16 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                 said = cue(ahead)
                 phrase = ahead if said.role and (0 < n <= 3 or n <= 6 and (
                     cue(ahead.split()[0]).reasons or abs(said.score) >= 0.9)) else ""
+                if not phrase and said.score == 0 and 0 < n <= 4 and _NOW_LEAD.match(ahead):
+                    phrase = ahead  # "now we get 2.9 Mpps"
                 if not phrase:
                     if _PAST.search(ahead) and len(ahead.split()) <= 6 \
                             and (value := parse_number(m.group("n"))) is not None:
                         past.append((value, unit, PAST_SIDE, ahead.strip(), start + m.start()))
                     continue
             score = cue(phrase).score
+            if not score and _NOW.search(phrase):
+                score = NOW_SIDE  # "now it takes 1 ms": the time the patch is in
             if score and (value := parse_number(m.group("n"))) is not None:
                 sides.append((value, unit, score, phrase.strip(), start + m.start()))
         base = [x for x in sides if x[2] < 0]
@@ -723,7 +737,9 @@ def _unit_word(word: str) -> str:
 # a number set in the past ("was 45 us", "used to take 5 ms") is the baseline of one set "now"
 _PAST = re.compile(r"(?i)\b(?:was|were|used\s+to(?:\s+\w+)?|took|had|got|gave)\s*(?:about|around|~|only|just)?\s*$")
 _NOW = re.compile(r"(?i)\bnow\b")
+_NOW_LEAD = re.compile(r"(?i)^\s*(?:and\s+|but\s+)?now\b")
 PAST_SIDE = -0.5
+NOW_SIDE = 0.6
 _NAMES_CHANGE = re.compile(r"(?i)\b(?:patch\w*|series|fix(?:es)?|changes?|commit)\b")
 # a side named by a word the lexicon scores only as a whole phrase's head ("on net-next")
 _LEAD_SIDE = re.compile(r"(?i)^(?:on|in|for)$")
@@ -744,13 +760,24 @@ def _sentences(text: str, end: re.Pattern[str] | None = None) -> list[tuple[str,
 
 _PREPOSITION = re.compile(r"(?i)(?:in|on|for|with|at|across|over|when|compared)\b")
 _STOP_WORDS = frozenset({"with", "when", "and", "at", "on", "in", "for", "by", "compared", "the", "a", "is", "are",
-                         "was", "were", "be", "been", "during", "using", "while", "if", "than", "over", "but"})
+                         "was", "were", "be", "been", "during", "using", "while", "if", "than", "over", "but",
+                         "after", "before", "without", "since", "versus", "vs", "vs.", "relative", "here", "there",
+                         "now", "as", "to", "from", "of", "or"})
 _WHAT_AFTER = re.compile(r"(?i)^\S+\s+(?:in|for|of|on)\s+(?:the\s+)?(?P<what>(?:[\w/.-]+\s?){1,3})")
 
 
 def _relative_metric(text: str, t: Token, after: str) -> str:
     """What a stated change is about: "a 5% improvement in TCP_RR" -> "TCP_RR",
-    "throughput increased by 8.5%" -> "throughput", "12% more throughput" -> "more throughput"."""
+    "throughput increased by 8.5%" -> "throughput", "12% more throughput" -> "more throughput",
+    "reduces the p99 latencies in our tests by 60x" -> "p99 latencies" (the verb's object)."""
+    obj = _object_before_by(text, t.start)
+    if obj:
+        return obj
+    if t.text.endswith((",", ";")) or text[t.end:t.end + 1] in (",", ";"):
+        after = ""  # "by 12x, and reduced inflation time": the words after the comma are another clause's
+    noun = _change_noun_within(after)
+    if noun is not None:  # "a 30% compile speed improvement": the words before the noun
+        return after.split(noun, 1)[0]
     if not _CHANGE_AFTER.match(after):
         named = _metric_before(text, t.start)
         # "a reduction in execution time (3.7 %) and fewer": the measure named before it
@@ -768,8 +795,31 @@ def _relative_metric(text: str, t: Token, after: str) -> str:
     return _metric_before(text, t.start)
 
 
-# "7x higher memory per VQ", "12% more throughput": the comparative's noun is the measure
-_COMPARED = re.compile(r"(?i)^(?:higher|lower|more|less|fewer)\s+(?P<what>(?:[A-Za-z][\w/.-]*\s?){1,4})")
+# "7x higher memory per VQ", "12% more throughput", "10x faster balloon inflation": the
+# comparative's noun is the measure
+_COMPARED = re.compile(r"(?i)^(?:higher|lower|more|less|fewer|faster|slower|quicker|better|worse)\s+"
+                       r"(?P<what>(?:[A-Za-z][\w/.-]*\s?){1,4})")
+# "reduces the 99.9th percentile latencies in our tests by": the verb, its object, "by"
+_VERB_OBJECT_BY = re.compile(r"(?i)\b(?:improv|increas|boost|reduc|decreas|lower|rais|cut|shrink|speed\w*\s+up|"
+                             r"slow\w*\s+down|degrad|regress)\w*(?:\s+(?:up|down|out))?\s+(?P<what>(?:[\w/.%-]+\s+){1,8}?)by\s+"
+                             r"(?:(?:about|around|roughly|nearly|almost|approximately|~|up\s+to|over|only|just)\s+)*~?$")
+_DETERMINERS = frozenset({"the", "a", "an", "our", "its", "their", "this", "that", "these", "those", "my", "your",
+                          "his", "her", "overall", "total"})
+
+
+def _object_before_by(text: str, pos: int) -> str:
+    """The object of "<verb> X by N": the words between the verb and "by", up to the first
+    preposition ("reduced inflation time by 8.6x" -> "inflation time"); "" when the verb
+    has none ("throughput increased by 8.5%": the subject is named before it)."""
+    m = _VERB_OBJECT_BY.search(text[max(0, pos - 120):pos])
+    if m is None:
+        return ""
+    ws = [w for w in m.group("what").split()]
+    while ws and ws[0].lower() in _DETERMINERS:
+        ws.pop(0)
+    if not ws or ws[0].lower() in _STOP_WORDS or ws[0].lower() in ("it", "them", "this", "things", "that"):
+        return ""
+    return _noun_phrase(ws)
 
 
 def _noun_phrase(words: list[str]) -> str:
@@ -794,11 +844,14 @@ _FILLER = frozenset(
     "goes went".split())
 
 
+_ORDINAL = re.compile(r"(?i)p\d{2,3}(?:\.\d+)?|\d{2,3}(?:\.\d+)?(?:th|st|nd|rd)")  # "p99", "99.9th" name a measure
+
+
 def _tidy_metric(name: str | None) -> str:
     """A stated change's subject without the sentence around it: "Test result shows about"
     -> "change", "| 8.2Mpps (+17%" -> "change", "TX PPS" stays."""
     words = [w.strip(" .,;:()[]|") for w in (name or "").split()]
-    words = [w for w in words if w and not any(ch.isdigit() for ch in w) and "%" not in w]
+    words = [w for w in words if w and (not any(ch.isdigit() for ch in w) or _ORDINAL.fullmatch(w)) and "%" not in w]
     while words and words[0].lower() in _FILLER:
         words.pop(0)
     while words and words[-1].lower() in _FILLER:
@@ -839,6 +892,9 @@ def _direction(after: str) -> str | None:
     return None
 
 
+_CALL_TREE = re.compile(r"^[\s|`]*[-+]\s*\d{1,3}\.\d{2}%(?:\s+[A-Za-z_.][\w.\[\]<>@:+-]*)?\s*$")
+
+
 def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]:
     """Changes stated alone: "+44.8%", "improves by 12%", "a 5-10% boost", "2x faster",
     "22 % increase", "a 40-fold drop", "2% worse" (worse latency is up, worse throughput
@@ -849,6 +905,8 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
     if "%" not in text and "percent" not in low and "fold" not in low and _TIMES_HINT.search(text) is None \
             and _FACTOR_HINT.search(text) is None:
         return []
+    if _CALL_TREE.match(text):
+        return []  # "+ 5.41% secondary_startup_64", "- 66.51%": a node of a perf call graph
     toks = tokenize(text)
     lead = (prev.text[-120:] + " ") if prev is not None and prev.depth == ln.depth else ""
     out: list[Claim] = []
@@ -915,6 +973,8 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                 vals = [-pct if _direction(after) == "down" else pct]
             elif _STRONG_VERB.fullmatch(before):
                 vals = [-pct if _NEGATIVE.match(before) else pct]
+            elif (noun := _change_noun_within(after)) is not None:
+                vals = [-pct if _NEGATIVE.match(noun) else pct]  # "a 30% compile speed improvement"
             elif _MORE_PERF.match(after):
                 vals = [-pct if _NEGATIVE.match(after) else pct]
             elif before in ("by", "to", "of") and _CHANGE_VERB.search(behind):
@@ -952,7 +1012,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
 _BOUND_BEFORE = re.compile(r"(?i)(?:\b(?:less|lower|smaller|fewer|no\s+more|not\s+more|more|greater|higher|larger)"
                            r"\s+than|\bbelow|\bunder|\bbeneath|\bwithin|\babove|\bexceed\w*|[<>≤≥]=?~?)"
                            r"\s*(?:~|about\s+|around\s+|roughly\s+|approx\w*\.?\s+)?$")
-_LEVEL_BEFORE = re.compile(r"(?i)\b(?:increas\w*|decreas\w*|reduc\w*|dropp?\w*|improv\w*|rais\w*|ris\w*|rose|"
+_LEVEL_BEFORE = re.compile(r"(?i)\b(?:increas\w*|decreas\w*|reduc\w*|dropp?\w*|improv(?:e|es|ed|ing)|rais\w*|ris\w*|rose|"
                            r"fell|fall\w*|went|go(?:es)?|gone|cut|lower\w*|grow\w*|grew|jump\w*|climb\w*|shr[iu]nk\w*)"
                            r"\s+to\s+(?:~|about\s+|around\s+|roughly\s+|approx\w*\.?\s+)?$")
 _UNASSERTED = re.compile(r"(?i)\b(?:if|whether|unless|hope\w*|expect\w*|would|might|wonder\w*|guess)\b")
@@ -966,6 +1026,22 @@ def _unasserted(text: str, start: int, end: int) -> bool:
         return True
     clause = re.split(r"[,;:(]\s", text[lo:start])[-1]
     return _UNASSERTED.search(clause) is not None
+
+
+_CHANGE_NOUN_WORD = re.compile(r"(?i)^(?:improv\w*|boost|increase|gain|speed-?up|uplift|reduction|decrease|"
+                               r"regression|degradation|slowdown)$")
+
+
+def _change_noun_within(after: str) -> str | None:
+    """A change noun that one or two plain words (the measure) part from the number:
+    "30% compile speed improvement" -> "improvement"; None past a stop word or a number."""
+    ws = [w.strip(".,;:()") for w in after.split()[:3]]
+    for k, w in enumerate(ws):
+        if _CHANGE_NOUN_WORD.match(w):
+            return w if k > 0 else None
+        if not re.fullmatch(r"[A-Za-z][\w/-]*", w) or w.lower() in _STOP_WORDS or w.lower() in _FILLER:
+            return None
+    return None
 
 
 def _measured(after: str, behind: str) -> bool:
@@ -1157,11 +1233,102 @@ def _paragraphs(lines: Sequence[Line], skip: set[int]) -> list[list[Statement]]:
     return out
 
 
+@dataclass
+class Clause:
+    """A clause of own prose with two or more measured values: their units in order, the
+    words around them (the clause's shape) and the side its sentence names."""
+
+    values: list[tuple[float, str, int]]
+    shape: frozenset[str]
+    side: float
+    passage: Passage
+    head: str
+
+
+_CLAUSE_SPLIT = re.compile(r",\s+(?:and|but|while|whereas)\s+|;\s+|\s+whereas\s+")
+PARALLEL_SHAPE = 0.6  # the share of words two clauses must have in common to measure one thing
+
+
+def _clauses(lines: Sequence[Line], skip: set[int]) -> list[Clause]:
+    out: list[Clause] = []
+    cur: list[Line] = []
+
+    def flush() -> None:
+        if not cur:
+            return
+        p = Passage(list(cur))
+        if len(p.text) > MAX_LINE:
+            return
+        for sentence, start in _sentences(p.text, _FULL_STOP):
+            pos = 0
+            for piece in _CLAUSE_SPLIT.split(sentence):
+                at = sentence.find(piece, pos)
+                pos = at + len(piece)
+                vals: list[tuple[float, str, int]] = []
+                for t in tokenize(piece):
+                    unit = (t.unit or "").rstrip(".,;:)")
+                    if t.kind == "value" and t.value is not None and unit and is_unit(unit) \
+                            and not _SIZE_UNITS.match(unit):
+                        vals.append((t.value, unit.lower(), start + at + t.start))
+                if len(vals) < 2:
+                    continue
+                first = vals[0][2] - start - at
+                shape = frozenset(w.lower() for w in re.findall(r"[A-Za-z]{3,}", piece[first:]))
+                head = sentence[:first + at]
+                out.append(Clause(vals, shape, cue(head).score, p, head))
+
+    for i, ln in enumerate(lines):
+        if i in skip or not ln.text.strip() or ln.depth != 0 or not _is_prose(ln.text) and not _ITEM.match(ln.text):
+            flush()
+            cur = []
+            continue
+        cur.append(ln)
+    flush()
+    return out
+
+
+def _parallel(b: Clause, c: Clause) -> bool:
+    """Clause b measures what c does (the same units in order, mostly the same words) and
+    names no side of its own."""
+    common = len(b.shape & c.shape) / max(1, len(b.shape | c.shape))
+    return [u for _, u, _ in b.values] == [u for _, u, _ in c.values] and common >= PARALLEL_SHAPE \
+        and abs(b.side) < CANDIDATE_AT
+
+
+def parallel_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
+    """Pairs between two clauses of a message's own text that measure the same things in
+    the same shape ("8 workers get ~40K/s operations with 800% CPU utilization" ...
+    "Test this patch, the guest side get ~200K/s operations with 300% CPU utilization"),
+    however far apart: the later one's sentence names the change, the earlier one names
+    no side, and it is the only earlier clause of that shape."""
+    clauses = _clauses(lines, skip)
+    out: list[Claim] = []
+    for k, c in enumerate(clauses):
+        if c.side < CANDIDATE_AT or _NAMES_CHANGE.search(c.head) is None:
+            continue
+        earlier = [b for b in clauses[:k] if _parallel(b, c)]
+        if len(earlier) != 1:
+            continue
+        b = earlier[0]
+        if any(bv == cv for (bv, _, _), (cv, _, _) in zip(b.values, c.values, strict=True)):
+            continue
+        for (bv, unit, bpos), (cv, _, cpos) in zip(b.values, c.values, strict=True):
+            metric = _metric_before(c.passage.text, cpos, unit) or unit
+            lb, lc = _line_at(b.passage, bpos), _line_at(c.passage, cpos)
+            out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
+                             baseline=Value(bv, label=clean_label(b.head) or None, unit=unit, line=lb),
+                             candidate=Value(cv, label=clean_label(c.head) or None, unit=unit, line=lc),
+                             lines=(min(lb, lc), max(lb, lc)), depth=c.passage.depth,
+                             author=c.passage.author, message_id=c.passage.message_id))
+    return out
+
+
 def statement_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
     """Pairs across the sentences of a paragraph: one statement whose words name the
     baseline and others that name no baseline give numbers in the same units, place by
-    place ("a baseline of X pps and Y bytes/s" / "with batching: X' and Y' bytes/s")."""
-    out: list[Claim] = []
+    place ("a baseline of X pps and Y bytes/s" / "with batching: X' and Y' bytes/s");
+    and pairs between parallel clauses of the whole message (`parallel_claims`)."""
+    out: list[Claim] = parallel_claims(lines, skip)
     for stmts in _paragraphs(lines, skip):
         sides = [_side(s.head) for s in stmts]
         # the baseline named outright ("a baseline of", "the vanilla kernel", "without the

@@ -18,7 +18,7 @@ from claims.prose import (
     side_claims,
     vs_claims,
 )
-from tests.extractkit import pairs, relative
+from tests.extractkit import ex, pairs, relative
 
 
 @pytest.mark.parametrize(("text", "change"), [
@@ -198,3 +198,31 @@ def test_bounds_questions_and_levels_state_no_change(text: str) -> None:
 def test_a_range_and_a_lead_to_still_state_changes() -> None:
     assert relative("Subject: t\n\nDaniel reported from +14% to +18% of throughput in TCP RR.\n") == [14.0, 18.0]
     assert relative("Subject: t\n\nThese changes lead to about 19% more IOPS in a fio test.\n") == [19.0]
+
+
+@pytest.mark.parametrize(("text", "metric"), [
+    # the verb's object is what changed, not a measure word further back or a later clause
+    ("It reduced inflate/deflate activity by 12x, and reduced inflation time by 8.6x.",
+     ["inflate/deflate activity", "inflation time"]),
+    ("This reduces the 99.9th percentile latencies in our tests by 60x.", ["99.9th percentile latencies"]),
+    ("It can boost up the performance by 2%.", ["performance"]),
+    # the comparative's noun
+    ("Old kernels have roughly 10x faster balloon inflation when pressuring the cache.", ["balloon inflation"]),
+    ("Rate is ~1.5 percent lower after the patch.", ["Rate"]),
+    # modifiers between the number and the change noun
+    ("I did see a 30% compile speed improvement with clang.", ["compile speed"]),
+])
+def test_a_stated_change_is_named_from_its_clause(text: str, metric: list[str]) -> None:
+    assert [c.metric for c in relative_claims(Line(text, 1))] == metric
+
+
+def test_tool_lines_state_no_change() -> None:
+    # a perf call graph's nodes and ping's loss figure are readings, not changes
+    assert relative("Subject: t\n\nThe call tree as below:\n   + 5.41% secondary_startup_64\n"
+                    "   - 66.51%\n        ret_from_fork\n") == []
+    assert relative("Subject: t\n\n5 packets transmitted, 1 received, 80% packet loss, time 76ms\n") == []
+
+
+def test_a_sentence_wrapped_before_its_last_word_is_read_whole() -> None:
+    text = "Subject: t\n\nTestpmd (virtio-user) + vhost_net shows about 2.6% improvement on TX\nPPS.\n"
+    assert [(c.metric, c.claimed_change_pct) for c in ex(text).claims] == [("TX PPS", 2.6)]
