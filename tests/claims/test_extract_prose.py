@@ -226,3 +226,29 @@ def test_tool_lines_state_no_change() -> None:
 def test_a_sentence_wrapped_before_its_last_word_is_read_whole() -> None:
     text = "Subject: t\n\nTestpmd (virtio-user) + vhost_net shows about 2.6% improvement on TX\nPPS.\n"
     assert [(c.metric, c.claimed_change_pct) for c in ex(text).claims] == [("TX PPS", 2.6)]
+
+
+_PARALLEL = """Subject: [PATCH] crypto: wait for the ctrl queue instead of busy polling
+
+There are two problems:
+1, The queue depth is always 1. Test on a big box, a single worker gets
+   ~35K/s session operations, and 8 workers get ~40K/s operations with
+   800% CPU utilization.
+
+    CPU0   CPU1
+     |      |
+      \\----spin_lock----/
+
+Test this patch, the guest side get ~200K/s operations with 300% CPU
+utilization.
+"""
+
+
+def test_parallel_clauses_across_paragraphs_pair() -> None:
+    assert pairs(_PARALLEL) == [(40, 200), (800, 300)]
+    # the later clause names no change: two measurements, not a comparison
+    assert pairs(_PARALLEL.replace("Test this patch", "On the small box")) == []
+    # two earlier clauses of that shape: which one is the baseline is not said
+    doubled = _PARALLEL.replace("There are two problems:", "Over one queue 4 workers get ~30K/s operations\n"
+                                "with 400% CPU utilization.\n\nThere are two problems:")
+    assert pairs(doubled) == []
