@@ -59,13 +59,14 @@ _CHANGE_AFTER = re.compile(
     r"bandwidth|iops|rate|pps)\b"
 )
 _NEGATIVE = re.compile(r"(?i)^(?:reduc|decreas|drop|lower|less|slower|regress|degrad|loss|lose|cut|"
-                       r"overhead|shrink|fewer|sav|down)")
+                       r"overhead|shr[iu]nk|fewer|sav|down|fell|fall)")
 _CHANGE_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|speed\w*|gain\w*|reduc\w*|decreas\w*|"
                           r"drop\w*|lower\w*|rais\w*|cut\w*|faster|slower|better|worse|regress\w*|"
                           r"degrad\w*|sav\w*|win|wins|(?:go(?:es)?|went|gone|going|is|are|was|were)\s+(?:up|down))\b")
 _TIMES = re.compile(r"(?i)^(?:faster|speed-?up|improvement|better|higher|throughput|quicker)\b")
 _STRONG_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|reduc\w*|decreas\w*|dropp?\w*|"
-                          r"regress\w*|degrad\w*|went|goes|gone|jump\w*|rais\w*)\b")
+                          r"regress\w*|degrad\w*|went|goes|gone|jump\w*|rais\w*|rises|rose|risen|fell|falls|"
+                          r"grew|grows|climb\w*|shr[iu]nk\w*)\b")
 _PERF_WORD = re.compile(r"(?i)\b(?:throughput|latency|bandwidth|pps|bps|iops|ops|rate|tps|qps|rps|"
                         r"cycles|score|trans|requests|transactions|speed|time)\b")
 _MORE_PERF = re.compile(r"(?i)^(?:more|less|higher|lower|fewer)\s+(?:throughput|bandwidth|pps|iops|"
@@ -538,7 +539,19 @@ def _metric_before(text: str, pos: int, unit: str | None = None) -> str:
         test = next((w for w in reversed(words[-8:])
                      if re.fullmatch(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:tcp|udp|sctp)_[a-z]{2,8}", w)), None)
         return f"{test} {kind}" if test else kind
-    return _words_before(text, pos)
+    return _subject_words(_words_before(text, pos))
+
+
+def _subject_words(words: str) -> str:
+    """The sentence's subject among the words before a number: up to its verb, without a
+    leading article ("The memcpy cost dropped from" -> "memcpy cost")."""
+    ws = words.split()
+    verb = next((k for k, w in enumerate(ws) if _STRONG_VERB.fullmatch(w) or _CHANGE_VERB.fullmatch(w)), None)
+    if verb:
+        ws = ws[:verb]
+    while len(ws) > 1 and ws[0].lower() in _DETERMINERS:
+        ws.pop(0)
+    return " ".join(ws)
 
 
 _NUM_UNIT = (r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[KMGk]\s(?=[A-Za-z][\w/]{{0,14}}/s\b|[tqrk]?[pt]s\b)[\w/]+|"
@@ -584,6 +597,8 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             and "compared" not in low and "relative" not in low:
         return []
     out: list[Claim] = []
+    read: dict[tuple[int, int], bool] = {}  # the numbers paired, by offsets: named or not
+    claims_at: dict[tuple[int, int], list[Claim]] = {}
     for pat in _SENTENCE_PAIRS:
         for m in pat.finditer(text):
             a, b = parse_number(m.group("a")), parse_number(m.group("b"))
@@ -602,7 +617,7 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             if unit is None and not _PERF_WORD.search(text[max(0, pos - 80):pos]):
                 continue
             metric = _metric_before(text, pos, unit) or unit or "value"
-            if unit == "%" and _CHANGE_VERB.search(metric):
+            if unit == "%" and (_CHANGE_VERB.search(metric) or _CHANGE_VERB.search(_words_before(text, pos))):
                 continue  # "bigger gains than v2 (~25% vs ~11%)": two changes, each against its own baseline
             names = m.groupdict()
             if "wa" in names and not (ua and ub):
@@ -619,11 +634,18 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
                 a, b = b, a
             names = {"la": name_a, "lb": name_b}
             la, lb = _line_at(ln, m.start("a")), _line_at(ln, m.start("b"))
+            key = (min(m.start("a"), m.start("b")), max(m.start("a"), m.start("b")))
+            if key in read:
+                if not (name_a or name_b) or read[key]:
+                    continue  # "1.2M ops/s vs 1.0M ops/s without the patch": the named reading wins
+                out = [c for c in out if c not in claims_at.get(key, [])]
+            read[key] = bool(name_a or name_b)
             out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
                              baseline=Value(a, label=names.get("la"), unit=unit, line=la),
                              candidate=Value(b, label=names.get("lb"), unit=unit, line=lb),
                              lines=(min(la, lb), max(la, lb)), depth=ln.depth, author=ln.author,
                              message_id=ln.message_id))
+            claims_at.setdefault(key, []).append(out[-1])
     return out
 
 
@@ -994,6 +1016,11 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             down = _NEGATIVE.match(after) is not None or (
                 strong is not None and _NEGATIVE.match(strong.group(0)) is not None)
             vals = [round((1.0 / t.value - 1.0) * 100.0, 4) if down else round((t.value - 1.0) * 100.0, 4)]
+        elif t.kind == "value" and t.unit is None and t.value and t.value > 1 and _BY_FACTOR.search(behind[-30:]) \
+                and (strong := _STRONG_VERB.search(behind[-80:])) is not None:
+            # "went up by a factor of 2", "reduced by a factor of 4": the verb gives the side
+            down = _NEGATIVE.match(strong.group(0)) is not None or re.search(r"(?i)\bdown\b", behind[-40:]) is not None
+            vals = [round((1.0 / t.value - 1.0) * 100.0, 4) if down else round((t.value - 1.0) * 100.0, 4)]
         elif t.kind == "value" and t.value and after.lower().startswith("times ") and _TIMES.match(after[6:]):
             vals = [round((t.value - 1.0) * 100.0, 4)]
         elif t.kind == "value" and t.unit is None and t.value and 1 < t.value < 10 and "." in t.text \
@@ -1056,8 +1083,9 @@ def _measured(after: str, behind: str) -> bool:
     return _PERF_WORD.search(behind) is not None or any(_MEASURE.match(w) for w in re.findall(r"[A-Za-z]+", behind))
 
 
+_BY_FACTOR = re.compile(r"(?i)\bby\s+a\s+factor\s+of\s+(?:about\s+|~|roughly\s+)?$")
 _FACTOR_OF = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost)\s+of\s+(?:about\s+|~)?$")
-_FACTOR_HINT = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost)\s+of\s+(?:about\s+|~)?\d")
+_FACTOR_HINT = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost|a\s+factor)\s+of\s+(?:about\s+|~|roughly\s+)?\d")
 _EVALUATIVE = re.compile(r"(?i)\b(?:improv\w*|better|boost\w*|gain\w*|speed-?ups?|win\w*)\b")
 _AND_MEASURES = re.compile(r"(?i)(?:^|[^\w/-])(?P<a>[\w/-]+(?:\s[\w/-]+)?)\s+and\s+(?P<b>[\w/-]+(?:\s[\w/-]+)?)"
                            r"\s+(?:[a-z]+\s+){1,2}$")
@@ -1269,7 +1297,7 @@ def _clauses(lines: Sequence[Line], skip: set[int]) -> list[Clause]:
                     unit = (t.unit or "").rstrip(".,;:)")
                     if t.kind == "value" and t.value is not None and unit and is_unit(unit) \
                             and not _SIZE_UNITS.match(unit):
-                        vals.append((t.value, unit.lower(), start + at + t.start))
+                        vals.append((t.value, unit, start + at + t.start))
                 if len(vals) < 2:
                     continue
                 first = vals[0][2] - start - at
@@ -1278,7 +1306,8 @@ def _clauses(lines: Sequence[Line], skip: set[int]) -> list[Clause]:
                 out.append(Clause(vals, shape, cue(head).score, p, head))
 
     for i, ln in enumerate(lines):
-        if i in skip or not ln.text.strip() or ln.depth != 0 or not _is_prose(ln.text) and not _ITEM.match(ln.text):
+        if i in skip or not ln.text.strip() or ln.depth != 0 or not _is_prose(ln.text) and not _ITEM.match(ln.text) \
+                and not (cur and _sentence_tail(cur[-1].text, ln.text)):
             flush()
             cur = []
             continue
@@ -1291,7 +1320,7 @@ def _parallel(b: Clause, c: Clause) -> bool:
     """Clause b measures what c does (the same units in order, mostly the same words) and
     names no side of its own."""
     common = len(b.shape & c.shape) / max(1, len(b.shape | c.shape))
-    return [u for _, u, _ in b.values] == [u for _, u, _ in c.values] and common >= PARALLEL_SHAPE \
+    return [u.lower() for _, u, _ in b.values] == [u.lower() for _, u, _ in c.values] and common >= PARALLEL_SHAPE \
         and abs(b.side) < CANDIDATE_AT
 
 
@@ -1313,7 +1342,10 @@ def parallel_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
         if any(bv == cv for (bv, _, _), (cv, _, _) in zip(b.values, c.values, strict=True)):
             continue
         for (bv, unit, bpos), (cv, _, cpos) in zip(b.values, c.values, strict=True):
-            metric = _metric_before(c.passage.text, cpos, unit) or unit
+            # "~200K/s operations with 300% CPU utilization": the words after each value name it
+            named = _noun_phrase(re.findall(r"[A-Za-z][\w/.-]*[.,;]?|\S+", c.passage.text[cpos:cpos + 60])[1:4])
+            metric = named if named and not any(ch.isdigit() for ch in named) else (
+                _metric_before(c.passage.text, cpos, unit) or unit)
             lb, lc = _line_at(b.passage, bpos), _line_at(c.passage, cpos)
             out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
                              baseline=Value(bv, label=clean_label(b.head) or None, unit=unit, line=lb),

@@ -79,7 +79,8 @@ def shared_subject(labels: Sequence[str | None]) -> str | None:
     """What the labels name once their variant words are dropped: "RxIRQs before" and
     "RxIRQs after" (or just "after") -> "RxIRQs", the metric the values are of; None when
     they name different things or nothing is left."""
-    rest = {" ".join(_ROLE_WORDS.sub(" ", lab or "").split()).strip(" ,;-()") for lab in labels}
+    rest = {" ".join(w for w in _ROLE_WORDS.sub(" ", lab or "").split()
+                     if not cue(w.strip(",;()")).reasons).strip(" ,;-()") for lab in labels}
     rest.discard("")  # "Rx IRQs before: 1, after: 2": the later labels are the bare word
     if len(rest) != 1:
         return None

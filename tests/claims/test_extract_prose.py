@@ -252,3 +252,27 @@ def test_parallel_clauses_across_paragraphs_pair() -> None:
     doubled = _PARALLEL.replace("There are two problems:", "Over one queue 4 workers get ~30K/s operations\n"
                                 "with 400% CPU utilization.\n\nThere are two problems:")
     assert pairs(doubled) == []
+
+
+def test_one_reading_per_pair_of_numbers() -> None:
+    # the unnamed "X vs Y" and the named one read the same two numbers: the words win
+    assert pairs("Subject: t\n\nWe see 1.2M ops/s vs 1.0M ops/s without the patch.\n") == [(1.0, 1.2)]
+
+
+def test_changes_by_rising_and_falling_verbs() -> None:
+    assert [c.claimed_change_pct for c in relative_claims(Line(
+        "Throughput drops 3% for 64 byte packets but rises 5% for 1500 byte packets.", 1))] == [-3.0, 5.0]
+    assert [c.claimed_change_pct for c in relative_claims(Line(
+        "Single-stream throughput went up by a factor of 2.", 1))] == [100.0]
+    assert [c.claimed_change_pct for c in relative_claims(Line(
+        "The copy cost was reduced by a factor of 4.", 1))] == [-75.0]
+
+
+def test_a_subject_is_named_without_its_verb() -> None:
+    assert [c.metric for c in from_to_claims(Line("The memcpy cost dropped from 12% to 4% of cycles.", 1))] \
+        == ["memcpy cost"]
+
+
+def test_parallel_clauses_are_named_by_the_words_after_their_values() -> None:
+    assert [(c.metric, c.unit) for c in ex(_PARALLEL).claims if c.baseline] == [
+        ("operations", "K/s"), ("CPU utilization", "%")]
