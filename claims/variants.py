@@ -71,7 +71,7 @@ def names_both_sides(text: str) -> bool:
     return "baseline" in roles and "candidate" in roles
 
 
-_ROLE_WORDS = re.compile(r"(?i)\b(?:before|after|old|new|without|with|the|patch(?:es|ed|set)?|"
+_ROLE_WORDS = re.compile(r"(?i)\b(?:before|after|old|new|without|with|the|(?:un-?)?patch(?:es|ed|set)?|"
                          r"series|change|fix(?:ed)?)\b")
 
 
@@ -79,8 +79,7 @@ def shared_subject(labels: Sequence[str | None]) -> str | None:
     """What the labels name once their variant words are dropped: "RxIRQs before" and
     "RxIRQs after" (or just "after") -> "RxIRQs", the metric the values are of; None when
     they name different things or nothing is left."""
-    rest = {" ".join(w for w in _ROLE_WORDS.sub(" ", lab or "").split()
-                     if not cue(w.strip(",;()")).reasons).strip(" ,;-()") for lab in labels}
+    rest = {" ".join(_ROLE_WORDS.sub(" ", lab or "").split()).strip(" ,;-()") for lab in labels}
     rest.discard("")  # "Rx IRQs before: 1, after: 2": the later labels are the bare word
     if len(rest) != 1:
         return None
