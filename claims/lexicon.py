@@ -41,6 +41,8 @@ _WORDS: dict[str, float] = {
     "existing": -0.7, "legacy": -0.7, "revert": -0.8, "reverted": -0.8,
     "=off": -0.35, "disabled": -0.35, "disable": -0.35, "none": -0.3, "unoptimized": -0.9,
     "unoptimised": -0.9, "clean": -0.5,
+    # the time a sentence sets its numbers in: "previously 2.1 Mpps, now 2.9 Mpps"
+    "previously": -0.9, "originally": -0.9, "formerly": -0.9,
     # the changed side
     "new": 1.0, "patched": 1.0, "patch": 0.7, "patches": 0.7, "patchset": 0.7, "series": 0.7,
     "fix": 0.7, "fixed": 0.8, "proposed": 0.9, "optimized": 0.8, "optimised": 0.8,

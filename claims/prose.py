@@ -53,19 +53,20 @@ _TO_FROM = re.compile(
     r"\s+from\s+(?:~|about\s+|around\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?(?P<next>(?!))?"
 )
 _CHANGE_AFTER = re.compile(
-    r"(?i)^(?:improvement|improvements|improved|boost|increase|increased|gain|gains|faster|better|speed-?up|"
+    r"(?i)^(?:improv\w*|boost|increase|increased|gain|gains|faster|better|speed-?up|"
     r"speedups|higher|more|uplift|jump|win|reduction|reduced|decrease|decreased|drop|lower|less|slower|"
     r"regression|degradation|saving|savings|loss|cut|overhead|improve|throughput|performance|perf|"
     r"bandwidth|iops|rate|pps)\b"
 )
 _NEGATIVE = re.compile(r"(?i)^(?:reduc|decreas|drop|lower|less|slower|regress|degrad|loss|lose|cut|"
-                       r"overhead|shrink|fewer|sav|down)")
+                       r"overhead|shr[iu]nk|fewer|sav|down|fell|fall)")
 _CHANGE_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|speed\w*|gain\w*|reduc\w*|decreas\w*|"
                           r"drop\w*|lower\w*|rais\w*|cut\w*|faster|slower|better|worse|regress\w*|"
                           r"degrad\w*|sav\w*|win|wins|(?:go(?:es)?|went|gone|going|is|are|was|were)\s+(?:up|down))\b")
 _TIMES = re.compile(r"(?i)^(?:faster|speed-?up|improvement|better|higher|throughput|quicker)\b")
 _STRONG_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|reduc\w*|decreas\w*|dropp?\w*|"
-                          r"regress\w*|degrad\w*|went|goes|gone|jump\w*|rais\w*)\b")
+                          r"regress\w*|degrad\w*|went|goes|gone|jump\w*|rais\w*|rises|rose|risen|fell|falls|"
+                          r"grew|grows|climb\w*|shr[iu]nk\w*)\b")
 _PERF_WORD = re.compile(r"(?i)\b(?:throughput|latency|bandwidth|pps|bps|iops|ops|rate|tps|qps|rps|"
                         r"cycles|score|trans|requests|transactions|speed|time)\b")
 _MORE_PERF = re.compile(r"(?i)^(?:more|less|higher|lower|fewer)\s+(?:throughput|bandwidth|pps|iops|"
@@ -146,6 +147,15 @@ def _is_prose(text: str) -> bool:
     return bool(s) and _STRUCTURED.search(s) is None and len(_PROSE_WORD.findall(s)) >= 2
 
 
+_TAIL = re.compile(r"^\s*[A-Za-z][\w/-]*(?:\s+[A-Za-z][\w/-]*)?[.!]$")
+
+
+def _sentence_tail(last: str, text: str) -> bool:
+    """The last word or two of a sentence wrapped onto a line of their own ("... on TX" /
+    "PPS."): prose, though too short to tell by itself."""
+    return not last.rstrip().endswith((".", ":", "!", "?", ";")) and _TAIL.match(text) is not None
+
+
 def passages(lines: Sequence[Line], skip: set[int]) -> list[Passage]:
     """The message as passages: wrapped prose lines joined (a new item, a "label:" line, a
     line ending in ":" or a change of depth or author starts another); any other line is a
@@ -162,7 +172,8 @@ def passages(lines: Sequence[Line], skip: set[int]) -> list[Passage]:
         last = cur[-1] if cur else None
         size += len(ln.text) + 1
         if last is not None and len(cur) < MAX_PASSAGE_LINES and size <= MAX_LINE and ln.depth == last.depth \
-                and ln.author == last.author and _is_prose(last.text) and _is_prose(ln.text) \
+                and ln.author == last.author and _is_prose(last.text) \
+                and (_is_prose(ln.text) or _sentence_tail(last.text, ln.text)) \
                 and not _ITEM_START.match(ln.text) and not last.text.rstrip().endswith(":"):
             cur.append(ln)
             continue
@@ -528,7 +539,19 @@ def _metric_before(text: str, pos: int, unit: str | None = None) -> str:
         test = next((w for w in reversed(words[-8:])
                      if re.fullmatch(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:tcp|udp|sctp)_[a-z]{2,8}", w)), None)
         return f"{test} {kind}" if test else kind
-    return _words_before(text, pos)
+    return _subject_words(_words_before(text, pos))
+
+
+def _subject_words(words: str) -> str:
+    """The sentence's subject among the words before a number: up to its verb, without a
+    leading article ("The memcpy cost dropped from" -> "memcpy cost")."""
+    ws = words.split()
+    verb = next((k for k, w in enumerate(ws) if _STRONG_VERB.fullmatch(w) or _CHANGE_VERB.fullmatch(w)), None)
+    if verb:
+        ws = ws[:verb]
+    while len(ws) > 1 and ws[0].lower() in _DETERMINERS:
+        ws.pop(0)
+    return " ".join(ws)
 
 
 _NUM_UNIT = (r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[KMGk]\s(?=[A-Za-z][\w/]{{0,14}}/s\b|[tqrk]?[pt]s\b)[\w/]+|"
@@ -574,6 +597,8 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             and "compared" not in low and "relative" not in low:
         return []
     out: list[Claim] = []
+    read: dict[tuple[int, int], bool] = {}  # the numbers paired, by offsets: named or not
+    claims_at: dict[tuple[int, int], list[Claim]] = {}
     for pat in _SENTENCE_PAIRS:
         for m in pat.finditer(text):
             a, b = parse_number(m.group("a")), parse_number(m.group("b"))
@@ -592,7 +617,7 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             if unit is None and not _PERF_WORD.search(text[max(0, pos - 80):pos]):
                 continue
             metric = _metric_before(text, pos, unit) or unit or "value"
-            if unit == "%" and _CHANGE_VERB.search(metric):
+            if unit == "%" and (_CHANGE_VERB.search(metric) or _CHANGE_VERB.search(_words_before(text, pos))):
                 continue  # "bigger gains than v2 (~25% vs ~11%)": two changes, each against its own baseline
             names = m.groupdict()
             if "wa" in names and not (ua and ub):
@@ -609,11 +634,18 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
                 a, b = b, a
             names = {"la": name_a, "lb": name_b}
             la, lb = _line_at(ln, m.start("a")), _line_at(ln, m.start("b"))
+            key = (min(m.start("a"), m.start("b")), max(m.start("a"), m.start("b")))
+            if key in read:
+                if not (name_a or name_b) or read[key]:
+                    continue  # "1.2M ops/s vs 1.0M ops/s without the patch": the named reading wins
+                out = [c for c in out if c not in claims_at.get(key, [])]
+            read[key] = bool(name_a or name_b)
             out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
                              baseline=Value(a, label=names.get("la"), unit=unit, line=la),
                              candidate=Value(b, label=names.get("lb"), unit=unit, line=lb),
                              lines=(min(la, lb), max(la, lb)), depth=ln.depth, author=ln.author,
                              message_id=ln.message_id))
+            claims_at.setdefault(key, []).append(out[-1])
     return out
 
 
@@ -651,6 +683,7 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
     out: list[Claim] = []
     for sentence, start in _sentences(text, _FULL_STOP):
         sides = []
+        past: list[tuple[float, str | None, float, str, int]] = []
         prev_end = 0
         for m in _SIDE_NUMBER.finditer(sentence):
             unit = (m.group("u") or "").rstrip(".,;:)") or None
@@ -678,13 +711,22 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                 said = cue(ahead)
                 phrase = ahead if said.role and (0 < n <= 3 or n <= 6 and (
                     cue(ahead.split()[0]).reasons or abs(said.score) >= 0.9)) else ""
+                if not phrase and said.score == 0 and 0 < n <= 4 and _NOW_LEAD.match(ahead):
+                    phrase = ahead  # "now we get 2.9 Mpps"
                 if not phrase:
+                    if _PAST.search(ahead) and len(ahead.split()) <= 6 \
+                            and (value := parse_number(m.group("n"))) is not None:
+                        past.append((value, unit, PAST_SIDE, ahead.strip(), start + m.start()))
                     continue
             score = cue(phrase).score
+            if not score and _NOW.search(phrase):
+                score = NOW_SIDE  # "now it takes 1 ms": the time the patch is in
             if score and (value := parse_number(m.group("n"))) is not None:
                 sides.append((value, unit, score, phrase.strip(), start + m.start()))
         base = [x for x in sides if x[2] < 0]
         cands = [x for x in sides if x[2] > 0]
+        if not base and len(past) == 1 and cands and all(_NOW.search(c[3]) and c[4] > past[0][4] for c in cands):
+            base = past  # "throughput was 9.4 Gbps; with this series it is now 9.8 Gbps"
         if len(base) != 1 or not cands:
             continue
         b = base[0]
@@ -714,6 +756,12 @@ def _unit_word(word: str) -> str:
     return word.strip(".,;:()")
 
 
+# a number set in the past ("was 45 us", "used to take 5 ms") is the baseline of one set "now"
+_PAST = re.compile(r"(?i)\b(?:was|were|used\s+to(?:\s+\w+)?|took|had|got|gave)\s*(?:about|around|~|only|just)?\s*$")
+_NOW = re.compile(r"(?i)\bnow\b")
+_NOW_LEAD = re.compile(r"(?i)^\s*(?:and\s+|but\s+)?now\b")
+PAST_SIDE = -0.5
+NOW_SIDE = 0.6
 _NAMES_CHANGE = re.compile(r"(?i)\b(?:patch\w*|series|fix(?:es)?|changes?|commit)\b")
 # a side named by a word the lexicon scores only as a whole phrase's head ("on net-next")
 _LEAD_SIDE = re.compile(r"(?i)^(?:on|in|for)$")
@@ -734,13 +782,24 @@ def _sentences(text: str, end: re.Pattern[str] | None = None) -> list[tuple[str,
 
 _PREPOSITION = re.compile(r"(?i)(?:in|on|for|with|at|across|over|when|compared)\b")
 _STOP_WORDS = frozenset({"with", "when", "and", "at", "on", "in", "for", "by", "compared", "the", "a", "is", "are",
-                         "was", "were", "be", "been", "during", "using", "while", "if", "than", "over", "but"})
+                         "was", "were", "be", "been", "during", "using", "while", "if", "than", "over", "but",
+                         "after", "before", "without", "since", "versus", "vs", "vs.", "relative", "here", "there",
+                         "now", "as", "to", "from", "of", "or"})
 _WHAT_AFTER = re.compile(r"(?i)^\S+\s+(?:in|for|of|on)\s+(?:the\s+)?(?P<what>(?:[\w/.-]+\s?){1,3})")
 
 
 def _relative_metric(text: str, t: Token, after: str) -> str:
     """What a stated change is about: "a 5% improvement in TCP_RR" -> "TCP_RR",
-    "throughput increased by 8.5%" -> "throughput", "12% more throughput" -> "more throughput"."""
+    "throughput increased by 8.5%" -> "throughput", "12% more throughput" -> "more throughput",
+    "reduces the p99 latencies in our tests by 60x" -> "p99 latencies" (the verb's object)."""
+    obj = _object_before_by(text, t.start)
+    if obj:
+        return obj
+    if t.text.endswith((",", ";")) or text[t.end:t.end + 1] in (",", ";"):
+        after = ""  # "by 12x, and reduced inflation time": the words after the comma are another clause's
+    noun = _change_noun_within(after)
+    if noun is not None:  # "a 30% compile speed improvement": the words before the noun
+        return after.split(noun, 1)[0]
     if not _CHANGE_AFTER.match(after):
         named = _metric_before(text, t.start)
         # "a reduction in execution time (3.7 %) and fewer": the measure named before it
@@ -758,8 +817,31 @@ def _relative_metric(text: str, t: Token, after: str) -> str:
     return _metric_before(text, t.start)
 
 
-# "7x higher memory per VQ", "12% more throughput": the comparative's noun is the measure
-_COMPARED = re.compile(r"(?i)^(?:higher|lower|more|less|fewer)\s+(?P<what>(?:[A-Za-z][\w/.-]*\s?){1,4})")
+# "7x higher memory per VQ", "12% more throughput", "10x faster balloon inflation": the
+# comparative's noun is the measure
+_COMPARED = re.compile(r"(?i)^(?:higher|lower|more|less|fewer|faster|slower|quicker|better|worse)\s+"
+                       r"(?P<what>(?:[A-Za-z][\w/.-]*\s?){1,4})")
+# "reduces the 99.9th percentile latencies in our tests by": the verb, its object, "by"
+_VERB_OBJECT_BY = re.compile(r"(?i)\b(?:improv|increas|boost|reduc|decreas|lower|rais|cut|shrink|speed\w*\s+up|"
+                             r"slow\w*\s+down|degrad|regress)\w*(?:\s+(?:up|down|out))?\s+(?P<what>(?:[\w/.%-]+\s+){1,8}?)by\s+"
+                             r"(?:(?:about|around|roughly|nearly|almost|approximately|~|up\s+to|over|only|just)\s+)*~?$")
+_DETERMINERS = frozenset({"the", "a", "an", "our", "its", "their", "this", "that", "these", "those", "my", "your",
+                          "his", "her", "overall", "total"})
+
+
+def _object_before_by(text: str, pos: int) -> str:
+    """The object of "<verb> X by N": the words between the verb and "by", up to the first
+    preposition ("reduced inflation time by 8.6x" -> "inflation time"); "" when the verb
+    has none ("throughput increased by 8.5%": the subject is named before it)."""
+    m = _VERB_OBJECT_BY.search(text[max(0, pos - 120):pos])
+    if m is None:
+        return ""
+    ws = [w for w in m.group("what").split()]
+    while ws and ws[0].lower() in _DETERMINERS:
+        ws.pop(0)
+    if not ws or ws[0].lower() in _STOP_WORDS or ws[0].lower() in ("it", "them", "this", "things", "that"):
+        return ""
+    return _noun_phrase(ws)
 
 
 def _noun_phrase(words: list[str]) -> str:
@@ -784,11 +866,14 @@ _FILLER = frozenset(
     "goes went".split())
 
 
+_ORDINAL = re.compile(r"(?i)p\d{2,3}(?:\.\d+)?|\d{2,3}(?:\.\d+)?(?:th|st|nd|rd)")  # "p99", "99.9th" name a measure
+
+
 def _tidy_metric(name: str | None) -> str:
     """A stated change's subject without the sentence around it: "Test result shows about"
     -> "change", "| 8.2Mpps (+17%" -> "change", "TX PPS" stays."""
     words = [w.strip(" .,;:()[]|") for w in (name or "").split()]
-    words = [w for w in words if w and not any(ch.isdigit() for ch in w) and "%" not in w]
+    words = [w for w in words if w and (not any(ch.isdigit() for ch in w) or _ORDINAL.fullmatch(w)) and "%" not in w]
     while words and words[0].lower() in _FILLER:
         words.pop(0)
     while words and words[-1].lower() in _FILLER:
@@ -829,6 +914,9 @@ def _direction(after: str) -> str | None:
     return None
 
 
+_CALL_TREE = re.compile(r"^[\s|`]*[-+]\s*\d{1,3}\.\d{2}%(?:\s+[A-Za-z_.][\w.\[\]<>@:+-]*)?\s*$")
+
+
 def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]:
     """Changes stated alone: "+44.8%", "improves by 12%", "a 5-10% boost", "2x faster",
     "22 % increase", "a 40-fold drop", "2% worse" (worse latency is up, worse throughput
@@ -839,6 +927,8 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
     if "%" not in text and "percent" not in low and "fold" not in low and _TIMES_HINT.search(text) is None \
             and _FACTOR_HINT.search(text) is None:
         return []
+    if _CALL_TREE.match(text):
+        return []  # "+ 5.41% secondary_startup_64", "- 66.51%": a node of a perf call graph
     toks = tokenize(text)
     lead = (prev.text[-120:] + " ") if prev is not None and prev.depth == ln.depth else ""
     out: list[Claim] = []
@@ -868,6 +958,13 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         before = toks[k].text.lower() if i and k >= 0 else ""
         if before in ("+-", "±", "+/-"):
             continue
+        if t.kind in ("value", "range") and (_BOUND_BEFORE.search(text[max(0, t.start - 40):t.start])
+                                             or t.text.lstrip("(~").startswith(("<", ">", "≤", "≥"))):
+            continue  # "less than 1%", "<~ 1%": a bound, not a measured change
+        if t.kind == "value" and not signed and _LEVEL_BEFORE.search(text[max(0, t.start - 40):t.start]):
+            continue  # "QPS increase to ~200%", "usage drops to 50%": a level, whose base is unsaid
+        if t.kind in ("value", "range") and _unasserted(text, t.start, t.end):
+            continue  # "Is the overhead 5% or more?", "If it is 10% faster then ..."
         behind = (lead if t.start < 80 else "") + text[max(0, t.start - 80):t.start]
         vals: list[float] = []
         fold = _FOLD.match(t.text) if t.kind != "value" or "fold" in t.text.lower() else None
@@ -898,6 +995,8 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                 vals = [-pct if _direction(after) == "down" else pct]
             elif _STRONG_VERB.fullmatch(before):
                 vals = [-pct if _NEGATIVE.match(before) else pct]
+            elif (noun := _change_noun_within(after)) is not None:
+                vals = [-pct if _NEGATIVE.match(noun) else pct]  # "a 30% compile speed improvement"
             elif _MORE_PERF.match(after):
                 vals = [-pct if _NEGATIVE.match(after) else pct]
             elif before in ("by", "to", "of") and _CHANGE_VERB.search(behind):
@@ -917,6 +1016,11 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             down = _NEGATIVE.match(after) is not None or (
                 strong is not None and _NEGATIVE.match(strong.group(0)) is not None)
             vals = [round((1.0 / t.value - 1.0) * 100.0, 4) if down else round((t.value - 1.0) * 100.0, 4)]
+        elif t.kind == "value" and t.unit is None and t.value and t.value > 1 and _BY_FACTOR.search(behind[-30:]) \
+                and (strong := _STRONG_VERB.search(behind[-80:])) is not None:
+            # "went up by a factor of 2", "reduced by a factor of 4": the verb gives the side
+            down = _NEGATIVE.match(strong.group(0)) is not None or re.search(r"(?i)\bdown\b", behind[-40:]) is not None
+            vals = [round((1.0 / t.value - 1.0) * 100.0, 4) if down else round((t.value - 1.0) * 100.0, 4)]
         elif t.kind == "value" and t.value and after.lower().startswith("times ") and _TIMES.match(after[6:]):
             vals = [round((t.value - 1.0) * 100.0, 4)]
         elif t.kind == "value" and t.unit is None and t.value and 1 < t.value < 10 and "." in t.text \
@@ -932,6 +1036,41 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
     return out
 
 
+_BOUND_BEFORE = re.compile(r"(?i)(?:\b(?:less|lower|smaller|fewer|no\s+more|not\s+more|more|greater|higher|larger)"
+                           r"\s+than|\bbelow|\bunder|\bbeneath|\bwithin|\babove|\bexceed\w*|[<>≤≥]=?~?)"
+                           r"\s*(?:~|about\s+|around\s+|roughly\s+|approx\w*\.?\s+)?$")
+_LEVEL_BEFORE = re.compile(r"(?i)\b(?:increas\w*|decreas\w*|reduc\w*|dropp?\w*|improv(?:e|es|ed|ing)|rais\w*|ris\w*|rose|"
+                           r"fell|fall\w*|went|go(?:es)?|gone|cut|lower\w*|grow\w*|grew|jump\w*|climb\w*|shr[iu]nk\w*)"
+                           r"\s+to\s+(?:~|about\s+|around\s+|roughly\s+|approx\w*\.?\s+)?$")
+_UNASSERTED = re.compile(r"(?i)\b(?:if|whether|unless|hope\w*|expect\w*|would|might|wonder\w*|guess)\b")
+
+
+def _unasserted(text: str, start: int, end: int) -> bool:
+    """A change asked about or supposed, not reported: its sentence is a question, or its
+    clause (since the last comma) opens with a condition or a wish."""
+    lo, hi = _sentence_around(text, start, end)
+    if text[lo:hi].rstrip().endswith("?"):
+        return True
+    clause = re.split(r"[,;:(]\s", text[lo:start])[-1]
+    return _UNASSERTED.search(clause) is not None
+
+
+_CHANGE_NOUN_WORD = re.compile(r"(?i)^(?:improv\w*|boost|increase|gain|speed-?up|uplift|reduction|decrease|"
+                               r"regression|degradation|slowdown)$")
+
+
+def _change_noun_within(after: str) -> str | None:
+    """A change noun that one or two plain words (the measure) part from the number:
+    "30% compile speed improvement" -> "improvement"; None past a stop word or a number."""
+    ws = [w.strip(".,;:()") for w in after.split()[:3]]
+    for k, w in enumerate(ws):
+        if _CHANGE_NOUN_WORD.match(w):
+            return w if k > 0 else None
+        if not re.fullmatch(r"[A-Za-z][\w/-]*", w) or w.lower() in _STOP_WORDS or w.lower() in _FILLER:
+            return None
+    return None
+
+
 def _measured(after: str, behind: str) -> bool:
     """A bare comparative ("16x less", "7x higher") states a change only of a measure: one
     it names after it ("7x higher memory per VQ") or one the clause names before it ("the
@@ -944,8 +1083,9 @@ def _measured(after: str, behind: str) -> bool:
     return _PERF_WORD.search(behind) is not None or any(_MEASURE.match(w) for w in re.findall(r"[A-Za-z]+", behind))
 
 
+_BY_FACTOR = re.compile(r"(?i)\bby\s+a\s+factor\s+of\s+(?:about\s+|~|roughly\s+)?$")
 _FACTOR_OF = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost)\s+of\s+(?:about\s+|~)?$")
-_FACTOR_HINT = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost)\s+of\s+(?:about\s+|~)?\d")
+_FACTOR_HINT = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost|a\s+factor)\s+of\s+(?:about\s+|~|roughly\s+)?\d")
 _EVALUATIVE = re.compile(r"(?i)\b(?:improv\w*|better|boost\w*|gain\w*|speed-?ups?|win\w*)\b")
 _AND_MEASURES = re.compile(r"(?i)(?:^|[^\w/-])(?P<a>[\w/-]+(?:\s[\w/-]+)?)\s+and\s+(?P<b>[\w/-]+(?:\s[\w/-]+)?)"
                            r"\s+(?:[a-z]+\s+){1,2}$")
@@ -1121,11 +1261,106 @@ def _paragraphs(lines: Sequence[Line], skip: set[int]) -> list[list[Statement]]:
     return out
 
 
+@dataclass
+class Clause:
+    """A clause of own prose with two or more measured values: their units in order, the
+    words around them (the clause's shape) and the side its sentence names."""
+
+    values: list[tuple[float, str, int]]
+    shape: frozenset[str]
+    side: float
+    passage: Passage
+    head: str
+
+
+_CLAUSE_SPLIT = re.compile(r",\s+(?:and|but|while|whereas)\s+|;\s+|\s+whereas\s+")
+PARALLEL_SHAPE = 0.6  # the share of words two clauses must have in common to measure one thing
+
+
+def _clauses(lines: Sequence[Line], skip: set[int]) -> list[Clause]:
+    out: list[Clause] = []
+    cur: list[Line] = []
+
+    def flush() -> None:
+        if not cur:
+            return
+        p = Passage(list(cur))
+        if len(p.text) > MAX_LINE:
+            return
+        for sentence, start in _sentences(p.text, _FULL_STOP):
+            pos = 0
+            for piece in _CLAUSE_SPLIT.split(sentence):
+                at = sentence.find(piece, pos)
+                pos = at + len(piece)
+                vals: list[tuple[float, str, int]] = []
+                for t in tokenize(piece):
+                    unit = (t.unit or "").rstrip(".,;:)")
+                    if t.kind == "value" and t.value is not None and unit and is_unit(unit) \
+                            and not _SIZE_UNITS.match(unit):
+                        vals.append((t.value, unit, start + at + t.start))
+                if len(vals) < 2:
+                    continue
+                first = vals[0][2] - start - at
+                shape = frozenset(w.lower() for w in re.findall(r"[A-Za-z]{3,}", piece[first:]))
+                head = sentence[:first + at]
+                out.append(Clause(vals, shape, cue(head).score, p, head))
+
+    for i, ln in enumerate(lines):
+        if i in skip or not ln.text.strip() or ln.depth != 0 or not _is_prose(ln.text) and not _ITEM.match(ln.text) \
+                and not (cur and _sentence_tail(cur[-1].text, ln.text)):
+            flush()
+            cur = []
+            continue
+        cur.append(ln)
+    flush()
+    return out
+
+
+def _parallel(b: Clause, c: Clause) -> bool:
+    """Clause b measures what c does (the same units in order, mostly the same words) and
+    names no side of its own."""
+    common = len(b.shape & c.shape) / max(1, len(b.shape | c.shape))
+    return [u.lower() for _, u, _ in b.values] == [u.lower() for _, u, _ in c.values] and common >= PARALLEL_SHAPE \
+        and abs(b.side) < CANDIDATE_AT
+
+
+def parallel_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
+    """Pairs between two clauses of a message's own text that measure the same things in
+    the same shape ("8 workers get ~40K/s operations with 800% CPU utilization" ...
+    "Test this patch, the guest side get ~200K/s operations with 300% CPU utilization"),
+    however far apart: the later one's sentence names the change, the earlier one names
+    no side, and it is the only earlier clause of that shape."""
+    clauses = _clauses(lines, skip)
+    out: list[Claim] = []
+    for k, c in enumerate(clauses):
+        if c.side < CANDIDATE_AT or _NAMES_CHANGE.search(c.head) is None:
+            continue
+        earlier = [b for b in clauses[:k] if _parallel(b, c)]
+        if len(earlier) != 1:
+            continue
+        b = earlier[0]
+        if any(bv == cv for (bv, _, _), (cv, _, _) in zip(b.values, c.values, strict=True)):
+            continue
+        for (bv, unit, bpos), (cv, _, cpos) in zip(b.values, c.values, strict=True):
+            # "~200K/s operations with 300% CPU utilization": the words after each value name it
+            named = _noun_phrase(re.findall(r"[A-Za-z][\w/.-]*[.,;]?|\S+", c.passage.text[cpos:cpos + 60])[1:4])
+            metric = named if named and not any(ch.isdigit() for ch in named) else (
+                _metric_before(c.passage.text, cpos, unit) or unit)
+            lb, lc = _line_at(b.passage, bpos), _line_at(c.passage, cpos)
+            out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
+                             baseline=Value(bv, label=clean_label(b.head) or None, unit=unit, line=lb),
+                             candidate=Value(cv, label=clean_label(c.head) or None, unit=unit, line=lc),
+                             lines=(min(lb, lc), max(lb, lc)), depth=c.passage.depth,
+                             author=c.passage.author, message_id=c.passage.message_id))
+    return out
+
+
 def statement_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
     """Pairs across the sentences of a paragraph: one statement whose words name the
     baseline and others that name no baseline give numbers in the same units, place by
-    place ("a baseline of X pps and Y bytes/s" / "with batching: X' and Y' bytes/s")."""
-    out: list[Claim] = []
+    place ("a baseline of X pps and Y bytes/s" / "with batching: X' and Y' bytes/s");
+    and pairs between parallel clauses of the whole message (`parallel_claims`)."""
+    out: list[Claim] = parallel_claims(lines, skip)
     for stmts in _paragraphs(lines, skip):
         sides = [_side(s.head) for s in stmts]
         # the baseline named outright ("a baseline of", "the vanilla kernel", "without the

@@ -71,7 +71,7 @@ def names_both_sides(text: str) -> bool:
     return "baseline" in roles and "candidate" in roles
 
 
-_ROLE_WORDS = re.compile(r"(?i)\b(?:before|after|old|new|without|with|the|patch(?:es|ed|set)?|"
+_ROLE_WORDS = re.compile(r"(?i)\b(?:before|after|old|new|without|with|the|(?:un-?)?patch(?:es|ed|set)?|"
                          r"series|change|fix(?:ed)?)\b")
 
 

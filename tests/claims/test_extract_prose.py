@@ -18,7 +18,7 @@ from claims.prose import (
     side_claims,
     vs_claims,
 )
-from tests.extractkit import pairs, relative
+from tests.extractkit import ex, pairs, relative
 
 
 @pytest.mark.parametrize(("text", "change"), [
@@ -173,3 +173,106 @@ def test_label_lines_pair_by_the_units_they_print() -> None:
     text = ("Subject: t\n\nTestpmd reports:\nBaseline: 1854448pps, 860464156 bps. [3]\n"
             "Batch: 1892844.25pps, 878280070bps.\n")
     assert pairs(text) == [(1854448, 1892844.25), (860464156, 878280070)]
+
+
+def test_a_number_set_in_the_past_against_one_set_now() -> None:
+    assert _sides("Throughput was 9.4 Gbps; with this series it is now 9.8 Gbps.") == [(9.4, 9.8)]
+    assert _sides("It used to take 5 ms to map the region, now it takes about 1 ms.") == [(5, 1)]
+    assert _sides("Previously we got 2.1 Mpps, now we get 2.9 Mpps.") == [(2.1, 2.9)]
+    # two pasts and no "now": nothing says which is the baseline
+    assert _sides("It was 5 ms on one box and was 7 ms on the other.") == []
+
+
+@pytest.mark.parametrize("text", [
+    "The overhead is less than 1% in all tests.",  # a bound, not a point
+    "If it is <~ 1% then there is no performance argument.",
+    "The regression stays below 2% on every run.",
+    "Is the overhead 5% or more?",  # asked, not measured
+    "If it is 10% faster then we should take it.",
+    "the QPS of HTTPS increase to ~200% in a guest.",  # a level against an unsaid base
+])
+def test_bounds_questions_and_levels_state_no_change(text: str) -> None:
+    assert relative(f"Subject: t\n\n{text}\n") == []
+
+
+def test_a_range_and_a_lead_to_still_state_changes() -> None:
+    assert relative("Subject: t\n\nDaniel reported from +14% to +18% of throughput in TCP RR.\n") == [14.0, 18.0]
+    assert relative("Subject: t\n\nThese changes lead to about 19% more IOPS in a fio test.\n") == [19.0]
+
+
+@pytest.mark.parametrize(("text", "metric"), [
+    # the verb's object is what changed, not a measure word further back or a later clause
+    ("It reduced inflate/deflate activity by 12x, and reduced inflation time by 8.6x.",
+     ["inflate/deflate activity", "inflation time"]),
+    ("This reduces the 99.9th percentile latencies in our tests by 60x.", ["99.9th percentile latencies"]),
+    ("It can boost up the performance by 2%.", ["performance"]),
+    # the comparative's noun
+    ("Old kernels have roughly 10x faster balloon inflation when pressuring the cache.", ["balloon inflation"]),
+    ("Rate is ~1.5 percent lower after the patch.", ["Rate"]),
+    # modifiers between the number and the change noun
+    ("I did see a 30% compile speed improvement with clang.", ["compile speed"]),
+])
+def test_a_stated_change_is_named_from_its_clause(text: str, metric: list[str]) -> None:
+    assert [c.metric for c in relative_claims(Line(text, 1))] == metric
+
+
+def test_tool_lines_state_no_change() -> None:
+    # a perf call graph's nodes and ping's loss figure are readings, not changes
+    assert relative("Subject: t\n\nThe call tree as below:\n   + 5.41% secondary_startup_64\n"
+                    "   - 66.51%\n        ret_from_fork\n") == []
+    assert relative("Subject: t\n\n5 packets transmitted, 1 received, 80% packet loss, time 76ms\n") == []
+
+
+def test_a_sentence_wrapped_before_its_last_word_is_read_whole() -> None:
+    text = "Subject: t\n\nTestpmd (virtio-user) + vhost_net shows about 2.6% improvement on TX\nPPS.\n"
+    assert [(c.metric, c.claimed_change_pct) for c in ex(text).claims] == [("TX PPS", 2.6)]
+
+
+_PARALLEL = """Subject: [PATCH] crypto: wait for the ctrl queue instead of busy polling
+
+There are two problems:
+1, The queue depth is always 1. Test on a big box, a single worker gets
+   ~35K/s session operations, and 8 workers get ~40K/s operations with
+   800% CPU utilization.
+
+    CPU0   CPU1
+     |      |
+      \\----spin_lock----/
+
+Test this patch, the guest side get ~200K/s operations with 300% CPU
+utilization.
+"""
+
+
+def test_parallel_clauses_across_paragraphs_pair() -> None:
+    assert pairs(_PARALLEL) == [(40, 200), (800, 300)]
+    # the later clause names no change: two measurements, not a comparison
+    assert pairs(_PARALLEL.replace("Test this patch", "On the small box")) == []
+    # two earlier clauses of that shape: which one is the baseline is not said
+    doubled = _PARALLEL.replace("There are two problems:", "Over one queue 4 workers get ~30K/s operations\n"
+                                "with 400% CPU utilization.\n\nThere are two problems:")
+    assert pairs(doubled) == []
+
+
+def test_one_reading_per_pair_of_numbers() -> None:
+    # the unnamed "X vs Y" and the named one read the same two numbers: the words win
+    assert pairs("Subject: t\n\nWe see 1.2M ops/s vs 1.0M ops/s without the patch.\n") == [(1.0, 1.2)]
+
+
+def test_changes_by_rising_and_falling_verbs() -> None:
+    assert [c.claimed_change_pct for c in relative_claims(Line(
+        "Throughput drops 3% for 64 byte packets but rises 5% for 1500 byte packets.", 1))] == [-3.0, 5.0]
+    assert [c.claimed_change_pct for c in relative_claims(Line(
+        "Single-stream throughput went up by a factor of 2.", 1))] == [100.0]
+    assert [c.claimed_change_pct for c in relative_claims(Line(
+        "The copy cost was reduced by a factor of 4.", 1))] == [-75.0]
+
+
+def test_a_subject_is_named_without_its_verb() -> None:
+    assert [c.metric for c in from_to_claims(Line("The memcpy cost dropped from 12% to 4% of cycles.", 1))] \
+        == ["memcpy cost"]
+
+
+def test_parallel_clauses_are_named_by_the_words_after_their_values() -> None:
+    assert [(c.metric, c.unit) for c in ex(_PARALLEL).claims if c.baseline] == [
+        ("operations", "K/s"), ("CPU utilization", "%")]
