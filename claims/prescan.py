@@ -47,6 +47,7 @@ from functools import cache
 from claims import numbers
 from claims.hunks import cut_hunks
 from claims.model import Line
+from claims.normalise import FLAT_MIN, unflatten
 
 # --- what the extractor never reads --------------------------------------------------------
 
@@ -258,7 +259,7 @@ def _is_variant(text: str) -> bool:
 def might_have_claims(text: str) -> bool:
     """False only when no claim, command or setup step can be found in `text` (a decoded
     body, quote markers kept or removed)."""
-    text = readable(text)
+    text = _with_unflattened(readable(text))
     if _DIGIT.search(text) is not None:
         for cue in _CUES[_ALONE:_WORDED]:
             if cue.search(text) is not None:
@@ -268,6 +269,18 @@ def might_have_claims(text: str) -> bool:
         if _worded_pair(text):
             return True
     return _has_command(text)
+
+
+_FLAT_LINE = re.compile(r"[^\n]{%d,}" % FLAT_MIN)
+
+
+def _with_unflattened(text: str) -> str:
+    """`text`, and after it the lines a page flattened cut back as the extractor cuts them
+    (claims.normalise.unflatten): it reads such a line whole, then cut, so the gate does."""
+    flat = [m.group() for m in _FLAT_LINE.finditer(text)]
+    if not flat:
+        return text
+    return "\n".join([text, *(piece for line in flat for piece in unflatten(line))])
 
 
 # a "key: number" or "key=number" cell ("rx-pps: 900100", "Rate = 5112930")

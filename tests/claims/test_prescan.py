@@ -171,7 +171,7 @@ def test_a_hunk_without_its_header_is_skipped_by_both() -> None:
     "# netperf -H 10.0.0.2 -t TCP_RR\n",
     "ethtool -K eth0 gro off\n",
     "we ran netperf -t TCP_STREAM on both\n",
-    ">   tools/virtio: Reset index in virtio_test --reset.\n",  # a program of one's own in prose
+    "I ran ./virtio_test --reset on it\n",  # a program of one's own in prose
     "+gro:\t\t10 Mpps\n+gso:\t\t12 Mpps\n",  # "+" names a side before a letter, as the lexicon reads it
 ])
 def test_claim_shapes_pass(text: str) -> None:
@@ -237,7 +237,9 @@ def test_a_command_after_a_lettered_bullet_passes() -> None:
 @pytest.mark.parametrize("text", [
     "Test Cmd: ethtool -g eth1; ethtool -G eth1 rx $1 tx $2\n",  # a label before the program
     "usemem --punch-holes -s -1 800m &\n",  # a program the reader knows only by its background job
-    "t460s: ~/git/linux memory_holes $ git grep -C3 adjust_man drivers/virtio/virtio_balloon.c\n",
+    "~/src (main) $ ./tools/testing/bench.sh -n 4\n",  # a prompt with a directory and a git branch
+    "(vm1)$ ./run_bench --mode rr\n",  # a prompt naming the guest
+    "for ((i=0; i<10; ++i)) do ./foo_bench -n 1; done\n",  # a C-style loop without its ';'
 ])
 def test_commands_the_reader_finds_pass(text: str) -> None:
     """Lines the extractor's command reader takes for a command: the gate asks the reader."""
