@@ -271,7 +271,7 @@ def might_have_claims(text: str) -> bool:
     return _has_command(text)
 
 
-_FLAT_LINE = re.compile(r"[^\n]{%d,}" % FLAT_MIN)
+_FLAT_LINE = re.compile(rf"[^\n]{{{FLAT_MIN},}}")
 
 
 def _with_unflattened(text: str) -> str:
