@@ -271,13 +271,12 @@ def might_have_claims(text: str) -> bool:
     return _has_command(text)
 
 
-_FLAT_LINE = re.compile(rf"[^\n]{{{FLAT_MIN},}}")
-
-
 def _with_unflattened(text: str) -> str:
     """`text`, and after it the lines a page flattened cut back as the extractor cuts them
     (claims.normalise.unflatten): it reads such a line whole, then cut, so the gate does."""
-    flat = [m.group() for m in _FLAT_LINE.finditer(text)]
+    if len(text) < FLAT_MIN:
+        return text
+    flat = [line for line in text.split("\n") if len(line) >= FLAT_MIN]
     if not flat:
         return text
     return "\n".join([text, *(piece for line in flat for piece in unflatten(line))])
