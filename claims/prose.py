@@ -1346,13 +1346,20 @@ def parallel_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
             named = _noun_phrase(re.findall(r"[A-Za-z][\w/.-]*[.,;]?|\S+", c.passage.text[cpos:cpos + 60])[1:4])
             metric = named if named and not any(ch.isdigit() for ch in named) else (
                 _metric_before(c.passage.text, cpos, unit) or unit)
-            lb, lc = _line_at(b.passage, bpos), _line_at(c.passage, cpos)
-            out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
-                             baseline=Value(bv, label=clean_label(b.head) or None, unit=unit, line=lb),
-                             candidate=Value(cv, label=clean_label(c.head) or None, unit=unit, line=lc),
-                             lines=(min(lb, lc), max(lb, lc)), depth=c.passage.depth,
-                             author=c.passage.author, message_id=c.passage.message_id))
+            out.append(_sentences_claim(b, c, (bv, bpos), (cv, cpos), unit, metric, c.passage))
     return out
+
+
+def _sentences_claim(b: Statement | Clause, c: Statement | Clause, base: tuple[float, int],
+                     cand: tuple[float, int], unit: str, metric: str, owner: Passage) -> Claim:
+    """The pair of the value at offset base[1] of `b` and at cand[1] of `c`, each side
+    labelled by its sentence's head; `owner` is the passage the claim is attributed to."""
+    lb, lc = _line_at(b.passage, base[1]), _line_at(c.passage, cand[1])
+    return Claim(metric=metric, unit=unit, better=better_for(metric, unit),
+                 baseline=Value(base[0], label=clean_label(b.head) or None, unit=unit, line=lb),
+                 candidate=Value(cand[0], label=clean_label(c.head) or None, unit=unit, line=lc),
+                 lines=(min(lb, lc), max(lb, lc)), depth=owner.depth,
+                 author=owner.author, message_id=owner.message_id)
 
 
 def statement_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
@@ -1383,10 +1390,5 @@ def statement_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
                 pairs.append((bv, cv, unit, bpos, cpos))
             for bv, cv, unit, bpos, cpos in pairs:
                 metric = _metric_before(b.passage.text, bpos, unit) or unit
-                lb, lc = _line_at(b.passage, bpos), _line_at(c.passage, cpos)
-                out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
-                                 baseline=Value(bv, label=clean_label(b.head) or None, unit=unit, line=lb),
-                                 candidate=Value(cv, label=clean_label(c.head) or None, unit=unit, line=lc),
-                                 lines=(min(lb, lc), max(lb, lc)), depth=b.passage.depth,
-                                 author=b.passage.author, message_id=b.passage.message_id))
+                out.append(_sentences_claim(b, c, (bv, bpos), (cv, cpos), unit, metric, b.passage))
     return out
