@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from claims.spec import Variant
+from runners import session_guard
 from runners.base import Handle, Runner, RunnerError
 from runners.guest import ADDR, DEV
 from runners.process import DEFAULT_OUTPUT_CAP, ProcessResult
@@ -80,9 +81,8 @@ def probe_accel(image: str, timeout: float = 45.0) -> str:
     accel = "tcg"
     if os.access("/dev/kvm", os.R_OK | os.W_OK) and shutil.which("vng"):
         with tempfile.TemporaryFile() as log:
-            proc = subprocess.Popen(["vng", "--run", image, "--user", "root", "--", "true"],
-                                    stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                    start_new_session=True)
+            proc, guard = session_guard.spawn(["vng", "--run", image, "--user", "root", "--", "true"],
+                                              stdin=subprocess.DEVNULL, stdout=log, stderr=log)
             try:
                 if proc.wait(timeout=timeout) == 0:
                     accel = "kvm"
@@ -90,6 +90,7 @@ def probe_accel(image: str, timeout: float = 45.0) -> str:
                 pass
             finally:
                 _killpg(proc)
+                os.close(guard)
     _ACCEL[image] = accel
     return accel
 
@@ -122,6 +123,7 @@ class Guest:
         self.console = self.dir / "console.log"
         self.cpus, self.memory, self.boot_timeout = cpus, memory, boot_timeout
         self.proc: subprocess.Popen[bytes] | None = None
+        self._guard: int | None = None  # the session guard's pipe: closing it kills the guest
         self.ready: dict[str, Any] = {}
         self.boot_seconds: float | None = None
         self.dead: str | None = None  # why the guest is unusable
@@ -147,8 +149,9 @@ class Guest:
             raise RunnerError(f"kernel image {self.image} does not exist")
         t0 = time.monotonic()
         with open(self.console, "wb") as log:
-            self.proc = subprocess.Popen(self.argv(), stdin=subprocess.DEVNULL, stdout=log,
-                                         stderr=subprocess.STDOUT, start_new_session=True)
+            # its own session, under a guard that kills it if this process dies uncleanly
+            self.proc, self._guard = session_guard.spawn(self.argv(), stdin=subprocess.DEVNULL,
+                                                         stdout=log, stderr=subprocess.STDOUT)
         ready = self.chan / "ready.json"
         while not ready.exists():
             self._check_alive("did not boot", t0, self.boot_timeout)
@@ -209,6 +212,9 @@ class Guest:
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             _killpg(self.proc)
+        if self._guard is not None:
+            os.close(self._guard)
+            self._guard = None
 
     def shutdown(self) -> None:
         """Ask the agent to stop (the guest then powers off), kill what is left, clean up."""
