@@ -276,10 +276,11 @@ def _with_unflattened(text: str) -> str:
     (claims.normalise.unflatten): it reads such a line whole, then cut, so the gate does."""
     if len(text) < FLAT_MIN:
         return text
-    flat = [line for line in text.split("\n") if len(line) >= FLAT_MIN]
-    if not flat:
-        return text
-    return "\n".join([text, *(piece for line in flat for piece in unflatten(line))])
+    cut = [pieces for line in text.split("\n") if len(line) >= FLAT_MIN
+           if len(pieces := unflatten(line)) > 1]
+    if not cut:
+        return text  # a long line that is not cut is read once, whole, by the extractor too
+    return "\n".join([text, *(piece for pieces in cut for piece in pieces)])
 
 
 # a "key: number" or "key=number" cell ("rx-pps: 900100", "Rate = 5112930")
