@@ -2,7 +2,9 @@
 
 The tests and bench/fleet_dispatch.py need the real thing (separate processes that can be
 killed with SIGKILL), not an in-process cluster.  Every process lives in its own process
-group and `close()` kills the groups, so nothing outlives the lab.
+group and `close()` kills the groups; each group also runs under runners.session_guard, so
+it dies with the process that started the lab even when that process is killed without
+cleaning up (a test stopped by a timeout), and nothing outlives the lab.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from runners import session_guard
 from runners.fleet_host import FleetError
 
 
@@ -58,6 +61,7 @@ class LocalLab:
 
     tls: TLSFiles | None = None
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    guards: dict[str, int] = field(default_factory=dict)  # name -> the guard pipe's write end
     address: str = ""
     logdir: str = field(default_factory=lambda: tempfile.mkdtemp(prefix="fleet-lab-"))
 
@@ -66,10 +70,13 @@ class LocalLab:
         if self.tls is not None:
             env["DASK_DISTRIBUTED__COMM__REQUIRE_ENCRYPTION"] = "True"
         log = open(os.path.join(self.logdir, f"{name}.log"), "ab")
-        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env,
-                                start_new_session=True, stdin=subprocess.DEVNULL)
-        log.close()
+        try:
+            proc, guard = session_guard.spawn(argv, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                              stdin=subprocess.DEVNULL)
+        finally:
+            log.close()
         self.procs[name] = proc
+        self.guards[name] = guard
         return proc
 
     def log(self, name: str) -> str:
@@ -113,6 +120,7 @@ class LocalLab:
         """Kill one process's group (a crash, when sig is SIGKILL) and, with SIGKILL, the
         benchmark processes it started in sessions of their own, which would outlive it."""
         proc = self.procs.pop(name, None)
+        guard = self.guards.pop(name, None)
         if proc is None:
             return
         orphans = descendants(proc.pid) if sig == signal.SIGKILL else []
@@ -126,6 +134,9 @@ class LocalLab:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)
+        finally:
+            if guard is not None:
+                os.close(guard)
 
     def close(self) -> None:
         for name in [n for n in self.procs if n != "scheduler"] + ["scheduler"]:

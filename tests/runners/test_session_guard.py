@@ -68,3 +68,33 @@ def test_closing_the_pipe_kills_it_and_a_normal_exit_keeps_its_code() -> None:
     finally:
         os.close(guard)
 
+
+
+# A parent that starts a fleet lab's dask scheduler, prints its process group and waits.
+LAB_PARENT = textwrap.dedent("""
+    import time
+    from runners.fleet_lab import LocalLab
+    lab = LocalLab()
+    lab.start_scheduler(timeout=60)
+    print(lab.procs["scheduler"].pid, flush=True)
+    time.sleep(300)
+""")
+
+
+def test_a_fleet_labs_scheduler_dies_with_the_process_that_started_it() -> None:
+    """runners.fleet_lab starts dask in sessions of their own; a test killed by a timeout
+    must not leave a scheduler listening on loopback for ever."""
+    parent = subprocess.Popen([sys.executable, "-c", LAB_PARENT], stdout=subprocess.PIPE,
+                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert parent.stdout is not None
+    pgid = int(parent.stdout.readline())
+    try:
+        assert _group_alive(pgid), "the scheduler did not start"
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(timeout=10)
+        assert _gone_within(pgid, 10), "the lab's scheduler outlived its parent"
+    finally:
+        parent.kill()
+        parent.wait()
+        if _group_alive(pgid):
+            os.killpg(pgid, signal.SIGKILL)
