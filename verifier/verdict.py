@@ -25,6 +25,7 @@ Each row says what was compared (`compared`) and, when it carries none, why
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -104,7 +105,13 @@ def per_look_alpha(plan: RunPlan | None, alpha: float = ALPHA,
 
     A fixed design (repetitions == max_repetitions) has one look and keeps alpha.
     """
-    looks = look_schedule(_first_batch(plan), max_runs(plan))
+    return _look_alpha(_first_batch(plan), max_runs(plan), alpha, runs)
+
+
+@functools.lru_cache(maxsize=1024)
+def _look_alpha(first: int, maximum: int, alpha: float, runs: int | None) -> float:
+    """per_look_alpha of a plan's (first batch, maximum): every look asks it again."""
+    looks = look_schedule(first, maximum)
     levels = look_alphas(looks, alpha, BOUNDARY_SHAPE)
     if runs is None:
         return levels[-1]
@@ -424,10 +431,13 @@ def pairs_correlated(row: Row, p: float = 0.05) -> bool:
     pick them nearly always."""
     a, b = (np.asarray(x, dtype=float) for x in row.pairs)
     k = a.size
-    if k < 4 or not (np.all(a > 0) and np.all(b > 0)) or np.ptp(a) == 0 or np.ptp(b) == 0:
+    if k < 4:
+        return False
+    amin, amax, bmin, bmax = a.min(), a.max(), b.min(), b.max()
+    if not (amin > 0 and bmin > 0) or amin == amax or bmin == bmax:
         return False
     a, b = np.log(a), np.log(b)
-    a, b = a - a.mean(), b - b.mean()
+    a, b = a - float(a.sum()) / k, b - float(b.sum()) / k  # np.mean's value, not its cost
     r = float(a @ b) / math.sqrt(float(a @ a) * float(b @ b))
     if not math.isfinite(r) or r <= 0:
         return False
