@@ -3,9 +3,9 @@
 Absolute numbers do not travel across machines, so everything here works on the relative
 change between two variants measured side by side, as a log-ratio.  One estimator serves
 everywhere: the mean of the log-ratios (of ABBA pairs when the runs were paired), 10%-trimmed
-when a sample has runs far from the rest, with its own (Welch or Yuen) t interval, so the
-point estimate and the interval are the same statistic and a few spikes neither move the
-estimate nor blow up the interval.  When the A/A calibration's runs of the same baseline
+when a sample has a few runs far from the rest (a second mode is not far: _far), with its
+own (Welch or Yuen) t interval, so the point estimate and the interval are the same
+statistic and a few spikes neither move the estimate nor blow up the interval.  When the A/A calibration's runs of the same baseline
 system are at hand, they add their degrees of freedom to the interval's per-run variance
 (one variance for both variants: Student's pooled t, trimmed Yuen and Dixon's), unless
 the runs give reason to doubt it is shared.  Sequential looks use a group-sequential boundary
@@ -423,14 +423,26 @@ def median(y: np.ndarray) -> float:
 
 
 def _far(y: np.ndarray, z: float = 3.5) -> int:
-    """Values of `y` (logs) far from the rest: modified z-score above `z`."""
+    """Values of `y` (logs) far from the rest: modified z-score above `z`, and rare.
+
+    A run is far only when few runs lie out there with it: at most one on a side, or as
+    many as the trimming cuts from that end (TRIM).  More of them on one side are a mode
+    of the metric (a flow landing on one of two queues), not stragglers: the MAD of the
+    larger mode is its own narrow spread, so the whole other mode would read as far, be
+    trimmed (a third of a two-mode sample's information) and keep the calibration's
+    variance out of the interval."""
     if y.size < 5:
         return 0
-    d = np.abs(y - median(y))
+    m = median(y)
+    d = np.abs(y - m)
     mad = median(d)
     if mad == 0:
         return 0
-    return int(np.count_nonzero(0.6745 * d / mad > z))
+    far = 0.6745 * d / mad > z
+    rare = max(1, trim_count(y.size, TRIM))
+    up = int(np.count_nonzero(far & (y > m)))
+    down = int(np.count_nonzero(far)) - up
+    return (up if up <= rare else 0) + (down if down <= rare else 0)
 
 
 def _far_runs(la: np.ndarray, lb: np.ndarray, paired: bool) -> int:

@@ -19,7 +19,8 @@ so a verdict is wrong with probability below alpha/2 over all the looks together
   anything else                      undecided: more runs, or INCONCLUSIVE at the maximum
 A claim keeps its direction whatever its size: only a mail that says "no change" ("no
 regression", "same", "within noise": the metric's `no_change`) makes a claim of no change,
-CONFIRMED when the interval is inside +-delta and CONTRADICTED when it leaves the band.
+CONFIRMED when the interval is inside +-delta and CONTRADICTED when the interval at half
+the look's level leaves the band (a truth inside it could leave on either side).
 Each row says what was compared (`compared`) and, when it carries none, why
 (`no_information`), for the report to print.
 """
@@ -183,17 +184,20 @@ class Row:
 
 
 def _classify(eff: Effect, cl: Claimed, delta: float, final: bool,
-              reach: float = 0.0) -> tuple[VerdictKind, str | None]:
+              reach: float = 0.0,
+              within: tuple[float, float] | None = None) -> tuple[VerdictKind, str | None]:
     """The verdict of an interval [lo, hi] (already at the look's level) and the claim.
 
     `reach`: the half-width the interval can shrink to by the last look (this runner's
     noise at n_max runs); a claim already NOT REPRODUCED that leans the other way waits
-    for a CONTRADICTED only when that half-width could show it.
+    for a CONTRADICTED only when that half-width could show it.  `within`: for a claim of
+    no change, the interval that must lie inside the band to confirm it (default [lo, hi]).
     """
     lo, hi, x = eff.lo, eff.hi, eff.x
     inside = -delta < lo and hi < delta
     if cl.no_change:
-        if inside:
+        wlo, whi = within or (lo, hi)
+        if -delta < wlo and whi < delta:
             return CONFIRMED, "no change, as claimed"
         if lo > delta or hi < -delta:
             return CONTRADICTED, "the claim was no change"
@@ -502,8 +506,11 @@ def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
     why = _no_information(row)
     if why:
         return unjudged(INVALID, "no information here: " + why, no_information=why)
-    # a claim of no change is judged at half alpha: the band it must stay inside is as
-    # narrow as 1%, so its interval gets the margin a directional claim has from delta
+    # a claim of no change is CONTRADICTED at half alpha: a truth inside the band can
+    # leave it on either side, and the band is as narrow as 1%, so that interval gets the
+    # margin a directional claim has from delta.  It is CONFIRMED at alpha, like any claim:
+    # a truth outside the band lies on one side of it, and the interval must miss it there
+    # (two one-sided tests at alpha/2 each)
     level = 1.0 - (alpha / 2 if cl.no_change else alpha)
     eff = effect_of(row, cl.direction, level, pair)
     base = row.pairs[0] if eff.paired else row.base
@@ -516,7 +523,8 @@ def judge_row(row: Row, delta: float, alpha: float, final: bool = True,
         return v
     spread = robust_sd(base, cand, eff.paired)
     verdict, detail = _classify(eff, cl, delta, final,
-                                half_width(spread, n_max, last_alpha) if spread > 0 else 0.0)
+                                half_width(spread, n_max, last_alpha) if spread > 0 else 0.0,
+                                eff.interval(1.0 - alpha) if cl.no_change else None)
     reason = None
     if verdict == UNDECIDED or (verdict == INCONCLUSIVE and detail is None):
         # the same reason whether the loop stopped here or the results file is re-judged
