@@ -9,7 +9,9 @@ runs a benchmark is decided by one model: a program a tool description (claims/t
 names, or any other program whose words read as a command line by the evidence around
 it: a path or script name (`./vsock_perf`, `run.sh`), a wrapper in front (`nice -n -20
 ./x`), a shell prompt, neighbouring shell lines, or options and no prose words.  Read-only
-inspections (cat, grep) and setup programs (sysctl, ip, ethtool, tc) are never benchmarks.
+inspections (cat, grep) and setup programs (sysctl, ip, ethtool, tc) are never benchmarks;
+nor is a sub-command its tool's description does not list among those that measure
+(`perf top`).
 
 Also collects the setup steps written as shell lines, in order, because a later stage reads
 the sequence "setup, command, output, setup, command, output" as variants of one benchmark.
@@ -380,6 +382,8 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
     if not prog or prog.endswith(":") or _never_benchmark(prog):
         return False
     if _known_program(prog):
+        if _other_mode(prog, args):
+            return False
         return (_looks_like_args(args, prog) or (not args and (ctx.prompted or alone and (
                     ctx.labelled and prog in _SERVERS or _executable_word(word))))
                 or _tool_accepts(inv.argv[inv.at:]))
@@ -401,6 +405,21 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
     if measured:
         return _evidence(args) > 0
     return options > 0 and (background or _BENCH_NAME.search(prog) is not None)
+
+
+def _other_mode(prog: str, args: Sequence[str]) -> bool:
+    """`perf top -g`, `perf report`: a sub-command word the tool's description does not
+    list among those that run a measurement (`ToolDescription.modes`)."""
+    from claims.tools import tool_for_program
+
+    if not args or args[0].startswith("-"):
+        return False
+    try:
+        tool = tool_for_program(unversioned(prog) or prog)
+    except Exception:  # noqa: BLE001 - a broken tool module: no modes known
+        return False
+    modes: frozenset[str] = getattr(tool, "modes", frozenset()) if tool is not None else frozenset()
+    return bool(modes) and args[0] not in modes
 
 
 _LIBRARY = re.compile(r"\.so(?:\.\d+)*$")
@@ -636,8 +655,9 @@ _PROSE_OWN = re.compile(r"(?<![\w/.$+=,:-])(?P<prog>(?:\.{1,2}/|~/|/)[\w.+/-]+|[
 
 
 # A patch title in a shortlog or a pull request ("  tools/virtio: Reset index in virtio_test
-# --reset."): it names a change to a tool, not a run of it.
-_PATCH_TITLE = re.compile(r"^\s*(?:[0-9a-f]{7,40}\s+|\[[^\]\n]{0,60}\]\s*)?[a-z][\w.-]*(?:/[\w.*-]+)+"
+# --reset."), also quoted after a commit id (`("tools/virtio: Reset index in virtio_test
+# --reset.")`): it names a change to a tool, not a run of it.
+_PATCH_TITLE = re.compile(r"^\s*(?:[0-9a-f]{7,40}\s+|\[[^\]\n]{0,60}\]\s*)?\(?[\"']?[a-z][\w.-]*(?:/[\w.*-]+)+"
                           r"(?::\s*[\w.-]+(?:/[\w.*-]+)*)*:\s+\S")
 _SHELL_LINE = re.compile(r"^\s*(?:[\w.@-]+[#$]\s+)?[\w./~+-]+\s+-")
 

@@ -77,6 +77,33 @@ def test_a_placeholder_of_words_in_a_sentence_is_one_value() -> None:
     assert commands(text) == [("iperf3", "iperf3 -c <IP> -i 5 -f g -t 0 -l <packet size>")]
 
 
+def test_a_commit_title_quoted_after_its_id_names_no_run() -> None:
+    """A review names the fixes it depends on by their titles, in `("...")`."""
+    text = ('("vhost: Fix bad order in vhost_test_set_backend at enable") is\n'
+            "actually a fix, the test does not work properly without it. And\n"
+            '("tools/virtio: Reset index in virtio_test --reset.") Makes the test\n'
+            "work more similar than the actual VM does in a reset.\n")
+    assert commands(text) == []
+
+
+def test_a_ping_repro_is_read_by_pings_options() -> None:
+    """ping's option table says what a mail's `ping ...` is: a flood run before a reboot
+    (archive) is a command; a sentence that starts with ping's name and a flag (invented:
+    `-f` takes no value, so two plain words follow it) is not."""
+    assert commands("I do the following in the guest:\nping -c 200 -f somevalidip; reboot\n") == [
+        ("ping", "ping -c 200 -f somevalidip")]
+    assert commands("ping -f requires root\n") == []
+    assert commands('When sending packets through "ping -s 5000", if the peer router does not\n') == []
+
+
+def test_a_perf_sub_command_that_inspects_is_no_benchmark() -> None:
+    """Invented prompts (the archive names `perf top` only in sentences): perf's description
+    lists the sub-commands that run a measurement; top and report are not among them."""
+    assert commands("# perf top -g\n$ sudo perf report --stdio\n") == []
+    assert commands("tested it in an SEV-ES guest with 'perf top' running for a little more\n") == []
+    assert commands("# perf bench sched pipe -l 100\n") == [("perf", "perf bench sched pipe -l 100")]
+
+
 # -- invented lines in the shapes other lists write ----------------------------------------
 
 def test_versioned_program_names_are_their_tool() -> None:
