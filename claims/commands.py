@@ -11,7 +11,9 @@ it: a path or script name (`./vsock_perf`, `run.sh`), a wrapper in front (`nice 
 ./x`), a shell prompt, neighbouring shell lines, or options and no prose words.  Read-only
 inspections (cat, grep) and setup programs (sysctl, ip, ethtool, tc) are never benchmarks;
 nor is a sub-command its tool's description does not list among those that measure
-(`perf top`).
+(`perf top`).  A program of one's own that only the shape of its line makes a command
+(`./a.out`, `./virtiofsd --socket-path x`) stays one only in a mail that reports a
+measurement (`with_results`, applied once the claims are read).
 
 Also collects the setup steps written as shell lines, in order, because a later stage reads
 the sequence "setup, command, output, setup, command, output" as variants of one benchmark.
@@ -424,7 +426,7 @@ def _other_mode(prog: str, args: Sequence[str]) -> bool:
 
 _LIBRARY = re.compile(r"\.so(?:\.\d+)*$")
 # how benchmark and test programs are named (netperf, vsock_perf, blkio-bench, virtio_test)
-_BENCH_NAME = re.compile(r"bench|perf|test|stress|load|mark|_rr$|_stream$|^lat_|^bw_|iops", re.I)
+_BENCH_NAME = re.compile(r"bench|perf|test|stress|(?<!un)load|mark|_rr$|_stream$|^lat_|^bw_|iops", re.I)
 
 
 def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
@@ -468,6 +470,26 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
         if ev.setup is not None:
             found.setup.append(ev.setup)
     return found
+
+
+def with_results(commands: Sequence[Command], measured: bool) -> list[Command]:
+    """The commands of a message, given whether the message reports a measurement
+    (`measured`: a claim read from it).  A program no tool description or list names and
+    whose name says nothing of a benchmark (`./a.out`, `~/create_vdpa_device.sh`,
+    `./virtiofsd --socket-path ...`) is read as a command only by the shape of its line; in
+    a mail that measures nothing that shape is a program's demonstration, a reproducer or a
+    setup script, not a benchmark whose result the bot could check."""
+    if measured:
+        return list(commands)
+    return [c for c in commands if _benchmark_by_name(c)]
+
+
+def _benchmark_by_name(cmd: Command) -> bool:
+    """Is the command's program a benchmark by its name or by a wrapper that measures it?"""
+    inv = invocation(split_argv(cmd.raw))
+    prog = inv.program.strip("${}").lower() if inv.program.startswith("$") else inv.program
+    return _known_program(prog) or _BENCH_NAME.search(prog) is not None or \
+        any(measures(words) for _, words in inv.wrappers)
 
 
 def _runs_inside(cmd: Command, others: list[Command]) -> bool:

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from claims.commands import find_commands, unversioned
+from claims.extract import extract_message
 from claims.message import message_from_text
 
 
@@ -102,6 +103,27 @@ def test_a_perf_sub_command_that_inspects_is_no_benchmark() -> None:
     assert commands("# perf top -g\n$ sudo perf report --stdio\n") == []
     assert commands("tested it in an SEV-ES guest with 'perf top' running for a little more\n") == []
     assert commands("# perf bench sched pipe -l 100\n") == [("perf", "perf bench sched pipe -l 100")]
+
+
+def _extracted_commands(text: str) -> list[str]:
+    return [c.raw for c in extract_message(message_from_text(text)).commands]
+
+
+def test_a_program_of_ones_own_in_a_mail_that_measures_nothing_is_no_benchmark() -> None:
+    """A C test program run at a prompt (a review about integer conversion), a daemon's
+    invocation in a bug report: no tool or list names them, their names say nothing of a
+    benchmark, and the mail reports no measurement."""
+    text = ("And I got this:\n\n$ echo 4294967295 1 1 | ./a.out\n0\n1\n\n"
+            "So the conversion is fine.\n")
+    assert _extracted_commands(text) == []
+    text = ("virtiofsd invocation:\n"
+            '  RUST_LOG="debug" ./virtiofsd --seccomp=none --sandbox=none \\\n'
+            '    --socket-path "fs.sock0" --shared-dir $PWD/share-dir/ --cache=never\n')
+    assert _extracted_commands(text) == []
+    # a benchmark's name, or a measurement in the mail, keeps it (invented)
+    assert _extracted_commands("$ ./vsock_perf --vsk-size 256M\n") == ["./vsock_perf --vsk-size 256M"]
+    assert _extracted_commands("$ ./a.out --loops 100\nBefore: 1000 ops/s\nAfter: 1300 ops/s\n") == [
+        "./a.out --loops 100"]
 
 
 # -- invented lines in the shapes other lists write ----------------------------------------
