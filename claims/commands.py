@@ -386,9 +386,11 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
     if _known_program(prog):
         if _other_mode(prog, args):
             return False
-        return (_looks_like_args(args, prog) or (not args and (ctx.prompted or alone and (
-                    ctx.labelled and prog in _SERVERS or _executable_word(word))))
-                or _tool_accepts(inv.argv[inv.at:]))
+        # with no argument: at a prompt, labelled or a path; a server put in the background
+        # or run by a wrapper (`nohup netserver &`, `ssh host netserver`)
+        bare = not args and (ctx.prompted or alone and (ctx.labelled and prog in _SERVERS or _executable_word(word))
+                             or prog in _SERVERS and (background or bool(inv.wrappers)))
+        return _looks_like_args(args, prog) or bare or _tool_accepts(inv.argv[inv.at:])
     if not _PROGRAM_WORD.match(prog):
         return False
     loose = _loose_words(args)

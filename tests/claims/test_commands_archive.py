@@ -148,6 +148,24 @@ def test_wrappers_prompts_and_labels_in_front_of_the_program() -> None:
     ]
 
 
+def test_a_server_started_bare_in_the_background_or_by_a_wrapper_is_a_run() -> None:
+    """Invented (the archive starts netserver only by its path): with no argument, netserver
+    is a run when a wrapper starts it or it is put in the background; alone on a line or
+    in a sentence it is only named."""
+    assert commands("nohup netserver &\nssh root@192.168.122.202 netserver\n") == [
+        ("netserver", "nohup netserver"), ("netserver", "ssh root@192.168.122.202 netserver")]
+    assert commands("netserver\nStart netserver on the peer.\n") == []
+
+
+def test_a_container_exec_is_a_wrapper() -> None:
+    """Invented: `docker exec -it c1` runs the benchmark in container c1; what it runs
+    decides, as for any wrapper."""
+    got = find_commands(message_from_text("docker exec -it c1 iperf3 -c 10.0.0.1 -t 30\n"
+                                          "podman exec c1 cat /proc/meminfo\n").lines).commands
+    assert [(c.tool, c.raw, c.wrappers, c.in_prose) for c in got] == [
+        ("iperf3", "docker exec -it c1 iperf3 -c 10.0.0.1 -t 30", ["docker exec"], False)]
+
+
 def test_each_piece_of_a_compound_line_may_carry_its_role_label() -> None:
     assert commands("server: iperf3 -s; client: iperf3 -c 10.0.0.1 -t 30\n") == [
         ("iperf3", "iperf3 -s"), ("iperf3", "iperf3 -c 10.0.0.1 -t 30")]
