@@ -9,7 +9,11 @@ runs a benchmark is decided by one model: a program a tool description (claims/t
 names, or any other program whose words read as a command line by the evidence around
 it: a path or script name (`./vsock_perf`, `run.sh`), a wrapper in front (`nice -n -20
 ./x`), a shell prompt, neighbouring shell lines, or options and no prose words.  Read-only
-inspections (cat, grep) and setup programs (sysctl, ip, ethtool, tc) are never benchmarks.
+inspections (cat, grep) and setup programs (sysctl, ip, ethtool, tc) are never benchmarks;
+nor is a sub-command its tool's description does not list among those that measure
+(`perf top`).  A program of one's own that only the shape of its line makes a command
+(`./a.out`, `./virtiofsd --socket-path x`) stays one only in a mail that reports a
+measurement (`with_results`, applied once the claims are read).
 
 Also collects the setup steps written as shell lines, in order, because a later stage reads
 the sequence "setup, command, output, setup, command, output" as variants of one benchmark.
@@ -380,9 +384,13 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
     if not prog or prog.endswith(":") or _never_benchmark(prog):
         return False
     if _known_program(prog):
-        return (_looks_like_args(args, prog) or (not args and (ctx.prompted or alone and (
-                    ctx.labelled and prog in _SERVERS or _executable_word(word))))
-                or _tool_accepts(inv.argv[inv.at:]))
+        if _other_mode(prog, args):
+            return False
+        # with no argument: at a prompt, labelled or a path; a server put in the background
+        # or run by a wrapper (`nohup netserver &`, `ssh host netserver`)
+        bare = not args and (ctx.prompted or alone and (ctx.labelled and prog in _SERVERS or _executable_word(word))
+                             or prog in _SERVERS and (background or bool(inv.wrappers)))
+        return _looks_like_args(args, prog) or bare or _tool_accepts(inv.argv[inv.at:])
     if not _PROGRAM_WORD.match(prog):
         return False
     loose = _loose_words(args)
@@ -403,9 +411,24 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
     return options > 0 and (background or _BENCH_NAME.search(prog) is not None)
 
 
+def _other_mode(prog: str, args: Sequence[str]) -> bool:
+    """`perf top -g`, `perf report`: a sub-command word the tool's description does not
+    list among those that run a measurement (`ToolDescription.modes`)."""
+    from claims.tools import tool_for_program
+
+    if not args or args[0].startswith("-"):
+        return False
+    try:
+        tool = tool_for_program(unversioned(prog) or prog)
+    except Exception:  # noqa: BLE001 - a broken tool module: no modes known
+        return False
+    modes: frozenset[str] = getattr(tool, "modes", frozenset()) if tool is not None else frozenset()
+    return bool(modes) and args[0] not in modes
+
+
 _LIBRARY = re.compile(r"\.so(?:\.\d+)*$")
 # how benchmark and test programs are named (netperf, vsock_perf, blkio-bench, virtio_test)
-_BENCH_NAME = re.compile(r"bench|perf|test|stress|load|mark|_rr$|_stream$|^lat_|^bw_|iops", re.I)
+_BENCH_NAME = re.compile(r"bench|perf|test|stress|(?<!un)load|mark|_rr$|_stream$|^lat_|^bw_|iops", re.I)
 
 
 def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
@@ -449,6 +472,26 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
         if ev.setup is not None:
             found.setup.append(ev.setup)
     return found
+
+
+def with_results(commands: Sequence[Command], measured: bool) -> list[Command]:
+    """The commands of a message, given whether the message reports a measurement
+    (`measured`: a claim read from it).  A program no tool description or list names and
+    whose name says nothing of a benchmark (`./a.out`, `~/create_vdpa_device.sh`,
+    `./virtiofsd --socket-path ...`) is read as a command only by the shape of its line; in
+    a mail that measures nothing that shape is a program's demonstration, a reproducer or a
+    setup script, not a benchmark whose result the bot could check."""
+    if measured:
+        return list(commands)
+    return [c for c in commands if _benchmark_by_name(c)]
+
+
+def _benchmark_by_name(cmd: Command) -> bool:
+    """Is the command's program a benchmark by its name or by a wrapper that measures it?"""
+    inv = invocation(split_argv(cmd.raw))
+    prog = inv.program.strip("${}").lower() if inv.program.startswith("$") else inv.program
+    return _known_program(prog) or _BENCH_NAME.search(prog) is not None or \
+        any(measures(words) for _, words in inv.wrappers)
 
 
 def _runs_inside(cmd: Command, others: list[Command]) -> bool:
@@ -636,8 +679,9 @@ _PROSE_OWN = re.compile(r"(?<![\w/.$+=,:-])(?P<prog>(?:\.{1,2}/|~/|/)[\w.+/-]+|[
 
 
 # A patch title in a shortlog or a pull request ("  tools/virtio: Reset index in virtio_test
-# --reset."): it names a change to a tool, not a run of it.
-_PATCH_TITLE = re.compile(r"^\s*(?:[0-9a-f]{7,40}\s+|\[[^\]\n]{0,60}\]\s*)?[a-z][\w.-]*(?:/[\w.*-]+)+"
+# --reset."), also quoted after a commit id (`("tools/virtio: Reset index in virtio_test
+# --reset.")`): it names a change to a tool, not a run of it.
+_PATCH_TITLE = re.compile(r"^\s*(?:[0-9a-f]{7,40}\s+|\[[^\]\n]{0,60}\]\s*)?\(?[\"']?[a-z][\w.-]*(?:/[\w.*-]+)+"
                           r"(?::\s*[\w.-]+(?:/[\w.*-]+)*)*:\s+\S")
 _SHELL_LINE = re.compile(r"^\s*(?:[\w.@-]+[#$]\s+)?[\w./~+-]+\s+-")
 

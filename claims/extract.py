@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from claims.blocks import command_run_claims, labelled_block_claims
-from claims.commands import find_commands
+from claims.commands import find_commands, with_results
 from claims.hunks import fragment_runs, hunk_lines
 from claims.lkp import lkp_claims
 from claims.model import Claim, Extraction, Line, Message
@@ -166,6 +166,7 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
             known.add((c.baseline.value, c.candidate.value))
             claims.append(c)
     claims = _attach_relative(claims, lines, used)
+    ex.commands = with_results(ex.commands, bool(claims))
     if ex.commands or claims:  # "no regression" is a claim to check where the mail ran or measured
         claims += [c for ln in passages(lines, hard) for c in no_change_claims(ln)]
     _apply_tools(claims, lines)

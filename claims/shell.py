@@ -2,12 +2,12 @@
 `# comment` or `&`), its words, and the wrappers in front of the program it runs.
 
 A wrapper (sudo, env, taskset, numactl, chrt, nice, timeout, onload, `ip netns exec NS`,
-`ssh HOST`, `perf stat`) is described by its grammar alone: which of its options take a
-value and how many positional arguments it reads before the command it runs.  With that,
-the program is found wherever it sits in argv (`sudo FOO=1 taskset -c 2-5 onload ./x`),
-and no list has to name the programs that may follow a wrapper.  perf's own option arities
-come from its tool description (claims/tools/perf_stat.py), which is the one place they
-are written.
+`docker exec CONTAINER`, `ssh HOST`, `perf stat`) is described by its grammar alone: which
+of its options take a value and how many positional arguments it reads before the command
+it runs.  With that, the program is found wherever it sits in argv (`sudo FOO=1 taskset -c
+2-5 onload ./x`), and no list has to name the programs that may follow a wrapper.  perf's
+own option arities come from its tool description (claims/tools/perf_stat.py), which is
+the one place they are written.
 
 Nothing here runs anything; it only reads text.
 """
@@ -62,6 +62,9 @@ for _wrapper in (
     _w("bash", "", 0, ("-c",)),
     _w("nsenter", "-t --target -S -G --setuid --setgid -w --wd"),
     _w("ip", "", 1, ("netns", "exec")),
+    # a container's shell: `docker exec -it c1 iperf3 -c x` runs iperf3 in container c1
+    _w("docker", "-u -w -e --user --workdir --env --env-file", 1, ("exec",)),
+    _w("podman", "-u -w -e --user --workdir --env --env-file", 1, ("exec",)),
     _w("ssh", "-p -i -l -o -F -J -b -c -E -L -R -D -W -w -Q -m -O -S -e -B -I", 1),
     # perf's own options (-r, -e, --log-fd, ...) come from its tool description
     _w("perf", "", 0, ("stat",), measures=True),

@@ -279,6 +279,10 @@ class ToolDescription:
     options: OptionSet = OptionSet([])
     server_programs: tuple[str, ...] = ()  # what must run on the server role (netserver)
     subcommand: bool = False  # the first positional is a mode written before the options
+    # The sub-command words that run a measurement, for a program that has other ones too
+    # (`perf stat`, `perf bench`; `perf top` and `perf report` inspect a system): empty when
+    # every invocation of the program is a run.
+    modes: frozenset[str] = frozenset()
     per_interval: bool = False  # one line per interval of the same metric: a run is their mean
 
     # What the rest of the system needs to know about the tool, written here once: the

@@ -185,7 +185,31 @@ def _classic_at(text: list[str], i: int, tool: str) -> OutputBlock | None:
     if not samples:
         return None
     end = rows[-1][0]
+    if test in ("STREAM", "MAERTS", "SENDFILE") and proto != "UDP":
+        end = _repeated_runs(text, rows, proto, test, htext, samples)
     return OutputBlock(tool=tool, start=i, end=end, samples=samples, info=info)
+
+
+def _repeated_runs(text: list[str], rows: list[tuple[int, list[float]]], proto: str, test: str,
+                   htext: str, samples: list[Sample]) -> int:
+    """A TCP stream test prints one row per run: the rows of the same width under one
+    header are runs repeated (`for i in 1 2 3; do netperf ...`).  Each is read as the first
+    was, so its socket sizes and test length stay configuration (paired run by run they
+    read as claims that never changed); returns the block's last line."""
+    width = len(rows[0][1])
+    last = rows[-1][0]
+    if any(len(row) != width for _, row in rows[1:]):
+        return last  # a data row the mail client wrapped: one run
+    for ln, row in rows[1:]:
+        samples += classic_samples(proto, test, htext, [(ln, row)])
+    k = last + 1
+    while k < len(text):
+        more = numeric_row(text[k])
+        if more is None or len(more) != width:
+            break
+        samples += classic_samples(proto, test, htext, [(k, more)])
+        last, k = k, k + 1
+    return last
 
 
 def classic_samples(proto: str, test: str, htext: str,

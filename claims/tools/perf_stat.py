@@ -38,6 +38,8 @@ from claims.tools.base import (
 class PerfStat(ToolDescription):
     name = "perf"  # the program; only its `stat` sub-command is described
     programs = ("perf",)
+    # what a mail's `perf ...` runs to measure; `perf record` profiles a run it wraps
+    modes = frozenset({"stat", "bench", "record"})
     denied_options = frozenset({"--pre", "--post", "-o", "--output", "--append", "--log-fd",
                                 "--control"})
     # perf stat -r N runs the benchmark N times per run: N = 100 was 1.8 h of host time per

@@ -5,8 +5,10 @@
 
 Metrics: `rtt_min`, `rtt_avg`, `rtt_max`, `rtt_mdev` (ms, lower is better) and
 `packet_loss` (%); the packet counts and the run's `time` (count x interval, set by -c/-i)
-are config.  ping is read here, not re-run: it has no argv grammar (`programs` is empty,
-so a ping command in a mail stays what the command model makes of it).
+are config.  ping is read here, not re-run (`programs` is empty and `parse_args` refuses),
+but its option table is written out: the command model reads a mail's `ping ...` by it, so
+that a sentence starting with ping's name and a flag ("ping -f requires root": `-f` takes no
+value, so two plain words follow it) is not taken for a command line.
 """
 from __future__ import annotations
 
@@ -14,7 +16,18 @@ import re
 from collections.abc import Sequence
 
 from claims.tools import register
-from claims.tools.base import OutputBlock, ParsedArgs, Refused, ToolDescription
+from claims.tools.base import (
+    Option,
+    OptionSet,
+    OutputBlock,
+    ParsedArgs,
+    Refused,
+    ToolDescription,
+    is_host,
+    is_int,
+    is_number,
+    is_word,
+)
 from claims.tools.text import NUM, clean_all, mentions, num, sample
 
 _SUMMARY = re.compile(rf"({NUM}) packets transmitted, ({NUM}) (?:packets )?received,.*?"
@@ -27,6 +40,16 @@ class Ping(ToolDescription):
     programs = ()
     sample_names = frozenset({"rtt_min", "rtt_avg", "rtt_max", "rtt_mdev", "packet_loss"})
     claim_samples = {"headline": "rtt_avg", "latency": "rtt_avg"}
+    # iputils ping(8): flags, and the options that take a value
+    options = OptionSet(
+        [Option((f"-{c}",), None) for c in "46aAbBdDfLnOqrRUv"]
+        + [Option(("-c",), is_int), Option(("-i",), is_number), Option(("-s",), is_int),
+           Option(("-w",), is_number), Option(("-W",), is_number), Option(("-t",), is_int),
+           Option(("-l",), is_int), Option(("-S",), is_int), Option(("-Q",), is_word),
+           Option(("-p",), is_word), Option(("-M",), is_word), Option(("-T",), is_word),
+           Option(("-I",), is_word), Option(("-m",), is_word), Option(("-F",), is_word),
+           Option(("-N",), is_word), Option(("-e",), is_int)],
+        positionals=is_host, max_positionals=1)
 
     def parse_args(self, argv: Sequence[str]) -> ParsedArgs:
         raise Refused("ping output is read from a mail, not re-run")

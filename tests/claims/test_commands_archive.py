@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from claims.commands import find_commands, unversioned
+from claims.extract import extract_message
 from claims.message import message_from_text
 
 
@@ -77,6 +78,54 @@ def test_a_placeholder_of_words_in_a_sentence_is_one_value() -> None:
     assert commands(text) == [("iperf3", "iperf3 -c <IP> -i 5 -f g -t 0 -l <packet size>")]
 
 
+def test_a_commit_title_quoted_after_its_id_names_no_run() -> None:
+    """A review names the fixes it depends on by their titles, in `("...")`."""
+    text = ('("vhost: Fix bad order in vhost_test_set_backend at enable") is\n'
+            "actually a fix, the test does not work properly without it. And\n"
+            '("tools/virtio: Reset index in virtio_test --reset.") Makes the test\n'
+            "work more similar than the actual VM does in a reset.\n")
+    assert commands(text) == []
+
+
+def test_a_ping_repro_is_read_by_pings_options() -> None:
+    """ping's option table says what a mail's `ping ...` is: a flood run before a reboot
+    (archive) is a command; a sentence that starts with ping's name and a flag (invented:
+    `-f` takes no value, so two plain words follow it) is not."""
+    assert commands("I do the following in the guest:\nping -c 200 -f somevalidip; reboot\n") == [
+        ("ping", "ping -c 200 -f somevalidip")]
+    assert commands("ping -f requires root\n") == []
+    assert commands('When sending packets through "ping -s 5000", if the peer router does not\n') == []
+
+
+def test_a_perf_sub_command_that_inspects_is_no_benchmark() -> None:
+    """Invented prompts (the archive names `perf top` only in sentences): perf's description
+    lists the sub-commands that run a measurement; top and report are not among them."""
+    assert commands("# perf top -g\n$ sudo perf report --stdio\n") == []
+    assert commands("tested it in an SEV-ES guest with 'perf top' running for a little more\n") == []
+    assert commands("# perf bench sched pipe -l 100\n") == [("perf", "perf bench sched pipe -l 100")]
+
+
+def _extracted_commands(text: str) -> list[str]:
+    return [c.raw for c in extract_message(message_from_text(text)).commands]
+
+
+def test_a_program_of_ones_own_in_a_mail_that_measures_nothing_is_no_benchmark() -> None:
+    """A C test program run at a prompt (a review about integer conversion), a daemon's
+    invocation in a bug report: no tool or list names them, their names say nothing of a
+    benchmark, and the mail reports no measurement."""
+    text = ("And I got this:\n\n$ echo 4294967295 1 1 | ./a.out\n0\n1\n\n"
+            "So the conversion is fine.\n")
+    assert _extracted_commands(text) == []
+    text = ("virtiofsd invocation:\n"
+            '  RUST_LOG="debug" ./virtiofsd --seccomp=none --sandbox=none \\\n'
+            '    --socket-path "fs.sock0" --shared-dir $PWD/share-dir/ --cache=never\n')
+    assert _extracted_commands(text) == []
+    # a benchmark's name, or a measurement in the mail, keeps it (invented)
+    assert _extracted_commands("$ ./vsock_perf --vsk-size 256M\n") == ["./vsock_perf --vsk-size 256M"]
+    assert _extracted_commands("$ ./a.out --loops 100\nBefore: 1000 ops/s\nAfter: 1300 ops/s\n") == [
+        "./a.out --loops 100"]
+
+
 # -- invented lines in the shapes other lists write ----------------------------------------
 
 def test_versioned_program_names_are_their_tool() -> None:
@@ -97,6 +146,24 @@ def test_wrappers_prompts_and_labels_in_front_of_the_program() -> None:
         ("sockperf", "sockperf", ["timeout", "stdbuf"]),
         ("netperf", "netperf", ["perf record", "chrt"]),
     ]
+
+
+def test_a_server_started_bare_in_the_background_or_by_a_wrapper_is_a_run() -> None:
+    """Invented (the archive starts netserver only by its path): with no argument, netserver
+    is a run when a wrapper starts it or it is put in the background; alone on a line or
+    in a sentence it is only named."""
+    assert commands("nohup netserver &\nssh root@192.168.122.202 netserver\n") == [
+        ("netserver", "nohup netserver"), ("netserver", "ssh root@192.168.122.202 netserver")]
+    assert commands("netserver\nStart netserver on the peer.\n") == []
+
+
+def test_a_container_exec_is_a_wrapper() -> None:
+    """Invented: `docker exec -it c1` runs the benchmark in container c1; what it runs
+    decides, as for any wrapper."""
+    got = find_commands(message_from_text("docker exec -it c1 iperf3 -c 10.0.0.1 -t 30\n"
+                                          "podman exec c1 cat /proc/meminfo\n").lines).commands
+    assert [(c.tool, c.raw, c.wrappers, c.in_prose) for c in got] == [
+        ("iperf3", "docker exec -it c1 iperf3 -c 10.0.0.1 -t 30", ["docker exec"], False)]
 
 
 def test_each_piece_of_a_compound_line_may_carry_its_role_label() -> None:

@@ -213,3 +213,24 @@ def test_sockperf_summary_collapsed_onto_one_line():
     got = {s.metric: s.value for s in blk.samples if not s.config}
     assert got["avg_latency"] == 9.016 and got["p99_latency"] == 25.046
     assert got["min_latency"] == 6.717 and blk.start == blk.end == 1
+
+
+def test_netperf_stream_rows_repeated_under_one_header_are_runs() -> None:
+    """Archive (vDPA shadow virtqueue cover letter): three runs under one header per variant.
+    Every row is a run, so its socket sizes and test length are config and never pair up as
+    claims that did not change; each run's throughput pairs with the same run of the other."""
+    from claims.extract import extract_message
+    from claims.message import message_from_text
+
+    head = ("Recv   Send    Send\nSocket Socket  Message  Elapsed\n"
+            "Size   Size    Size     Time     Throughput\nbytes  bytes   bytes    secs.    10^6bits/sec\n")
+    text = ("Starting with no svq and a baseline average of ~9009.96Mbps:\n" + head
+            + "131072  16384  16384    30.01    9061.03\n131072  16384  16384    30.01    8962.94\n"
+            "131072  16384  16384    30.01    9005.92\n\n"
+            "To enable SVQ buffers forwarding reduce throughput to about\n" + head
+            + "131072  16384  16384    30.01    7689.72\n131072  16384  16384    30.00    7752.07\n"
+            "131072  16384  16384    30.01    7750.30\n")
+    got = [(c.metric, c.tool, c.baseline.value, c.candidate.value)
+           for c in extract_message(message_from_text(text)).claims if c.baseline and c.candidate]
+    assert got == [("throughput", "netperf", 9061.03, 7689.72), ("throughput", "netperf", 8962.94, 7752.07),
+                   ("throughput", "netperf", 9005.92, 7750.3)]

@@ -69,13 +69,15 @@ def blocking(spec) -> list[str]:
 def test_every_runnable_tool_has_an_example_and_the_output_only_ones_refuse_to_run():
     assert set(EXAMPLES) == set(RUNNABLE)
     read_only = {t.name: t for t in all_tools() if not t.programs}
-    assert sorted(read_only) == ["ping", "pktgen", "testpmd"]  # read from mail, never re-run
+    assert sorted(read_only) == ["ping", "pktgen", "testpmd", "unixbench"]  # read from mail, never re-run
     with pytest.raises(Exception, match="/proc/net/pktgen"):
         read_only["pktgen"].parse_args(["pktgen"])
     with pytest.raises(Exception, match="not re-run"):
         read_only["ping"].parse_args(["ping", "-c", "5", "127.0.0.1"])
     with pytest.raises(Exception, match="not re-run"):
         read_only["testpmd"].parse_args(["dpdk-testpmd", "-l", "1-2", "--", "-i"])
+    with pytest.raises(Exception, match="not re-run"):
+        read_only["unixbench"].parse_args(["./Run", "-c", "16"])
 
 
 @pytest.mark.parametrize("name", RUNNABLE)
