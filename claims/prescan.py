@@ -543,13 +543,13 @@ _CLAUSE = re.compile(r"[,;:()]|[.!?]\s|\s(?:and|but|while|whereas|vs\.?|versus)\
 # baseline named in one sentence against the numbers of the next ("statement_claims").
 _PARAGRAPH_END = re.compile(r"\n[ \t>]*\n")
 SIDE_SPAN = 300  # characters: two numbers of one paragraph, wrapped over a few lines
-SIDE_BEFORE = 60  # characters before a number that may name its side: six words at most
+SIDE_BEFORE = 80  # characters before a number that may name its side: eight words at most
 
 
 def _side_before(text: str, start: int, prev_end: int) -> bool:
     ahead = _CLAUSE.split(text[max(prev_end, start - SIDE_BEFORE):start].rstrip(" ,:~"))[-1]
     words = ahead.split()
-    return 0 < len(words) <= 6 and _is_variant(ahead)
+    return 0 < len(words) <= 8 and _is_variant(ahead)
 
 
 def _side_after(text: str, end: int) -> bool:

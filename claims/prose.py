@@ -599,8 +599,8 @@ _SENTENCE_PAIRS = (
                r"(?:compared|relative)\s+(?:to|with)\s+(?:~|about\s+)?" + _NUM_UNIT.format("a")
                + r"(?:" + _WORDS_NAME.format("a") + r")?"),
     # "below 3 ms instead of 35 ms": the candidate is named first
-    re.compile(r"(?i)(?<![\w.])~?" + _NUM_UNIT.format("b") + r"\s+instead\s+of\s+(?:~|about\s+)?"
-               + _NUM_UNIT.format("a")),
+    re.compile(r"(?i)(?<![\w.])~?" + _NUM_UNIT.format("b") + r"(?:\s+(?!instead\b)[A-Za-z][\w/-]*){0,5}?"
+               r"\s+instead\s+of\s+(?:~|about\s+)?" + _NUM_UNIT.format("a")),
     # "latency before: 25 us, after 20 us", "before 1.2 Mpps and after 1.5 Mpps"
     re.compile(r"(?i)\bbefore\s*:?\s+~?" + _NUM_UNIT.format("a") + r"\s*[,;]?\s+(?:and\s+|but\s+)?"
                r"after\s*:?\s+~?" + _NUM_UNIT.format("b")),
@@ -745,7 +745,7 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                 # else the few words before it, when they name a side
                 n = len(ahead.split())
                 said = cue(ahead)
-                phrase = ahead if said.role and (0 < n <= 3 or n <= 6 and (
+                phrase = ahead if said.role and (0 < n <= 3 or n <= SIDE_CLAUSE_WORDS and (
                     cue(ahead.split()[0]).reasons or abs(said.score) >= 0.9)) else ""
                 if not phrase and said.score == 0 and 0 < n <= 4 and _NOW_LEAD.match(ahead):
                     phrase = ahead  # "now we get 2.9 Mpps"
@@ -781,6 +781,8 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                              message_id=ln.message_id))
     return out
 
+
+SIDE_CLAUSE_WORDS = 8  # "on the unpatched kernel it yields 9.1 Gbps": a clause whose side word is strong
 
 # a word a number after it names ("patch 2", "v3", "CPU 5", "#4"), not a measurement
 _NAMED_BY = re.compile(r"(?i)(?:\b(?:patch(?:es)?|commit|version|rev(?:ision)?|series|part|step|case|bug|"
@@ -1047,12 +1049,21 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                     and (word := _last_change_word(behind[-60:])) is not None:
                 # "a reduction in execution time (3.7 %)", "an improvement (approximately 3%)"
                 vals = [-pct if _NEGATIVE.match(word) else pct]
+            elif (noun_is := _NOUN_IS.search(behind[-60:])) is not None:
+                # "the throughput regression is about 4 percent": the change named, then its size
+                vals = [-pct if _NEGATIVE.match(noun_is.group("noun")) else pct]
+            elif _OF_BEFORE.match(text[t.end:t.end + 40]) or nxt in ("%", "percent") and _OF_BEFORE.match(
+                    text[toks[i + 1].end:toks[i + 1].end + 40]):
+                vals = [round(pct - 100.0, 4)] if 0 < pct < 100 else []  # "latency is now 70% of what it was"
         elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and t.value > 1 and (
                 _TIMES.match(after) or _NEGATIVE.match(after)
-                or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])) \
+                or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])
+                or _STRONG_VERB.fullmatch(before) and (not after.strip() or _PREPOSITION.match(after))
+                and _PERF_WORD.search(_FULL_STOP.split(behind)[-1]) is not None) \
                 and _measured(after, _FULL_STOP.split(behind)[-1]):
             # "reduces the tail latency by 60x" leaves 1/60 of it; "2x faster" doubles
-            strong = _STRONG_VERB.search(text[max(0, t.start - 80):t.start]) if before == "by" else None
+            strong = _STRONG_VERB.search(text[max(0, t.start - 80):t.start]) if before == "by" else (
+                _STRONG_VERB.fullmatch(before))  # "latency increased 3x."
             down = _NEGATIVE.match(after) is not None or (
                 strong is not None and _NEGATIVE.match(strong.group(0)) is not None)
             vals = [round((1.0 / t.value - 1.0) * 100.0, 4) if down else round((t.value - 1.0) * 100.0, 4)]
@@ -1116,6 +1127,10 @@ def _worded_magnitudes(ln: Line | Passage, text: str) -> list[Claim]:
     return out
 
 
+_NOUN_IS = re.compile(r"(?i)\b(?P<noun>improvement|gain|speed-?up|boost|uplift|regression|degradation|slowdown|"
+                      r"reduction)s?\s+(?:is|was|are|were)\s+(?:(?:about|around|roughly|nearly|almost|"
+                      r"approximately|only|just|~|up\s+to)\s+)*~?$")
+_OF_BEFORE = re.compile(r"(?i)^\s*of\s+(?:what\s+it\s+was|the\s+(?:baseline|unpatched)\b|before\b)")
 _BEING = re.compile(r"(?i)^(?:is|are|was|were|be|been|went|goes|go|gone)$")
 _BOUND_BEFORE = re.compile(r"(?i)(?:\b(?:less|lower|smaller|fewer|no\s+more|not\s+more|more|greater|higher|larger)"
                            r"\s+than|\bbelow|\bunder|\bbeneath|\bwithin|\babove|\bexceed\w*|[<>≤≥]=?~?)"

@@ -356,3 +356,38 @@ def test_up_and_down_before_a_percentage() -> None:
 def test_side_words_outrank_the_order_of_an_unnamed_vs() -> None:
     assert pairs("Subject: t\n\nWith the patch, p50 is 12us vs 15us without.\n") == [(15, 12)]
     assert pairs("Subject: t\n\nWe measured 45us vs 61us.\n") == [(45, 61)]
+
+
+@pytest.mark.parametrize(("text", "pair"), [
+    ("Running netperf on the unpatched kernel yields 9.1 Gbps, while on the patched kernel it yields 9.4 Gbps.",
+     (9.1, 9.4)),  # a strong side word a clause of eight words away
+    ("It takes 3.1s with the patch applied instead of 5.2s.", (5.2, 3.1)),  # a few words before "instead of"
+])
+def test_sides_named_a_clause_away(text: str, pair: tuple[float, float]) -> None:
+    assert pairs("Subject: t\n\n" + text + "\n") == [pair]
+
+
+def test_instead_of_needs_measures() -> None:
+    assert pairs("Subject: t\n\nWe use 4 queues by default instead of 8 queues.\n") == []
+    assert pairs("Subject: t\n\nIt sleeps 1s in the loop instead of 10 ms.\n") == []
+
+
+@pytest.mark.parametrize(("text", "change"), [
+    ("The throughput regression is about 4 percent.", -4.0),  # the change named, then its size
+    ("The improvement is ~12%.", 12.0),
+    ("Latency is now 70% of what it was.", -30.0),
+    ("Latency increased 3x.", 200.0),
+    ("Throughput increased 3x in our tests.", 200.0),
+])
+def test_changes_named_before_their_size(text: str, change: float) -> None:
+    assert relative("Subject: t\n\n" + text + "\n") == [change]
+
+
+@pytest.mark.parametrize("text", [
+    "The overhead is 5% of total CPU.",  # levels, not changes
+    "Packet loss is 5%.",
+    "It uses 70% of the original memory.",
+    "The patch count increased 3x.",  # a count
+])
+def test_levels_and_counts_are_no_stated_changes(text: str) -> None:
+    assert relative("Subject: t\n\n" + text + "\n") == []
