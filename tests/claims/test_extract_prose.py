@@ -391,3 +391,8 @@ def test_changes_named_before_their_size(text: str, change: float) -> None:
 ])
 def test_levels_and_counts_are_no_stated_changes(text: str) -> None:
     assert relative("Subject: t\n\n" + text + "\n") == []
+
+
+def test_a_side_named_after_the_second_number_of_a_vs() -> None:
+    assert pairs("Subject: t\n\nOn a 100G NIC the series gives 38 Gbps (vs. 33 Gbps on net-next).\n") == [(33, 38)]
+    assert pairs("Subject: t\n\nWe measured 45us vs 61us with the patch.\n") == [(45, 61)]
