@@ -268,6 +268,8 @@ def might_have_claims(text: str) -> bool:
             return True
         if _worded_pair(text):
             return True
+    elif _states_change(text):  # "this halves the latency": a change sized by a word, no digit
+        return True
     return _has_command(text)
 
 
@@ -535,19 +537,19 @@ def _paired_cells(text: str) -> bool:
 # numbers parts them.
 # (a date or a time, "2019/4/26 3:35", is no measure: no "/" or ":" glued on either side)
 _SIDE_NUM = re.compile(r"\d(?<![\w.+/:-]\d)(?:\d|,\d)*(?:\.\d+)?(?!\d|[/:.]\d)")
-_SIDE_AFTER = re.compile(r"(?:[^\S\n]*[-–—:])?[^\d,;.()]{0,60}")
+_SIDE_AFTER = re.compile(r"(?:[^\S\n]*[-–—:])?[^\d,;.()]{0,100}")  # a clause: up to 15 words
 _CLAUSE = re.compile(r"[,;:()]|[.!?]\s|\s(?:and|but|while|whereas|vs\.?|versus)\s")  # a sentence end too
 # A paragraph break parts two numbers; a sentence end does not, since claims.prose reads a
 # baseline named in one sentence against the numbers of the next ("statement_claims").
 _PARAGRAPH_END = re.compile(r"\n[ \t>]*\n")
 SIDE_SPAN = 300  # characters: two numbers of one paragraph, wrapped over a few lines
-SIDE_BEFORE = 60  # characters before a number that may name its side: six words at most
+SIDE_BEFORE = 80  # characters before a number that may name its side: eight words at most
 
 
 def _side_before(text: str, start: int, prev_end: int) -> bool:
     ahead = _CLAUSE.split(text[max(prev_end, start - SIDE_BEFORE):start].rstrip(" ,:~"))[-1]
     words = ahead.split()
-    return 0 < len(words) <= 6 and _is_variant(ahead)
+    return 0 < len(words) <= 8 and _is_variant(ahead)
 
 
 def _side_after(text: str, end: int) -> bool:
@@ -569,10 +571,13 @@ def _sided_numbers(text: str) -> Iterator[int]:
         near_after = k + 1 < len(nums) and nums[k + 1][0] - start <= SIDE_SPAN
         if not (near_before or near_after):
             continue
-        if _side_after(text, end) or _side_before(text, start, prev_end):
-            if last_sided >= 0 and start - nums[last_sided][0] <= SIDE_SPAN \
-                    and _PARAGRAPH_END.search(text, nums[last_sided][1], start) is None:
-                yield start
+        sided = _side_after(text, end) or _side_before(text, start, prev_end)
+        if last_sided >= 0 and start - nums[last_sided][0] <= SIDE_SPAN \
+                and _PARAGRAPH_END.search(text, nums[last_sided][1], start) is None:
+            yield start  # a number after a sided one: statements need only the baseline named
+        elif sided and near_before and _PARAGRAPH_END.search(text, prev_end, start) is None:
+            yield start
+        if sided:
             last_sided = k
 
 

@@ -50,7 +50,12 @@ _FROM_TO = re.compile(
 _TO_FROM = re.compile(
     r"(?i)\b(?:up|down|dropp?(?:ed|s)?|fell|falls|rose|rises|increased|decreased|reduced|improved|went|goes)\s+"
     r"to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-z%/][\w/%]{0,20})?"
-    r"\s+from\s+(?:~|about\s+|around\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?(?P<next>(?!))?"
+    r"\s+\(?from\s+(?:~|about\s+|around\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?(?P<next>(?!))?"
+)
+# "a throughput of 21 Gbps, up from 18 Gbps": the candidate first, the change after it
+_UP_FROM = re.compile(
+    r"(?i)(?<![\w.])(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-z%/][\w/%]{0,20})?\s*,?\s+\(?(?:up|down)\s+from\s+"
+    r"(?:~|about\s+|around\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?(?P<next>(?!))?"
 )
 _CHANGE_AFTER = re.compile(
     r"(?i)^(?:improv\w*|boost|increase|increased|gain|gains|faster|better|speed-?up|"
@@ -443,12 +448,12 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
     text = _template_text(ln)
     if "from" not in text.lower():
         return out
-    for m in (*_FROM_TO.finditer(text), *_TO_FROM.finditer(text)):
+    for m in (*_FROM_TO.finditer(text), *_TO_FROM.finditer(text), *_UP_FROM.finditer(text)):
         first, last = _line_at(ln, m.start()), _line_at(ln, m.end() - 1)
-        if m.re is _TO_FROM:
+        if m.re is not _FROM_TO:
             first, last = last, first
         a, b = parse_number(m.group("a")), parse_number(m.group("b"))
-        ua, ub = (u.rstrip(".,;)") or None if u else None for u in (m.group("ua"), m.group("ub")))
+        ua, ub = (_per_second(text, m, g) for g in ("ua", "ub"))
         if ub and not is_unit(ub.rstrip(".,;)")) and ub.rstrip(".,;)") not in MAGNITUDES and ua:
             ub = None  # "to 5830 on the same box": the word after it is no unit
         if a is None or b is None or _LEADING_ZERO.match(m.group("a")) or _LEADING_ZERO.match(m.group("b")):
@@ -480,6 +485,21 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
                       message_id=ln.message_id)
         out.append(claim)
     return out
+
+
+_PER_SECOND = re.compile(r"(?i)\s+per\s+(?:second|sec)\b")
+
+
+def _per_second(text: str, m: re.Match[str], group: str) -> str | None:
+    """The unit a template read after a number: "transactions per second" is the rate
+    "transactions/s" when the word alone is no unit."""
+    u = m.group(group)
+    if not u:
+        return None
+    u = u.rstrip(".,;)") or None
+    if u and not is_unit(u) and _PER_SECOND.match(text, m.end(group)) and is_unit(u + "/s"):
+        return u + "/s"
+    return u
 
 
 def arrow_claims(ln: Line | Passage) -> list[Claim]:
@@ -565,7 +585,7 @@ _CAND_WORDS = (r"(?:after|now|with(?:\s+the|\s+this|\s+my)?\s+" + _CHANGE_NOUN
 # "9.41 Gbits/sec before and 9.39 Gbits/sec after", "14.88 Mpps now, compared to 12.1 Mpps before"
 _WORDS_NAME = r"(?P<w{0}>(?:\s+(?!vs\b|versus\b|and\b|or\b|but\b)[A-Za-z][\w/+-]*){{1,5}})"
 _SENTENCE_PAIRS = (
-    re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + _NAMED.format("a") + r"\s+(?:vs\.?|versus)\s+~?"
+    re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + _NAMED.format("a") + r"\s+\(?(?:vs\.?|versus)\s+~?"
                + _NUM_UNIT.format("b") + _NAMED.format("b")),
     # "11620op/s with simple spinlocks vs 384158op/s with qspinlocks": a few words name the first
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + _WORDS_NAME.format("a") + r"\s+(?:vs\.?|versus)\s+~?"
@@ -579,12 +599,15 @@ _SENTENCE_PAIRS = (
                r"(?:compared|relative)\s+(?:to|with)\s+(?:~|about\s+)?" + _NUM_UNIT.format("a")
                + r"(?:" + _WORDS_NAME.format("a") + r")?"),
     # "below 3 ms instead of 35 ms": the candidate is named first
-    re.compile(r"(?i)(?<![\w.])~?" + _NUM_UNIT.format("b") + r"\s+instead\s+of\s+(?:~|about\s+)?"
-               + _NUM_UNIT.format("a")),
+    re.compile(r"(?i)(?<![\w.])~?" + _NUM_UNIT.format("b") + r"(?:\s+(?!instead\b)[A-Za-z][\w/-]*){0,5}?"
+               r"\s+instead\s+of\s+(?:~|about\s+)?" + _NUM_UNIT.format("a")),
     # "latency before: 25 us, after 20 us", "before 1.2 Mpps and after 1.5 Mpps"
     re.compile(r"(?i)\bbefore\s*:?\s+~?" + _NUM_UNIT.format("a") + r"\s*[,;]?\s+(?:and\s+|but\s+)?"
                r"after\s*:?\s+~?" + _NUM_UNIT.format("b")),
 )
+
+
+_TRAILING = re.compile(r"[^\d().,;:]{0,40}")
 
 
 def vs_claims(ln: Line | Passage) -> list[Claim]:
@@ -625,6 +648,9 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             name_a = names.get("la") or (names.get("wa") or "").strip() or None
             name_b = names.get("lb") or (names.get("wb") or "").strip() or None
             sa, sb = _side(name_a or ""), _side(name_b or "")
+            if not (name_a or name_b):  # "38 Gbps (vs. 33 Gbps on net-next)": the words after the second
+                trailing = _TRAILING.match(text, m.end())
+                sb = cue(trailing.group(0)).score if trailing and len(trailing.group(0).split()) <= 5 else 0.0
             if sa - sb >= 0.35 and (sa >= CANDIDATE_AT or sb <= BASELINE_AT):
                 # "45us with the patch vs 61us without": the words, not the order, give the sides
                 a, b, name_a, name_b = b, a, name_b, name_a
@@ -646,7 +672,17 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
                              lines=(min(la, lb), max(la, lb)), depth=ln.depth, author=ln.author,
                              message_id=ln.message_id))
             claims_at.setdefault(key, []).append(out[-1])
+    if any(_values(c)[2] for c in out):  # "With the patch, p50 is 12us vs 15us without": the side words win
+        sided = {_values(c)[:2] for c in side_claims(ln)}
+        out = [c for c in out if not _values(c)[2] or (_values(c)[1], _values(c)[0]) not in sided]
     return out
+
+
+def _values(c: Claim) -> tuple[float | None, float | None, bool]:
+    """A pair's baseline and candidate values, and whether neither side is named."""
+    b, d = c.baseline, c.candidate
+    return (b.value if b else None, d.value if d else None,
+            b is not None and d is not None and b.label is None and d.label is None)
 
 
 def _stated_against(text: str, m: re.Match[str], a: float, b: float) -> bool:
@@ -693,10 +729,16 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                 # "100k rps;": the magnitude and the unit after it are one unit
                 unit, after = unit + _unit_word(words_after[0]), after.split(words_after[0], 1)[1]
             elif unit is not None and not is_unit(unit):
+                if m.end("n") == m.start("u") and unit not in MAGNITUDES:
+                    continue  # "35395770f803", "9p": a name with digits in it, not a measure
                 after, unit = " " + (m.group("u") or "") + after, None
             # the words since the last number or clause mark: "baseline 10.2 Gbps, patched 11.3"
-            ahead = re.split(r"[,;:()]|\s(?:and|but|while|whereas|vs\.?|versus)\s",
-                             sentence[prev_end:m.start()].rstrip(" ,:~"))[-1]
+            since = sentence[prev_end:m.start()].rstrip(" ,:~")
+            ahead = re.split(r"[,;:()]|\s(?:and|but|while|whereas|vs\.?|versus)\s", since)[-1]
+            commas = re.split(r"[,;]", since)
+            if len(commas) > 1 and commas[-1] == ahead and len(ahead.split()) <= 4 and not cue(ahead).role \
+                    and 0 < len(commas[-2].split()) <= 3 and cue(commas[-2]).role and not re.search(r"[():]", commas[-2]):
+                ahead = commas[-2]  # "...; with it, in 3.1s": the side set off by a comma
             prev_end = m.end("u") if m.group("u") and unit is not None else m.end("n")
             if unit is not None and _SIZE_UNITS.match(unit) and unit not in MAGNITUDES:
                 continue
@@ -709,7 +751,7 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                 # else the few words before it, when they name a side
                 n = len(ahead.split())
                 said = cue(ahead)
-                phrase = ahead if said.role and (0 < n <= 3 or n <= 6 and (
+                phrase = ahead if said.role and (0 < n <= 3 or n <= SIDE_CLAUSE_WORDS and (
                     cue(ahead.split()[0]).reasons or abs(said.score) >= 0.9)) else ""
                 if not phrase and said.score == 0 and 0 < n <= 4 and _NOW_LEAD.match(ahead):
                     phrase = ahead  # "now we get 2.9 Mpps"
@@ -745,6 +787,8 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                              message_id=ln.message_id))
     return out
 
+
+SIDE_CLAUSE_WORDS = 8  # "on the unpatched kernel it yields 9.1 Gbps": a clause whose side word is strong
 
 # a word a number after it names ("patch 2", "v3", "CPU 5", "#4"), not a measurement
 _NAMED_BY = re.compile(r"(?i)(?:\b(?:patch(?:es)?|commit|version|rev(?:ision)?|series|part|step|case|bug|"
@@ -995,6 +1039,10 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                 vals = [-pct if _direction(after) == "down" else pct]
             elif _STRONG_VERB.fullmatch(before):
                 vals = [-pct if _NEGATIVE.match(before) else pct]
+            elif i > 1 and toks[i - 1].text.lower() in ("up", "down") and (
+                    _BEING.match(toks[i - 2].text) or _MEASURE.match(toks[i - 2].text)):
+                # "throughput is up 12% and latency down 8%"
+                vals = [-pct if toks[i - 1].text.lower() == "down" else pct]
             elif (noun := _change_noun_within(after)) is not None:
                 vals = [-pct if _NEGATIVE.match(noun) else pct]  # "a 30% compile speed improvement"
             elif _MORE_PERF.match(after):
@@ -1007,12 +1055,21 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                     and (word := _last_change_word(behind[-60:])) is not None:
                 # "a reduction in execution time (3.7 %)", "an improvement (approximately 3%)"
                 vals = [-pct if _NEGATIVE.match(word) else pct]
+            elif (noun_is := _NOUN_IS.search(behind[-60:])) is not None:
+                # "the throughput regression is about 4 percent": the change named, then its size
+                vals = [-pct if _NEGATIVE.match(noun_is.group("noun")) else pct]
+            elif _OF_BEFORE.match(text[t.end:t.end + 40]) or nxt in ("%", "percent") and _OF_BEFORE.match(
+                    text[toks[i + 1].end:toks[i + 1].end + 40]):
+                vals = [round(pct - 100.0, 4)] if 0 < pct < 100 else []  # "latency is now 70% of what it was"
         elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and t.value > 1 and (
                 _TIMES.match(after) or _NEGATIVE.match(after)
-                or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])) \
+                or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])
+                or _STRONG_VERB.fullmatch(before) and (not after.strip() or _PREPOSITION.match(after))
+                and _PERF_WORD.search(_FULL_STOP.split(behind)[-1]) is not None) \
                 and _measured(after, _FULL_STOP.split(behind)[-1]):
             # "reduces the tail latency by 60x" leaves 1/60 of it; "2x faster" doubles
-            strong = _STRONG_VERB.search(text[max(0, t.start - 80):t.start]) if before == "by" else None
+            strong = _STRONG_VERB.search(text[max(0, t.start - 80):t.start]) if before == "by" else (
+                _STRONG_VERB.fullmatch(before))  # "latency increased 3x."
             down = _NEGATIVE.match(after) is not None or (
                 strong is not None and _NEGATIVE.match(strong.group(0)) is not None)
             vals = [round((1.0 / t.value - 1.0) * 100.0, 4) if down else round((t.value - 1.0) * 100.0, 4)]
@@ -1023,6 +1080,9 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             vals = [round((1.0 / t.value - 1.0) * 100.0, 4) if down else round((t.value - 1.0) * 100.0, 4)]
         elif t.kind == "value" and t.value and after.lower().startswith("times ") and _TIMES.match(after[6:]):
             vals = [round((t.value - 1.0) * 100.0, 4)]
+        elif t.kind == "value" and t.value and t.value > 1 and _TIMES_OF.match(after) \
+                and any(_MEASURE.match(w) for w in re.findall(r"[A-Za-z]+", _FULL_STOP.split(behind)[-1])):
+            vals = [round((t.value - 1.0) * 100.0, 4)]  # "the throughput ... is 6 times that of ..."
         elif t.kind == "value" and t.unit is None and t.value and 1 < t.value < 10 and "." in t.text \
                 and _FACTOR_OF.search(behind[-40:]) and not (after.split()[:1] and is_unit(after.split()[0])):
             vals = [round((t.value - 1.0) * 100.0, 4)]  # "an increase of 1.8, almost doubling"
@@ -1033,9 +1093,51 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                 out.append(Claim(metric=name, unit="%", claimed_change_pct=value,
                                  lines=(at, at), depth=ln.depth, author=ln.author,
                                  message_id=ln.message_id))
+    return out or _worded_magnitudes(ln, text)
+
+
+# "halves the latency", "throughput doubled", "cut the boot time in half": a change whose
+# size is a word; the verb's factor, and the measure it is of named beside it
+_MAGNITUDE_WORD = re.compile(
+    r"(?i)\b(?:(?P<half>halv(?:es|ed))|(?P<double>doubl(?:es|ed))|(?P<triple>tripl(?:es|ed))"
+    r"|(?P<cut>cuts|dropped|drops|reduc(?:ed|es)|decreas(?:ed|es)|fell|went\s+down|shr(?:ank|unk|inks))"
+    r"(?:\s+(?:[\w/-]+\s+){0,3}?)\s*(?:by\s+|in\s+)half)\b")
+_MAGNITUDES_OF = {"half": -50.0, "cut": -50.0, "double": 100.0, "triple": 200.0}
+
+
+def _worded_magnitudes(ln: Line | Passage, text: str) -> list[Claim]:
+    """Changes sized by a word ("This halves the latency", "Throughput doubled"): only of a
+    measure named as the verb's subject or object in its clause, and only as a report (not
+    "would double", "if it halves")."""
+    out: list[Claim] = []
+    for m in _MAGNITUDE_WORD.finditer(text):
+        kind = next(k for k in _MAGNITUDES_OF if m.group(k))
+        lo = max(0, m.start() - 60)
+        clause_before = re.split(r"[,;:()]|[.!?]\s", text[lo:m.start()])[-1]
+        obj = re.split(r"[,;:()]|[.!?]\s", text[m.end():m.end() + 40])[0]
+        obj_words = [w for w in re.findall(r"[A-Za-z][\w/-]*", obj)[:4] if w.lower() not in _DETERMINERS]
+        subj_words = re.findall(r"[A-Za-z][\w/-]*", clause_before)[-5:]
+        measure = next((w for w in obj_words[:2] if _MEASURE.match(w)), None) if kind != "cut" or not m.group(
+            "cut").lower().startswith(("cut",)) else None
+        measure = measure or next((w for w in reversed(subj_words) if _MEASURE.match(w)), None)
+        if kind == "cut" and measure is None:
+            inner = re.findall(r"[A-Za-z][\w/-]*", m.group(0))
+            measure = next((w for w in inner if _MEASURE.match(w)), None)
+        if measure is None or measure.lower() == "time" and re.search(r"(?i)\b(?:the|a)\s+time\b", m.group(0) + obj) \
+                or _unasserted(text, m.start(), m.end()) \
+                or _NOT_MEASURED.search(clause_before) is not None:
+            continue
+        at = _line_at(ln, m.start())
+        out.append(Claim(metric=measure.lower(), unit="%", claimed_change_pct=_MAGNITUDES_OF[kind],
+                         lines=(at, at), depth=ln.depth, author=ln.author, message_id=ln.message_id))
     return out
 
 
+_NOUN_IS = re.compile(r"(?i)\b(?P<noun>improvement|gain|speed-?up|boost|uplift|regression|degradation|slowdown|"
+                      r"reduction)s?\s+(?:is|was|are|were)\s+(?:(?:about|around|roughly|nearly|almost|"
+                      r"approximately|only|just|~|up\s+to)\s+)*~?$")
+_OF_BEFORE = re.compile(r"(?i)^\s*of\s+(?:what\s+it\s+was|the\s+(?:baseline|unpatched)\b|before\b)")
+_BEING = re.compile(r"(?i)^(?:is|are|was|were|be|been|went|goes|go|gone)$")
 _BOUND_BEFORE = re.compile(r"(?i)(?:\b(?:less|lower|smaller|fewer|no\s+more|not\s+more|more|greater|higher|larger)"
                            r"\s+than|\bbelow|\bunder|\bbeneath|\bwithin|\babove|\bexceed\w*|[<>≤≥]=?~?)"
                            r"\s*(?:~|about\s+|around\s+|roughly\s+|approx\w*\.?\s+)?$")
@@ -1083,9 +1185,11 @@ def _measured(after: str, behind: str) -> bool:
     return _PERF_WORD.search(behind) is not None or any(_MEASURE.match(w) for w in re.findall(r"[A-Za-z]+", behind))
 
 
+_TIMES_OF = re.compile(r"(?i)^times\s+(?:that|those|the\s+\w+)\s+of\b|^times\s+as\s+(?:fast|high|much|many|quick)\b")
 _BY_FACTOR = re.compile(r"(?i)\bby\s+a\s+factor\s+of\s+(?:about\s+|~|roughly\s+)?$")
 _FACTOR_OF = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost)\s+of\s+(?:about\s+|~)?$")
-_FACTOR_HINT = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost|a\s+factor)\s+of\s+(?:about\s+|~|roughly\s+)?\d")
+_FACTOR_HINT = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost|a\s+factor)\s+of\s+(?:about\s+|~|roughly\s+)?\d"
+                          r"|\b(?:halv|doubl|tripl)(?:e|es|ed|ing)\b|\bby\s+half\b|\bin\s+half\b")
 _EVALUATIVE = re.compile(r"(?i)\b(?:improv\w*|better|boost\w*|gain\w*|speed-?ups?|win\w*)\b")
 _AND_MEASURES = re.compile(r"(?i)(?:^|[^\w/-])(?P<a>[\w/-]+(?:\s[\w/-]+)?)\s+and\s+(?P<b>[\w/-]+(?:\s[\w/-]+)?)"
                            r"\s+(?:[a-z]+\s+){1,2}$")
@@ -1195,22 +1299,39 @@ class Statement:
     values: list[tuple[float, str | None, int]]
     passage: Passage
     start: int
+    tail: str = ""  # the words after its last value, when they are few
+
+    @property
+    def side(self) -> float:
+        """The side its head names; a head that names none lets the few words after its
+        numbers speak ("34.25% Hitm of the first cache line without this commit")."""
+        return _side(self.head) or cue(self.tail).score
+
+
+MAX_TAIL_WORDS = 15
 
 
 def _statement(p: Passage, sentence: str, start: int) -> Statement | None:
     toks = [t for t in tokenize(sentence) if t.kind in ("value", "spread", "range", "pvalue")]
     vals: list[tuple[float, str | None, int]] = []
+    # a percentage is a level ("34.25% Hitm", "reduces to 1.57%") when the sentence states
+    # no change: "a 5% gain" is read by the change templates, against a baseline unsaid
+    levels = "%" in sentence and not relative_claims(Line(sentence, 0))
+    last = 0
     for t in toks:
-        if t.kind != "value" or t.value is None or t.percent:
+        if t.kind != "value" or t.value is None or t.percent and (t.signed or not levels):
             continue
-        unit = t.unit.rstrip(".,;:)") if t.unit else None
+        unit = "%" if t.percent else t.unit.rstrip(".,;:)") if t.unit else None
         if unit is not None and (not is_unit(unit) or _SIZE_UNITS.match(unit)):
             return None  # a size or a count in the sentence: a setup, not a measurement
         vals.append((t.value, unit, start + t.start))
+        last = t.end
     if not vals or len(vals) > MAX_STATEMENT_VALUES:
         return None
     head = sentence[:vals[0][2] - start]
-    return Statement(head=head, values=vals, passage=p, start=start)
+    tail = sentence[last:]
+    return Statement(head=head, values=vals, passage=p, start=start,
+                     tail=tail if len(tail.split()) <= MAX_TAIL_WORDS else "")
 
 
 def _side(head: str) -> float:
@@ -1367,9 +1488,9 @@ def statement_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
     baseline and others that name no baseline give numbers in the same units, place by
     place ("a baseline of X pps and Y bytes/s" / "with batching: X' and Y' bytes/s");
     and pairs between parallel clauses of the whole message (`parallel_claims`)."""
-    out: list[Claim] = parallel_claims(lines, skip)
+    out: list[Claim] = parallel_claims(lines, skip) + stated_order_claims(lines, skip)
     for stmts in _paragraphs(lines, skip):
-        sides = [_side(s.head) for s in stmts]
+        sides = [s.side for s in stmts]
         # the baseline named outright ("a baseline of", "the vanilla kernel", "without the
         # patch"), not a lean ("Not tainted 5.0.0-13"): nothing else ties the sentences together
         base = [k for k, sc in enumerate(sides) if sc <= STATED_BASELINE]
@@ -1389,6 +1510,102 @@ def statement_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
                     break
                 pairs.append((bv, cv, unit, bpos, cpos))
             for bv, cv, unit, bpos, cpos in pairs:
-                metric = _metric_before(b.passage.text, bpos, unit) or unit
+                metric = _statement_metric(b.passage.text, bpos, unit)
                 out.append(_sentences_claim(b, c, (bv, bpos), (cv, cpos), unit, metric, b.passage))
     return out
+
+
+def _statement_metric(text: str, pos: int, unit: str) -> str:
+    """What a statement's value measures: the measure named before it ("a baseline of 4
+    Mpps"), else the noun right after it ("34.25% Hitm of the first cache line")."""
+    metric = _metric_before(text, pos, unit)
+    if metric and any(_MEASURE.match(w) for w in metric.split()) or unit_kind(unit):
+        return metric or unit
+    named = _noun_phrase(re.findall(r"[A-Za-z][\w/.-]*[.,;]?|\S+", text[pos:pos + 60])[1:4])
+    return named if named and not any(ch.isdigit() for ch in named) else metric or unit
+
+
+STATED_FIT = 0.2  # how near (a share of the stated change) two values' change must come to it
+
+
+def _measured_values(text: str) -> list[tuple[float, str, int]] | None:
+    """A line's measured values (value, unit, offset); None when it holds a size or count."""
+    vals: list[tuple[float, str, int]] = []
+    for t in tokenize(text[:MAX_LINE]):
+        unit = (t.unit or "").rstrip(".,;:)")
+        if t.kind != "value" or t.value is None or t.percent or not unit:
+            continue
+        if not is_unit(unit) or _SIZE_UNITS.match(unit):
+            return None
+        vals.append((t.value, unit, t.start))
+    return vals
+
+
+def _line_shape(text: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in re.findall(r"[A-Za-z]{3,}", text))
+
+
+def _fits(change: float, unit: str, named: str, stated: list[tuple[float, str]]) -> bool:
+    """`change` (in %) of a place measured in `unit` and named `named` is a change stated: of
+    the same sign and near its size, and of that measure when the statement names one
+    ("Rate is ~1.5 percent lower" is of the pps, not of the ns per packet beside them)."""
+    names = {w.lower() for w in re.findall(r"[A-Za-z]+", f"{unit} {unit_kind(unit) or ''} {named}")}
+    for pct, metric in stated:
+        said = {w.lower() for w in re.findall(r"[A-Za-z]{2,}", metric)} - {"change"}
+        if said and not said & names:
+            continue
+        if pct * change > 0 and abs(change - pct) <= max(0.3, STATED_FIT * abs(pct)):
+            return True
+    return False
+
+
+def stated_order_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
+    """Two adjacent lines of one shape that no word sides ("89.25 ns per packet at
+    11,204,330 pps" / "90.58 ns per packet at 11,040,118 pps"), ordered by a change the
+    message states ("Rate is ~1.5 percent lower after the patch"): when the values of one
+    place change by it read one way and not the other, that way runs from the baseline
+    to the candidate, and every place of the two lines pairs so."""
+    rows: list[tuple[int, list[tuple[float, str, int]], frozenset[str]] | None] = []
+    for i, ln in enumerate(lines):
+        vals = None if i in skip or cue(ln.text).score else _measured_values(ln.text)
+        rows.append((i, vals, _line_shape(ln.text)) if vals else None)
+
+    def same(x: int, y: int) -> bool:
+        a, b = rows[x], rows[y]
+        if a is None or b is None or lines[x].depth != lines[y].depth:
+            return False
+        return [u.lower() for _, u, _ in a[1]] == [u.lower() for _, u, _ in b[1]] \
+            and len(a[2] & b[2]) / max(1, len(a[2] | b[2])) >= PARALLEL_SHAPE
+
+    found = [i for i in range(len(lines) - 1) if same(i, i + 1)
+             and not (i > 0 and same(i - 1, i)) and not (i + 2 < len(lines) and same(i + 1, i + 2))]
+    if not found:
+        return []
+    stated = [(c.claimed_change_pct, c.metric) for p in passages(lines, set()) for c in relative_claims(p)
+              if c.claimed_change_pct is not None]
+    out: list[Claim] = []
+    for i in found:
+        a, b = rows[i], rows[i + 1]
+        assert a is not None and b is not None
+        pairs = [(av, bv, unit, _named_after(lines[i].text, ap))
+                 for (av, unit, ap), (bv, _, _) in zip(a[1], b[1], strict=True)]
+        forward = any(av and _fits((bv / av - 1) * 100, unit, named, stated) for av, bv, unit, named in pairs)
+        backward = any(bv and _fits((av / bv - 1) * 100, unit, named, stated) for av, bv, unit, named in pairs)
+        if forward == backward or any(av == bv for av, bv, *_ in pairs):
+            continue
+        base, cand = (lines[i], lines[i + 1]) if forward else (lines[i + 1], lines[i])
+        for av, bv, unit, named in pairs:
+            bval, cval = (av, bv) if forward else (bv, av)
+            metric = named or unit
+            out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
+                             baseline=Value(bval, label="before", unit=unit, line=base.number),
+                             candidate=Value(cval, label="after", unit=unit, line=cand.number),
+                             lines=(lines[i].number, lines[i + 1].number), depth=cand.depth,
+                             author=cand.author, message_id=cand.message_id))
+    return out
+
+
+def _named_after(text: str, pos: int) -> str:
+    """The words right after a value that name it ("89.25 ns per packet at" -> "ns per packet")."""
+    named = _noun_phrase(re.findall(r"[A-Za-z][\w/.-]*[.,;]?|\S+", text[pos:pos + 60])[1:4])
+    return named if named and not any(ch.isdigit() for ch in named) else ""

@@ -276,3 +276,123 @@ def test_a_subject_is_named_without_its_verb() -> None:
 def test_parallel_clauses_are_named_by_the_words_after_their_values() -> None:
     assert [(c.metric, c.unit) for c in ex(_PARALLEL).claims if c.baseline] == [
         ("operations", "K/s"), ("CPU utilization", "%")]
+
+
+@pytest.mark.parametrize(("text", "change"), [
+    ("This halves the latency of the fast path.", -50.0),
+    ("The latency dropped by half with this patch.", -50.0),
+    ("Throughput doubled with the series applied.", 100.0),
+    ("This patch cuts the boot time in half.", -50.0),
+    ("The throughput is 3 times as high as before.", 200.0),
+])
+def test_changes_sized_by_a_word(text: str, change: float) -> None:
+    assert relative("Subject: t\n\n" + text + "\n") == [change]
+
+
+@pytest.mark.parametrize("text", [
+    "This would double the throughput.",  # a supposition
+    "We did not see the throughput double.",
+    "The driver doubles the time between retries.",  # a design: the time of nothing measured
+    "With DEBUG_HIGHMEM the stack depth is doubled and every second",  # no measure
+])
+def test_word_sized_changes_need_a_reported_measure(text: str) -> None:
+    assert relative("Subject: t\n\n" + text + "\n") == []
+
+
+@pytest.mark.parametrize("text", [
+    "Without the patch the boot takes 5.2s; with it, in 3.1s.",
+    "Without the patch, the boot completes in 5.2s; with it, it completes in 3.1s.",
+])
+def test_a_side_set_off_by_a_comma_names_the_clause_after_it(text: str) -> None:
+    assert pairs("Subject: t\n\n" + text + "\n") == [(5.2, 3.1)]
+
+
+_ORDERED = """Subject: t
+
+> Rate is ~1.5 percent lower after the patch.
+
+Time per packet makes it easier to judge:
+
+  89.25 ns per packet at 11,204,330 pps (10^9 / 11204330)
+  90.58 ns per packet at 11,040,118 pps (10^9 / 11040118)
+"""
+
+
+def test_a_stated_change_orders_two_unsided_lines() -> None:
+    assert sorted(pairs(_ORDERED)) == [(89.25, 90.58), (11204330, 11040118)]
+    # lines written the other way round: the stated change still says which came first
+    swapped = _ORDERED.replace("  89.25 ns per packet at 11,204,330 pps (10^9 / 11204330)\n", "") \
+        .replace("(10^9 / 11040118)\n", "(10^9 / 11040118)\n  89.25 ns per packet at 11,204,330 pps\n")
+    assert sorted(pairs(swapped)) == [(89.25, 90.58), (11204330, 11040118)]
+    # no stated change, or one that fits neither order: two measurements, not a pair
+    assert pairs(_ORDERED.replace("~1.5 percent", "~9 percent")) == []
+    assert pairs(_ORDERED.replace("> Rate is ~1.5 percent lower after the patch.\n", "")) == []
+
+
+@pytest.mark.parametrize(("text", "pair"), [
+    ("I see a throughput of 21 Gbps, up from 18 Gbps.", (18, 21)),  # the candidate first
+    ("p99 is 40 us, down from 52 us.", (52, 40)),
+    ("Latency went down to 45us (from 61us).", (61, 45)),
+    ("TCP_RR improved from 31000 to 35000 transactions per second.", (31000, 35000)),
+])
+def test_from_templates_in_either_order(text: str, pair: tuple[float, float]) -> None:
+    assert pairs("Subject: t\n\n" + text + "\n") == [pair]
+
+
+@pytest.mark.parametrize("text", [
+    "We now need 4 queues, up from 2 queues.",  # counts, not measures
+    "The kernel is 5.10, up from 4.19.",
+    "It went from 3 steps to 5 steps per second.",
+])
+def test_from_templates_refuse_counts_and_versions(text: str) -> None:
+    assert pairs("Subject: t\n\n" + text + "\n") == []
+
+
+def test_up_and_down_before_a_percentage() -> None:
+    assert relative("Subject: t\n\nThroughput is up 12% and latency down 8%.\n") == [12.0, -8.0]
+    assert relative("Subject: t\n\nScroll down 5% of the page.\n") == []
+
+
+def test_side_words_outrank_the_order_of_an_unnamed_vs() -> None:
+    assert pairs("Subject: t\n\nWith the patch, p50 is 12us vs 15us without.\n") == [(15, 12)]
+    assert pairs("Subject: t\n\nWe measured 45us vs 61us.\n") == [(45, 61)]
+
+
+@pytest.mark.parametrize(("text", "pair"), [
+    ("Running netperf on the unpatched kernel yields 9.1 Gbps, while on the patched kernel it yields 9.4 Gbps.",
+     (9.1, 9.4)),  # a strong side word a clause of eight words away
+    ("It takes 3.1s with the patch applied instead of 5.2s.", (5.2, 3.1)),  # a few words before "instead of"
+])
+def test_sides_named_a_clause_away(text: str, pair: tuple[float, float]) -> None:
+    assert pairs("Subject: t\n\n" + text + "\n") == [pair]
+
+
+def test_instead_of_needs_measures() -> None:
+    assert pairs("Subject: t\n\nWe use 4 queues by default instead of 8 queues.\n") == []
+    assert pairs("Subject: t\n\nIt sleeps 1s in the loop instead of 10 ms.\n") == []
+
+
+@pytest.mark.parametrize(("text", "change"), [
+    ("The throughput regression is about 4 percent.", -4.0),  # the change named, then its size
+    ("The improvement is ~12%.", 12.0),
+    ("Latency is now 70% of what it was.", -30.0),
+    ("Latency increased 3x.", 200.0),
+    ("Throughput increased 3x in our tests.", 200.0),
+])
+def test_changes_named_before_their_size(text: str, change: float) -> None:
+    assert relative("Subject: t\n\n" + text + "\n") == [change]
+
+
+@pytest.mark.parametrize("text", [
+    "The overhead is 5% of total CPU.",  # levels, not changes
+    "Packet loss is 5%.",
+    "It uses 70% of the original memory.",
+    "The patch count increased 3x.",  # a count
+])
+def test_levels_and_counts_are_no_stated_changes(text: str) -> None:
+    assert relative("Subject: t\n\n" + text + "\n") == []
+
+
+def test_a_side_named_after_the_second_number_of_a_vs() -> None:
+    assert pairs("Subject: t\n\nOn a 100G NIC the series gives 38 Gbps (vs. 33 Gbps on net-next).\n") == [(33, 38)]
+    assert pairs("Subject: t\n\nWe measured 45us vs 61us with the patch.\n") == [(45, 61)]

@@ -138,3 +138,43 @@ def test_a_baseline_sentence_and_the_next_pass_the_gate() -> None:
 
 def test_numbers_that_name_things_have_no_side() -> None:
     assert pairs("Subject: t\n\nAnd he did not ack patch 2\nwhile he acked patch 1. Did I misunderstand?\n") == []
+
+
+# the archive's "virtio_ring: split: update avali idx lazily": percentage levels in two
+# sentences, the baseline named after its number
+_HITM = """Subject: t
+
+perf c2c:
+
+    On the vhost-user side, the perf c2c show 34.25% Hitm of the first cache
+    line of the avail structure without this commit. The hitm reduces to
+    1.57% when this commit is included.
+"""
+
+
+def test_percentage_levels_across_sentences_pair() -> None:
+    assert [(c.metric, c.baseline.value, c.candidate.value) for c in ex(_HITM).claims if c.baseline] \
+        == [("Hitm", 34.25, 1.57)]
+    # a stated change is no level: "a 5% gain" has its baseline unsaid
+    assert pairs("Subject: t\n\nWe measured 20% CPU usage without the patch. The patch gives a 5% gain.\n") == []
+
+
+@pytest.mark.parametrize("text", [
+    # "9p", "35395770f803": names with digits in them are no measures (archive, "9p regression")
+    "This patch (commited as 35395770f803 (\"virtio_ring: don't update event\nidx on get_buf\") in "
+    "next-20230327 apparently breaks 9p, as reported by",
+    # a design, not a measurement (archive, "virtio-mem: Better retry handling")
+    "Let's start with a retry interval of 30 seconds and double the time until we\nreach 30 minutes, "
+    "in case we keep getting errors.",
+    "Sending an interrupt at the end\nof each scan doubles the overhead ...",
+    "If so, it halves its buffer allocation. If not, it doubles its buffer",
+    "will never hotplug more than 3 times the boot memory (and the",
+])
+def test_archive_sentences_that_state_no_claim(text: str) -> None:
+    assert ex("Subject: t\n\n" + text + "\n").claims == []
+
+
+def test_n_times_that_of_is_a_stated_change() -> None:
+    # archive, "virtio-net, xsk: virtio-net support xsk zero copy tx"
+    assert relative("> The performance of udp sending based on virtio net + xsk is 6 times that\n"
+                    "> of ordinary kernel udp send.\n") == [500.0]
