@@ -200,9 +200,30 @@ _ECHO = re.compile(rf"^{_LEAD.pattern}echo\b[^\n]*(?:>|\|[^\S\n]*(?:sudo[^\S\n]+
 # A program of one's own run by its path ("./vsock_perf --port 1234", "~/bin/x"), a script
 # ("run.sh"), an assignment or a variable first ("NETPERF=... ", "$NETPERF -H"): the command
 # reader's other words that may start a shell line (claims.commands._program_like).
-_OWN_PROGRAM = re.compile(rf"^{_LEAD_NO_PATH.pattern}(?:{_LABEL})?`?(?:sudo[^\S\n]+)?"
-                          r"(?:(?:\.{0,2}/|~/)[\w.~/+-]|[\w.+-]+\.(?:sh|py|bash)(?![\w-])"
-                          r"|[A-Za-z_]\w*=\S|\$\S{2})", re.M)
+# Found from the mark each kind of word carries (its "/", its ".sh", its "=", its "$"): the
+# regex engine skips to those, where a pattern anchored at every line start costs about a
+# microsecond a line. The text from the line start to the mark is then matched whole
+# (`fullmatch`): the same lines as the one line-anchored pattern
+#   ^LEAD (LABEL)? `? (sudo )? (?:(?:\.{0,2}/|~/)[\w.~/+-] | [\w.+-]+\.(?:sh|py|bash)(?![\w-])
+#                                | [A-Za-z_]\w*=\S | \$\S{2})
+# since none of its parts crosses a line, and a word can start only after the lead's last
+# character (a blank, a ">", a backtick: looked behind at the mark).
+_OWN_LEAD = rf"{_LEAD_NO_PATH.pattern}(?:{_LABEL})?`?(?:sudo[^\S\n]+)?"
+_OWN_MARKS = tuple((re.compile(mark), re.compile(_OWN_LEAD + head)) for mark, head in (
+    (r"/(?<![^\s>`.~]/)(?=[\w.~/+-])", r"(?:\.{0,2}|~)"),  # a path: ./x, ../x, /x, ~/x
+    (r"\.(?<=[\w.+-]\.)(?:sh|py|bash)(?![\w-])", r"[\w.+-]+"),  # a script
+    (r"=(?<=\w=)(?=\S)", r"[A-Za-z_]\w*"),  # an assignment
+    (r"\$(?<![^\s>`]\$)(?=\S\S)", ""),  # a variable
+))
+
+
+def _own_program_lines(text: str) -> Iterator[int]:
+    """The starts of the lines that begin with a program of one's own (see _OWN_MARKS)."""
+    for mark, lead in _OWN_MARKS:
+        for m in mark.finditer(text):
+            line = text.rfind("\n", 0, m.start()) + 1
+            if lead.fullmatch(text, line, m.start()) is not None:
+                yield line
 # ... or named in a sentence before an option ("a fix in virtio_test --reset"): a path, or a
 # word named like a benchmark (the stems claims.commands reads a benchmark's name by). Found
 # from the option back to the word before it: options are rarer than words.
@@ -213,7 +234,9 @@ _TOKEN_START = re.compile(r"[\w.~/-]*\Z")
 
 @cache
 def _word_re(word: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
+    # the word first, its boundary looked behind after it: the engine skips to the word
+    w = re.escape(word)
+    return re.compile(rf"{w}(?<![\w-]{w})(?![\w-])")
 
 
 @cache
@@ -422,7 +445,7 @@ def _command_starts(text: str) -> Iterator[int]:
     pos = text.find("Performance counter stats")
     if pos >= 0:
         yield pos
-    yield from (m.start() for m in _OWN_PROGRAM.finditer(text))
+    yield from _own_program_lines(text)
     yield from _prose_own_program(text)
     for name in ("bench", "xdp"):  # any program named so ("./xdp_redirect", "io_uring-bench")
         pos = text.find(name)
@@ -440,8 +463,7 @@ def _command_starts(text: str) -> Iterator[int]:
             if _at_line_start(text, m.start()) or _at_line_start(text, m.start(), _LEAD_LABEL):
                 yield m.start()
     if " -" in text:
-        yield from (m.start() for m in _UNKNOWN_PROGRAM.finditer(text)
-                    if _BENCH_STEM.search(m.group("w")) or m.group().rstrip().endswith("&"))
+        yield from _unknown_program_lines(text)
 
 
 COMMAND_WINDOW = 21  # lines: a line and the 20 the command reader may join to it
@@ -486,6 +508,21 @@ def _prose_own_program(text: str) -> Iterator[int]:
         word = text[start:end]
         if "/" in word or _OWN_STEM.search(word) is not None:
             yield start
+
+
+# A line the unknown-program pattern may pass holds an option after a blank: only those
+# lines are matched, each at its start (the pattern never crosses a line).
+_BLANK_DASH = re.compile(r"-(?<=[^\S\n]-)")
+
+
+def _unknown_program_lines(text: str) -> Iterator[int]:
+    """The starts of the lines whose first word the command reader runs as a program it
+    does not know: named like a benchmark or sent to the background, with an option."""
+    lines = {text.rfind("\n", 0, m.start()) + 1 for m in _BLANK_DASH.finditer(text)}
+    for line in lines:
+        m = _UNKNOWN_PROGRAM.match(text, line)
+        if m is not None and (_BENCH_STEM.search(m.group("w")) or m.group().rstrip().endswith("&")):
+            yield line
 
 
 def _variant_near(text: str, pos: int, above: int = 2) -> bool:
