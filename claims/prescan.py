@@ -45,7 +45,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from claims import numbers
-from claims.hunks import cut_hunks
+from claims.hunks import cut_hunks, cut_matches
 from claims.model import Line
 from claims.normalise import FLAT_MIN, unflatten
 
@@ -74,6 +74,8 @@ _W = r"[^\S\n]"
 _SKIPPED_LINE = re.compile(
     rf"{_P}{_W}*\S+{_W}+\|{_W}+(?:\d+{_W}*[+-]*|Bin [^\n]*)$|{_P}{_W}*\d+ files? changed[^\n]*"
     rf"|{_P}{_W}*\[{_W}*\d+\.\d{{3,}}\][^\n]*", re.M)
+# what a line of each of those holds: only such lines are matched (none crosses a line)
+_SKIPPED_MARKS = (re.compile(r"[|[]"), re.compile("changed"))
 
 
 def readable(text: str) -> str:
@@ -84,7 +86,8 @@ def readable(text: str) -> str:
         text = text[:cut]
     text = cut_hunks(text)  # and headerless hunks (claims.hunks.fragment_runs)
     if "|" in text or "changed" in text or "[" in text:
-        text = _SKIPPED_LINE.sub("", text)
+        marks = itertools.chain(*(mark.finditer(text) for mark in _SKIPPED_MARKS))
+        text = cut_matches(_SKIPPED_LINE, text, sorted({text.rfind("\n", 0, m.start()) + 1 for m in marks}))
     return text
 
 
