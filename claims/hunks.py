@@ -22,7 +22,7 @@ wrap long lines, so the run tolerates what a wrap leaves:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from claims.model import Line
 
@@ -163,17 +163,50 @@ _QFRAGMENT = re.compile(
     rf"^(?P<q>(?>(?:[ \t]?>)+))(?P<s> )?{_NOT_QUOTED}{_FRAG}"
     rf"(?:\n(?P=q)(?(s) |(?! )){_NOT_QUOTED}{_FRAG}){{{FRAGMENT_RUN - 1},}}", re.M)
 HINTS = ("diff --git ", "Index: ", "--- a/", "+++ b/", "@@ -")
+# The lines where each of those patterns can start (every one is anchored at a line start):
+# a hint or a code line's marker first, after a quote prefix for the quoted ones. A pattern
+# tried at every character of a body cost the gate more than all its cues; tried only at
+# these lines (cut_matches) it cuts the same text.
+_HINT = r"(?:diff --git |Index: |--- a/|\+\+\+ b/|@@ -)"
+_AT_HUNK = re.compile(rf"\n(?={_HINT})")
+_AT_QHUNK = re.compile(rf"\n(?=[ \t>]*> ?{_HINT})")
+_AT_FRAGMENT = re.compile(r"\n(?=[+-])")
+_AT_QFRAGMENT = re.compile(r"\n(?=[ \t>]*> ?[+-])")
+
+
+def line_marks(mark: re.Pattern[str], text: str) -> Iterator[int]:
+    """The line starts a `mark` (a newline before what such a line starts with) finds,
+    the text's first line included, in order."""
+    yield 0
+    for m in mark.finditer(text):
+        yield m.start() + 1
+
+
+def cut_matches(pattern: re.Pattern[str], text: str, lines: Iterable[int]) -> str:
+    """`pattern.sub("", text)` for a pattern that matches only at a line start, never
+    empty, tried only at `lines` (increasing line starts that include every line where
+    it can match)."""
+    out: list[str] = []
+    pos = 0
+    for line in lines:
+        if line >= pos and (m := pattern.match(text, line)) is not None:
+            out.append(text[pos:m.start()])
+            pos = m.end()
+    if not out:
+        return text
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def cut_hunks(text: str) -> str:
     """`text` without its patch hunks and headerless runs of code lines, quoted or not
     (a subset of what hunk_lines and fragment_runs skip)."""
     if any(h in text for h in HINTS):
-        text = _HUNK.sub("", text)
+        text = cut_matches(_HUNK, text, line_marks(_AT_HUNK, text))
         if ">" in text:
-            text = _QHUNK.sub("", text)
+            text = cut_matches(_QHUNK, text, line_marks(_AT_QHUNK, text))
     if "\n+" in text or "> +" in text or ">+" in text or text.startswith("+"):
-        text = _FRAGMENT.sub("", text)
+        text = cut_matches(_FRAGMENT, text, line_marks(_AT_FRAGMENT, text))
         if ">" in text:
-            text = _QFRAGMENT.sub("", text)
+            text = cut_matches(_QFRAGMENT, text, line_marks(_AT_QFRAGMENT, text))
     return text

@@ -36,6 +36,15 @@ extractor's own reader of that shape asked about the cue's lines only.
   lines it may join by claims.commands.find_commands itself (`_has_command`).
 The gate is checked against extraction without it over the labelled corpus, the shapes
 and (slow) the whole archive: tests/claims/test_prescan.py counts every claim it would lose.
+
+What it costs: the gate runs on every message, and most of an archive is turned away, so a
+turned-away message pays for every cue. A pattern anchored at every line start (or one that
+starts with a look-behind or a case-free word list) is tried at every character by the
+regex engine. So each such cue is found from a mark its lines must hold, a literal the
+engine skips to (a path's "/", a script's ".sh", an assignment's "=", a key's ":", an
+option's dash, a hint's "of", a newline before a hunk's first line), and then the one
+pattern is matched from that line's start: the same lines, at a fraction of the cost
+(tests/claims/test_prescan.py compares each finder with its pattern over the corpus).
 """
 from __future__ import annotations
 
@@ -45,7 +54,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from claims import numbers
-from claims.hunks import cut_hunks
+from claims.hunks import cut_hunks, cut_matches
 from claims.model import Line
 from claims.normalise import FLAT_MIN, unflatten
 
@@ -74,6 +83,8 @@ _W = r"[^\S\n]"
 _SKIPPED_LINE = re.compile(
     rf"{_P}{_W}*\S+{_W}+\|{_W}+(?:\d+{_W}*[+-]*|Bin [^\n]*)$|{_P}{_W}*\d+ files? changed[^\n]*"
     rf"|{_P}{_W}*\[{_W}*\d+\.\d{{3,}}\][^\n]*", re.M)
+# what a line of each of those holds: only such lines are matched (none crosses a line)
+_SKIPPED_MARKS = (re.compile(r"[|[]"), re.compile("changed"))
 
 
 def readable(text: str) -> str:
@@ -84,7 +95,8 @@ def readable(text: str) -> str:
         text = text[:cut]
     text = cut_hunks(text)  # and headerless hunks (claims.hunks.fragment_runs)
     if "|" in text or "changed" in text or "[" in text:
-        text = _SKIPPED_LINE.sub("", text)
+        marks = itertools.chain(*(mark.finditer(text) for mark in _SKIPPED_MARKS))
+        text = cut_matches(_SKIPPED_LINE, text, sorted({text.rfind("\n", 0, m.start()) + 1 for m in marks}))
     return text
 
 
@@ -200,20 +212,43 @@ _ECHO = re.compile(rf"^{_LEAD.pattern}echo\b[^\n]*(?:>|\|[^\S\n]*(?:sudo[^\S\n]+
 # A program of one's own run by its path ("./vsock_perf --port 1234", "~/bin/x"), a script
 # ("run.sh"), an assignment or a variable first ("NETPERF=... ", "$NETPERF -H"): the command
 # reader's other words that may start a shell line (claims.commands._program_like).
-_OWN_PROGRAM = re.compile(rf"^{_LEAD_NO_PATH.pattern}(?:{_LABEL})?`?(?:sudo[^\S\n]+)?"
-                          r"(?:(?:\.{0,2}/|~/)[\w.~/+-]|[\w.+-]+\.(?:sh|py|bash)(?![\w-])"
-                          r"|[A-Za-z_]\w*=\S|\$\S{2})", re.M)
+# Found from the mark each kind of word carries (its "/", its ".sh", its "=", its "$"): the
+# regex engine skips to those, where a pattern anchored at every line start costs about a
+# microsecond a line. The text from the line start to the mark is then matched whole
+# (`fullmatch`): the same lines as the one line-anchored pattern
+#   ^LEAD (LABEL)? `? (sudo )? (?:(?:\.{0,2}/|~/)[\w.~/+-] | [\w.+-]+\.(?:sh|py|bash)(?![\w-])
+#                                | [A-Za-z_]\w*=\S | \$\S{2})
+# since none of its parts crosses a line, and a word can start only after the lead's last
+# character (a blank, a ">", a backtick: looked behind at the mark).
+_OWN_LEAD = rf"{_LEAD_NO_PATH.pattern}(?:{_LABEL})?`?(?:sudo[^\S\n]+)?"
+_OWN_MARKS = tuple((re.compile(mark), re.compile(_OWN_LEAD + head)) for mark, head in (
+    (r"/(?<![^\s>`.~]/)(?=[\w.~/+-])", r"(?:\.{0,2}|~)"),  # a path: ./x, ../x, /x, ~/x
+    (r"\.(?<=[\w.+-]\.)(?:sh|py|bash)(?![\w-])", r"[\w.+-]+"),  # a script
+    (r"=(?<=\w=)(?=\S)", r"[A-Za-z_]\w*"),  # an assignment
+    (r"\$(?<![^\s>`]\$)(?=\S\S)", ""),  # a variable
+))
+
+
+def _own_program_lines(text: str) -> Iterator[int]:
+    """The starts of the lines that begin with a program of one's own (see _OWN_MARKS)."""
+    for mark, lead in _OWN_MARKS:
+        for m in mark.finditer(text):
+            line = text.rfind("\n", 0, m.start()) + 1
+            if lead.fullmatch(text, line, m.start()) is not None:
+                yield line
 # ... or named in a sentence before an option ("a fix in virtio_test --reset"): a path, or a
 # word named like a benchmark (the stems claims.commands reads a benchmark's name by). Found
 # from the option back to the word before it: options are rarer than words.
-_OPTION = re.compile(r"[^\S\n]-{1,2}[A-Za-z]")
+_OPTION = re.compile(r"-(?<=[^\S\n]-)-?[A-Za-z]")  # its dash first, the blank looked behind
 _OWN_STEM = re.compile(r"(?i:bench|perf|test|stress|load|mark|iops|_rr|_stream|lat_|bw_)")
 _TOKEN_START = re.compile(r"[\w.~/-]*\Z")
 
 
 @cache
 def _word_re(word: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
+    # the word first, its boundary looked behind after it: the engine skips to the word
+    w = re.escape(word)
+    return re.compile(rf"{w}(?<![\w-]{w})(?![\w-])")
 
 
 @cache
@@ -285,8 +320,29 @@ def _with_unflattened(text: str) -> str:
     return "\n".join([text, *(piece for pieces in cut for piece in pieces)])
 
 
-# a "key: number" or "key=number" cell ("rx-pps: 900100", "Rate = 5112930")
-_KEYED = re.compile(r"(?<![\w.-])[A-Za-z][\w.-]{0,30}(?=[^\S\n]*[:=][^\S\n]*[~≈+-]?\d)")
+# a "key: number" or "key=number" cell ("rx-pps: 900100", "Rate = 5112930"): a key is a whole
+# run of [\w.-] from a letter, at most 31 long, then blanks, ":" or "=", blanks and a number;
+# found from its ":" or "=" back to the key (a pattern trying a key at every letter costs
+# ten times more)
+_KEY_SEP = re.compile(r"[:=](?=[^\S\n]*[~≈+-]?\d)")
+KEY_MAX = 31
+
+
+def _is_key_char(ch: str) -> bool:
+    return ch.isalnum() or ch in "_.-"  # `[\w.-]`: `\w` is str.isalnum() and "_"
+
+
+def _keys(text: str) -> Iterator[tuple[str, int]]:
+    """Each key (lower case) and where its line starts."""
+    for m in _KEY_SEP.finditer(text):
+        end = m.start()
+        while end > 0 and text[end - 1] != "\n" and text[end - 1].isspace():
+            end -= 1
+        start = end
+        while start > 0 and end - start <= KEY_MAX and _is_key_char(text[start - 1]):
+            start -= 1
+        if 0 < end - start <= KEY_MAX and text[start] < "\x80" and text[start].isalpha():
+            yield text[start:end].lower(), text.rfind("\n", 0, start)
 
 
 def _repeated_keys(text: str) -> bool:
@@ -294,9 +350,7 @@ def _repeated_keys(text: str) -> bool:
     block model pairs by their keys even when no label names a side (the variants may be
     named by the subject or by what each block runs)."""
     seen: dict[str, int] = {}
-    for m in _KEYED.finditer(text):
-        key = m.group().lower()
-        line = text.rfind("\n", 0, m.start())
+    for key, line in _keys(text):
         if seen.setdefault(key, line) != line:
             return True
     return False
@@ -341,6 +395,10 @@ def _pairs_in(lines: list[Line]) -> bool:
     return bool(all_table_claims(lines, set())[0])
 
 
+# what every match of claims.prose._FACTOR_HINT ("an increase of 1.8") holds
+_OF_NUMBER = re.compile(r"(?i)of\s+(?:about\s+|~|roughly\s+)?\d")
+
+
 def _states_change(text: str) -> bool:
     """A change stated alone (a percent, "2x", "tenfold", "an increase of 1.8": the reader's
     own _FACTOR_HINT) is a claim only where the extractor's own reader of such sentences
@@ -349,7 +407,10 @@ def _states_change(text: str) -> bool:
     from claims.prose import _FACTOR_HINT, passages, relative_claims
 
     tried: set[int] = set()
-    for cue in (*_CUES[:_ALONE], _FACTOR_HINT):
+    # the reader's hint starts with a word tried at every position (1.4 CPU-s over the
+    # archive): it is looked for only in a text with its "of" and number
+    hint = (_FACTOR_HINT,) if _OF_NUMBER.search(text) is not None else ()
+    for cue in (*_CUES[:_ALONE], *hint):
         for m in cue.finditer(text):
             start, lines = _paragraph(text, m.start())
             if start in tried:
@@ -424,7 +485,7 @@ def _command_starts(text: str) -> Iterator[int]:
     pos = text.find("Performance counter stats")
     if pos >= 0:
         yield pos
-    yield from (m.start() for m in _OWN_PROGRAM.finditer(text))
+    yield from _own_program_lines(text)
     yield from _prose_own_program(text)
     for name in ("bench", "xdp"):  # any program named so ("./xdp_redirect", "io_uring-bench")
         pos = text.find(name)
@@ -442,8 +503,7 @@ def _command_starts(text: str) -> Iterator[int]:
             if _at_line_start(text, m.start()) or _at_line_start(text, m.start(), _LEAD_LABEL):
                 yield m.start()
     if " -" in text:
-        yield from (m.start() for m in _UNKNOWN_PROGRAM.finditer(text)
-                    if _BENCH_STEM.search(m.group("w")) or m.group().rstrip().endswith("&"))
+        yield from _unknown_program_lines(text)
 
 
 COMMAND_WINDOW = 21  # lines: a line and the 20 the command reader may join to it
@@ -488,6 +548,21 @@ def _prose_own_program(text: str) -> Iterator[int]:
         word = text[start:end]
         if "/" in word or _OWN_STEM.search(word) is not None:
             yield start
+
+
+# A line the unknown-program pattern may pass holds an option after a blank: only those
+# lines are matched, each at its start (the pattern never crosses a line).
+_BLANK_DASH = re.compile(r"-(?<=[^\S\n]-)")
+
+
+def _unknown_program_lines(text: str) -> Iterator[int]:
+    """The starts of the lines whose first word the command reader runs as a program it
+    does not know: named like a benchmark or sent to the background, with an option."""
+    lines = {text.rfind("\n", 0, m.start()) + 1 for m in _BLANK_DASH.finditer(text)}
+    for line in lines:
+        m = _UNKNOWN_PROGRAM.match(text, line)
+        if m is not None and (_BENCH_STEM.search(m.group("w")) or m.group().rstrip().endswith("&")):
+            yield line
 
 
 def _variant_near(text: str, pos: int, above: int = 2) -> bool:

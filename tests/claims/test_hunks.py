@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from claims import hunks
 from claims.hunks import cut_hunks, fragment_runs, hunk_lines
 from claims.message import quote_depth
 from claims.model import Line
@@ -110,3 +111,28 @@ def test_the_cut_keeps_every_line_the_extractor_reads() -> None:
             assert not want - got, f"{path.name}: {sorted(want - got)[:3]}"
             checked += 1
     assert checked == 2 * len(TEXTS)
+
+
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_cutting_at_marked_lines_is_the_whole_text_substitution() -> None:
+    """cut_hunks tries its patterns only at the lines a mark finds: over the corpus and the
+    shapes, each as a text and quoted in a reply, it cuts exactly what substituting the
+    patterns over the whole text cuts."""
+    def by_sub(text: str) -> str:
+        if any(h in text for h in hunks.HINTS):
+            text = hunks._QHUNK.sub("", hunks._HUNK.sub("", text))
+        return hunks._QFRAGMENT.sub("", hunks._FRAGMENT.sub("", text))
+
+    cut = 0
+    for path in TEXTS:
+        raw = path.read_text(encoding="utf-8", errors="replace")
+        for text in (raw, "".join(f"> {ln}\n" for ln in raw.split("\n"))):
+            assert cut_hunks(text) == by_sub(text), path.name
+            cut += cut_hunks(text) != text
+    assert cut > 10  # the corpus holds patches: the comparison is not of untouched texts
+
+
+def test_a_hunk_on_the_first_line_and_right_after_another_is_cut() -> None:
+    text = "@@ -1 +1 @@\n-a\n+b\n\n@@ -5 +5 @@\n-c\n+d\nafter: 12 Mpps\n"
+    assert cut_hunks(text) == "\nafter: 12 Mpps\n"
+    assert hunks.cut_matches(hunks._HUNK, text, [0]) == hunks._HUNK.sub("", text, count=1)

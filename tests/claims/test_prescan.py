@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import quopri
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -263,3 +264,76 @@ def test_cues_the_readers_do_not_take_are_turned_away(monkeypatch: pytest.Monkey
     assert not might_have_claims(text)
     gate_open(monkeypatch)
     assert findings(extract.extract_message(message_from_text(text))) == set()
+
+
+# --- the finders that start from a mark give what one pattern over the whole text gives ----
+
+# the specifications: each line-anchored pattern the gate used to run at every character
+_OWN_LINE = re.compile(rf"^{prescan._OWN_LEAD}(?:(?:\.{{0,2}}/|~/)[\w.~/+-]|[\w.+-]+\.(?:sh|py|bash)(?![\w-])"
+                       r"|[A-Za-z_]\w*=\S|\$\S{2})", re.M)
+_KEY = re.compile(r"(?<![\w.-])[A-Za-z][\w.-]{0,30}(?=[^\S\n]*[:=][^\S\n]*[~≈+-]?\d)")
+
+
+def _readable_texts() -> list[str]:
+    out = []
+    for p in TEXTS:
+        text = readable(p.read_text(encoding="utf-8", errors="replace"))
+        out += [text, "".join(f"> {ln}\n" for ln in text.split("\n"))]
+    return out
+
+
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_marked_finders_agree_with_their_patterns_on_the_corpus() -> None:
+    """Over the corpus and the shapes (as texts and quoted): the lines of one's own
+    programs, of unknown programs, the keys, the skipped lines, the factor hints."""
+    from claims.prose import _FACTOR_HINT
+
+    found = {"own": 0, "unknown": 0, "keys": 0, "hint": 0}
+    for text in _readable_texts():
+        want = {m.start() for m in _OWN_LINE.finditer(text)}
+        assert set(prescan._own_program_lines(text)) == want
+        unknown = {m.start() for m in prescan._UNKNOWN_PROGRAM.finditer(text)
+                   if prescan._BENCH_STEM.search(m.group("w")) or m.group().rstrip().endswith("&")}
+        assert set(prescan._unknown_program_lines(text)) == unknown
+        keys = [(m.group().lower(), text.rfind("\n", 0, m.start())) for m in _KEY.finditer(text)]
+        assert list(prescan._keys(text)) == keys
+        hints = _FACTOR_HINT.findall(text)
+        assert not hints or prescan._OF_NUMBER.search(text)
+        for name, got in (("own", want), ("unknown", unknown), ("keys", keys), ("hint", hints)):
+            found[name] += len(got)
+    assert all(found.values()), found  # each finder was compared on lines it finds
+
+
+@pytest.mark.parametrize(("text", "own"), [
+    ("I ran ./vsock_perf --port 1234 on both\n  ./vsock_perf --port 1234\n", [39]),
+    ("client: sudo ~/bin/udp_bench -n 4\n", [0]),
+    ("- NETPERF=/usr/bin/netperf run.sh\n", [0]),
+    ("see https://lore.kernel.org/r/x and a/b\n", []),  # a "/" after a word starts no program
+    ("x = y/2;  // ./foo in a comment\n", []),
+])
+def test_own_programs_are_found_at_their_line_start(text: str, own: list[int]) -> None:
+    assert sorted(set(prescan._own_program_lines(text))) == own == sorted(m.start() for m in _OWN_LINE.finditer(text))
+
+
+def test_a_key_is_a_whole_word_of_at_most_31_characters() -> None:
+    text = "rx-pps: 900100\nx" + "y" * 31 + ": 5\n(Rate = 5)\n"  # the 32-letter word is no key
+    assert list(prescan._keys(text)) == [("rx-pps", -1), ("rate", 50)]
+    assert [m.group().lower() for m in _KEY.finditer(text)] == ["rx-pps", "rate"]
+    assert list(prescan._keys("9key: 5, é: 4, 12:30\n")) == []
+
+
+def test_the_factor_hint_needs_its_of_and_number() -> None:
+    """_OF_NUMBER stands for claims.prose._FACTOR_HINT: the hint ends in it, so a text
+    without one holds no hint (a hint that ends otherwise fails here)."""
+    from claims.prose import _FACTOR_HINT
+
+    assert _FACTOR_HINT.pattern.endswith(r"\s+of\s+(?:about\s+|~|roughly\s+)?\d")
+    assert prescan._OF_NUMBER.pattern.endswith(r"of\s+(?:about\s+|~|roughly\s+)?\d")
+    assert _FACTOR_HINT.search("a speedup of ~3 here") and prescan._OF_NUMBER.search("a speedup of ~3 here")
+    assert not prescan._OF_NUMBER.search("a factor of two")
+
+
+def test_skipped_lines_are_cut_only_where_a_mark_stands() -> None:
+    text = (" drivers/net/virtio_net.c | 12 ++--\n 1 file changed, 10 insertions(+)\n"
+            "[    5.392845] virtio_net: up\nrx 10 | 12 Mpps (the table stays)\n")
+    assert readable(text) == "\n\n\nrx 10 | 12 Mpps (the table stays)\n" == prescan._SKIPPED_LINE.sub("", text)
