@@ -395,8 +395,10 @@ def _pairs_in(lines: list[Line]) -> bool:
     return bool(all_table_claims(lines, set())[0])
 
 
-# what every match of claims.prose._FACTOR_HINT ("an increase of 1.8") holds
-_OF_NUMBER = re.compile(r"(?i)of\s+(?:about\s+|~|roughly\s+)?\d")
+# what every match of claims.prose._FACTOR_HINT holds: its "of" and number ("an increase of
+# 1.8") or one of its size words ("halves", "doubled", "by half"), found without trying a
+# word at every position
+_OF_NUMBER = re.compile(r"(?i)of\s+(?:about\s+|~|roughly\s+)?\d|halv|doubl|tripl|\b(?:by|in)\s+half\b")
 
 
 def _states_change(text: str) -> bool:
@@ -408,7 +410,7 @@ def _states_change(text: str) -> bool:
 
     tried: set[int] = set()
     # the reader's hint starts with a word tried at every position (1.4 CPU-s over the
-    # archive): it is looked for only in a text with its "of" and number
+    # archive): it is looked for only in a text with its "of" and number or a size word
     hint = (_FACTOR_HINT,) if _OF_NUMBER.search(text) is not None else ()
     for cue in (*_CUES[:_ALONE], *hint):
         for m in cue.finditer(text):

@@ -322,15 +322,18 @@ def test_a_key_is_a_whole_word_of_at_most_31_characters() -> None:
     assert list(prescan._keys("9key: 5, é: 4, 12:30\n")) == []
 
 
-def test_the_factor_hint_needs_its_of_and_number() -> None:
-    """_OF_NUMBER stands for claims.prose._FACTOR_HINT: the hint ends in it, so a text
-    without one holds no hint (a hint that ends otherwise fails here)."""
+def test_the_factor_hint_needs_its_of_and_number_or_a_size_word() -> None:
+    """_OF_NUMBER stands for claims.prose._FACTOR_HINT: every form the hint reads ("an
+    increase of 1.8", "halves", "by half") holds it, so a text without one holds no hint."""
     from claims.prose import _FACTOR_HINT
 
-    assert _FACTOR_HINT.pattern.endswith(r"\s+of\s+(?:about\s+|~|roughly\s+)?\d")
-    assert prescan._OF_NUMBER.pattern.endswith(r"of\s+(?:about\s+|~|roughly\s+)?\d")
-    assert _FACTOR_HINT.search("a speedup of ~3 here") and prescan._OF_NUMBER.search("a speedup of ~3 here")
-    assert not prescan._OF_NUMBER.search("a factor of two")
+    forms = ("an increase of 1.8 here", "a speedup of ~3 here", "a gain of roughly 2",
+             "a factor of 4 fewer exits", "latency halves with the patch", "throughput doubled",
+             "the rate tripled", "misses drop by half", "it cuts the wait in half")
+    for text in forms:
+        assert _FACTOR_HINT.search(text), text
+        assert prescan._OF_NUMBER.search(text), text
+    assert not _FACTOR_HINT.search("a factor of two") and not prescan._OF_NUMBER.search("a factor of two")
 
 
 def test_skipped_lines_are_cut_only_where_a_mark_stands() -> None:
