@@ -582,6 +582,8 @@ def _shape(g: Grid) -> int:
         k = min(multi)
     if k == 0:
         return 0
+    if _cut_short(g.rows, k):
+        k = max(counts)
     full = [r for r in g.rows if len(r.cells) == k]
     spans: list[tuple[int, int]] = []
     for j in range(k):
@@ -602,23 +604,39 @@ def _shape(g: Grid) -> int:
             r.label = (r.label + " " + " ".join(c.tok.text for c in extra if c is not None)).strip()
             r.cells = r.cells[n - k:]
         elif n < k:
-            if r.sep == "|":
+            placed = _placed(r.cells, spans)
+            if r.sep == "|" and placed is None:
                 pad: list[Cell | None] = [None] * (k - n)
-                r.cells = pad + r.cells
-                continue
-            placed: list[Cell | None] = [None] * k
-            for c in r.cells:
-                if c is None:
-                    continue
-                best = min(range(k), key=lambda j: _gap((c.start, c.end), spans[j]))
-                if _gap((c.start, c.end), spans[best]) > 2 or placed[best] is not None:
-                    r.cells = []
-                    break
-                placed[best] = c
-            else:
-                r.cells = placed
+                placed = pad + r.cells  # a bordered row without its label cell
+            r.cells = placed or []
     g.rows = [r for r in g.rows if len(r.cells) == k]
     return k if g.rows else 0
+
+
+def _cut_short(rows: list[GRow], k: int) -> bool:
+    """Rows of k cells that stand under the first k cells of the longer rows (a run that
+    "was recorded just for" the last columns): the short rows end early, the longer rows'
+    first numbers are cells, not part of a label."""
+    longer = [r for r in rows if len(r.cells) > k]
+    short = [r for r in rows if len(r.cells) == k]
+    if not longer or not short:
+        return False
+    return all(a is not None and b is not None and _gap((a.start, a.end), (b.start, b.end)) <= 2
+               for r in longer for s in short for a, b in zip(r.cells[:k], s.cells, strict=True))
+
+
+def _placed(cells: list[Cell | None], spans: list[tuple[int, int]]) -> list[Cell | None] | None:
+    """A short row's cells put under the columns they stand below ("1848478.75 |" ending
+    where the longer rows go on), or None when a cell stands under no column or two share one."""
+    placed: list[Cell | None] = [None] * len(spans)
+    for c in cells:
+        if c is None:
+            continue
+        best = min(range(len(spans)), key=lambda j: _gap((c.start, c.end), spans[j]))
+        if _gap((c.start, c.end), spans[best]) > 2 or placed[best] is not None:
+            return None
+        placed[best] = c
+    return placed
 
 
 def _gap(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -1554,6 +1572,7 @@ def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "",
     _inherit_headers(grids)
     for g in grids:
         g.prose_lists = _lists_near(lines, g)
+    _inherit_row_names(grids)
     inside = {i for g in grids for i in range(g.first, g.last + 1)}
     prose = _Prose(lambda: re.sub(r"[^a-z0-9]", "", context[:1000].lower() + " ".join(
         ln.text.lower() for i, ln in enumerate(lines[:5000]) if i not in inside)[:200_000]))
@@ -1634,10 +1653,22 @@ def _lists_near(lines: Sequence[Line], g: Grid) -> list[list[str]]:
         ln = lines[n]
         if ln.depth != depth or not ln.text.strip() or parse_line(ln.text) is not None:
             continue
-        chunks = [c.strip(" .:()") for c in _LIST_SPLIT.split(ln.text[:300])]
+        chunks = [c for c in (c.strip(" .:()") for c in _LIST_SPLIT.split(ln.text[:300])) if c]  # ", and" cuts twice
         if len(chunks) >= 2:
             out.append(chunks)
     return out
+
+
+def _inherit_row_names(grids: list[Grid]) -> None:
+    """Tables stacked under one sentence naming their rows ("each row is base, +batching
+    and +buf_api", then a pktgen table and a testpmd table): a table with as many unnamed
+    rows as the one above it, at the same depth and near it, reads the same list."""
+    for prev, g in zip(grids, grids[1:], strict=False):
+        if g.prose_lists or not prev.prose_lists or len(g.rows) != len(prev.rows) \
+                or any(r.label for r in g.rows) or g.rows[0].line.depth != prev.rows[0].line.depth \
+                or g.first - prev.last > SHARED_HEADER_WITHIN:
+            continue
+        g.prose_lists = prev.prose_lists
 
 
 def _name_rows_from_prose(g: Grid, k: int) -> None:
