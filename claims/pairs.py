@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from claims.model import Better, Claim, Value
-from claims.numbers import Token, better_for, is_unit, skeleton, tokenize
+from claims.numbers import Token, better_for, is_unit, skeleton, tokenize, unit_kind
 
 _ANNOTATION = re.compile(r"\((?P<body>[^()]{0,120})\)")
 _STATED = re.compile(r"(?<![\w.])(?P<sign>[+-])\s?(?P<num>\d+(?:\.\d+)?)\s?%")
@@ -130,6 +130,11 @@ def metric_name(tokens: list[Token], i: int) -> str:
         after.append(w.rstrip(".") or w)  # "1.2 Mpps. After ...": the sentence ends there
         if t.text.endswith((",", ";", ")", ":", ".")) or len(after) >= 4:
             break
+    unit = tokens[i].unit
+    only_unit = not after or (unit is not None and after == [unit])
+    named = _named_before(tokens, i)
+    if named and only_unit:
+        return named  # "avg = 145 nsecs, total: 1455980341 nsecs, count: 9985224"
     before: list[str] = []
     for j in range(i - 1, max(0, i - 4) - 1, -1):
         t = tokens[j]
@@ -140,10 +145,25 @@ def metric_name(tokens: list[Token], i: int) -> str:
         if j and tokens[j - 1].kind == "value" and tokens[j - 1].unit == t.text:
             break  # "36 MB/s 3863 calls/s": the unit of the value before is not this one's name
         before.insert(0, w)
-    unit = tokens[i].unit
     if before and (not after or (unit and after[0] == unit and len(after) == 1)):
         return " ".join(before + after)
     return " ".join(after or before)
+
+
+def _named_before(tokens: list[Token], i: int) -> str | None:
+    """The name an item of a list written name first gives its value: "avg =" just before
+    it, or "total:" after an earlier item of the line (a line's leading "Before patch:" is
+    its label, not a name)."""
+    j = i - 1
+    if j >= 1 and tokens[j].text == "=" and tokens[j - 1].kind == "word":
+        j -= 1
+    elif not (tokens[j].kind == "word" and tokens[j].text.endswith(":")
+              and any(t.kind == "value" for t in tokens[:j])):
+        return None
+    w = tokens[j].text.strip("()[],;:=")
+    if not w or not w[0].isalpha() or is_unit(w):
+        return None
+    return w
 
 
 def _value(tok: Token, row: Row, spread: Token | None, unit: str | None) -> Value:
@@ -164,11 +184,13 @@ def label_end(tokens: list[Token]) -> int:
 
 
 def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None,
-              better: Better = None, stated: list[float | None] | None = None) -> list[Claim]:
+              better: Better = None, stated: list[float | None] | None = None,
+              fixed: frozenset[int] = frozenset()) -> list[Claim]:
     """Claims from two rows whose numbers stand in the same places (same shape of line).
 
     `tabular` rows (tool output, tables) keep unchanged cells when something else in the
     row changed; prose rows drop them (a duration written on both sides is no claim).
+    `fixed`: positions among the values that hold a reference, not a result.
     """
     if skeleton(base.tokens) != skeleton(cand.tokens):
         bv, cv = base.values, cand.values
@@ -185,12 +207,14 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
     bspread, cspread = spreads_of(base.tokens), spreads_of(cand.tokens)
     for k, bi, ci in pairs:
         bt, ct = base.tokens[bi], cand.tokens[ci]
-        if bt.value == ct.value and not tabular:
+        if bt.value == ct.value and (not tabular or k in fixed):
             continue
         if bt.percent != ct.percent:
             continue
         col = base.columns[k] if k < len(base.columns) else None
         metric = col or metric_name(base.tokens, bi) or base.key or bt.unit or "value"
+        if not col and base.key and metric == bt.unit and unit_kind(metric) is None and len(pairs) == 1:
+            metric = base.key  # "MemFree:   1234567 kB": a unit that says nothing of what it counts
         if base.key and col and base.key not in base.columns:  # a key among the columns names its own value
             metric = f"{base.key} {col}"
         unit = bt.unit or ct.unit or base.unit or cand.unit
