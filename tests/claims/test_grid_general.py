@@ -166,3 +166,37 @@ def test_a_stacked_table_with_other_rows_does_not_take_the_sentence_names() -> N
     text = _STACKED.replace("437700   | 547300  | 637200  | 688800  | 701200\n", "")
     got = ex(text).claims
     assert got and not any(c.baseline.value == 401100.5 for c in got)
+
+
+def test_a_header_over_groups_of_columns_names_each_group() -> None:
+    """Two header lines: the upper names groups of columns ("TCP_RR", "UDP_RR"), the lower
+    repeats the variants inside each group; with or without a key column and borders."""
+    plain = ("              TCP_RR                 UDP_RR\n"
+             "          base     patched      base     patched\n"
+             "1 flow    31200    34050        33010    35500\n"
+             "8 flows   201000   230400       210300   240100\n")
+    keyed = plain.replace("          base", "flows     base").replace("1 flow ", "1      ").replace("8 flows", "8      ")
+    bordered = ("          |       TCP_RR       |       UDP_RR\n"
+                "          |  base   | patched  |  base   | patched\n"
+                "----------+---------+----------+---------+---------\n"
+                "1 flow    |  31200  |  34050   |  33010  |  35500\n"
+                "8 flows   |  201000 |  230400  |  210300 |  240100\n")
+    for text in (plain, keyed, bordered):
+        got = ex(text).claims
+        assert sorted((c.baseline.value, c.candidate.value) for c in got) == [
+            (31200.0, 34050.0), (33010.0, 35500.0), (201000.0, 230400.0), (210300.0, 240100.0)], text
+        assert {c.metric.split()[0] for c in got} == {"TCP_RR", "UDP_RR"}
+        assert {c.baseline.label for c in got} == {"base"}
+
+
+def test_a_group_label_printed_once_names_the_rows_under_it() -> None:
+    """Row labels in two columns, the outer one printed only on a group's first row: the
+    rows under it belong to it (not "guest rx before" against "guest tx before")."""
+    text = ("                   pps        cpu\n"
+            "guest rx  before   1.20M      98%\n"
+            "          after    1.55M      91%\n"
+            "guest tx  before   2.10M      99%\n"
+            "          after    2.45M      95%\n")
+    got = [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims]
+    assert sorted(got) == [("guest rx cpu", 98.0, 91.0), ("guest rx packet rate", 1.2, 1.55),
+                           ("guest tx cpu", 99.0, 95.0), ("guest tx packet rate", 2.1, 2.45)]
