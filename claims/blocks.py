@@ -64,7 +64,8 @@ _SECTION = re.compile(r"^\s*(?:[-*•#]+\s*)?(?:\(?\d{1,2}(?:\.\d{1,2})*[.)]|\d{
 _ARROW_LINE = re.compile(r"^\s*(?:-+>|=+>|→|⇒|vs\.?|versus)\s*$", re.I)
 _RULE = re.compile(r"^\s*[-=*~_#+|.:]{3,}\s*$")
 _CODE = re.compile(r"^\S+\.\w{1,4}:\d+:(?:\d+:)?\s+(?:warning|error|note|fatal)\b|#\s*define\b|^\s*\d*\s*\|\s|"
-                   r"[;{}]\s*$|\b(?:if|else|return|while|for|switch)\b\s*\(|\w\([^()]*\)\s*[;{]|==|!=")
+                   r"[;{}]\s*$|\b(?:if|else|return|while|for|switch)\b\s*\(|\w\([^()]*\)\s*[;{]|"
+                   r"(?<![=!<>])(?:==|!=)(?![=>])")  # an operator, not sockperf's "====>" arrow
 _GAPS = re.compile(r"\S(?:\s{2,}|\t)\S")
 # a source line under its line number, also as git blame prints it ("8daafe9ebbd21a Xuan Zhuo
 # 2023-08-10  2778   * reset, ..."); a kernel config line ("CONFIG_CMA_SIZE_MBYTES=200")
@@ -313,6 +314,7 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
             elif not text.strip():
                 headers = []
             continue
+        _name_numbers(row)
         key_end = next((i for i, t in enumerate(row.tokens[:12]) if t.text.endswith(":")), None)
         if key_end is not None and any(t.kind == "value" for t in row.tokens[:key_end]):
             key_end = None  # "133292pps 68Mb/sec errors:": numbers are results, not a name
@@ -324,6 +326,16 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
         row.columns = _item_names(row.tokens) or _columns(row, headers, header)
         rows.append(row)
     return _unwrapped(rows)
+
+
+def _name_numbers(row: Row) -> None:
+    """A bare number between a word and "= value" is part of the value's name ("percentile
+    99.999 = 48.902", "bucket 4 = 12"), not a result of its own."""
+    t = row.tokens
+    for i in range(1, len(t) - 2):
+        if t[i].kind == "value" and t[i].unit is None and not t[i].percent and t[i - 1].kind == "word" \
+                and t[i + 1].text == "=" and t[i + 2].kind == "value":
+            t[i] = Token(t[i].text, t[i].start, t[i].end, "word")
 
 
 def _column_names(text: str) -> bool:

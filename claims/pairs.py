@@ -20,6 +20,7 @@ _STATED_WORD = re.compile(r"(?i)(?<![\w.+-])(?P<num>\d+(?:\.\d+)?)\s?%\s+(?:(?P<
                           r"up|increase|improvement|gain|over)|(?P<down>below|lower|less|slower|worse|down|"
                           r"decrease|drop|regression|loss|under))\b")
 _PVAL = re.compile(r"(?i)\bp\s?(?:-value)?\s?[=<]\s?(?P<p>0?\.\d+|\d(?:\.\d+)?(?:e-?\d+)?)")
+_KEY_UNIT = re.compile(r"\((\S{1,12})\)$")  # "clat (usec)": the unit a key gives its values
 _RUNS = re.compile(r"(?i)\b(?:n\s?=\s?(?P<n1>\d{1,4})|(?P<n2>\d{1,4})\s+runs?\b|-r\s?(?P<n3>\d{1,4}))")
 
 
@@ -218,6 +219,11 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
         if base.key and col and base.key not in base.columns:  # a key among the columns names its own value
             metric = f"{base.key} {col}"
         unit = bt.unit or ct.unit or base.unit or cand.unit
+        if not col and base.key and "=" in bt.text and base.key != metric:
+            metric = f"{base.key} {metric}"  # "clat (usec): min=20, max=4100": the key names the line
+            pu = _KEY_UNIT.search(base.key)
+            if unit is None and pu is not None and is_unit(pu.group(1)):
+                unit = pu.group(1)
         if unit and unit.startswith("%") and bt.percent:
             unit = "%"
         claim = Claim(metric=metric, unit=unit, better=better or better_for(metric, unit),

@@ -215,3 +215,25 @@ def test_a_reference_column_printed_alike_in_both_blocks_is_left_out() -> None:
     got = pairs(text)
     assert (7923.3, 8248.8) in got and (43453.2, 45054.8) in got
     assert not any(b in (116700.0, 55.0, 43.0) for b, _ in got)
+
+
+def test_sockperf_summaries_under_headings_pair_in_any_order() -> None:
+    """sockperf's own "====>" arrow is not code, so its summary line opens the block; the
+    percentile a line names is part of the name, not a value of its own."""
+    out = ("sockperf: ====> avg-latency={a} (std-dev={s})\n"
+           "sockperf: ---> <MAX> observation =   {m}\n"
+           "sockperf: ---> percentile 99.000 =   {p}\n")
+    text = ("### With the patch\n\n" + out.format(a="10.512", s="1.201", m="52.101", p="15.003")
+            + "\n### Without the patch\n\n" + out.format(a="12.034", s="1.455", m="61.880", p="17.440"))
+    got = pairs(text)
+    assert sorted(got) == [(1.455, 1.201), (12.034, 10.512), (17.44, 15.003), (61.88, 52.101)]
+
+
+def test_fio_latency_lines_are_named_by_their_key_and_its_unit() -> None:
+    """fio's "clat (usec): min=20, max=4100, avg=301.22": each value is the key's, in its
+    unit (a "min" there is a minimum, not minutes)."""
+    line = "    clat (usec): min={a}, max={b}, avg={c}, stdev={d}\n"
+    text = ("without the patch:\n" + line.format(a=20, b=4100, c="301.22", d="50.11")
+            + "\nwith the patch:\n" + line.format(a=18, b=3900, c="260.87", d="45.02"))
+    got = {(c.metric, c.unit) for c in ex(text).claims}
+    assert ("clat (usec) min", "usec") in got and ("clat (usec) avg", "usec") in got
