@@ -128,6 +128,8 @@ def metric_name(tokens: list[Token], i: int) -> str:
         w = t.text.strip("()[],;:")
         if t.kind != "word" or not w or w in ("#", "|", "+-", "±", "==>", "=>", "->", "=", "~"):
             break
+        if t.text.endswith(":") and not is_unit(w) and any(x.kind == "value" for x in tokens[i + 2:i + 4]):
+            break  # "(622616400bps) errors: 7915231": the name of the next item, not of this value
         after.append(w.rstrip(".") or w)  # "1.2 Mpps. After ...": the sentence ends there
         if t.text.endswith((",", ";", ")", ":", ".")) or len(after) >= 4:
             break

@@ -237,3 +237,12 @@ def test_fio_latency_lines_are_named_by_their_key_and_its_unit() -> None:
             + "\nwith the patch:\n" + line.format(a=18, b=3900, c="260.87", d="45.02"))
     got = {(c.metric, c.unit) for c in ex(text).claims}
     assert ("clat (usec) min", "usec") in got and ("clat (usec) avg", "usec") in got
+
+
+def test_a_word_that_introduces_the_next_item_does_not_name_the_value_before_it() -> None:
+    """pktgen's "(622616400bps) errors: 7915231": "errors:" names the count after it."""
+    text = ("Baseline: 1853025pps 622Mb/sec (622616400bps) errors: 7915231\n"
+            "Batch: 1895412pps 635Mb/sec (635511744bps) errors: 4926093\n")
+    got = {c.metric: (c.baseline.value, c.candidate.value) for c in ex(text).claims}
+    assert got["errors"] == (7915231.0, 4926093.0)
+    assert sum(1 for c in ex(text).claims if c.metric == "errors") == 1
