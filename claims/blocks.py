@@ -64,12 +64,17 @@ _SECTION = re.compile(r"^\s*(?:[-*•#]+\s*)?(?:\(?\d{1,2}(?:\.\d{1,2})*[.)]|\d{
 _ARROW_LINE = re.compile(r"^\s*(?:-+>|=+>|→|⇒|vs\.?|versus)\s*$", re.I)
 _RULE = re.compile(r"^\s*[-=*~_#+|.:]{3,}\s*$")
 _CODE = re.compile(r"^\S+\.\w{1,4}:\d+:(?:\d+:)?\s+(?:warning|error|note|fatal)\b|#\s*define\b|^\s*\d*\s*\|\s|"
-                   r"[;{}]\s*$|\b(?:if|else|return|while|for|switch)\b\s*\(|\w\([^()]*\)\s*[;{]|==|!=")
+                   r"[;{}]\s*$|\b(?:if|else|return|while|for|switch)\b\s*\(|\w\([^()]*\)\s*[;{]|"
+                   r"(?<![=!<>])(?:==|!=)(?![=>])")  # an operator, not sockperf's "====>" arrow
 _GAPS = re.compile(r"\S(?:\s{2,}|\t)\S")
 # a source line under its line number, also as git blame prints it ("8daafe9ebbd21a Xuan Zhuo
 # 2023-08-10  2778   * reset, ..."); a kernel config line ("CONFIG_CMA_SIZE_MBYTES=200")
 _NUMBERED = re.compile(r"^\s*(?:[0-9a-f]{7,40}\s+.{0,60}?\d{4}-\d\d-\d\d\s+)?(?P<n>\d{1,6})(?=\s|$)")
 _CONFIG = re.compile(r"^\s*(?:#\s*)?CONFIG_[A-Z0-9_]+(?:=|\s+is not set\b)")
+# a bucket of a printed histogram (bcc funclatency/biolatency): "  8 -> 15  : 186485  |****|"
+_BUCKET = re.compile(r"^\s*\d+\s*->\s*\d+\s*:\s*\d+\s*\|")
+# a line that prints a device's configuration: a MAC address, or a setting that is true/false
+_SETTINGS = re.compile(r"(?i)(?<![\w:])[0-9a-f]{2}(?::[0-9a-f]{2}){5}(?![\w:])|\b[a-z][\w-]*\s+(?:true|false)\b")
 _DIGIT = re.compile(r"\d")  # a value has one: the tokens of other lines are not read
 _MAX_GAP = 8  # text lines between two blocks that still belong to one comparison
 
@@ -296,6 +301,10 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
             continue
         if is_sentence(text.strip()) or _two_sentences(text):
             continue  # a sentence that quotes a number describes the run; it is not its output
+        if _BUCKET.match(text):
+            continue  # a histogram's bucket is a share of a distribution; its summary line is the result
+        if _SETTINGS.search(text):
+            continue  # a device's settings ("vdpa0: mac 00:e8:.. link up link_announce false max_vq_pairs 1")
         row = make_row(label, text, ln.number, depth=ln.depth, author=ln.author,
                        message_id=ln.message_id, runs=runs)
         if not row.values:
@@ -305,6 +314,7 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
             elif not text.strip():
                 headers = []
             continue
+        _name_numbers(row)
         key_end = next((i for i, t in enumerate(row.tokens[:12]) if t.text.endswith(":")), None)
         if key_end is not None and any(t.kind == "value" for t in row.tokens[:key_end]):
             key_end = None  # "133292pps 68Mb/sec errors:": numbers are results, not a name
@@ -316,6 +326,16 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
         row.columns = _item_names(row.tokens) or _columns(row, headers, header)
         rows.append(row)
     return _unwrapped(rows)
+
+
+def _name_numbers(row: Row) -> None:
+    """A bare number between a word and "= value" is part of the value's name ("percentile
+    99.999 = 48.902", "bucket 4 = 12"), not a result of its own."""
+    t = row.tokens
+    for i in range(1, len(t) - 2):
+        if t[i].kind == "value" and t[i].unit is None and not t[i].percent and t[i - 1].kind == "word" \
+                and t[i + 1].text == "=" and t[i + 2].kind == "value":
+            t[i] = Token(t[i].text, t[i].start, t[i].end, "word")
 
 
 def _column_names(text: str) -> bool:
@@ -425,14 +445,15 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
         if j == base_i:
             continue
         cand_rows = _without_samples(cand_rows)
+        matched: list[tuple[Row, Row]] = []
         if _aligned(base_rows, cand_rows):  # the same lines in the same order: pair line by line
-            for br, cr in zip(base_rows, cand_rows, strict=True):
-                out.extend(pair_rows(*_common_part(br, cr), tabular=True, context=context))
-            continue
-        keyed = _by_key(base_rows, cand_rows)
-        if keyed:  # rows named by a key ("1K:", "avg-latency"): the key pairs them, in any order
-            for br, cr in keyed:
-                out.extend(pair_rows(br, cr, tabular=True, context=context))
+            matched = [_common_part(br, cr) for br, cr in zip(base_rows, cand_rows, strict=True)]
+        else:  # rows named by a key ("1K:", "avg-latency"): the key pairs them, in any order
+            matched = _by_key(base_rows, cand_rows)
+        if matched:
+            fixed = _reference_columns(matched)
+            for br, cr in matched:
+                out.extend(pair_rows(br, cr, tabular=True, context=context, fixed=fixed))
             continue
         by_shape: dict[tuple[str, ...], list[Row]] = {}
         for r in cand_rows:
@@ -450,6 +471,24 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
             used[shape] = k + 1
             out.extend(pair_rows(br, cands[k], tabular=True, context=context))
     return out
+
+
+MIN_REFERENCE_ROWS = 3  # rows that print one column unchanged before it reads as a reference
+
+
+def _reference_columns(matched: list[tuple[Row, Row]]) -> frozenset[int]:
+    """Value positions printed the same in every row of both blocks (UnixBench's BASELINE
+    column, a configured size): a reference the tool prints beside its results, not one."""
+    widths = [len(b.values) for b, c in matched if len(b.values) == len(c.values)]
+    if not widths:
+        return frozenset()
+    width = max(set(widths), key=widths.count)  # the rows of the table; a total row prints fewer
+    rows = [(b, c) for b, c in matched if len(b.values) == len(c.values) == width]
+    if len(rows) < MIN_REFERENCE_ROWS:
+        return frozenset()
+    return frozenset(k for k in range(width)
+                     if all(b.values[k].value == c.values[k].value for b, c in rows)
+                     and len({b.values[k].value for b, _ in rows}) > 1)
 
 
 def _loose_shape(tokens: list[Token]) -> tuple[str, ...]:

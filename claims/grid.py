@@ -123,6 +123,7 @@ class Grid:
     title_header: bool = False  # the title line is also the header of one column ("VQs")
     prose_lists: list[list[str]] = field(default_factory=list)  # lists of names in the text around it
     wrapped: bool = False  # its records were wrapped by the mail client and are joined again
+    groups: list[tuple[str, list[int]]] = field(default_factory=list)  # a header over column groups
 
 
 # A line of comma-separated values ("VHOST_NET_BATCH,1,16,64", "1234567,1345678"): two
@@ -582,6 +583,8 @@ def _shape(g: Grid) -> int:
         k = min(multi)
     if k == 0:
         return 0
+    if _cut_short(g.rows, k):
+        k = max(counts)
     full = [r for r in g.rows if len(r.cells) == k]
     spans: list[tuple[int, int]] = []
     for j in range(k):
@@ -602,23 +605,39 @@ def _shape(g: Grid) -> int:
             r.label = (r.label + " " + " ".join(c.tok.text for c in extra if c is not None)).strip()
             r.cells = r.cells[n - k:]
         elif n < k:
-            if r.sep == "|":
+            placed = _placed(r.cells, spans)
+            if r.sep == "|" and placed is None:
                 pad: list[Cell | None] = [None] * (k - n)
-                r.cells = pad + r.cells
-                continue
-            placed: list[Cell | None] = [None] * k
-            for c in r.cells:
-                if c is None:
-                    continue
-                best = min(range(k), key=lambda j: _gap((c.start, c.end), spans[j]))
-                if _gap((c.start, c.end), spans[best]) > 2 or placed[best] is not None:
-                    r.cells = []
-                    break
-                placed[best] = c
-            else:
-                r.cells = placed
+                placed = pad + r.cells  # a bordered row without its label cell
+            r.cells = placed or []
     g.rows = [r for r in g.rows if len(r.cells) == k]
     return k if g.rows else 0
+
+
+def _cut_short(rows: list[GRow], k: int) -> bool:
+    """Rows of k cells that stand under the first k cells of the longer rows (a run that
+    "was recorded just for" the last columns): the short rows end early, the longer rows'
+    first numbers are cells, not part of a label."""
+    longer = [r for r in rows if len(r.cells) > k]
+    short = [r for r in rows if len(r.cells) == k]
+    if not longer or not short:
+        return False
+    return all(a is not None and b is not None and _gap((a.start, a.end), (b.start, b.end)) <= 2
+               for r in longer for s in short for a, b in zip(r.cells[:k], s.cells, strict=True))
+
+
+def _placed(cells: list[Cell | None], spans: list[tuple[int, int]]) -> list[Cell | None] | None:
+    """A short row's cells put under the columns they stand below ("1848478.75 |" ending
+    where the longer rows go on), or None when a cell stands under no column or two share one."""
+    placed: list[Cell | None] = [None] * len(spans)
+    for c in cells:
+        if c is None:
+            continue
+        best = min(range(len(spans)), key=lambda j: _gap((c.start, c.end), spans[j]))
+        if _gap((c.start, c.end), spans[best]) > 2 or placed[best] is not None:
+            return None
+        placed[best] = c
+    return placed
 
 
 def _gap(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -643,7 +662,12 @@ def _name_columns(g: Grid, k: int) -> None:
         spans.append((min(c.start for c in cs), max(c.end for c in cs)) if cs else (-1, -1))  # type: ignore[union-attr]
     label_end = min((s for s, _ in spans if s >= 0), default=0)
     ref = full[0]
-    for hdr, sep in zip(g.header, g.header_seps, strict=False):
+    g.groups = []
+    for h, (hdr, sep) in enumerate(zip(g.header, g.header_seps, strict=False)):
+        groups = _column_groups(hdr, g.header[h + 1] if h + 1 < len(g.header) else [], spans)
+        if groups:
+            g.groups = groups
+            continue
         words: list[tuple[int, int, str, int]] = []  # start, end, text, column (-1 = label)
         if sep == "#":  # a promoted row of numbers: one per column
             words.extend((0, 0, x, j) for j, (_, _, x, _) in enumerate(hdr[-k:]))
@@ -710,6 +734,36 @@ def _name_columns(g: Grid, k: int) -> None:
     g.names = [" ".join(n) for n in names]
     g.units = units
     g.key_name = " ".join(key) or None
+
+
+def _column_groups(hdr: list[tuple[int, int, str, int]], below: list[tuple[int, int, str, int]],
+                   spans: list[tuple[int, int]]) -> list[tuple[str, list[int]]]:
+    """A header line naming groups of columns ("TCP_RR" and "UDP_RR" over "base patched
+    base patched"): fewer names than columns, the line under it naming every column of the
+    groups with one run of names repeated once per group, and each group name standing
+    over its own group; a key column ("flows", "1 flow") may stand before the groups.
+    [] for any other header line."""
+    k, m = len(spans), len(hdr)
+    if m < 2 or any(sp[0] < 0 for sp in spans):
+        return []
+    for off in (0, 1):
+        width = k - off
+        if width % m or len(below) < width or len(below) > width + 1:
+            continue
+        p = width // m
+        lower = [x for _, _, x, _ in below[-width:]]
+        if p < 2 or any(lower[i] != lower[i % p] for i in range(width)) or len(set(lower[:p])) != p:
+            continue
+        out = []
+        for n, (s, e, x, _) in enumerate(hdr):
+            cols = list(range(off + n * p, off + (n + 1) * p))
+            lo, hi = spans[cols[0]][0], spans[cols[-1]][1]
+            if e < lo - 2 or s > hi + 2 or (cols[0] and s <= spans[cols[0] - 1][1]):
+                break
+            out.append((x, cols))
+        else:
+            return out
+    return []
 
 
 # --- classification -------------------------------------------------------------------
@@ -1198,6 +1252,12 @@ def grid_claims(g: Grid, prose: str) -> list[Claim]:
         return []
     _name_columns(g, k)
     _name_rows_from_prose(g, k)
+    if g.groups:  # each group of columns is a table of its own (with the key column before them)
+        lead = list(range(g.groups[0][1][0]))
+        return [cl for name, cols in g.groups for cl in _named_grid_claims(
+            replace(g, rows=[replace(r, cells=[r.cells[j] for j in lead + cols]) for r in g.rows],
+                    names=[g.names[j] for j in lead + cols], units=[g.units[j] for j in lead + cols],
+                    title=_metric(g.title, name), groups=[]), len(lead + cols), prose)]
     blocks = _side_by_side(g.names)
     if blocks:
         out: list[Claim] = []
@@ -1496,6 +1556,38 @@ def might_hold_grid(text: str) -> bool:
     return nl >= 0 and _TWO_CELLS.search(text, nl) is not None
 
 
+def _label_starts(r: GRow) -> list[int]:
+    """Where each piece of a row's label starts on its line."""
+    out, at = [], 0
+    for part in r.parts:
+        at = r.line.text.find(part, at)
+        if at < 0:
+            return []
+        out.append(at)
+        at += len(part)
+    return out
+
+
+def _carry_labels(g: Grid) -> None:
+    """A row label printed only in the inner label column, under the outer one's blank cell
+    ("guest rx  before" over "          after"): the row belongs to the group named above
+    it, whose outer pieces it takes."""
+    prev: GRow | None = None
+    for r in g.rows:
+        if len(r.parts) >= 2:
+            prev = r
+            continue
+        if prev is None or len(r.parts) != 1:
+            prev = None
+            continue
+        starts, own = _label_starts(prev), _label_starts(r)
+        if not starts or not own or own[0] == 0 or abs(own[0] - starts[-1]) > 1:
+            prev = None
+            continue
+        r.parts = prev.parts[:-1] + r.parts
+        r.label = " ".join(r.parts)
+
+
 def _unwrap_records(g: Grid) -> None:
     """Records the mail client wrapped, header and rows alike (sar's "IFACE rxpck/s ...
     txkB/s" over "rxcmp/s ... %ifutil", each "Average: vnet0 ..." row over a row of bare
@@ -1547,6 +1639,7 @@ def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "",
     grids = find_grids(lines, skip)
     for g in grids:
         _unwrap_records(g)
+        _carry_labels(g)
     if solid:
         grids = [g for g in grids if _solid(g)]
     if not grids:
@@ -1554,6 +1647,7 @@ def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "",
     _inherit_headers(grids)
     for g in grids:
         g.prose_lists = _lists_near(lines, g)
+    _inherit_row_names(grids)
     inside = {i for g in grids for i in range(g.first, g.last + 1)}
     prose = _Prose(lambda: re.sub(r"[^a-z0-9]", "", context[:1000].lower() + " ".join(
         ln.text.lower() for i, ln in enumerate(lines[:5000]) if i not in inside)[:200_000]))
@@ -1634,10 +1728,22 @@ def _lists_near(lines: Sequence[Line], g: Grid) -> list[list[str]]:
         ln = lines[n]
         if ln.depth != depth or not ln.text.strip() or parse_line(ln.text) is not None:
             continue
-        chunks = [c.strip(" .:()") for c in _LIST_SPLIT.split(ln.text[:300])]
+        chunks = [c for c in (c.strip(" .:()") for c in _LIST_SPLIT.split(ln.text[:300])) if c]  # ", and" cuts twice
         if len(chunks) >= 2:
             out.append(chunks)
     return out
+
+
+def _inherit_row_names(grids: list[Grid]) -> None:
+    """Tables stacked under one sentence naming their rows ("each row is base, +batching
+    and +buf_api", then a pktgen table and a testpmd table): a table with as many unnamed
+    rows as the one above it, at the same depth and near it, reads the same list."""
+    for prev, g in zip(grids, grids[1:], strict=False):
+        if g.prose_lists or not prev.prose_lists or len(g.rows) != len(prev.rows) \
+                or any(r.label for r in g.rows) or g.rows[0].line.depth != prev.rows[0].line.depth \
+                or g.first - prev.last > SHARED_HEADER_WITHIN:
+            continue
+        g.prose_lists = prev.prose_lists
 
 
 def _name_rows_from_prose(g: Grid, k: int) -> None:

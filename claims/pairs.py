@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from claims.model import Better, Claim, Value
-from claims.numbers import Token, better_for, is_unit, skeleton, tokenize
+from claims.numbers import Token, better_for, is_unit, skeleton, tokenize, unit_kind
 
 _ANNOTATION = re.compile(r"\((?P<body>[^()]{0,120})\)")
 _STATED = re.compile(r"(?<![\w.])(?P<sign>[+-])\s?(?P<num>\d+(?:\.\d+)?)\s?%")
@@ -20,6 +20,7 @@ _STATED_WORD = re.compile(r"(?i)(?<![\w.+-])(?P<num>\d+(?:\.\d+)?)\s?%\s+(?:(?P<
                           r"up|increase|improvement|gain|over)|(?P<down>below|lower|less|slower|worse|down|"
                           r"decrease|drop|regression|loss|under))\b")
 _PVAL = re.compile(r"(?i)\bp\s?(?:-value)?\s?[=<]\s?(?P<p>0?\.\d+|\d(?:\.\d+)?(?:e-?\d+)?)")
+_KEY_UNIT = re.compile(r"\((\S{1,12})\)$")  # "clat (usec)": the unit a key gives its values
 _RUNS = re.compile(r"(?i)\b(?:n\s?=\s?(?P<n1>\d{1,4})|(?P<n2>\d{1,4})\s+runs?\b|-r\s?(?P<n3>\d{1,4}))")
 
 
@@ -127,9 +128,16 @@ def metric_name(tokens: list[Token], i: int) -> str:
         w = t.text.strip("()[],;:")
         if t.kind != "word" or not w or w in ("#", "|", "+-", "±", "==>", "=>", "->", "=", "~"):
             break
+        if t.text.endswith(":") and not is_unit(w) and any(x.kind == "value" for x in tokens[i + 2:i + 4]):
+            break  # "(622616400bps) errors: 7915231": the name of the next item, not of this value
         after.append(w.rstrip(".") or w)  # "1.2 Mpps. After ...": the sentence ends there
         if t.text.endswith((",", ";", ")", ":", ".")) or len(after) >= 4:
             break
+    unit = tokens[i].unit
+    only_unit = not after or (unit is not None and after == [unit])
+    named = _named_before(tokens, i)
+    if named and only_unit:
+        return named  # "avg = 145 nsecs, total: 1455980341 nsecs, count: 9985224"
     before: list[str] = []
     for j in range(i - 1, max(0, i - 4) - 1, -1):
         t = tokens[j]
@@ -140,10 +148,25 @@ def metric_name(tokens: list[Token], i: int) -> str:
         if j and tokens[j - 1].kind == "value" and tokens[j - 1].unit == t.text:
             break  # "36 MB/s 3863 calls/s": the unit of the value before is not this one's name
         before.insert(0, w)
-    unit = tokens[i].unit
     if before and (not after or (unit and after[0] == unit and len(after) == 1)):
         return " ".join(before + after)
     return " ".join(after or before)
+
+
+def _named_before(tokens: list[Token], i: int) -> str | None:
+    """The name an item of a list written name first gives its value: "avg =" just before
+    it, or "total:" after an earlier item of the line (a line's leading "Before patch:" is
+    its label, not a name)."""
+    j = i - 1
+    if j >= 1 and tokens[j].text == "=" and tokens[j - 1].kind == "word":
+        j -= 1
+    elif not (tokens[j].kind == "word" and tokens[j].text.endswith(":")
+              and any(t.kind == "value" for t in tokens[:j])):
+        return None
+    w = tokens[j].text.strip("()[],;:=")
+    if not w or not w[0].isalpha() or is_unit(w):
+        return None
+    return w
 
 
 def _value(tok: Token, row: Row, spread: Token | None, unit: str | None) -> Value:
@@ -164,11 +187,13 @@ def label_end(tokens: list[Token]) -> int:
 
 
 def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None,
-              better: Better = None, stated: list[float | None] | None = None) -> list[Claim]:
+              better: Better = None, stated: list[float | None] | None = None,
+              fixed: frozenset[int] = frozenset()) -> list[Claim]:
     """Claims from two rows whose numbers stand in the same places (same shape of line).
 
     `tabular` rows (tool output, tables) keep unchanged cells when something else in the
     row changed; prose rows drop them (a duration written on both sides is no claim).
+    `fixed`: positions among the values that hold a reference, not a result.
     """
     if skeleton(base.tokens) != skeleton(cand.tokens):
         bv, cv = base.values, cand.values
@@ -185,15 +210,22 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
     bspread, cspread = spreads_of(base.tokens), spreads_of(cand.tokens)
     for k, bi, ci in pairs:
         bt, ct = base.tokens[bi], cand.tokens[ci]
-        if bt.value == ct.value and not tabular:
+        if bt.value == ct.value and (not tabular or k in fixed):
             continue
         if bt.percent != ct.percent:
             continue
         col = base.columns[k] if k < len(base.columns) else None
         metric = col or metric_name(base.tokens, bi) or base.key or bt.unit or "value"
+        if not col and base.key and metric == bt.unit and unit_kind(metric) is None and len(pairs) == 1:
+            metric = base.key  # "MemFree:   1234567 kB": a unit that says nothing of what it counts
         if base.key and col and base.key not in base.columns:  # a key among the columns names its own value
             metric = f"{base.key} {col}"
         unit = bt.unit or ct.unit or base.unit or cand.unit
+        if not col and base.key and "=" in bt.text and base.key != metric:
+            metric = f"{base.key} {metric}"  # "clat (usec): min=20, max=4100": the key names the line
+            pu = _KEY_UNIT.search(base.key)
+            if unit is None and pu is not None and is_unit(pu.group(1)):
+                unit = pu.group(1)
         if unit and unit.startswith("%") and bt.percent:
             unit = "%"
         claim = Claim(metric=metric, unit=unit, better=better or better_for(metric, unit),

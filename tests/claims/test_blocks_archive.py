@@ -157,3 +157,92 @@ def test_labelled_runs_that_repeat_their_steps_keep_their_labels_and_ports_stay_
         ("sender_transfer", 10.9, 12.1), ("sender_bitrate", 9.38, 10.4), ("sender_retransmits", 0, 3),
         ("receiver_transfer", 10.9, 12.1), ("receiver_bitrate", 9.34, 10.3)}
     assert {(bl, cl) for *_, bl, cl in got} == {("Before", "After")}
+
+
+_HIST = ("     nsecs               : count     distribution\n"
+         "         0 -> 1          : {a:<8} |{sa:<20}|\n"
+         "         2 -> 3          : {b:<8} |{sb:<20}|\n"
+         "         4 -> 7          : {c:<8} |{sc:<20}|\n"
+         "\navg = {avg} nsecs, total: {tot} nsecs, count: {n}\n")
+
+
+def test_a_histogram_per_variant_pairs_its_summary_not_its_buckets() -> None:
+    """bcc funclatency as a vhost RFC printed it under each variant: the buckets are a
+    distribution (their bars even change the lines' shapes); the summary line is the result,
+    each value named by the word written before it."""
+    text = ("stock:\n" + _HIST.format(a=3, sa="", b=900, sb="*" * 20, c=41, sc="*", avg=145, tot=1455980, n=9985)
+            + "\nvmap:\n" + _HIST.format(a=700, sa="*" * 20, b=200, sb="*****", c=2, sc="", avg=122,
+                                          tot=1286983, n=10478))
+    assert [(m, b, c) for m, b, c, _, _ in _named(text)] == [
+        ("avg", 145.0, 122.0), ("total", 1455980.0, 1286983.0), ("count", 9985.0, 10478.0)]
+
+
+def test_a_device_settings_line_is_configuration_not_a_result() -> None:
+    """`vdpa dev config show` printed before and after a fix: the queue count it reports
+    is the setting the patch corrects, not a measurement."""
+    text = ("Before this change, the tool printed:\n"
+            "$vdpa dev config show vdpa0\n"
+            "vdpa0: mac 00:11:22:33:44:55 link up link_announce false max_vq_pairs 0\n"
+            "mtu 1500\n\n"
+            "After this change, the tool printed:\n"
+            "$vdpa dev config show vdpa0\n"
+            "vdpa0: mac 00:11:22:33:44:55 link up link_announce false max_vq_pairs 1\n"
+            "mtu 1500\n")
+    assert pairs(text) == []
+
+
+def test_a_value_with_a_bare_size_unit_is_named_by_its_key() -> None:
+    """/proc/meminfo lines under two labels: "kB" says nothing of what is counted."""
+    text = ("Before:\n  MemFree:       1234567 kB\n  Slab:            45678 kB\n"
+            "After:\n  MemFree:       1334567 kB\n  Slab:            35678 kB\n")
+    assert [(m, b, c) for m, b, c, _, _ in _named(text)] == [
+        ("MemFree", 1234567.0, 1334567.0), ("Slab", 45678.0, 35678.0)]
+
+
+def test_a_reference_column_printed_alike_in_both_blocks_is_left_out() -> None:
+    """UnixBench under two labels, with its closing Index Score line (one value, under
+    another column): BASELINE is the tool's constant, RESULT and INDEX are results."""
+    head = "System Benchmarks Index Values               BASELINE       RESULT    INDEX\n"
+    rows = ("Dhrystone 2 using register variables         116700.0  {a}  {b}\n"
+            "Double-Precision Whetstone                       55.0     {c}  {d}\n"
+            "Execl Throughput                                 43.0      {e}  {f}\n"
+            "                                                                    ========\n"
+            "System Benchmarks Index Score                                        {s}\n")
+    text = ("Before using the patch:\n" + head
+            + rows.format(a="948326591.2", b="81261.9", c="211986.3", d="38543.0", e="43453.2", f="10105.4", s="7923.3")
+            + "\nAfter using the patch:\n" + head
+            + rows.format(a="947032915.5", b="81151.1", c="211971.2", d="38540.2", e="45054.8", f="10477.9", s="8248.8"))
+    got = pairs(text)
+    assert (7923.3, 8248.8) in got and (43453.2, 45054.8) in got
+    assert not any(b in (116700.0, 55.0, 43.0) for b, _ in got)
+
+
+def test_sockperf_summaries_under_headings_pair_in_any_order() -> None:
+    """sockperf's own "====>" arrow is not code, so its summary line opens the block; the
+    percentile a line names is part of the name, not a value of its own."""
+    out = ("sockperf: ====> avg-latency={a} (std-dev={s})\n"
+           "sockperf: ---> <MAX> observation =   {m}\n"
+           "sockperf: ---> percentile 99.000 =   {p}\n")
+    text = ("### With the patch\n\n" + out.format(a="10.512", s="1.201", m="52.101", p="15.003")
+            + "\n### Without the patch\n\n" + out.format(a="12.034", s="1.455", m="61.880", p="17.440"))
+    got = pairs(text)
+    assert sorted(got) == [(1.455, 1.201), (12.034, 10.512), (17.44, 15.003), (61.88, 52.101)]
+
+
+def test_fio_latency_lines_are_named_by_their_key_and_its_unit() -> None:
+    """fio's "clat (usec): min=20, max=4100, avg=301.22": each value is the key's, in its
+    unit (a "min" there is a minimum, not minutes)."""
+    line = "    clat (usec): min={a}, max={b}, avg={c}, stdev={d}\n"
+    text = ("without the patch:\n" + line.format(a=20, b=4100, c="301.22", d="50.11")
+            + "\nwith the patch:\n" + line.format(a=18, b=3900, c="260.87", d="45.02"))
+    got = {(c.metric, c.unit) for c in ex(text).claims}
+    assert ("clat (usec) min", "usec") in got and ("clat (usec) avg", "usec") in got
+
+
+def test_a_word_that_introduces_the_next_item_does_not_name_the_value_before_it() -> None:
+    """pktgen's "(622616400bps) errors: 7915231": "errors:" names the count after it."""
+    text = ("Baseline: 1853025pps 622Mb/sec (622616400bps) errors: 7915231\n"
+            "Batch: 1895412pps 635Mb/sec (635511744bps) errors: 4926093\n")
+    got = {c.metric: (c.baseline.value, c.candidate.value) for c in ex(text).claims}
+    assert got["errors"] == (7915231.0, 4926093.0)
+    assert sum(1 for c in ex(text).claims if c.metric == "errors") == 1

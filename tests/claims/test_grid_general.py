@@ -128,3 +128,75 @@ def test_a_label_only_row_inside_a_bordered_table_does_not_end_it() -> None:
             "| long name      |            |            |\n"
             "| TCP_CRR        | 8000       | 8800       |\n")
     assert _pairs(text) == [(9120.0, 9980.0), (31000.0, 35000.0), (8000.0, 8800.0)]
+
+
+_STACKED = ("Each column is one value of the batch knob, and each row is stock, +ring, and +ring_bulk:\n\n"
+            "# first tool (pps)\n\n"
+            "   1   |   8    |   64   |  256\n"
+            "-------+--------+--------+-------\n"
+            "410200 | 530110 | 601000 | 640500\n"
+            "455300 | 561020 | 622800 | 661900\n"
+            "439900 | 549600 | 640100 | 690300\n"
+            "\n# second tool (pps)\n\n"
+            "    1    |    8    |   64    |   256   |  1024\n"
+            "---------+---------+---------+---------+--------\n"
+            "401100.5 | 520700  | 598300  | 635000  |\n"
+            "450800   | 559900  | 620400  | 659100  |\n"
+            "437700   | 547300  | 637200  | 688800  | 701200\n")
+
+
+def test_rows_named_by_a_sentence_name_the_tables_stacked_under_it() -> None:
+    """The structure of a vhost batching report in the archive: a sentence lists the rows
+    ("stock, +ring, and +ring_bulk", an Oxford comma), two tables follow, the second too
+    far from the sentence to read it itself, and its last column printed for one row only
+    (the short rows end early: their cells stay under their own columns)."""
+    got = [(c.metric, c.baseline.label, c.candidate.label, c.baseline.value, c.candidate.value)
+           for c in ex(_STACKED).claims]
+    assert ("1", "stock", "+ring", 410200.0, 455300.0) in got
+    assert ("256", "stock", "+ring_bulk", 640500.0, 690300.0) in got
+    assert ("1", "stock", "+ring", 401100.5, 450800.0) in got  # the second table, same names
+    assert ("256", "stock", "+ring_bulk", 635000.0, 688800.0) in got
+    assert not any(g[4] == 701200.0 for g in got)  # no stock cell under 1024
+    assert len(got) == 4 * 2 + 4 * 2
+
+
+def test_a_stacked_table_with_other_rows_does_not_take_the_sentence_names() -> None:
+    """Two rows under the second header are not the three the sentence names: unnamed rows
+    of one system stay unpaired."""
+    text = _STACKED.replace("437700   | 547300  | 637200  | 688800  | 701200\n", "")
+    got = ex(text).claims
+    assert got and not any(c.baseline.value == 401100.5 for c in got)
+
+
+def test_a_header_over_groups_of_columns_names_each_group() -> None:
+    """Two header lines: the upper names groups of columns ("TCP_RR", "UDP_RR"), the lower
+    repeats the variants inside each group; with or without a key column and borders."""
+    plain = ("              TCP_RR                 UDP_RR\n"
+             "          base     patched      base     patched\n"
+             "1 flow    31200    34050        33010    35500\n"
+             "8 flows   201000   230400       210300   240100\n")
+    keyed = plain.replace("          base", "flows     base").replace("1 flow ", "1      ").replace("8 flows", "8      ")
+    bordered = ("          |       TCP_RR       |       UDP_RR\n"
+                "          |  base   | patched  |  base   | patched\n"
+                "----------+---------+----------+---------+---------\n"
+                "1 flow    |  31200  |  34050   |  33010  |  35500\n"
+                "8 flows   |  201000 |  230400  |  210300 |  240100\n")
+    for text in (plain, keyed, bordered):
+        got = ex(text).claims
+        assert sorted((c.baseline.value, c.candidate.value) for c in got) == [
+            (31200.0, 34050.0), (33010.0, 35500.0), (201000.0, 230400.0), (210300.0, 240100.0)], text
+        assert {c.metric.split()[0] for c in got} == {"TCP_RR", "UDP_RR"}
+        assert {c.baseline.label for c in got} == {"base"}
+
+
+def test_a_group_label_printed_once_names_the_rows_under_it() -> None:
+    """Row labels in two columns, the outer one printed only on a group's first row: the
+    rows under it belong to it (not "guest rx before" against "guest tx before")."""
+    text = ("                   pps        cpu\n"
+            "guest rx  before   1.20M      98%\n"
+            "          after    1.55M      91%\n"
+            "guest tx  before   2.10M      99%\n"
+            "          after    2.45M      95%\n")
+    got = [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims]
+    assert sorted(got) == [("guest rx cpu", 98.0, 91.0), ("guest rx packet rate", 1.2, 1.55),
+                           ("guest tx cpu", 99.0, 95.0), ("guest tx packet rate", 2.1, 2.45)]
