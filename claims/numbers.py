@@ -34,6 +34,13 @@ _CLOSED = frozenset(")],;")
 _DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"\S+")
 
+
+def has_digit(text: str) -> bool:
+    """Whether `text` may hold a number: every value, spread, range and p-value token has a
+    digit (`classify`), so a text without one tokenizes to words only, and a stage that
+    reads numbers passes it by without its dearer work."""
+    return _DIGIT.search(text) is not None
+
 # Units a value may carry, as one grammar rather than a list of spellings: a known base
 # quantity with an optional SI or binary prefix, optionally "/" a time unit ("Mbit/s",
 # "Kpps", "transactions/sec", "msg/s", "usec", "µs").  Used to tell "767,743 pps batch
