@@ -78,9 +78,9 @@ def _forget_lines() -> None:
     """The per-line caches (tokens, table rows) serve the stages of one message; emptied
     before the next, they hold one message's lines, not the last 8,192 of an archive
     (12 MiB of peak RSS over the list archive)."""
-    from claims import grid, numbers, prose
+    from claims import blocks, grid, numbers, prose
 
-    for cached in (numbers._tokenize, grid._parse_line, prose._is_prose):
+    for cached in (numbers._tokenize, grid._parse_line, prose._is_prose, blocks._kind):
         cached.cache_clear()
 
 
