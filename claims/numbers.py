@@ -243,7 +243,9 @@ def _tokenize(text: str) -> tuple[Token, ...]:
             spread_next = True
             out.append(Token(word, m.start(), m.end(), "word"))
             continue
-        glued = next((s for s in SPREAD_MARKS if word.lstrip("(").startswith(s)), None)
+        # a spread mark starts with "+" or "±", after any "(": other words need no search
+        glued = next((s for s in SPREAD_MARKS if word.lstrip("(").startswith(s)), None) \
+            if word[0] in "(+±" else None
         if glued is not None:
             spread_next = True
             word = word.lstrip("(")[len(glued):]
