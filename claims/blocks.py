@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from claims.commands import ShellEvent
 from claims.grid import name_kind
@@ -104,6 +105,7 @@ def _two_sentences(text: str) -> bool:
     return len(words) >= 5 and plain >= 4 and _SENTENCE_INSIDE.search(text) is not None
 
 
+@lru_cache(maxsize=4096)  # a line's kind is asked by the transcript reader, then by find_blocks
 def _kind(text: str) -> str:
     """What a line is to the block reader: blank, rule, arrow, data (numbers laid out as
     output), header (column names) or text (a label, a heading, a sentence)."""

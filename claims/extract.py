@@ -78,9 +78,9 @@ def _forget_lines() -> None:
     """The per-line caches (tokens, table rows) serve the stages of one message; emptied
     before the next, they hold one message's lines, not the last 8,192 of an archive
     (12 MiB of peak RSS over the list archive)."""
-    from claims import grid, numbers
+    from claims import blocks, grid, numbers, prose
 
-    for cached in (numbers._tokenize, grid._parse_line):
+    for cached in (numbers._tokenize, grid._parse_line, prose._is_prose, blocks._kind):
         cached.cache_clear()
 
 
@@ -157,7 +157,8 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
                     used.update(index_of.get(number, ()))
     hard = set(skip) | found.used | blocks_used
     known = {(c.baseline.value, c.candidate.value) for c in claims if c.baseline and c.candidate}
-    sentence_pairs = [c for passage in passages(lines, hard)  # wrapped sentences read whole
+    hard_passages = passages(lines, hard)  # read again for "no regression" below
+    sentence_pairs = [c for passage in hard_passages  # wrapped sentences read whole
                       for c in (from_to_claims(passage) + arrow_claims(passage) + vs_claims(passage)
                                 + side_claims(passage))]
     for c in sentence_pairs + statement_claims(lines, used):
@@ -168,7 +169,7 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
     claims = _attach_relative(claims, lines, used)
     ex.commands = with_results(ex.commands, bool(claims))
     if ex.commands or claims:  # "no regression" is a claim to check where the mail ran or measured
-        claims += [c for ln in passages(lines, hard) for c in no_change_claims(ln)]
+        claims += [c for ln in hard_passages for c in no_change_claims(ln)]
     _apply_tools(claims, lines)
     claims = [c for c in claims if c.metric != "__config__"]
     _name_from_context(claims, lines)

@@ -34,6 +34,13 @@ _CLOSED = frozenset(")],;")
 _DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"\S+")
 
+
+def has_digit(text: str) -> bool:
+    """Whether `text` may hold a number: every value, spread, range and p-value token has a
+    digit (`classify`), so a text without one tokenizes to words only, and a stage that
+    reads numbers passes it by without its dearer work."""
+    return _DIGIT.search(text) is not None
+
 # Units a value may carry, as one grammar rather than a list of spellings: a known base
 # quantity with an optional SI or binary prefix, optionally "/" a time unit ("Mbit/s",
 # "Kpps", "transactions/sec", "msg/s", "usec", "µs").  Used to tell "767,743 pps batch
@@ -236,7 +243,9 @@ def _tokenize(text: str) -> tuple[Token, ...]:
             spread_next = True
             out.append(Token(word, m.start(), m.end(), "word"))
             continue
-        glued = next((s for s in SPREAD_MARKS if word.lstrip("(").startswith(s)), None)
+        # a spread mark starts with "+" or "±", after any "(": other words need no search
+        glued = next((s for s in SPREAD_MARKS if word.lstrip("(").startswith(s)), None) \
+            if word[0] in "(+±" else None
         if glued is not None:
             spread_next = True
             word = word.lstrip("(")[len(glued):]

@@ -12,6 +12,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from claims.commands import BENCH_PROGRAMS
 from claims.lexicon import BASELINE_AT, CANDIDATE_AT, adds_to, content_words, cue
@@ -21,6 +22,7 @@ from claims.numbers import (
     MAX_LINE,
     Token,
     better_for,
+    has_digit,
     is_rate,
     is_unit,
     parse_number,
@@ -147,6 +149,7 @@ def _line_at(ln: Line | Passage, pos: int) -> int:
     return ln.line_at(pos) if isinstance(ln, Passage) else ln.number
 
 
+@lru_cache(maxsize=4096)  # `passages` asks of each line twice (as the line, then as the last)
 def _is_prose(text: str) -> bool:
     s = text.strip()
     return bool(s) and _STRUCTURED.search(s) is None and len(_PROSE_WORD.findall(s)) >= 2
@@ -713,6 +716,8 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
     "about 645 without the patch, ~625 with batch", "9.4 Gbps on net-next and 9.8 Gbps
     patched".  The lexicon reads each number's words; one number on the baseline side and
     the others on the opposite side are pairs, whatever order they are written in."""
+    if not has_digit(ln.text[:MAX_LINE]):
+        return []  # each side is a number (_SIDE_NUMBER): a text without a digit has none
     text = _template_text(ln)
     if "(" in text:  # "5.1 Gbps (baseline), 6.3 Gbps (patched)": a side named in parentheses
         text = _WORD_NOTE.sub(lambda m: " " + m.group(1) + " ", text)
@@ -1312,6 +1317,8 @@ MAX_TAIL_WORDS = 15
 
 
 def _statement(p: Passage, sentence: str, start: int) -> Statement | None:
+    if not has_digit(sentence):
+        return None  # a statement has a value, and a value a digit: no tokens to read
     toks = [t for t in tokenize(sentence) if t.kind in ("value", "spread", "range", "pvalue")]
     vals: list[tuple[float, str | None, int]] = []
     # a percentage is a level ("34.25% Hitm", "reduces to 1.57%") when the sentence states
@@ -1359,8 +1366,8 @@ def _paragraphs(lines: Sequence[Line], skip: set[int]) -> list[list[Statement]]:
         stmts: list[Statement] = []
         for item in items:
             p = Passage(item)
-            if len(p.text) > MAX_LINE or not _PROSE_WORD.search(p.text):
-                continue
+            if len(p.text) > MAX_LINE or not _PROSE_WORD.search(p.text) or not has_digit(p.text):
+                continue  # (no digit: no sentence of it has a value, see _statement)
             for sentence, start in _sentences(p.text, _FULL_STOP):
                 s = _statement(p, sentence, start)
                 if s is not None:
@@ -1406,8 +1413,8 @@ def _clauses(lines: Sequence[Line], skip: set[int]) -> list[Clause]:
         if not cur:
             return
         p = Passage(list(cur))
-        if len(p.text) > MAX_LINE:
-            return
+        if len(p.text) > MAX_LINE or not has_digit(p.text):
+            return  # (no digit: no value, so no clause of two)
         for sentence, start in _sentences(p.text, _FULL_STOP):
             pos = 0
             for piece in _CLAUSE_SPLIT.split(sentence):
