@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email.header import decode_header, make_header
+from functools import cache
 
 from claims.clean import one_line
 from claims.message import fill_lines, set_header
@@ -28,6 +29,11 @@ _TRACE = {"received", "dkim-signature", "authentication-results", "received-spf"
           "precedence", "sender", "errors-to", "dkim-filter", "ironport-sdr", "autocrypt"}
 _PARAM = re.compile(r';\s*([\w.*-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]*)')
 _MAX_NESTING = 20
+# What a message the two-level reader turns away keeps of its headers: what reading its
+# body takes and what `verifier extract` shows of every message
+# (claims.model.Extraction.to_dict); the others are decoded only for a message that passes.
+SUMMARY_HEADERS = frozenset({"content-type", "content-transfer-encoding", "content-disposition",
+                             "message-id", "subject", "from", "date", "in-reply-to"})
 _TEXT_ATTACHMENTS = {"text/plain", "text/x-patch", "text/x-diff", "text/x-log", "text/csv"}
 
 
@@ -74,22 +80,46 @@ def _decode_words(value: str) -> str:
     return "".join(out)
 
 
-def parse_headers(lines: Sequence[bytes], start: int, end: int) -> tuple[list[tuple[str, str]], int]:
-    """Headers of the entity at lines[start:end] (no line endings) and its first body index."""
+def parse_headers(lines: Sequence[bytes], start: int, end: int,
+                  names: frozenset[str] | None = None) -> tuple[list[tuple[str, str]], int]:
+    """Headers of the entity at lines[start:end] (no line endings) and its first body
+    index; with `names`, only the headers of those names."""
     try:
         blank = lines.index(b"", start, end)  # type: ignore[attr-defined]
     except (ValueError, AttributeError):
         blank = end
-    headers = parse_header_block(b"\n".join(lines[start:blank]))
+    headers = parse_header_block(b"\n".join(lines[start:blank]), names)
     if headers is None:
-        return _parse_headers_slow(lines, start, end)
+        headers, body = _parse_headers_slow(lines, start, end)
+        return [h for h in headers if names is None or h[0] in names], body
     return headers, min(blank + 1, end) if blank < end else end
 
 
-def parse_header_block(block: bytes) -> list[tuple[str, str]] | None:
+def parse_header_block(block: bytes, names: frozenset[str] | None = None) -> list[tuple[str, str]] | None:
     """The headers of a header block (its lines up to the blank line, no line endings), or
     None when a line is neither a header nor a continuation (the body then starts there:
-    `_parse_headers_slow` finds where)."""
+    `_parse_headers_slow` finds where). With `names`, only the headers of those names,
+    in their order: the two-level reader decodes no more than a message's summary needs.
+
+    Those few are found by one regular expression when every line of the block is a
+    `name:` line (printable ASCII, no space) or a continuation, as nearly every mail's
+    are: the forty-odd trace and list headers of a list message are then never split."""
+    if names is not None and _NAME_FIRST.match(block) and _NOT_A_HEADER_LINE.search(block) is None:
+        return [(m.group(1).decode("latin-1").lower(), _header_value(m.group(2)))
+                for m in _headers_named(names).finditer(b"\n" + block)]
+    headers = _parse_block_lines(block)
+    if headers is None or names is None:
+        return headers
+    return [h for h in headers if h[0] in names]
+
+
+def _header_value(raw: bytes) -> str:
+    """A header's value (after its colon, continuation lines and all) as one line."""
+    return decode_header_value((_FOLD.sub(b" ", raw) if b"\n" in raw else raw).strip())
+
+
+def _parse_block_lines(block: bytes) -> list[tuple[str, str]] | None:
+    """`parse_header_block` of any block, one line at a time."""
     if b"\n " in block or b"\n\t" in block:
         block = _FOLD.sub(b" ", block)
     headers: list[tuple[str, str]] = []
@@ -104,6 +134,22 @@ def parse_header_block(block: bytes) -> list[tuple[str, str]] | None:
             continue  # transport and filter headers: never read, costly in bulk
         headers.append((key, decode_header_value(value.strip())))
     return headers
+
+
+# A header block of plain lines is a header whose name is printable ASCII without a space
+# (read as it is by `_parse_block_lines`) followed by such headers and continuation lines.
+_NAME = rb"[!-9;-~]+"
+_NAME_FIRST = re.compile(_NAME + b":")
+_NOT_A_HEADER_LINE = re.compile(rb"\n(?![ \t]|%s:)" % _NAME)
+
+
+@cache
+def _headers_named(names: frozenset[str]) -> re.Pattern[bytes]:
+    """(name, value with its continuation lines) of each header of one of `names` in a
+    plain header block after a newline (every match starts with a literal newline: the
+    search jumps from line to line in C)."""
+    alternatives = b"|".join(re.escape(k.encode()) for k in sorted(names))
+    return re.compile(rb"\n(%s):([^\n]*(?:\n[ \t][^\n]*)*)" % alternatives, re.I)
 
 
 def _parse_headers_slow(lines: Sequence[bytes], start: int, end: int) -> tuple[list[tuple[str, str]], int]:
@@ -442,7 +488,8 @@ def _read(lines: list[bytes], first_no: int, source: str | None, body: bool = Tr
           keep: Callable[[str], bool] | None = None) -> Message:
     msg = Message(source=source)
     try:
-        headers, start = parse_headers(lines, 0, min(len(lines), len(lines) if body else 4096))
+        end = min(len(lines), len(lines) if body else 4096)
+        headers, start = parse_headers(lines, 0, end, None if keep is None else SUMMARY_HEADERS)
         for name, value in headers:
             set_header(msg, name, value)
         if not body:
@@ -462,8 +509,11 @@ def _read(lines: list[bytes], first_no: int, source: str | None, body: bool = Tr
         for p in parts:
             texts.extend(p.texts)
             numbers.extend(p.numbers)
-        if keep is not None and not keep("\n".join(texts)):
-            return msg
+        if keep is not None:
+            if not keep("\n".join(texts)):
+                return msg
+            for name, value in parse_headers(lines, 0, end)[0]:  # the rest of its headers
+                set_header(msg, name, value)
         return fill_lines(msg, texts, numbers)
     except RecursionError:
         msg.lines = []

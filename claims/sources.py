@@ -34,6 +34,7 @@ from claims.mbox import Oversize, looks_like_separator, split_mbox
 from claims.message import fill_lines, message_from_text, set_header
 from claims.mime import (
     MAX_MESSAGE_LINES,
+    SUMMARY_HEADERS,
     byte_lines,
     content_type,
     decode_leaf,
@@ -308,18 +309,17 @@ def read_plain(raw: bytes, first: int, name: str,
 def _read_plain(raw: bytes, first: int, name: str, gate: Callable[[str], bool] | None) -> Message | None:
     data = raw.replace(b"\r\n", b"\n") if b"\r" in raw else raw
     end = len(data) - (data[-1:] == b"\n")  # the line end of the last line (byte_lines drops it)
-    count = data.count(b"\n") + (end == len(data) and end > 0)  # as many as byte_lines gives
-    if count > MAX_MESSAGE_LINES:
-        return None
-    if data[:1] == b"\n":  # no headers at all
-        block, body, start = b"", data[1:end], 1
+    if len(data) >= MAX_MESSAGE_LINES and _line_count(data, end) > MAX_MESSAGE_LINES:
+        return None  # (a message of fewer bytes has fewer lines: most are never counted)
+    headless = data[:1] == b"\n"  # no headers at all
+    k = -1 if headless else data.find(b"\n\n")
+    if headless:
+        block, body = b"", data[1:end]
+    elif k < 0:
+        block, body = data[:end], b""
     else:
-        k = data.find(b"\n\n")
-        if k < 0:
-            block, body, start = data[:end], b"", count
-        else:
-            block, body, start = data[:k], data[k + 2:end], data.count(b"\n", 0, k) + 2
-    headers = parse_header_block(block)
+        block, body = data[:k], data[k + 2:end]
+    headers = parse_header_block(block, SUMMARY_HEADERS if gate else None)
     if headers is None:
         return None
     mime, params = content_type(headers)
@@ -328,17 +328,26 @@ def _read_plain(raw: bytes, first: int, name: str, gate: Callable[[str], bool] |
     msg = Message(source=name)
     for key, value in headers:
         set_header(msg, key, value)
-    cte = next((v for k, v in headers if k == "content-transfer-encoding"), "")
+    cte = next((v for n, v in headers if n == "content-transfer-encoding"), "")
     charset = params.get("charset")
     text = leaf_text(body, cte, charset, msg.warnings)
     if gate is not None:
         if not gate(text):
-            return msg  # headers and warnings; no body lines: nothing to extract
+            return msg  # its summary and warnings; no body lines: nothing to extract
         mark_passed(msg)
+        for key, value in parse_header_block(block) or ():  # the rest of its headers
+            set_header(msg, key, value)
+    count = _line_count(data, end)
+    start = 1 if headless else count if k < 0 else data.count(b"\n", 0, k) + 2
     made = leaf_lines(text, cte, first + start, count - start)
     if made is None:
         made = decode_leaf(byte_lines(data), start, count, first, cte, charset, [])
     return fill_lines(msg, *made)
+
+
+def _line_count(data: bytes, end: int) -> int:
+    """As many lines as `claims.mime.byte_lines(data)` gives (`end`: where the last ends)."""
+    return data.count(b"\n") + (end == len(data) and end > 0)
 
 
 def read_single(data: bytes, kind: str, name: str) -> Message:
