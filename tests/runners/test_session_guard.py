@@ -39,14 +39,16 @@ def _gone_within(pgid: int, seconds: float) -> bool:
     return False
 
 
-def test_the_group_dies_when_its_parent_is_killed() -> None:
-    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE,
+def _killed_parent_leaves_nothing(script: str) -> None:
+    """Run `script` (it prints the process group it started), SIGKILL it so none of its
+    cleanup code runs, and require that group gone within 10 s."""
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
                               cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert parent.stdout is not None
     pgid = int(parent.stdout.readline())
     try:
         assert _group_alive(pgid), "the guarded command did not start"
-        parent.send_signal(signal.SIGKILL)  # no cleanup code of the parent's runs
+        parent.send_signal(signal.SIGKILL)
         parent.wait(timeout=10)
         assert _gone_within(pgid, 10), "the guarded session outlived its parent"
     finally:
@@ -54,6 +56,10 @@ def test_the_group_dies_when_its_parent_is_killed() -> None:
         parent.wait()
         if _group_alive(pgid):
             os.killpg(pgid, signal.SIGKILL)
+
+
+def test_the_group_dies_when_its_parent_is_killed() -> None:
+    _killed_parent_leaves_nothing(PARENT)
 
 
 def test_closing_the_pipe_kills_it_and_a_normal_exit_keeps_its_code() -> None:
@@ -67,7 +73,6 @@ def test_closing_the_pipe_kills_it_and_a_normal_exit_keeps_its_code() -> None:
         assert proc.wait(timeout=10) == 3
     finally:
         os.close(guard)
-
 
 
 # A parent that starts a fleet lab's dask scheduler, prints its process group and waits.
@@ -84,17 +89,4 @@ LAB_PARENT = textwrap.dedent("""
 def test_a_fleet_labs_scheduler_dies_with_the_process_that_started_it() -> None:
     """runners.fleet_lab starts dask in sessions of their own; a test killed by a timeout
     must not leave a scheduler listening on loopback for ever."""
-    parent = subprocess.Popen([sys.executable, "-c", LAB_PARENT], stdout=subprocess.PIPE,
-                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert parent.stdout is not None
-    pgid = int(parent.stdout.readline())
-    try:
-        assert _group_alive(pgid), "the scheduler did not start"
-        parent.send_signal(signal.SIGKILL)
-        parent.wait(timeout=10)
-        assert _gone_within(pgid, 10), "the lab's scheduler outlived its parent"
-    finally:
-        parent.kill()
-        parent.wait()
-        if _group_alive(pgid):
-            os.killpg(pgid, signal.SIGKILL)
+    _killed_parent_leaves_nothing(LAB_PARENT)
