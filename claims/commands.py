@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from claims.model import Command, Line, SetupStep
 from claims.setup_steps import SETUP_PROGRAMS, parse_setup, wrapper_step
@@ -40,6 +41,9 @@ from claims.shell import (
     strip_keywords,
     without_redirections,
 )
+
+if TYPE_CHECKING:
+    from claims.tools.base import ToolDescription
 
 
 def _described_programs() -> frozenset[str]:
@@ -158,6 +162,12 @@ class Found:
     used: set[int] = field(default_factory=set)  # line indexes that are shell lines
 
 
+def _named_program(prog: str) -> str:
+    """The program a command's first word names: a script's variable (`$NETPERF`,
+    `${NETPERF}`) holds the program of its name."""
+    return prog.strip("${}").lower() if prog.startswith("$") else prog
+
+
 def split_argv(raw: str) -> list[str]:
     """A command's words as its program receives them (redirections left out)."""
     return without_redirections(split_words(raw))
@@ -171,7 +181,7 @@ def make_command(raw: str, line: int, host: str | None, depth: int, in_prose: bo
     prog = inv.program
     if prog and (bare := unversioned(prog)) and bare in BENCH_PROGRAMS:
         prog = bare  # `iperf3.16`, `fio-3.35`: the tool, whichever build of it
-    tool = tool_for_program(prog.strip("${}").lower() if prog.startswith("$") else prog) if prog else None
+    tool = tool_for_program(_named_program(prog)) if prog else None
     variables = []
     for m in _VAR.finditer(raw):
         if m.group(1):
@@ -378,7 +388,7 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
     args = inv.argv[inv.at + 1:]
     if prog.startswith("$"):
         # `$NETPERF -H $host ...` in a script: the variable names the program it holds
-        name = prog.strip("${}").lower()
+        name = _named_program(prog)
         return bool(name) and (_known_program(name) or _BENCH_NAME.search(name) is not None) \
             and _looks_like_args(args)
     if not prog or prog.endswith(":") or _never_benchmark(prog):
@@ -414,16 +424,10 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
 def _other_mode(prog: str, args: Sequence[str]) -> bool:
     """`perf top -g`, `perf report`: a sub-command word the tool's description does not
     list among those that run a measurement (`ToolDescription.modes`)."""
-    from claims.tools import tool_for_program
-
     if not args or args[0].startswith("-"):
         return False
-    try:
-        tool = tool_for_program(unversioned(prog) or prog)
-    except Exception:  # noqa: BLE001 - a broken tool module: no modes known
-        return False
-    modes: frozenset[str] = getattr(tool, "modes", frozenset()) if tool is not None else frozenset()
-    return bool(modes) and args[0] not in modes
+    tool = _described_tool(prog)
+    return tool is not None and bool(tool.modes) and args[0] not in tool.modes
 
 
 _LIBRARY = re.compile(r"\.so(?:\.\d+)*$")
@@ -489,7 +493,7 @@ def with_results(commands: Sequence[Command], measured: bool) -> list[Command]:
 def _benchmark_by_name(cmd: Command) -> bool:
     """Is the command's program a benchmark by its name or by a wrapper that measures it?"""
     inv = invocation(split_argv(cmd.raw))
-    prog = inv.program.strip("${}").lower() if inv.program.startswith("$") else inv.program
+    prog = _named_program(inv.program)
     return _known_program(prog) or _BENCH_NAME.search(prog) is not None or \
         any(measures(words) for _, words in inv.wrappers)
 
@@ -757,15 +761,21 @@ def _prose_words(tail: str) -> list[str]:
     return out + tail[at:].split()
 
 
-def _option_arities(prog: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The options of a described tool that take a value, and those that take none."""
+def _described_tool(prog: str) -> ToolDescription | None:
+    """The description of `prog`, whichever build of it (`iperf3.16`); None for a program
+    none describes, and for a broken tool module, which must not stop command reading."""
     from claims.tools import tool_for_program
 
     try:
-        tool = tool_for_program(unversioned(prog) or prog) if prog else None
-        opts = tool.options.options if tool is not None else []
-    except Exception:  # noqa: BLE001 - a broken tool module: no arities known
-        return frozenset(), frozenset()
+        return tool_for_program(unversioned(prog) or prog) if prog else None
+    except Exception:  # noqa: BLE001 - a broken tool module: no description known
+        return None
+
+
+def _option_arities(prog: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The options of a described tool that take a value, and those that take none."""
+    tool = _described_tool(prog)
+    opts = tool.options.options if tool is not None else []
     valued = frozenset(n for o in opts if o.value is not None and not o.optional_value for n in o.names)
     flags = frozenset(n for o in opts if o.value is None for n in o.names)
     return valued, flags
