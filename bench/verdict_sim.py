@@ -3,6 +3,8 @@
     python bench/verdict_sim.py                 # 2000 replications a cell (long: ~1 h)
     python bench/verdict_sim.py --reps 100      # a quick check (a few minutes)
     python bench/verdict_sim.py --jobs 2 --old-reps 200 --out table.txt
+    python bench/verdict_sim.py --jobs 2 --cells bench/results/verdict_sim_cells.jsonl \
+        --old-cells bench/results/verdict_sim_old.jsonl --old-near 1 --old-reps 2000
 
 Each replication is one claim checked as `verifier check --calibrate` checks it: 10 A/A
 baseline runs (verifier.calibration.calibration_of), then verifier.sequential's looks over
@@ -26,33 +28,38 @@ showed before any A/B run that the claim cannot be checked here.  The calibratio
 baseline runs are not counted (cached per runner and benchmark; the present rule has
 none).  A cell's `runs` is the mean over its replications.  `old` is the same for the rule
 at the branch point (`--old-rev`), run on the same cells without calibration as `check`
-and the bot ran it; `--old-cells` keeps its cells (bench/results/verdict_sim_old.jsonl:
-its runs and wrong rate as first measured, 100 to 1000 replications a cell, to 0.1 run),
-and `--old-for-more N` measures it again, with its verdicts, where the new rule runs more.
+and the bot ran it.  That rule runs as it was, in a child process of its own
+(bench/old_rule.py) on its tree exported whole by `git archive`: no module of today's tree
+loads there.  `--old-cells` keeps its cells (bench/results/verdict_sim_old.jsonl: 100
+replications a cell as first measured, 2000 in the cells re-measured with `--old-near 1
+--old-reps 2000`, where the new rule ran more than it or within a run of it; the most
+replications of a cell serve), and `--old-for-more N` measures it again, with its
+verdicts, where the new rule runs more (kept apart, in *_verdicts.jsonl).
 """
 from __future__ import annotations
 
 import argparse
-import importlib
+import io
 import json
 import math
 import random
 import subprocess
 import sys
+import tarfile
 import tempfile
+import threading
 import time
-import types
 import zlib
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from runners.results import Verdict  # noqa: E402
-from tests.stats_sim import SHAPES, Simulator, make_results  # noqa: E402
+from runners.results import Verdict, VerdictKind  # noqa: E402
+from tests.stats_sim import SHAPES, Simulator, make_results, spec_dict  # noqa: E402
 from verifier import verdict as V  # noqa: E402
 from verifier.calibration import calibration_of  # noqa: E402
 from verifier.sequential import run_sequential  # noqa: E402
@@ -62,6 +69,9 @@ CLAIMS = ("equal", "half", "zero", "opposite")
 AA_CLAIMS = {"equal": 10.0, "half": 5.0, "opposite": -10.0}  # claims checked on a true 0
 NOISES = (1.0, 3.0, 10.0)
 CALIBRATION_RUNS = 10
+# the present rule's first look: it never stops with fewer runs per variant, so a cell
+# where the new rule averages no more cannot run more than it (--old-near skips those)
+OLD_FIRST_LOOK = 5
 
 
 def claim_of(kind: str, true: float) -> float | None:
@@ -86,52 +96,64 @@ def is_wrong(kind: str, true: float, v: Verdict) -> bool:
     return name in (V.CONTRADICTED, V.NOT_REPRODUCED, V.PARTLY)  # a true claim
 
 
-def one(shape: str, noise: float, true: float, kind: str, seed: int,
-        old: types.ModuleType | None = None) -> tuple[str, bool, int]:
+def one(shape: str, noise: float, true: float, kind: str, seed: int) -> tuple[str, bool, int]:
     """(verdict, wrong, runs per variant) of one replication."""
     claimed = claim_of(kind, true)
     res = make_results(claimed, no_change=claimed is None)
     sim = Simulator(res, true, noise, seed, shape=shape)
-    if old is not None:  # the present rule: no calibration, a 'no change' claim is 0%
-        res.spec = res.spec.to_dict()  # type: ignore[assignment]  # it read specs as dicts
-        if claimed is None:
-            res.spec["metrics"][0]["claimed_change_pct"] = 0.0
-            del res.spec["metrics"][0]["no_change"]
-        out = old.run_sequential(res, sim)
-    else:
-        def calibrate() -> dict[str, Any]:
-            return calibration_of({"throughput": sim.calibrate(CALIBRATION_RUNS)},
-                                  CALIBRATION_RUNS)
 
-        out = run_sequential(res, sim, calibrate=calibrate)
+    def calibrate() -> dict[str, Any]:
+        return calibration_of({"throughput": sim.calibrate(CALIBRATION_RUNS)},
+                              CALIBRATION_RUNS)
+
+    out = run_sequential(res, sim, calibrate=calibrate)
     v = out.verdicts[0]
-    if isinstance(v, dict):  # the rule at an old revision may still write rows as dicts
-        v = Verdict.from_dict(v)
     return v.verdict, is_wrong(kind, true, v), out.looks[-1] if out.looks else 0
 
 
-_OLD: dict[str, types.ModuleType] = {}
+_TREES: dict[str, tempfile.TemporaryDirectory[str]] = {}
+_TREES_LOCK = threading.Lock()
 
 
-def load_old(rev: str) -> types.ModuleType:
-    """verifier.sequential as it was at `rev`, with its own stats and verdict modules."""
-    if rev in _OLD:
-        return _OLD[rev]
-    tmp = Path(tempfile.mkdtemp(prefix="oldrule-"))
-    pkg = tmp / "oldrule"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    for name in ("stats", "verdict", "sequential"):
-        src = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:verifier/{name}.py"],
-                             check=True, capture_output=True, text=True).stdout
-        for other in ("stats", "verdict", "sequential"):
-            src = src.replace(f"from verifier.{other} import", f"from oldrule.{other} import")
-        # the results file has since moved down a layer
-        src = src.replace("from verifier.results import", "from runners.results import")
-        (pkg / f"{name}.py").write_text(src)
-    sys.path.insert(0, str(tmp))
-    _OLD[rev] = importlib.import_module("oldrule.sequential")
-    return _OLD[rev]
+def old_tree(rev: str) -> Path:
+    """The whole tree at `rev`, exported once per process (removed at exit)."""
+    with _TREES_LOCK:
+        if rev not in _TREES:
+            tar = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", rev],
+                                 check=True, capture_output=True).stdout
+            tmp = tempfile.TemporaryDirectory(prefix=f"oldrule-{rev}-")
+            with tarfile.open(fileobj=io.BytesIO(tar)) as t:
+                t.extractall(tmp.name, filter="data")
+            _TREES[rev] = tmp
+        return Path(_TREES[rev].name)
+
+
+OldRuns = list[tuple[str, float | None, int]]  # per replication: verdict, band %, runs
+
+
+def old_rule(rev: str, cells: list[tuple[str, float, float, str, int]]
+             ) -> tuple[list[OldRuns], dict[str, str]]:
+    """The rule at `rev` on (shape, noise, true, kind, replications) cells: per cell, per
+    replication (verdict, noise band %, runs per variant), and the file of every project
+    module the child loaded.  It runs in a child of its own (bench/old_rule.py), where
+    no module of today's tree can load, on the runs of today's tests/sim_noise.py from
+    the cell's seed (seed_of); it reads a 'no change' claim as a claimed 0%, which is how
+    it read one, and has no calibration (it had none)."""
+    jobs = []
+    for shape, noise, true, kind, reps in cells:
+        claimed = claim_of(kind, true)
+        jobs.append({"spec": spec_dict(0.0 if claimed is None else claimed), "true": true,
+                     "noise": noise, "shape": shape, "reps": reps,
+                     "seed": seed_of(shape, noise, true, kind) * 10_000})
+    child = subprocess.run(
+        [sys.executable, "-I", str(ROOT / "bench" / "old_rule.py"), str(old_tree(rev)),
+         str(ROOT / "tests" / "sim_noise.py")],
+        input=json.dumps({"cells": jobs}), capture_output=True, text=True)
+    if child.returncode:
+        raise RuntimeError(f"the rule at {rev} failed: {child.stderr.strip()[-2000:]}")
+    out = json.loads(child.stdout)
+    runs = [[(str(v), d, int(n)) for v, d, n in c] for c in out["cells"]]
+    return runs, out["modules"]
 
 
 def cell(args: tuple[str, float, float, str, int, int, str | None]) -> dict[str, Any]:
@@ -159,17 +181,12 @@ def seed_of(shape: str, noise: float, true: float, kind: str) -> int:
 def old_cell(args: tuple[str, float, float, str, int, str]) -> dict[str, Any]:
     """The present rule on one cell: its wrong-verdict rate and mean runs per variant."""
     shape, noise, true, kind, old_reps, old_rev = args
-    old = load_old(old_rev)
-    base = seed_of(shape, noise, true, kind)
-    ow = oruns = 0
-    c: Counter[str] = Counter()
-    for i in range(old_reps):
-        name, w, n = one(shape, noise, true, kind, base * 10_000 + i, old=old)
-        c[str(name)] += 1
-        ow += w
-        oruns += n
-    return {"old_wrong": ow / old_reps, "old_runs": oruns / old_reps, "old_reps": old_reps,
-            "old_counts": dict(c)}
+    (reps,), _ = old_rule(old_rev, [(shape, noise, true, kind, old_reps)])
+    c = Counter(name for name, _, _ in reps)
+    wrong = sum(is_wrong(kind, true, Verdict(verdict=VerdictKind(name), delta_pct=band))
+                for name, band, _ in reps)
+    return {"old_wrong": wrong / old_reps, "old_runs": sum(n for _, _, n in reps) / old_reps,
+            "old_reps": old_reps, "old_counts": dict(c)}
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -237,7 +254,11 @@ def summary(rows: list[dict[str, Any]]) -> str:
     if "old_runs" in rows[0]:
         old_runs = sum(r["old_runs"] for r in rows) / len(rows)
         old_worst = max(rows, key=lambda r: r["old_wrong"])
-        lines.append(f"present rule ({rows[0].get('old_rev', 'branch point')}): runs per "
+        old_reps = Counter(r["old_reps"] for r in rows)
+        lines.append(f"present rule ({rows[0].get('old_rev', 'branch point')}; replications "
+                     "a cell: " + ", ".join(f"{n} ({k} cells)"
+                                            for n, k in sorted(old_reps.items(), reverse=True))
+                     + f"): runs per "
                      f"variant {old_runs:.1f}, worst cell wrong "
                      f"{100 * old_worst['old_wrong']:.1f}%, cells above 1%: "
                      f"{sum(r['old_wrong'] > 0.01 for r in rows)}")
@@ -275,24 +296,26 @@ def more_runs(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-def run_old(keys: list[tuple[Any, ...]], args: argparse.Namespace,
-            store: Path) -> dict[tuple[Any, ...], dict[str, Any]]:
-    """The present rule's cells from `store`, running (and appending) the missing ones."""
+def run_old(keys: list[tuple[Any, ...]], args: argparse.Namespace, store: Path,
+            reps: int) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """The present rule's cells from `store`: a cell measured with at least `reps`
+    replications serves (any, when `reps` is 0), the others are run at `reps` (none when
+    0) and appended."""
     have: dict[tuple[Any, ...], dict[str, Any]] = {}
     if store.exists():
         for line in store.read_text().splitlines():
             r = json.loads(line)
             key = (r["shape"], r["noise"], r["true"], r["kind"])
             # the most replications measured serve; with as many, the one with verdicts
-            if r["old_rev"] == args.old_rev and r["old_reps"] >= max(args.old_reps, 1) \
+            if r["old_rev"] == args.old_rev and r["old_reps"] >= max(reps, 1) \
                     and (r["old_reps"], "old_counts" in r) >= (
                         have.get(key, {}).get("old_reps", 0), "old_counts" in have.get(key, {})):
                 have[key] = r
     todo = [k for k in keys if k not in have]
-    if todo and args.old_reps:
-        work = [(*k, args.old_reps, args.old_rev) for k in todo]
-        with ProcessPoolExecutor(max(args.jobs, 1)) as ex:
-            for k, r in zip(todo, ex.map(old_cell, work, chunksize=2), strict=True):
+    if todo and reps:
+        work = [(*k, reps, args.old_rev) for k in todo]
+        with ThreadPoolExecutor(max(args.jobs, 1)) as ex:  # each cell is a child process
+            for k, r in zip(todo, ex.map(old_cell, work), strict=True):
                 r.update(shape=k[0], noise=k[1], true=k[2], kind=k[3], old_rev=args.old_rev)
                 have[k] = r
                 with store.open("a") as f:
@@ -320,6 +343,10 @@ def main() -> int:
     ap.add_argument("--old-for-more", type=int, default=0, metavar="N",
                     help="run the present rule N times more in the cells where the new one "
                          "runs more, keeping its verdicts (into --old-cells)")
+    ap.add_argument("--old-near", type=float, default=None, metavar="R",
+                    help="measure the present rule again at --old-reps (into --old-cells) in "
+                         "the cells where the new rule runs more than it or within R runs "
+                         "of it, and more than the present rule's first look")
     ap.add_argument("--only-old", action="store_true",
                     help="only measure the present rule into --old-cells")
     ap.add_argument("--cells", default=None,
@@ -331,7 +358,8 @@ def main() -> int:
     old_store = Path(args.old_cells) if args.old_cells else None
     effects = [float(x) for x in args.effects.split(",")]
     keys = [(s, n, e, k) for s in shapes for n in noises for e in effects for k in CLAIMS]
-    olds = run_old(keys, args, old_store) if old_store else {}
+    olds = (run_old(keys, args, old_store, 0 if args.old_near is not None else args.old_reps)
+            if old_store else {})
     if args.only_old:
         return 0
     inline_old = 0 if old_store else args.old_reps
@@ -367,14 +395,21 @@ def main() -> int:
     for r in rows:
         r["old_rev"] = args.old_rev
         r.update(olds.get((r["shape"], r["noise"], r["true"], r["kind"]), {}))
+    if args.old_near is not None and old_store and args.old_reps:
+        near = [(r["shape"], r["noise"], r["true"], r["kind"]) for r in rows
+                if "old_runs" in r and r["old_reps"] < args.old_reps
+                and r["runs"] > OLD_FIRST_LOOK and r["runs"] >= r["old_runs"] - args.old_near]
+        found = run_old(near, args, old_store, args.old_reps)
+        for r in rows:
+            r.update(found.get((r["shape"], r["noise"], r["true"], r["kind"]), {}))
     if args.old_for_more and old_store:  # what the present rule decided where it ran less
         more = [(r["shape"], r["noise"], r["true"], r["kind"]) for r in rows
                 if "old_runs" in r and round(r["runs"], 1) > round(r["old_runs"], 1)
                 and "old_counts" not in r]
-        args.old_reps = args.old_for_more
         # kept apart: its runs are not the comparison's, which re-measuring only the cells
         # that came out worse would bias towards the new rule
-        found = run_old(more, args, old_store.with_name(old_store.stem + "_verdicts.jsonl"))
+        found = run_old(more, args, old_store.with_name(old_store.stem + "_verdicts.jsonl"),
+                        args.old_for_more)
         for r in rows:
             f = found.get((r["shape"], r["noise"], r["true"], r["kind"]))
             if f and "old_counts" in f:

@@ -3,6 +3,10 @@ table, 2000 replications a cell, is `python bench/verdict_sim.py`)."""
 from __future__ import annotations
 
 import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 from runners.results import Verdict
 from tests.paths import ROOT
@@ -55,3 +59,33 @@ def test_cells_that_run_more_than_the_present_rule_are_counted_and_listed():
     listing = verdict_sim.more_runs(rows).splitlines()
     assert len(listing) == 2 and "half" in listing[1]
     assert "conf 80% inc 20% | inc 100%" in listing[1]
+
+
+def test_the_present_rule_runs_its_own_tree_and_nothing_of_todays():
+    """The rule at the branch point runs in a child process on its exported tree: every
+    module of the project's packages it loads is a file of that tree (verifier/results.py
+    and its own arith exist only there; today's arith takes typed metrics and cannot read
+    that rule's dict specs), and its runs per variant are its own looks (5, 10, 20, 30)."""
+    rev = "727855b"
+    row = verdict_sim.old_cell(("lognormal", 3.0, 10.0, "equal", 6, rev))
+    assert row["old_reps"] == 6 and sum(row["old_counts"].values()) == 6
+    assert row["old_counts"].get(verdict.CONFIRMED, 0) >= 5 and row["old_wrong"] == 0
+    runs, modules = verdict_sim.old_rule(rev, [("lognormal", 3.0, 10.0, "equal", 6)])
+    tree = verdict_sim.old_tree(rev).resolve()
+    assert {"verifier.results", "verifier.arith", "verifier.verdict", "claims.spec"} <= set(modules)
+    assert all(Path(f).resolve().is_relative_to(tree) for f in modules.values())
+    assert len(runs[0]) == 6 and {n for _, _, n in runs[0]} <= {5, 10, 20, 30}
+
+
+def test_the_old_rules_child_refuses_a_module_its_tree_lacks(tmp_path):
+    """A module missing from the exported tree is missing: not found in today's checkout
+    or through the installed (editable) package."""
+    (tmp_path / "verifier").mkdir()
+    (tmp_path / "verifier" / "__init__.py").write_text("")
+    cell = {"spec": {}, "true": 0.0, "noise": 1.0, "shape": "lognormal", "seed": 1, "reps": 1}
+    child = subprocess.run(
+        [sys.executable, "-I", str(ROOT / "bench" / "old_rule.py"), str(tmp_path),
+         str(ROOT / "tests" / "sim_noise.py")],
+        input=json.dumps({"cells": [cell]}), capture_output=True, text=True)
+    assert child.returncode != 0
+    assert "runners is not in" in child.stderr or "runners.execute is not in" in child.stderr
