@@ -4,7 +4,7 @@
     python bench/verdict_sim.py --reps 100      # a quick check (a few minutes)
     python bench/verdict_sim.py --jobs 2 --old-reps 200 --out table.txt
     python bench/verdict_sim.py --jobs 2 --cells bench/results/verdict_sim_cells.jsonl \
-        --old-cells bench/results/verdict_sim_old.jsonl --old-near 1 --old-reps 2000
+        --old-cells bench/results/verdict_sim_old.jsonl --old-near 2 --old-reps 2000
 
 Each replication is one claim checked as `verifier check --calibrate` checks it: 10 A/A
 baseline runs (verifier.calibration.calibration_of), then verifier.sequential's looks over
@@ -31,9 +31,9 @@ at the branch point (`--old-rev`), run on the same cells without calibration as 
 and the bot ran it.  That rule runs as it was, in a child process of its own
 (bench/old_rule.py) on its tree exported whole by `git archive`: no module of today's tree
 loads there.  `--old-cells` keeps its cells (bench/results/verdict_sim_old.jsonl: 100
-replications a cell as first measured, 2000 in the cells re-measured with `--old-near 1
---old-reps 2000`, where the new rule ran more than it or within a run of it; the most
-replications of a cell serve), and `--old-for-more N` measures it again, with its
+replications a cell as first measured, 2000 in the 50 cells re-measured with `--old-near
+2 --old-reps 2000`, where the new rule ran more than it or within two runs of it; the
+most replications of a cell serve), and `--old-for-more N` measures it again, with its
 verdicts, where the new rule runs more (kept apart, in *_verdicts.jsonl).
 """
 from __future__ import annotations

@@ -90,9 +90,10 @@ LOOKS = (4, 5, 6, 8, 10, 12, 15, 20, 25, 30)
 # full table is bench/results/verdict_sim.txt); with far runs that must be rare and a
 # 'no change' confirmed at the look's level, 3 of those 6 did against that rule's 100
 # replications a cell.  Measured fairly (that rule again at 2,000 replications, run from
-# its own tree, in the 36 cells where this one ran more or within a run of it), 7 cells
-# run more: bimodal 10% +20% by 1.3 runs (11.2 against 9.9), heavy 1% 'no change' at
-# true 0 and +2% by 0.3, four bimodal and drift 10% +-20% cells by 0.1.
+# its own tree, in the 50 cells where this one ran more or within two runs of it), 8
+# cells run more: bimodal 10% +20% by 1.3 runs (11.2 against 9.9, +-0.17), heavy 1%
+# 'no change' at true 0 and +-2% by 0.3 (+-0.25), four bimodal and drift 10% +-20% cells
+# by 0.1.
 BOUNDARY_SHAPE = 0.6
 MAX_FAILED_FRACTION = 0.2
 
