@@ -533,9 +533,11 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
         g.header.append([(s, e, x, k) for k, (s, e, x) in enumerate(ps)])
         g.header_seps.append(sep)
     if g.title:
-        m = _UNIT_IN_TITLE.search(g.title)
-        if m and is_unit(m.group("u")):
-            g.unit = m.group("u")
+        units = [m for m in _UNIT_IN_TITLE.finditer(g.title) if is_unit(m.group("u"))]
+        if units:
+            # "MTU(Bytes)/Bandwidth (Gbit/s)": the row key's name and unit, then the values'
+            last = units[-1] if "/" in g.title[units[0].end():units[-1].start()] else units[0]
+            g.unit = last.group("u")
 
 
 _CODE = re.compile(r"[;{}]|/\*|\*/|^\s*\*(?:\s|$)|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^(?:[-+]\s*)?#\w|\b[0-9a-f]{12,40}\b"

@@ -50,3 +50,9 @@ def test_a_numbered_macro_listing_is_no_table() -> None:
 def test_a_chart_numbering_its_boxes_is_no_comparison() -> None:
     # "[ no warnings]  1  2" over "[ warnings ]  3  4": the numbers name the boxes
     assert _claims("smatch-chart.txt") == []
+
+
+def test_a_title_naming_the_key_and_the_values_gives_the_values_unit() -> None:
+    # "MTU(Bytes)/Bandwidth (Gbit/s)": the rows are MTUs in bytes, the cells Gbit/s
+    got = _claims("virtio-mtu-bandwidth.txt")
+    assert [(u, b, c) for _, u, b, c, _, _ in got] == [("Gbit/s", 22.5, 22.4), ("Gbit/s", 12.8, 25.9)]
