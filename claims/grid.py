@@ -404,9 +404,9 @@ def find_grids(lines: Sequence[Line], skip: set[int]) -> list[Grid]:
             if blanks > 1:
                 cur, pending = _close(cur, grids), None
             continue
-        if _is_rule(text):
+        if _is_rule(text) or cur is not None and cur.rows[-1].sep == "|" and _RULED_NOTE.match(text):
             continue
-        p = parse_line(text)
+        p = _closed_row(lines, i, parse_line(text))
         label = p.label if p is not None else ""
         if p is not None and not p.label and pending is not None and pending[0] == i - 1:
             label = pending[1]
@@ -434,6 +434,31 @@ def find_grids(lines: Sequence[Line], skip: set[int]) -> list[Grid]:
         blanks = 0
     _close(cur, grids)
     return grids
+
+
+_BORDER_END = "|+*"
+# a box's rule with a note written past it ("*-----*--------- process"): part of the box
+_RULED_NOTE = re.compile(r"^\s*[*+|][-=*+|]{8,}[ \t]+[A-Za-z][A-Za-z ]{0,30}$")
+NEAR_BORDER = 3  # lines: how far from a row the line closing its border may stand
+
+
+def _closed_row(lines: Sequence[Line], i: int, p: _Parsed | None) -> _Parsed | None:
+    """A bordered row with words after its closing border ("|  13  |  23.9  | 4000 mb"
+    beside a boxed table): what stands outside the box is a note, not a cell.  The border
+    is closing when a line near the row, at its quote depth, ends at that column with a
+    border character (the header "|  8  |  512  |", the rule "*----*----*")."""
+    if p is None or p.sep != "|":
+        return p
+    text = lines[i].text.rstrip()
+    end = text.rfind("|")
+    if end <= 0 or end == len(text) - 1 or not text.lstrip().startswith("|") or not text[end + 1:].strip():
+        return p
+    depth = lines[i].depth
+    for n in range(max(0, i - NEAR_BORDER), min(len(lines), i + NEAR_BORDER + 1)):
+        near = lines[n].text.rstrip()
+        if n != i and lines[n].depth == depth and len(near) == end + 1 and near[end] in _BORDER_END:
+            return parse_line(text[:end + 1])
+    return p
 
 
 def _label_only_row(text: str, last: GRow) -> bool:
@@ -508,12 +533,15 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
         g.header.append([(s, e, x, k) for k, (s, e, x) in enumerate(ps)])
         g.header_seps.append(sep)
     if g.title:
-        m = _UNIT_IN_TITLE.search(g.title)
-        if m and is_unit(m.group("u")):
-            g.unit = m.group("u")
+        units = [m for m in _UNIT_IN_TITLE.finditer(g.title) if is_unit(m.group("u"))]
+        if units:
+            # "MTU(Bytes)/Bandwidth (Gbit/s)": the row key's name and unit, then the values'
+            last = units[-1] if "/" in g.title[units[0].end():units[-1].start()] else units[0]
+            g.unit = last.group("u")
 
 
-_CODE = re.compile(r"[;{}]|/\*|\*/|^\s*\*(?:\s|$)|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^(?:[-+]\s*)?#\w|\b[0-9a-f]{12,40}\b")
+_CODE = re.compile(r"[;{}]|/\*|\*/|^\s*\*(?:\s|$)|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^(?:[-+]\s*)?#\w|\b[0-9a-f]{12,40}\b"
+                   r"|\w\(\s*\\?$|\s\\$|(?:^|\s)#(?:define|include|ifn?def|if|else|endif)\b")
 def _header_above(lines: Sequence[Line], j: int, depth: int, skip: set[int]) -> bool:
     """Line j-1 is a header line of several cells: line j, one piece under it, continues it."""
     if j < 1 or j - 1 in skip or lines[j - 1].depth != depth:
@@ -668,6 +696,8 @@ def _name_columns(g: Grid, k: int) -> None:
         if groups:
             g.groups = groups
             continue
+        if h + 1 < len(g.header) and sep == " " and ref.sep == " ":
+            hdr = _spanning_to_title(g, hdr, spans, label_end)
         words: list[tuple[int, int, str, int]] = []  # start, end, text, column (-1 = label)
         if sep == "#":  # a promoted row of numbers: one per column
             words.extend((0, 0, x, j) for j, (_, _, x, _) in enumerate(hdr[-k:]))
@@ -734,6 +764,28 @@ def _name_columns(g: Grid, k: int) -> None:
     g.names = [" ".join(n) for n in names]
     g.units = units
     g.key_name = " ".join(key) or None
+
+
+def _spanning_to_title(g: Grid, hdr: list[tuple[int, int, str, int]], spans: list[tuple[int, int]],
+                       label_end: int) -> list[tuple[int, int, str, int]]:
+    """A header cell over all the value columns, with a header line under it naming each
+    ("Bandwidth (Gbit/s)" over "Before   After"): what every column measures, so the
+    table's title (and its unit), not the first column's name; a cell over the label
+    column beside it ("Features/") names the rows."""
+    cols = [j for j, sp in enumerate(spans) if sp[0] >= 0]
+    if len(cols) < 2:
+        return hdr
+    out = []
+    for s, e, x, k in hdr:
+        over = [j for j in cols if _overlap((s, e), spans[j]) > 0 or spans[j][0] <= s <= spans[j][1]]
+        if s >= label_end - 4 and len(over) == len(cols) and (g.title is None or g.title_header):
+            g.title, g.title_header = x, False
+            m = _UNIT_IN_TITLE.search(x)
+            if m and is_unit(m.group("u")):
+                g.unit = g.unit or m.group("u")
+            continue
+        out.append((s, e, x, k))
+    return out
 
 
 def _column_groups(hdr: list[tuple[int, int, str, int]], below: list[tuple[int, int, str, int]],
@@ -855,7 +907,7 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
              and not (key_col and j == 0)]
     ccols = [j for j in range(k) if kinds[j] == "change"]
     ckinds = [kinds[j] for j in vcols]
-    if any(r.mark for r in rows):
+    if any(r.mark for r in rows) or _numbered_boxes(rows):
         return None
     if rkinds and all(x in ("index", "aggregate") for x in rkinds):
         return None  # repeated runs of one variant: not a comparison
@@ -939,6 +991,15 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
             return None
         return _Axis(False, vcols, bj)
     return None
+
+
+def _numbered_boxes(rows: list[GRow]) -> bool:
+    """Cells that count 1, 2, 3, ... in reading order (a chart "[no warnings]  1  2" over
+    "[warnings]  3  4" naming its boxes): numbers that name places, not measurements."""
+    vals = [c.tok.value for r in rows for c in r.cells if c is not None]
+    return len(vals) >= 4 and all(c is not None and not c.tok.unit and not c.tok.percent
+                                  for r in rows for c in r.cells) \
+        and vals == [float(n) for n in range(1, len(vals) + 1)]
 
 
 FAR_APART = 100.0  # times: two sides of one comparison are not this far apart in most cells
@@ -1237,6 +1298,24 @@ def _column_name(g: Grid, j: int) -> str:
     return unit_kind(u) or u or ""
 
 
+# words that make a line a clause ("And the result is something like:"), not a name
+_CLAUSE_WORD = re.compile(r"(?i)(?<![\w/-])(?:is|are|was|were|be|been|here|we|i|you|they|it|this|these|those|following|"
+                          r"below|above|like|looks?|shows?|showed|got|gets?|gives?|gave|see|saw)(?![\w/-])")
+_PARENS = re.compile(r"\([^()]*\)")
+_BARE_NUMBER = re.compile(r"[~<>]?\d[\d.,]*\s?[A-Za-z]{0,2}")
+
+
+def _title_name(g: Grid) -> str | None:
+    """The table's title as part of a metric's name ("size of rx/tx buffers in pages"),
+    or None when the title is the sentence that introduces the table ("And the result is
+    something like:"): a clause says where the table is, not what it measures."""
+    t = clean_label(g.title or "")
+    if not t:
+        return None
+    bare = _PARENS.sub(" ", t)
+    return None if len(bare.split()) >= 4 and _CLAUSE_WORD.search(bare) else t
+
+
 def _metric(*parts: str | None) -> str:
     return " ".join(p for p in parts if p).strip()
 
@@ -1257,7 +1336,7 @@ def grid_claims(g: Grid, prose: str) -> list[Claim]:
         return [cl for name, cols in g.groups for cl in _named_grid_claims(
             replace(g, rows=[replace(r, cells=[r.cells[j] for j in lead + cols]) for r in g.rows],
                     names=[g.names[j] for j in lead + cols], units=[g.units[j] for j in lead + cols],
-                    title=_metric(g.title, name), groups=[]), len(lead + cols), prose)]
+                    title=_metric(_title_name(g), name), groups=[]), len(lead + cols), prose)]
     blocks = _side_by_side(g.names)
     if blocks:
         out: list[Claim] = []
@@ -1337,7 +1416,13 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
                     stated = cand.cells[ccols[0]].tok.value  # type: ignore[union-attr]
                 elif cand.note is not None and len(vcols) == 1:
                     stated = cand.note
-                name = _metric(_column_name(g, j), g.title if not g.names[j] else None)
+                title = _title_name(g)
+                # a column named by a bare number ("8", "4K") says nothing of what was set:
+                # the title names the knob ("size of rx/tx buffers in pages 8")
+                swept = _BARE_NUMBER.fullmatch(g.names[j]) is not None and title is not None \
+                    and not (title.startswith("(") or any(ch in title for ch in ",:"))
+                name = _metric(_column_name(g, j), title) if not g.names[j] else \
+                    _metric(title if swept else None, g.names[j])
                 cl = _claim(g, name, b, c, base.label or (base.mark or ""), cand.label, g.units[j] or g.unit,
                             [base, cand], stated, g.title)
                 if cl is not None:
@@ -1368,7 +1453,7 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
                 stated = r.cells[ccols[0]].tok.value  # type: ignore[union-attr]
             elif r.note is not None and len(cands) == 1:
                 stated = r.note
-            cl = _claim(g, _metric(g.title, rowname), b, c, g.names[bj], g.names[j], g.units[bj] or g.units[j] or g.unit,
+            cl = _claim(g, _metric(_title_name(g), rowname), b, c, g.names[bj], g.names[j], g.units[bj] or g.units[j] or g.unit,
                         [r], stated, rowname)
             if cl is not None:
                 _spread(cl, spread_of.get(bj), r, None, spread_of.get(j))

@@ -152,10 +152,11 @@ def test_rows_named_by_a_sentence_name_the_tables_stacked_under_it() -> None:
     (the short rows end early: their cells stay under their own columns)."""
     got = [(c.metric, c.baseline.label, c.candidate.label, c.baseline.value, c.candidate.value)
            for c in ex(_STACKED).claims]
-    assert ("1", "stock", "+ring", 410200.0, 455300.0) in got
-    assert ("256", "stock", "+ring_bulk", 640500.0, 690300.0) in got
-    assert ("1", "stock", "+ring", 401100.5, 450800.0) in got  # the second table, same names
-    assert ("256", "stock", "+ring_bulk", 635000.0, 688800.0) in got
+    # each metric carries its table's title: the columns are values of a swept knob
+    assert ("first tool (pps) 1", "stock", "+ring", 410200.0, 455300.0) in got
+    assert ("first tool (pps) 256", "stock", "+ring_bulk", 640500.0, 690300.0) in got
+    assert ("second tool (pps) 1", "stock", "+ring", 401100.5, 450800.0) in got  # same names
+    assert ("second tool (pps) 256", "stock", "+ring_bulk", 635000.0, 688800.0) in got
     assert not any(g[4] == 701200.0 for g in got)  # no stock cell under 1024
     assert len(got) == 4 * 2 + 4 * 2
 
