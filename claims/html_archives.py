@@ -7,16 +7,20 @@ Each archive wraps the mail in its own markup, but they fall into few shapes:
   comments and the headers in `<!--X-Subject: ...-->` comments, `<li><em>From</em>: ...`
   items or `msgHead` spans.
 Body lines are numbered by the HTML source line they sit on (exact inside a `<pre>`).
+
+bs4 finds that structure (the `<pre>` and the line it starts on, MHonArc's header items);
+the text of a page with none of it is rendered by claims.html_text, as HTML mail is.
 """
 from __future__ import annotations
 
 import html as html_lib
 import re
 
-from bs4 import BeautifulSoup, CData, NavigableString, Tag
+from bs4 import BeautifulSoup, Tag
 from bs4.exceptions import ParserRejectedMarkup
 
 from claims.clean import one_line
+from claims.html_text import BLOCKS, MAX_TAGS, TAG, strip_tags, visible_text
 from claims.message import (
     fill_lines,
     message_from_page_lines,
@@ -24,25 +28,15 @@ from claims.message import (
     set_header,
     strip_id,
 )
-from claims.mime import Part, decode_text
+from claims.mime import decode_text
 from claims.model import Message
 
 _MHONARC_BODY = re.compile(r"<!--X-Body-of-Message-->(.*?)<!--X-Body-of-Message-End-->", re.S)
 _MHONARC_HEAD = re.compile(r"<!--X-(Subject|Date|Message-Id): (.*?) ?-->")
 _HEADERS_IN_TEXT = re.compile(r"^(?:Date|From|Subject|Message-I[dD]):", re.M)
-_BLOCKS = ["p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "pre", "ul", "ol"]
-_BLOCK_SET = frozenset(_BLOCKS)
-_TEXT_TYPES = (NavigableString, CData)  # what get_text() shows (not comments, doctypes)
-_Q_OPEN, _Q_CLOSE = "\x01quote+\x01", "\x01quote-\x01"
-_TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][\w-]*)?[^>]*>", re.S)
 _PRE_END = re.compile(r"</pre\s*>", re.IGNORECASE)
 _THREAD_OVERVIEW = re.compile(r"\s*\[thread overview\]\s*$")
 _MARC_NOISE = re.compile(r"^\s*\[(?:Download|prev in list|next in list|Download RAW)\b.*\]\s*$")
-
-
-# More tags than any archive page or HTML mail a person writes (a few hundred): the page is
-# read as the text between its tags instead of through bs4 (5 s per MB of nested <div>).
-MAX_TAGS = 20_000
 
 
 def _soup(markup: str | bytes) -> BeautifulSoup:
@@ -55,7 +49,7 @@ def message_from_html(data: bytes | str, source: str | None = None) -> Message:
     tags = data.count(b"<") if isinstance(data, bytes) else data.count("<")
     if tags > MAX_TAGS:  # bs4 costs ~5 s per MB of tags; an archive page has a few hundred
         src = data if isinstance(data, str) else decode_text(data, _declared_charset(data), [])
-        msg = message_from_text(_strip_tags(src), source=source)
+        msg = message_from_text(strip_tags(src), source=source)
         msg.warnings.append(f"HTML with {tags} tags (limit {MAX_TAGS}); read the text "
                             "between tags")
         return msg
@@ -63,13 +57,9 @@ def message_from_html(data: bytes | str, source: str | None = None) -> Message:
         return _message_from_html(data, source)
     except (ParserRejectedMarkup, AssertionError, RecursionError) as e:
         src = data if isinstance(data, str) else decode_text(data, _declared_charset(data), [])
-        msg = message_from_text(_strip_tags(src), source=source)
+        msg = message_from_text(strip_tags(src), source=source)
         msg.warnings.append(f"HTML the parser rejects ({_why(e)}); read the text between tags")
         return msg
-
-
-def _strip_tags(src: str) -> str:
-    return html_lib.unescape(_TAG.sub("", src))
 
 
 def _why(e: BaseException) -> str:
@@ -98,8 +88,7 @@ def _message_from_html(data: bytes | str, source: str | None) -> Message:
             while msg.lines and not msg.lines[0].text.strip():
                 del msg.lines[0]
         else:
-            body = soup.body or soup
-            lines = render_text(body).split("\n")
+            lines = visible_text(src, within="body").split("\n")  # the body's, else the page's
             msg = Message(source=source)
             fill_lines(msg, lines, _spread_numbers(len(lines), src.count("\n") + 1))
             msg.warnings.append("no message markup recognised; read the page's visible text")
@@ -188,10 +177,10 @@ def region_lines(src: str, begin: int, end: int, first_line: int) -> tuple[list[
         cur.append(parts[-1])
 
     pos = begin
-    for m in _TAG.finditer(src, begin, end):
+    for m in TAG.finditer(src, begin, end):
         text(src[pos:m.start()])
         name = (m.group(2) or "").lower()
-        if name == "br" or (m.group(1) and name in _BLOCKS and name != "pre"):
+        if name == "br" or (m.group(1) and name in BLOCKS and name != "pre"):
             texts.append(html_lib.unescape("".join(cur)))
             numbers.append(start_line)
             cur = []
@@ -235,73 +224,5 @@ def _mhonarc(soup: BeautifulSoup, text: str, m: re.Match[str], source: str | Non
     return msg
 
 
-def render_text(node: Tag | BeautifulSoup) -> str:
-    """Visible text of HTML with block elements on their own lines and blockquotes as '> '.
-
-    One walk over the tree with an explicit stack, the tree left as it is: inserting a
-    newline after each block (bs4's insert_after) walks to the block's last descendant
-    every time, quadratic in nested `<div>`s (80 KB took 10.8 s), and recursion would
-    overflow on deep nesting."""
-    pieces: list[str] = []
-    stack: list[tuple[object, bool]] = [(node, False)]
-    while stack:
-        el, closing = stack.pop()
-        if closing:
-            assert isinstance(el, Tag)
-            if el.name == "blockquote":
-                pieces.append(_Q_CLOSE)
-            elif el.name in _BLOCK_SET and el.name != "pre":
-                pieces.append("\n")
-            continue
-        if isinstance(el, NavigableString):
-            if type(el) in _TEXT_TYPES:
-                pieces.append(str(el))
-            continue
-        if not isinstance(el, Tag):
-            continue
-        if el is not node:
-            if el.name == "br":
-                pieces.append("\n")
-                continue
-            if el.name == "blockquote":
-                pieces.append(_Q_OPEN)
-            stack.append((el, True))
-        stack.extend((child, False) for child in reversed(el.contents))
-    text = "".join(pieces)
-    out: list[str] = []
-    depth = 0
-    for line in text.split("\n"):
-        while _Q_OPEN in line or _Q_CLOSE in line:
-            o, c = line.find(_Q_OPEN), line.find(_Q_CLOSE)
-            if o >= 0 and (c < 0 or o < c):
-                before, line = line[:o], line[o + len(_Q_OPEN):]
-                if before.strip():
-                    out.append("> " * depth + before)
-                depth += 1
-            else:
-                before, line = line[:c], line[c + len(_Q_CLOSE):]
-                if before.strip():
-                    out.append("> " * depth + before)
-                depth = max(0, depth - 1)
-        out.append("> " * depth + line.replace("\xa0", " "))
-    return "\n".join(out)
-
-
 def _spread_numbers(count: int, span: int) -> list[int]:
     return [1 + (i * span) // max(count, 1) for i in range(count)]
-
-
-def html_part_text(part: Part) -> Part:
-    """The text of an HTML mail part (sent with no text/plain alternative)."""
-    markup = "\n".join(part.texts)
-    try:
-        if markup.count("<") > MAX_TAGS:
-            raise RecursionError("too many tags")  # read as the text between tags
-        lines = render_text(_soup(markup)).split("\n")
-    except (ParserRejectedMarkup, AssertionError, RecursionError):
-        lines = _strip_tags(markup).split("\n")
-    while lines and not lines[-1].strip():
-        lines.pop()
-    first = part.numbers[0] if part.numbers else 1
-    span = (part.numbers[-1] - first + 1) if part.numbers else 1
-    return Part(lines, [first + (i * span) // max(len(lines), 1) for i in range(len(lines))])

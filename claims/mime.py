@@ -410,8 +410,9 @@ def _walk(lines: Sequence[bytes], start: int, end: int, first_no: int,
 
 
 def html_part_text(part: Part) -> Part:
-    """An HTML part as text lines (bs4 is imported only when a mail has no plain text)."""
-    from claims.html_archives import html_part_text as convert
+    """An HTML part as text lines (the HTML parser is imported only when a mail has no
+    plain text)."""
+    from claims.html_text import html_part_text as convert
 
     return convert(part)
 

@@ -53,6 +53,20 @@ def test_local_extract_of_a_compressed_mbox_and_an_eml_loads_no_heavy_package(tm
         assert len(got) == messages and got[-1]["claims"], got
 
 
+def test_an_html_only_mail_loads_no_html_library(tmp_path: Path) -> None:
+    """The archive's HTML mails (no text/plain to read) are rendered by the standard
+    library's parser: bs4 with soupsieve and charset_normalizer cost ~7 MiB."""
+    html_mail = ROOT / "tests" / "fixtures" / "messages" / "html-mail" / "archive-667073.eml"
+    mbox = tmp_path / "html.mbox"
+    mbox.write_bytes(b"From a@example.org Mon Jan  2 10:00:00 2023\n" + html_mail.read_bytes()
+                     + b"\n" + MBOX)
+    for path in (html_mail, mbox):
+        out, err = _extract("--format", "json", str(path))
+        assert json.loads(out[-1]) == [0, []], err
+        got = json.loads("\n".join(out[:-1]))["messages"]
+        assert got[0]["subject"].startswith("WorldCIST'20") and len(got) in (1, 3), got
+
+
 def test_a_message_id_still_goes_to_the_fetcher(tmp_path: Path) -> None:
     """Not a file here: the fetcher is asked (and, with no network, fails in one line)."""
     out, err = _extract("--inbox", "http://127.0.0.1:9/all", "no-such-message@example.org")

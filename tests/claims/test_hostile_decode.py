@@ -100,6 +100,6 @@ def test_nested_divs_are_linear() -> None:
         assert any("x" in ln.text for ln in msg.lines)
         return time.process_time() - t
 
-    small, big = seconds(500), seconds(9000)  # 5.5 KB, 99 KB: both through bs4
+    small, big = seconds(500), seconds(9000)  # 5.5 KB, 99 KB: both through the HTML parser
     assert big < 5 and big < max(small, 0.005) * 100, (small, big)
     assert seconds(300_000) < 10  # 3.3 MB, over MAX_TAGS: the text between the tags
