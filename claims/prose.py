@@ -912,7 +912,7 @@ _FILLER = frozenset(
     "also still that this these those there here to of in on at by for from with and or but so "
     "up down less more than which while when brought bring gives give makes make "
     "improves improved increases increased reduces reduced drops dropped boosts boosted "
-    "goes went".split())
+    "goes went some any most much many several".split())
 
 
 _ORDINAL = re.compile(r"(?i)p\d{2,3}(?:\.\d+)?|\d{2,3}(?:\.\d+)?(?:th|st|nd|rd)")  # "p99", "99.9th" name a measure
@@ -963,6 +963,10 @@ def _direction(after: str) -> str | None:
     return None
 
 
+# "%-22s", "%5d": a printf conversion read as a signed percentage
+_PRINTF = re.compile(r"%[-+ #0]*\d+(?:\.\d+)?[A-Za-z]")
+# "goes 100% cpu": a verb of motion without "up"/"down" reaches a level, it states no change
+_REACHES = re.compile(r"(?i)went|goes|gone")
 _CALL_TREE = re.compile(r"^[\s|`]*[-+]\s*\d{1,3}\.\d{2}%(?:\s+[A-Za-z_.][\w.\[\]<>@:+-]*)?\s*$")
 
 
@@ -1005,21 +1009,24 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         while k > 0 and toks[k].text.lower() in _HEDGES:
             k -= 1
         before = toks[k].text.lower() if i and k >= 0 else ""
-        if before in ("+-", "±", "+/-"):
-            continue
-        if t.kind in ("value", "range") and (_BOUND_BEFORE.search(text[max(0, t.start - 40):t.start])
+        if before in ("+-", "±", "+/-") or t.percent and _PRINTF.search(t.text):
+            continue  # a spread; "%-22s" is a printf conversion, not a percentage
+        # "regressions (5%-10%)": a range of percentages, each with its sign, is one token
+        ranged = t.kind == "range" or t.kind == "word" and "%" in t.text and _RANGE_PCT.match(
+            t.text.strip("(),.;:~")) is not None
+        if (t.kind == "value" or ranged) and (_BOUND_BEFORE.search(text[max(0, t.start - 40):t.start])
                                              or t.text.lstrip("(~").startswith(("<", ">", "≤", "≥"))):
             continue  # "less than 1%", "<~ 1%": a bound, not a measured change
-        if t.kind == "value" and not signed and _LEVEL_BEFORE.search(text[max(0, t.start - 40):t.start]):
-            continue  # "QPS increase to ~200%", "usage drops to 50%": a level, whose base is unsaid
-        if t.kind in ("value", "range") and _unasserted(text, t.start, t.end):
+        if (t.kind == "value" and not signed or ranged) and _LEVEL_BEFORE.search(text[max(0, t.start - 40):t.start]):
+            continue  # "QPS increase to ~200%", "slows down to 10-20%": a level, whose base is unsaid
+        if (t.kind == "value" or ranged) and _unasserted(text, t.start, t.end):
             continue  # "Is the overhead 5% or more?", "If it is 10% faster then ..."
         behind = (lead if t.start < 80 else "") + text[max(0, t.start - 80):t.start]
         vals: list[float] = []
         fold = _FOLD.match(t.text) if t.kind != "value" or "fold" in t.text.lower() else None
         if fold is None and t.kind == "value" and t.value and nxt in ("fold", "-fold"):
             fold, after = _FOLD.match(f"{t.value}fold"), " ".join(x.text for x in toks[i + 2:i + 5])
-        if t.kind == "range":
+        if ranged:
             m = _RANGE_PCT.match(t.text.strip("(),.;:~"))
             verb = _CHANGE_VERB.search(text[max(0, t.start - 200):t.start])
             if m and (_CHANGE_AFTER.match(after) or verb):
@@ -1042,7 +1049,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             elif _CHANGE_AFTER.match(after) and not after.lower().startswith(("more", "less", "of")) \
                     and not t.text.endswith((",", ";")):  # "a cpu 100%, pps ...": clause ends
                 vals = [-pct if _direction(after) == "down" else pct]
-            elif _STRONG_VERB.fullmatch(before):
+            elif _STRONG_VERB.fullmatch(before) and not _REACHES.fullmatch(before):
                 vals = [-pct if _NEGATIVE.match(before) else pct]
             elif i > 1 and toks[i - 1].text.lower() in ("up", "down") and (
                     _BEING.match(toks[i - 2].text) or _MEASURE.match(toks[i - 2].text)):

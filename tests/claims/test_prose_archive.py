@@ -178,3 +178,23 @@ def test_n_times_that_of_is_a_stated_change() -> None:
     # archive, "virtio-net, xsk: virtio-net support xsk zero copy tx"
     assert relative("> The performance of udp sending based on virtio net + xsk is 6 times that\n"
                     "> of ordinary kernel udp send.\n") == [500.0]
+
+
+def test_a_range_of_percentages_in_brackets_is_a_change() -> None:
+    # archive: "Re: [RFC PATCH V2 0/7] Do not read from descripto ring", the range wrapped
+    # onto the next line; "(5%-10%)" is one token, the change noun before it gives the sign
+    text = "Our QE see no regression on the perf test for 10G but some regressions \n(5%-10%) on 40G card.\n"
+    assert relative(text) == [-5.0, -10.0]
+    assert _metrics(text) == ["change", "change"]  # "some" names no measure
+
+
+@pytest.mark.parametrize("text", [
+    # archive: a level reached, not a change ("goes" with no "up" or "down")
+    "> I've checked that vhost process (and pktgen) goes 100% cpu also.",
+    # archive: a printf conversion in a quoted patch read as "-22%"
+    '> +\tseq_printf(f, "%-22s: %d\\n", "page_size", 4096);',
+    # invented: a range reached ("drops to 5-10%") is a level, as a single percentage is
+    "The usage drops to 5-10% under load.",
+])
+def test_levels_and_formats_are_no_changes(text: str) -> None:
+    assert relative(text + "\n") == []
