@@ -249,13 +249,31 @@ def _value_first_row(ln: Line) -> Segment | None:
     return Segment(label, m.group("rest"), ln.number, ln.number, ln, True)
 
 
+# "virtio-net without merge dma 428614.00 pps": a label without its colon, one measured value last
+_VALUE_LAST = re.compile(r"^\s*(?:[-*•+]\s+)?(?P<label>[A-Za-z][^:\d|=()]{2,80}?)\s+~?(?P<rest>\d[\d,]*(?:\.\d+)?"
+                         r"\s?(?P<unit>[A-Za-zµ/%][\w/%]{0,14}))\s*$")
+
+
+def _value_last_row(ln: Line) -> Segment | None:
+    """A row that names its variant and then gives one value with its unit, as a "label:
+    value" line does without the colon; the unit must be a measure's (not a size), so
+    that a sentence ending in "4 cores" or "in 2019" is no row."""
+    m = _VALUE_LAST.match(ln.text[:MAX_LINE])
+    if m is None or not is_unit(m.group("unit")) or _SIZE_UNITS.match(m.group("unit")) or m.group("unit") in MAGNITUDES:
+        return None
+    label = clean_label(m.group("label"))
+    if not label or len(label.split()) > 10 or _HEADERISH.match(label):
+        return None
+    return Segment(label, m.group("rest"), ln.number, ln.number, ln, True)
+
+
 def _line_row(lines: Sequence[Line], i: int, skip: set[int]) -> tuple[Segment, int] | None:
     """A whole line "label: text with numbers" (with indented continuation lines), or an
     item that gives its value first ("* 5,112,930 - baseline")."""
     ln = lines[i]
     m = _LINE_LABEL.match(ln.text[:MAX_LINE])
     if not m:
-        seg = _value_first_row(ln)
+        seg = _value_first_row(ln) or _value_last_row(ln)
         return (seg, i) if seg is not None else None
     label = clean_label(m.group("label"))
     if not label or len(label.split()) > 10 or _HEADERISH.match(label) or "http" in label:
@@ -349,6 +367,14 @@ def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim
     subs = _repeats_split(group)
     if len(subs) > 1:
         return [c for sub in subs if len(sub) >= 2 for c in group_claims(sub, subject)]
+    if len(group) >= 3 and not group[0].clean and role(group[0].label) is None and all(x.clean for x in group[1:]):
+        # "kernel command line: intel_iommu=on ..." above the rows it was measured with
+        # heads them: the rows are the comparison, the setting says what it is of
+        got = group_claims(group[1:], subject)
+        for claim in got:
+            claim.context = claim.context or f"{group[0].label}: {group[0].text}"
+        if got:
+            return got
     labels = [s.label for s in group]
     roles = [role(lab) for lab in labels]
     # "Upstream codebase" / "Upstream codebase with page pool": the longer one adds to it

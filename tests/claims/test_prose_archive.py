@@ -198,3 +198,27 @@ def test_a_range_of_percentages_in_brackets_is_a_change() -> None:
 ])
 def test_levels_and_formats_are_no_changes(text: str) -> None:
     assert relative(text + "\n") == []
+
+
+def test_rows_that_name_their_variant_before_one_value_pair() -> None:
+    # archive: "Re: [PATCH vhost v11 10/10] virtio_net: merge dma operation for one page";
+    # a "label: value" row without its colon, the setting heading the rows is their context
+    text = ("> kernel command line: intel_iommu=on iommu.strict=1 iommu.passthrough=0\n>\n"
+            "> virtio-net without merge dma 428614.00 pps\n>\n> virtio-net with merge dma    742853.00 pps\n\n\n"
+            "kernel command line: intel_iommu=on iommu.strict=0 iommu.passthrough=0\n\n"
+            "virtio-net without merge dma 775496.00 pps\n\nvirtio-net with merge dma    1010514.00 pps\n\nThanks.\n")
+    claims = [c for c in ex("Subject: t\n\n" + text).claims if c.baseline]
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == [(428614, 742853), (775496, 1010514)]
+    assert all(c.unit == "pps" and c.context and "iommu.strict" in c.context for c in claims)
+
+
+@pytest.mark.parametrize("text", [
+    "I ran it for 30 seconds\nand then for 60 seconds",  # no variant named
+    "Tested on a box with 4 cores\nand on one with 8 cores",  # sizes, not measures
+    # archive (a call for papers): journals and their impact factors under a heading row
+    "Data Technologies and Applications (IF: 1.667 / Q4)\n\nComputer Science and Information Systems "
+    "(IF: 1.167 / Q4)\n\nJournal of Information Science and Engineering (IF: 0.541 / Q4): Special Issue",
+])
+def test_sentences_ending_in_a_value_are_no_rows(text: str) -> None:
+    assert pairs("Subject: t\n\n" + text + "\n") == []
+
