@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -152,7 +153,8 @@ def _line_at(ln: Line | Passage, pos: int) -> int:
 @lru_cache(maxsize=4096)  # `passages` asks of each line twice (as the line, then as the last)
 def _is_prose(text: str) -> bool:
     s = text.strip()
-    return bool(s) and _STRUCTURED.search(s) is None and len(_PROSE_WORD.findall(s)) >= 2
+    return bool(s) and _STRUCTURED.search(s) is None and len(_PROSE_WORD.findall(s)) >= 2 \
+        and _CALL_TREE.match(s) is None  # "- 33.47% handle_tx_kick": a node of a perf call graph
 
 
 _TAIL = re.compile(r"^\s*[A-Za-z][\w/-]*(?:\s+[A-Za-z][\w/-]*)?[.!]$")
@@ -1011,6 +1013,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
     toks = tokenize(text)
     lead = (prev.text[-120:] + " ") if prev is not None and prev.depth == ln.depth else ""
     out: list[Claim] = []
+    said: dict[int, list[tuple[str, float]]] = {}  # the changes read at each token
     for i, t in enumerate(toks):
         pct: float | None = t.value if t.kind == "value" and t.percent else None
         signed = t.signed
@@ -1052,6 +1055,13 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         fold = _FOLD.match(t.text) if t.kind != "value" or "fold" in t.text.lower() else None
         if fold is None and t.kind == "value" and t.value and nxt in ("fold", "-fold"):
             fold, after = _FOLD.match(f"{t.value}fold"), " ".join(x.text for x in toks[i + 2:i + 5])
+        if pct is not None and not signed and i >= 2 and toks[i - 1].text.lower() == "to" and said.get(i - 2):
+            # "drop by about 4% to 5%": the range's upper end, of the measure and the sign its lower end has
+            said[i] = [(name, math.copysign(pct, value)) for name, value in said[i - 2]]
+            at = _line_at(ln, t.start)
+            out.extend(Claim(metric=name, unit="%", claimed_change_pct=value, lines=(at, at), depth=ln.depth,
+                             author=ln.author, message_id=ln.message_id) for name, value in said[i])
+            continue
         if ranged:
             m = _RANGE_PCT.match(t.text.strip("(),.;:~"))
             verb = _CHANGE_VERB.search(text[max(0, t.start - 200):t.start])
@@ -1128,6 +1138,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         for v in vals:
             metric = _tidy_metric(_relative_metric(text, t, after))
             for name, value in _each_measure(metric, v, behind, after):
+                said.setdefault(i, []).append((name, value))
                 out.append(Claim(metric=name, unit="%", claimed_change_pct=value,
                                  lines=(at, at), depth=ln.depth, author=ln.author,
                                  message_id=ln.message_id))

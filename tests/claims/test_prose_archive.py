@@ -222,3 +222,17 @@ def test_rows_that_name_their_variant_before_one_value_pair() -> None:
 def test_sentences_ending_in_a_value_are_no_rows(text: str) -> None:
     assert pairs("Subject: t\n\n" + text + "\n") == []
 
+
+def test_the_upper_end_of_a_range_written_with_to() -> None:
+    # archive: "[PATCH v2] x86/paravirt: useless assignment instructions cause Unixbench
+    # full core performance degradation"; the "5%" after "to" is read as the "4%" before it
+    ln = Line("causing the multi-core performance of Unixbench to drop by about 4% to 5%.", 1)
+    assert [(c.metric, c.claimed_change_pct) for c in relative_claims(ln)] \
+        == [("performance", -4.0), ("performance", -5.0)]
+
+
+def test_a_perf_call_graph_node_is_no_prose() -> None:
+    # archive: a "perf report -g" call graph pasted in a reply; its lines are no sentence
+    text = ("      - vhost_worker\n         - 33.47% handle_tx_kick\n              handle_tx\n"
+            "              handle_tx_copy\n              vhost_tx_batch.isra.0\n")
+    assert relative(text) == []
