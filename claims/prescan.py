@@ -162,6 +162,9 @@ _CELL = re.compile(
 # a number in a block, but not a list marker ("1. ", "2) ") or a footnote ("[1]")
 _BLOCK_NUM = re.compile(r"(?<![\w.\[])[~≈]?[+-]?(?:\d[\d,.]*|\.\d)(?:[eE][+-]?\d+)?"
                         r"(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w|[.)\]](?:[^\S\n]|\n|\Z))")
+# A row that names its variant and ends in one value with its unit, "label: value" without
+# the colon ("virtio-net without merge dma 428614.00 pps": claims.prose._value_last_row)
+_ROW_END = re.compile(rf"{_U0}[^\S\n]*$", re.M)
 _BLOCK_END = re.compile(r":(?<!wrote:)(?<!writes:)(?<!said:)(?<!schrieb:)(?<!crit:)(?<!escribió:)(?<!写道:)"
                         r"[^\S\n]*\n")
 
@@ -588,6 +591,8 @@ def _paired_cells(text: str) -> bool:
     candidates: list[tuple[int, int, int]] = []  # (line start, a position on it, lines above)
     for m in _CELL.finditer(text):
         candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 2))
+    for m in _ROW_END.finditer(text):
+        candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0))
     if ":" in text:
         for m in _BLOCK_END.finditer(text):
             if _BLOCK_NUM.search(text, m.end(), m.end() + 400) is not None:

@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -152,7 +153,8 @@ def _line_at(ln: Line | Passage, pos: int) -> int:
 @lru_cache(maxsize=4096)  # `passages` asks of each line twice (as the line, then as the last)
 def _is_prose(text: str) -> bool:
     s = text.strip()
-    return bool(s) and _STRUCTURED.search(s) is None and len(_PROSE_WORD.findall(s)) >= 2
+    return bool(s) and _STRUCTURED.search(s) is None and len(_PROSE_WORD.findall(s)) >= 2 \
+        and _CALL_TREE.match(s) is None  # "- 33.47% handle_tx_kick": a node of a perf call graph
 
 
 _TAIL = re.compile(r"^\s*[A-Za-z][\w/-]*(?:\s+[A-Za-z][\w/-]*)?[.!]$")
@@ -249,13 +251,31 @@ def _value_first_row(ln: Line) -> Segment | None:
     return Segment(label, m.group("rest"), ln.number, ln.number, ln, True)
 
 
+# "virtio-net without merge dma 428614.00 pps": a label without its colon, one measured value last
+_VALUE_LAST = re.compile(r"^\s*(?:[-*•+]\s+)?(?P<label>[A-Za-z][^:\d|=()]{2,80}?)\s+~?(?P<rest>\d[\d,]*(?:\.\d+)?"
+                         r"\s?(?P<unit>[A-Za-zµ/%][\w/%]{0,14}))\s*$")
+
+
+def _value_last_row(ln: Line) -> Segment | None:
+    """A row that names its variant and then gives one value with its unit, as a "label:
+    value" line does without the colon; the unit must be a measure's (not a size), so
+    that a sentence ending in "4 cores" or "in 2019" is no row."""
+    m = _VALUE_LAST.match(ln.text[:MAX_LINE])
+    if m is None or not is_unit(m.group("unit")) or _SIZE_UNITS.match(m.group("unit")) or m.group("unit") in MAGNITUDES:
+        return None
+    label = clean_label(m.group("label"))
+    if not label or len(label.split()) > 10 or _HEADERISH.match(label):
+        return None
+    return Segment(label, m.group("rest"), ln.number, ln.number, ln, True)
+
+
 def _line_row(lines: Sequence[Line], i: int, skip: set[int]) -> tuple[Segment, int] | None:
     """A whole line "label: text with numbers" (with indented continuation lines), or an
     item that gives its value first ("* 5,112,930 - baseline")."""
     ln = lines[i]
     m = _LINE_LABEL.match(ln.text[:MAX_LINE])
     if not m:
-        seg = _value_first_row(ln)
+        seg = _value_first_row(ln) or _value_last_row(ln)
         return (seg, i) if seg is not None else None
     label = clean_label(m.group("label"))
     if not label or len(label.split()) > 10 or _HEADERISH.match(label) or "http" in label:
@@ -349,6 +369,14 @@ def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim
     subs = _repeats_split(group)
     if len(subs) > 1:
         return [c for sub in subs if len(sub) >= 2 for c in group_claims(sub, subject)]
+    if len(group) >= 3 and not group[0].clean and role(group[0].label) is None and all(x.clean for x in group[1:]):
+        # "kernel command line: intel_iommu=on ..." above the rows it was measured with
+        # heads them: the rows are the comparison, the setting says what it is of
+        got = group_claims(group[1:], subject)
+        for claim in got:
+            claim.context = claim.context or f"{group[0].label}: {group[0].text}"
+        if got:
+            return got
     labels = [s.label for s in group]
     roles = [role(lab) for lab in labels]
     # "Upstream codebase" / "Upstream codebase with page pool": the longer one adds to it
@@ -912,7 +940,7 @@ _FILLER = frozenset(
     "also still that this these those there here to of in on at by for from with and or but so "
     "up down less more than which while when brought bring gives give makes make "
     "improves improved increases increased reduces reduced drops dropped boosts boosted "
-    "goes went".split())
+    "goes went some any most much many several".split())
 
 
 _ORDINAL = re.compile(r"(?i)p\d{2,3}(?:\.\d+)?|\d{2,3}(?:\.\d+)?(?:th|st|nd|rd)")  # "p99", "99.9th" name a measure
@@ -963,6 +991,10 @@ def _direction(after: str) -> str | None:
     return None
 
 
+# "%-22s", "%5d": a printf conversion read as a signed percentage
+_PRINTF = re.compile(r"%[-+ #0]*\d+(?:\.\d+)?[A-Za-z]")
+# "goes 100% cpu": a verb of motion without "up"/"down" reaches a level, it states no change
+_REACHES = re.compile(r"(?i)went|goes|gone")
 _CALL_TREE = re.compile(r"^[\s|`]*[-+]\s*\d{1,3}\.\d{2}%(?:\s+[A-Za-z_.][\w.\[\]<>@:+-]*)?\s*$")
 
 
@@ -981,6 +1013,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
     toks = tokenize(text)
     lead = (prev.text[-120:] + " ") if prev is not None and prev.depth == ln.depth else ""
     out: list[Claim] = []
+    said: dict[int, list[tuple[str, float]]] = {}  # the changes read at each token
     for i, t in enumerate(toks):
         pct: float | None = t.value if t.kind == "value" and t.percent else None
         signed = t.signed
@@ -1005,21 +1038,31 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         while k > 0 and toks[k].text.lower() in _HEDGES:
             k -= 1
         before = toks[k].text.lower() if i and k >= 0 else ""
-        if before in ("+-", "±", "+/-"):
-            continue
-        if t.kind in ("value", "range") and (_BOUND_BEFORE.search(text[max(0, t.start - 40):t.start])
+        if before in ("+-", "±", "+/-") or t.percent and _PRINTF.search(t.text):
+            continue  # a spread; "%-22s" is a printf conversion, not a percentage
+        # "regressions (5%-10%)": a range of percentages, each with its sign, is one token
+        ranged = t.kind == "range" or t.kind == "word" and "%" in t.text and _RANGE_PCT.match(
+            t.text.strip("(),.;:~")) is not None
+        if (t.kind == "value" or ranged) and (_BOUND_BEFORE.search(text[max(0, t.start - 40):t.start])
                                              or t.text.lstrip("(~").startswith(("<", ">", "≤", "≥"))):
             continue  # "less than 1%", "<~ 1%": a bound, not a measured change
-        if t.kind == "value" and not signed and _LEVEL_BEFORE.search(text[max(0, t.start - 40):t.start]):
-            continue  # "QPS increase to ~200%", "usage drops to 50%": a level, whose base is unsaid
-        if t.kind in ("value", "range") and _unasserted(text, t.start, t.end):
+        if (t.kind == "value" and not signed or ranged) and _LEVEL_BEFORE.search(text[max(0, t.start - 40):t.start]):
+            continue  # "QPS increase to ~200%", "slows down to 10-20%": a level, whose base is unsaid
+        if (t.kind == "value" or ranged) and _unasserted(text, t.start, t.end):
             continue  # "Is the overhead 5% or more?", "If it is 10% faster then ..."
         behind = (lead if t.start < 80 else "") + text[max(0, t.start - 80):t.start]
         vals: list[float] = []
         fold = _FOLD.match(t.text) if t.kind != "value" or "fold" in t.text.lower() else None
         if fold is None and t.kind == "value" and t.value and nxt in ("fold", "-fold"):
             fold, after = _FOLD.match(f"{t.value}fold"), " ".join(x.text for x in toks[i + 2:i + 5])
-        if t.kind == "range":
+        if pct is not None and not signed and i >= 2 and toks[i - 1].text.lower() == "to" and said.get(i - 2):
+            # "drop by about 4% to 5%": the range's upper end, of the measure and the sign its lower end has
+            said[i] = [(name, math.copysign(pct, value)) for name, value in said[i - 2]]
+            at = _line_at(ln, t.start)
+            out.extend(Claim(metric=name, unit="%", claimed_change_pct=value, lines=(at, at), depth=ln.depth,
+                             author=ln.author, message_id=ln.message_id) for name, value in said[i])
+            continue
+        if ranged:
             m = _RANGE_PCT.match(t.text.strip("(),.;:~"))
             verb = _CHANGE_VERB.search(text[max(0, t.start - 200):t.start])
             if m and (_CHANGE_AFTER.match(after) or verb):
@@ -1042,7 +1085,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             elif _CHANGE_AFTER.match(after) and not after.lower().startswith(("more", "less", "of")) \
                     and not t.text.endswith((",", ";")):  # "a cpu 100%, pps ...": clause ends
                 vals = [-pct if _direction(after) == "down" else pct]
-            elif _STRONG_VERB.fullmatch(before):
+            elif _STRONG_VERB.fullmatch(before) and not _REACHES.fullmatch(before):
                 vals = [-pct if _NEGATIVE.match(before) else pct]
             elif i > 1 and toks[i - 1].text.lower() in ("up", "down") and (
                     _BEING.match(toks[i - 2].text) or _MEASURE.match(toks[i - 2].text)):
@@ -1095,6 +1138,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         for v in vals:
             metric = _tidy_metric(_relative_metric(text, t, after))
             for name, value in _each_measure(metric, v, behind, after):
+                said.setdefault(i, []).append((name, value))
                 out.append(Claim(metric=name, unit="%", claimed_change_pct=value,
                                  lines=(at, at), depth=ln.depth, author=ln.author,
                                  message_id=ln.message_id))

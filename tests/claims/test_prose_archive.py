@@ -178,3 +178,61 @@ def test_n_times_that_of_is_a_stated_change() -> None:
     # archive, "virtio-net, xsk: virtio-net support xsk zero copy tx"
     assert relative("> The performance of udp sending based on virtio net + xsk is 6 times that\n"
                     "> of ordinary kernel udp send.\n") == [500.0]
+
+
+def test_a_range_of_percentages_in_brackets_is_a_change() -> None:
+    # archive: "Re: [RFC PATCH V2 0/7] Do not read from descripto ring", the range wrapped
+    # onto the next line; "(5%-10%)" is one token, the change noun before it gives the sign
+    text = "Our QE see no regression on the perf test for 10G but some regressions \n(5%-10%) on 40G card.\n"
+    assert relative(text) == [-5.0, -10.0]
+    assert _metrics(text) == ["change", "change"]  # "some" names no measure
+
+
+@pytest.mark.parametrize("text", [
+    # archive: a level reached, not a change ("goes" with no "up" or "down")
+    "> I've checked that vhost process (and pktgen) goes 100% cpu also.",
+    # archive: a printf conversion in a quoted patch read as "-22%"
+    '> +\tseq_printf(f, "%-22s: %d\\n", "page_size", 4096);',
+    # invented: a range reached ("drops to 5-10%") is a level, as a single percentage is
+    "The usage drops to 5-10% under load.",
+])
+def test_levels_and_formats_are_no_changes(text: str) -> None:
+    assert relative(text + "\n") == []
+
+
+def test_rows_that_name_their_variant_before_one_value_pair() -> None:
+    # archive: "Re: [PATCH vhost v11 10/10] virtio_net: merge dma operation for one page";
+    # a "label: value" row without its colon, the setting heading the rows is their context
+    text = ("> kernel command line: intel_iommu=on iommu.strict=1 iommu.passthrough=0\n>\n"
+            "> virtio-net without merge dma 428614.00 pps\n>\n> virtio-net with merge dma    742853.00 pps\n\n\n"
+            "kernel command line: intel_iommu=on iommu.strict=0 iommu.passthrough=0\n\n"
+            "virtio-net without merge dma 775496.00 pps\n\nvirtio-net with merge dma    1010514.00 pps\n\nThanks.\n")
+    claims = [c for c in ex("Subject: t\n\n" + text).claims if c.baseline]
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == [(428614, 742853), (775496, 1010514)]
+    assert all(c.unit == "pps" and c.context and "iommu.strict" in c.context for c in claims)
+
+
+@pytest.mark.parametrize("text", [
+    "I ran it for 30 seconds\nand then for 60 seconds",  # no variant named
+    "Tested on a box with 4 cores\nand on one with 8 cores",  # sizes, not measures
+    # archive (a call for papers): journals and their impact factors under a heading row
+    "Data Technologies and Applications (IF: 1.667 / Q4)\n\nComputer Science and Information Systems "
+    "(IF: 1.167 / Q4)\n\nJournal of Information Science and Engineering (IF: 0.541 / Q4): Special Issue",
+])
+def test_sentences_ending_in_a_value_are_no_rows(text: str) -> None:
+    assert pairs("Subject: t\n\n" + text + "\n") == []
+
+
+def test_the_upper_end_of_a_range_written_with_to() -> None:
+    # archive: "[PATCH v2] x86/paravirt: useless assignment instructions cause Unixbench
+    # full core performance degradation"; the "5%" after "to" is read as the "4%" before it
+    ln = Line("causing the multi-core performance of Unixbench to drop by about 4% to 5%.", 1)
+    assert [(c.metric, c.claimed_change_pct) for c in relative_claims(ln)] \
+        == [("performance", -4.0), ("performance", -5.0)]
+
+
+def test_a_perf_call_graph_node_is_no_prose() -> None:
+    # archive: a "perf report -g" call graph pasted in a reply; its lines are no sentence
+    text = ("      - vhost_worker\n         - 33.47% handle_tx_kick\n              handle_tx\n"
+            "              handle_tx_copy\n              vhost_tx_batch.isra.0\n")
+    assert relative(text) == []
