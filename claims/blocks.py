@@ -20,6 +20,7 @@ from claims.model import Claim, Line
 from claims.numbers import Token, is_unit, skeleton, tokenize
 from claims.pairs import Row, make_row, pair_rows, runs_in
 from claims.setup_steps import variant_key
+from claims.tools.lines import line_samples
 from claims.variants import clean_label, decided, pick_baseline, rank, role
 
 MAX_BLOCK = 400
@@ -455,7 +456,7 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
         if matched:
             fixed = _reference_columns(matched)
             for br, cr in matched:
-                out.extend(pair_rows(br, cr, tabular=True, context=context, fixed=fixed))
+                out.extend(_tool_named(br, pair_rows(br, cr, tabular=True, context=context, fixed=fixed)))
             continue
         by_shape: dict[tuple[str, ...], list[Row]] = {}
         for r in cand_rows:
@@ -471,8 +472,36 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
             if k >= len(cands) or (len(cands) != base_count[shape] and base_count[shape] > 1):
                 continue  # lines of one shape printed a different number of times: which is which?
             used[shape] = k + 1
-            out.extend(pair_rows(br, cands[k], tabular=True, context=context))
+            out.extend(_tool_named(br, pair_rows(br, cands[k], tabular=True, context=context)))
     return out
+
+
+def _tool_named(row: Row, claims: list[Claim]) -> list[Claim]:
+    """The claims of a row that is one line of a tool's output, named as the tool's
+    description names that line's numbers (iperf3's "1.34 GBytes" is the transfer, its
+    "144 KBytes" the congestion window, a setting that is no claim); other rows' as they are."""
+    if not claims:
+        return claims
+    named = line_samples(" ".join(t.text for t in row.tokens))
+    if not named:
+        return claims
+    out: list[Claim] = []
+    for c in claims:
+        assert c.baseline is not None
+        s = next((s for s in named if _close(s.value, c.baseline.value) and (s.unit or "") in ((c.unit or ""), "count")),
+                 None)
+        if s is None:
+            out.append(c)
+            continue
+        if s.config:
+            continue
+        c.metric, c.better = s.metric, s.better
+        out.append(c)
+    return out
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
 MIN_REFERENCE_ROWS = 3  # rows that print one column unchanged before it reads as a reference
