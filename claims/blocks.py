@@ -962,7 +962,7 @@ def command_run_claims(lines: Sequence[Line], events: list[ShellEvent],
 # ...,id=b1" / "device_add ...,id=b1,cont-pages=on") or a sentence between them that names
 # a side; when neither tells, the runs give no claim.
 
-MIN_STEPS = 3  # steps the two runs share, printed once in each
+MIN_STEPS = 3  # steps the two runs share, printed as often in each
 _MASK = re.compile(r"\d+(?:[.,]\d+)*")
 
 
@@ -990,11 +990,11 @@ def _two_runs(lines: Sequence[Line], idx: list[int], skip: set[int], neutral: fr
     where: dict[str, list[int]] = {}
     for i in steps:
         where.setdefault(_masked(lines[i].text), []).append(i)
-    # a step printed exactly twice; all first copies before all second copies, in one order
-    twice = sorted((ks for ks in where.values() if len(ks) == 2), key=lambda ks: ks[0])
-    if len(twice) < MIN_STEPS:
+    twice = _shared_steps([tuple(ks) for ks in where.values()])
+    anchored = {a for a, _ in twice}
+    if sum(1 for ks in where.values() if anchored.intersection(ks)) < MIN_STEPS:
         return [], set()
-    firsts, seconds = [ks[0] for ks in twice], [ks[1] for ks in twice]
+    firsts, seconds = [a for a, _ in twice], [b for _, b in twice]
     if max(firsts) >= min(seconds) or seconds != sorted(seconds):
         return [], set()
     a_start, a_end, b_start, b_end = firsts[0], max(firsts), min(seconds), seconds[-1]
@@ -1025,6 +1025,23 @@ def _two_runs(lines: Sequence[Line], idx: list[int], skip: set[int], neutral: fr
     if not any(c.unit for c in claims) or not any(c.baseline and c.candidate and c.baseline.value != c.candidate.value for c in claims):
         return [], set()
     return claims, set(range(a_start, a_end)) | set(range(b_start, b_end))
+
+
+def _shared_steps(copies: list[tuple[int, ...]]) -> list[tuple[int, int]]:
+    """(copy in the first run, copy in the second) of each step both runs print, in the
+    order of the first run.  A step printed twice is one in each run; one printed 2k times
+    ("cat /proc/meminfo" before and after each stage) is k in each, the j-th of one run
+    with the j-th of the other, when its k-th and (k+1)-th copies fall on either side of
+    the line where the steps printed twice change from the first run to the second."""
+    pairs = [(ks[0], ks[1]) for ks in copies if len(ks) == 2]
+    lo = max((a for a, _ in pairs), default=-1)
+    hi = min((b for _, b in pairs), default=1 << 30)
+    for ks in sorted((ks for ks in copies if len(ks) > 2 and len(ks) % 2 == 0), key=len):
+        k = len(ks) // 2
+        if ks[k - 1] < hi and ks[k] > lo:
+            pairs += list(zip(ks[:k], ks[k:], strict=True))
+            lo, hi = max(lo, ks[k - 1]), min(hi, ks[k])
+    return sorted(pairs)
 
 
 def _readings_end(idx: list[int], kinds: dict[int, str], last_step: int, stop: int) -> int:

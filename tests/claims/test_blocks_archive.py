@@ -275,3 +275,23 @@ def test_iperf3_interval_lines_under_labels_are_named_by_their_columns() -> None
                    ("transfer", "higher", 23.8, 24.6), ("bitrate", "higher", 40.9, 42.3),
                    ("transfer", "higher", 33.0, 36.7), ("bitrate", "higher", 56.6, 63.1),
                    ("retransmits", "lower", 1.0, 0.0)}
+
+
+def test_a_procedure_run_twice_that_repeats_its_steps_within_each_run() -> None:
+    # real excerpt (virtualization list, 2020-03, "virtio_balloon: Add
+    # VIRTIO_BALLOON_F_THP_ORDER"): one transcript per variant, without comments, so the
+    # reading command ("cat /proc/meminfo ...") is printed three times in each run and the
+    # monitor's "info balloon" twice; the k-th copy in one run pairs with the k-th in the
+    # other.  The device_add lines the runs write differently name the variants.
+    run = ("This is an example in a VM with 1G memory 1CPU:\n"
+           "cat /proc/meminfo | grep AnonHugePages:\nAnonHugePages:         0 kB\n\n"
+           "usemem --punch-holes -s -1 800m &\n\n"
+           "cat /proc/meminfo | grep AnonHugePages:\nAnonHugePages:    976896 kB\n\n"
+           "(qemu) device_add virtio-balloon-pci,id=balloon1{0}\n(qemu) info balloon\nballoon: actual=1024\n"
+           "(qemu) balloon 624\n(qemu) info balloon\nballoon: actual=624\n\n"
+           "cat /proc/meminfo | grep AnonHugePages:\nAnonHugePages:    {1} kB\n\n")
+    text = (run.format("", 153600) + "THP number decreased more than 800M.\n\n"
+            "This commit tries to handle this with add a new flag VIRTIO_BALLOON_F_THP_ORDER.\n"
+            + run.format(",thp-order=on", 583680) + "The THP number decreases 384M.\n")
+    got = [(m, b, c, bl.endswith("id=balloon1"), cl.endswith("thp-order=on")) for m, b, c, bl, cl in _named(text)]
+    assert got == [("AnonHugePages", 153600, 583680, True, True)]
