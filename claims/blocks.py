@@ -20,6 +20,7 @@ from claims.model import Claim, Line
 from claims.numbers import Token, is_unit, skeleton, tokenize
 from claims.pairs import Row, make_row, pair_rows, runs_in
 from claims.setup_steps import variant_key
+from claims.tools.lines import line_samples
 from claims.variants import clean_label, decided, pick_baseline, rank, role
 
 MAX_BLOCK = 400
@@ -455,7 +456,7 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
         if matched:
             fixed = _reference_columns(matched)
             for br, cr in matched:
-                out.extend(pair_rows(br, cr, tabular=True, context=context, fixed=fixed))
+                out.extend(_tool_named(br, pair_rows(br, cr, tabular=True, context=context, fixed=fixed)))
             continue
         by_shape: dict[tuple[str, ...], list[Row]] = {}
         for r in cand_rows:
@@ -471,8 +472,36 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
             if k >= len(cands) or (len(cands) != base_count[shape] and base_count[shape] > 1):
                 continue  # lines of one shape printed a different number of times: which is which?
             used[shape] = k + 1
-            out.extend(pair_rows(br, cands[k], tabular=True, context=context))
+            out.extend(_tool_named(br, pair_rows(br, cands[k], tabular=True, context=context)))
     return out
+
+
+def _tool_named(row: Row, claims: list[Claim]) -> list[Claim]:
+    """The claims of a row that is one line of a tool's output, named as the tool's
+    description names that line's numbers (iperf3's "1.34 GBytes" is the transfer, its
+    "144 KBytes" the congestion window, a setting that is no claim); other rows' as they are."""
+    if not claims:
+        return claims
+    named = line_samples(" ".join(t.text for t in row.tokens))
+    if not named:
+        return claims
+    out: list[Claim] = []
+    for c in claims:
+        assert c.baseline is not None
+        s = next((s for s in named if _close(s.value, c.baseline.value) and (s.unit or "") in ((c.unit or ""), "count")),
+                 None)
+        if s is None:
+            out.append(c)
+            continue
+        if s.config:
+            continue
+        c.metric, c.better = s.metric, s.better
+        out.append(c)
+    return out
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
 MIN_REFERENCE_ROWS = 3  # rows that print one column unchanged before it reads as a reference
@@ -933,7 +962,7 @@ def command_run_claims(lines: Sequence[Line], events: list[ShellEvent],
 # ...,id=b1" / "device_add ...,id=b1,cont-pages=on") or a sentence between them that names
 # a side; when neither tells, the runs give no claim.
 
-MIN_STEPS = 3  # steps the two runs share, printed once in each
+MIN_STEPS = 3  # steps the two runs share, printed as often in each
 _MASK = re.compile(r"\d+(?:[.,]\d+)*")
 
 
@@ -961,11 +990,11 @@ def _two_runs(lines: Sequence[Line], idx: list[int], skip: set[int], neutral: fr
     where: dict[str, list[int]] = {}
     for i in steps:
         where.setdefault(_masked(lines[i].text), []).append(i)
-    # a step printed exactly twice; all first copies before all second copies, in one order
-    twice = sorted((ks for ks in where.values() if len(ks) == 2), key=lambda ks: ks[0])
-    if len(twice) < MIN_STEPS:
+    twice = _shared_steps([tuple(ks) for ks in where.values()])
+    anchored = {a for a, _ in twice}
+    if sum(1 for ks in where.values() if anchored.intersection(ks)) < MIN_STEPS:
         return [], set()
-    firsts, seconds = [ks[0] for ks in twice], [ks[1] for ks in twice]
+    firsts, seconds = [a for a, _ in twice], [b for _, b in twice]
     if max(firsts) >= min(seconds) or seconds != sorted(seconds):
         return [], set()
     a_start, a_end, b_start, b_end = firsts[0], max(firsts), min(seconds), seconds[-1]
@@ -996,6 +1025,23 @@ def _two_runs(lines: Sequence[Line], idx: list[int], skip: set[int], neutral: fr
     if not any(c.unit for c in claims) or not any(c.baseline and c.candidate and c.baseline.value != c.candidate.value for c in claims):
         return [], set()
     return claims, set(range(a_start, a_end)) | set(range(b_start, b_end))
+
+
+def _shared_steps(copies: list[tuple[int, ...]]) -> list[tuple[int, int]]:
+    """(copy in the first run, copy in the second) of each step both runs print, in the
+    order of the first run.  A step printed twice is one in each run; one printed 2k times
+    ("cat /proc/meminfo" before and after each stage) is k in each, the j-th of one run
+    with the j-th of the other, when its k-th and (k+1)-th copies fall on either side of
+    the line where the steps printed twice change from the first run to the second."""
+    pairs = [(ks[0], ks[1]) for ks in copies if len(ks) == 2]
+    lo = max((a for a, _ in pairs), default=-1)
+    hi = min((b for _, b in pairs), default=1 << 30)
+    for ks in sorted((ks for ks in copies if len(ks) > 2 and len(ks) % 2 == 0), key=len):
+        k = len(ks) // 2
+        if ks[k - 1] < hi and ks[k] > lo:
+            pairs += list(zip(ks[:k], ks[k:], strict=True))
+            lo, hi = max(lo, ks[k - 1]), min(hi, ks[k])
+    return sorted(pairs)
 
 
 def _readings_end(idx: list[int], kinds: dict[int, str], last_step: int, stop: int) -> int:

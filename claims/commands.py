@@ -726,6 +726,10 @@ def _options_after(tail: str, prog: str = "") -> list[str]:
             name = bare.split("=", 1)[0]
             expect_value = "=" not in bare and name not in flags and not (
                 len(bare) > 2 and not bare.startswith("--") and bare[2:].isdigit())
+        elif w == "--" and k + 1 < len(words) and _OPT.match(words[k + 1].rstrip(".,;:)'\"`")):
+            taken.append(w)  # "netperf -t TCP_RR -- -r 1,1": the test's own options follow,
+            expect_value = False  # whose arities the program's own options do not tell
+            valued, flags = frozenset(), frozenset()
         elif expect_value and _ARG.match(bare.replace(" ", "_")) and not re.match(r"^[A-Z][a-z]+$", bare):
             if bare == w and _PLAIN_WORD.match(bare) and k + 1 < len(words) and _PLAIN_WORD.match(words[k + 1]):
                 if taken[-1] in valued:

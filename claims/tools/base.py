@@ -314,6 +314,13 @@ class ToolDescription:
         """Find this tool's output in `lines` (a mail body or a run's stdout)."""
         return []
 
+    def line_samples(self, text: str) -> list[Sample]:
+        """The numbers one line of this tool's output prints, named (`line` 0): for a line
+        pasted alone under a mail's label ("1K:  [  5] 30.00-35.00 sec ..."), without the
+        headers or the summary `find_outputs` reads a run by.  [] when the line is not the
+        tool's or the tool's lines do not name their numbers by themselves."""
+        return []
+
     def is_sample_name(self, name: str) -> bool:
         """Is `name` one of the names this tool's parser gives its results?"""
         return name in self.sample_names or (

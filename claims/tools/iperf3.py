@@ -4,8 +4,9 @@ Metric names carry the side that measured them, as iperf3's own summary does:
 `sender_bitrate`, `receiver_bitrate` (unit as printed: Mbits/sec; JSON: bits/sec),
 `sender_transfer`, `receiver_transfer` (MBytes; JSON: bytes), `sender_retransmits`,
 `receiver_jitter` (ms), `receiver_lost`, `receiver_lost_pct`; `cpu_host`, `cpu_remote`
-(JSON only). With -P N only the [SUM] lines are read. Per-interval lines are not samples:
-a claim is about the summary.
+(JSON only). With -P N only the [SUM] lines are read. Per-interval lines are not samples
+of a run (a claim is about the summary); a mail's pasted interval line is named by
+`line_samples` (`transfer`, `bitrate`, `retransmits`; its Cwnd is config).
 A prose claim of a bit rate is the receiver's figure (what arrived: the one people cite),
 of the sender only when it says so; with --bidir the name must say which direction.
 """
@@ -21,6 +22,7 @@ from claims.tools.base import (
     OptionSet,
     OutputBlock,
     ParsedArgs,
+    Sample,
     ToolDescription,
     is_csv_of,
     is_host,
@@ -147,6 +149,10 @@ class Iperf3(ToolDescription):
     def find_outputs(self, lines: Sequence[str]) -> list[OutputBlock]:
         """Text summaries and -J JSON: read by claims.tools.iperf3_output."""
         return iperf3_output.find_outputs(lines, self.name)
+
+    def line_samples(self, text: str) -> list[Sample]:
+        """One report line read alone: claims.tools.iperf3_output."""
+        return iperf3_output.line_samples(text)
 
 
 IPERF3 = register(Iperf3())

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from claims.tools.base import OutputBlock, Sample
-from claims.tools.iperf_common import COLLAPSED_CUT, UDP_TAIL, report_line
+from claims.tools.iperf_common import COLLAPSED_CUT, UDP_TAIL, report_in, report_line
 from claims.tools.text import NUM, clean_all, mentions, num, remap, runs_of, sample, split_collapsed
 
 _AUX = re.compile(r"^\s*((?:sender|receiver)\s*$|\[\s*ID\s*\]|\[\s*\d+\]\s+local\s|Connecting to host|iperf Done|"
@@ -172,4 +172,42 @@ def _json_samples(doc: dict[str, Any], line: int) -> list[Sample]:
         for key, metric in (("host_total", "cpu_host"), ("remote_total", "cpu_remote")):
             if isinstance(cpu.get(key), (int, float)):
                 out.append(sample(metric, float(cpu[key]), "%", "lower", line))
+    return out
+
+
+_CWND = re.compile(rf"^({NUM})\s+([KMGT]?Bytes)\b")
+
+
+def line_samples(text: str) -> list[Sample]:
+    """The numbers of one report line, named as its columns are: `[ ID] Interval  Transfer
+    Bitrate  Retr  Cwnd`.  An interval line (no sender/receiver) names its figures
+    without a side; the congestion window is the sender's state, not a result (config).
+    A mail pastes interval lines under labels to compare runs, so each line must name its
+    own numbers: read alone, "1.34 GBytes" is the transfer, not a time ("sec GBytes")."""
+    r = report_in(text)
+    if r is None or r.decimals != 2:
+        return []
+    said = _ROLE.search(r.rest)
+    role = f"{said.group(1)}_" if said else ""
+    if r.tag and said:
+        role = f"{r.tag.split('-')[0].lower()}_{role}"
+    out = [sample(f"{role}transfer", r.transfer, r.transfer_unit, "higher", 0),
+           sample(f"{role}bitrate", r.rate, r.rate_unit, "higher", 0)]
+    rest = _ROLE.sub("", r.rest).strip()
+    u = UDP_TAIL.search(rest)
+    if u:
+        out += [sample(f"{role}jitter", num(u.group(1)), "ms", "lower", 0),
+                sample(f"{role}lost", num(u.group(2)), "count", "lower", 0),
+                sample(f"{role}datagrams", num(u.group(3)), "count", None, 0, config=True)]
+        if u.group(4)[0].isdigit():
+            out.append(sample(f"{role}lost_pct", num(u.group(4)), "%", "lower", 0))
+        return out
+    m = re.match(rf"({NUM})(?:\s+|$)", rest)
+    if m and not _CWND.match(rest):
+        # TCP: retransmits (the sender's); UDP's sender prints its datagram count there
+        out.append(sample(f"{role}retransmits", num(m.group(1)), "count", "lower", 0))
+        rest = rest[m.end():]
+    c = _CWND.match(rest.strip())
+    if c:
+        out.append(sample(f"{role}cwnd", num(c.group(1)), c.group(2), None, 0, config=True))
     return out

@@ -43,6 +43,15 @@ def report_line(line: str) -> ReportLine | None:
                       rate=num(m.group(8)), rate_unit=m.group(9), rest=m.group(10).strip())
 
 
+def report_in(text: str) -> ReportLine | None:
+    """The report line a pasted line holds after a short label of its own ("1K:   [  5]
+    30.00-35.00 sec ..."), or at its start."""
+    at = text.find("[")
+    if at < 0 or at > 40:
+        return None
+    return report_line(text[at:])
+
+
 UDP_TAIL = re.compile(rf"({NUM})\s*ms\s+({NUM})\s*/\s*({NUM})\s*\(\s*({NUM}|-?nan)%\s*\)")
 
 # Before each report line of a page whose line breaks were lost: `... [  5] 0.00-10.00 sec`.

@@ -246,3 +246,52 @@ def test_a_word_that_introduces_the_next_item_does_not_name_the_value_before_it(
     got = {c.metric: (c.baseline.value, c.candidate.value) for c in ex(text).claims}
     assert got["errors"] == (7915231.0, 4926093.0)
     assert sum(1 for c in ex(text).claims if c.metric == "errors") == 1
+
+
+def test_iperf3_interval_lines_under_labels_are_named_by_their_columns() -> None:
+    # real excerpt (virtualization list, 2023-06, "virtio_net: ... page_pool"): iperf3 interval
+    # lines, one per packet size, the candidate's block first, a Cwnd wrapped by the mail
+    # client.  Each line names its numbers by iperf3's columns: Transfer (a size, not a time:
+    # once read "sec GBytes", lower is better), Bitrate, Retr (lower is better) and Cwnd, the
+    # sender's state, which is no claim (once paired 1.72 MBytes with 744 KBytes).
+    text = ("Here is a list of iperf output,\n\n"
+            "With PP and PP fragmenting:\n"
+            "1K:       [  5]  30.00-35.00  sec  4.63 GBytes  7.95 Gbits/sec    0\n"
+            "223 KBytes\n"
+            "8K:       [  5]  50.00-55.00  sec  18.9 GBytes  32.4 Gbits/sec    0\n"
+            "744 KBytes\n"
+            "16K:     [  5]  25.00-30.00  sec  24.6 GBytes  42.3 Gbits/sec    0    963 KBytes\n"
+            "128K:   [  5]  45.00-50.00  sec  36.7 GBytes  63.1 Gbits/sec    0   4.26 MBytes\n\n"
+            "Without PP:\n"
+            "1K:      [  5]  75.00-80.00  sec  5.47 GBytes  9.40 Gbits/sec    0    730 KBytes\n"
+            "8K:      [  5]  45.00-50.00  sec  19.9 GBytes  34.1 Gbits/sec    0   1.72 MBytes\n"
+            "16K:    [  5]   5.00-10.00  sec  23.8 GBytes  40.9 Gbits/sec    0   2.90 MBytes\n"
+            "128K:  [  5]  45.00-50.00  sec  33.0 GBytes  56.6 Gbits/sec    1   3.03 MBytes\n")
+    msg = message_from_text(text)
+    got = {(c.metric, c.better, c.baseline.value, c.candidate.value)
+           for c in extract_message(msg).claims if c.baseline and c.candidate}
+    assert got == {("transfer", "higher", 5.47, 4.63), ("bitrate", "higher", 9.40, 7.95),
+                   ("transfer", "higher", 19.9, 18.9), ("bitrate", "higher", 34.1, 32.4),
+                   ("transfer", "higher", 23.8, 24.6), ("bitrate", "higher", 40.9, 42.3),
+                   ("transfer", "higher", 33.0, 36.7), ("bitrate", "higher", 56.6, 63.1),
+                   ("retransmits", "lower", 1.0, 0.0)}
+
+
+def test_a_procedure_run_twice_that_repeats_its_steps_within_each_run() -> None:
+    # real excerpt (virtualization list, 2020-03, "virtio_balloon: Add
+    # VIRTIO_BALLOON_F_THP_ORDER"): one transcript per variant, without comments, so the
+    # reading command ("cat /proc/meminfo ...") is printed three times in each run and the
+    # monitor's "info balloon" twice; the k-th copy in one run pairs with the k-th in the
+    # other.  The device_add lines the runs write differently name the variants.
+    run = ("This is an example in a VM with 1G memory 1CPU:\n"
+           "cat /proc/meminfo | grep AnonHugePages:\nAnonHugePages:         0 kB\n\n"
+           "usemem --punch-holes -s -1 800m &\n\n"
+           "cat /proc/meminfo | grep AnonHugePages:\nAnonHugePages:    976896 kB\n\n"
+           "(qemu) device_add virtio-balloon-pci,id=balloon1{0}\n(qemu) info balloon\nballoon: actual=1024\n"
+           "(qemu) balloon 624\n(qemu) info balloon\nballoon: actual=624\n\n"
+           "cat /proc/meminfo | grep AnonHugePages:\nAnonHugePages:    {1} kB\n\n")
+    text = (run.format("", 153600) + "THP number decreased more than 800M.\n\n"
+            "This commit tries to handle this with add a new flag VIRTIO_BALLOON_F_THP_ORDER.\n"
+            + run.format(",thp-order=on", 583680) + "The THP number decreases 384M.\n")
+    got = [(m, b, c, bl.endswith("id=balloon1"), cl.endswith("thp-order=on")) for m, b, c, bl, cl in _named(text)]
+    assert got == [("AnonHugePages", 153600, 583680, True, True)]

@@ -237,6 +237,17 @@ def test_a_program_of_ones_own_run_inside_a_sentence() -> None:
                 "virtio-net,netdev=n0\n") == []
 
 
+def test_a_tools_own_options_after_a_double_dash_in_a_sentence() -> None:
+    """Invented, in the shape of s001's netperf line: in a sentence, or after a prompt the
+    line grammar does not know (`vm # `), netperf's test-specific options after `--` are
+    part of the run (once cut to `netperf -H ... -t TCP_RR`, a different test); a `--`
+    that a sentence goes on from is not."""
+    assert raws("I ran netperf -t TCP_RR -H lpaa6 -l 20 -- -r 40000,40000 a few times.\n") == [
+        "netperf -t TCP_RR -H lpaa6 -l 20 -- -r 40000,40000"]
+    assert raws("vm # netperf -H 192.168.1.1 -t TCP_RR -- -r 1,1\n") == ["netperf -H 192.168.1.1 -t TCP_RR -- -r 1,1"]
+    assert raws("while running netperf -- and nothing else on the box\n") == []
+
+
 def test_backticked_commands_in_a_sentence() -> None:
     """Invented: a quoted run is a command; a quoted tool name without options is not."""
     assert raws("I then ran `./vsock_perf --sender 2 --bytes 1G` on the guest and `perf stat` "

@@ -323,3 +323,17 @@ def test_testpmd_rates_are_results_and_its_counters_bookkeeping():
     counters = {s.metric for s in blk.samples if s.config}
     assert counters == {"rx_packets", "rx_missed", "rx_bytes", "rx_errors", "rx_nombuf", "tx_packets",
                         "tx_errors", "tx_bytes"}
+
+
+def test_iperf3_names_one_report_line_read_alone() -> None:
+    # a pasted line without the header or the summary: each number by its column; the
+    # congestion window is the sender's state (config), a UDP receiver's line its loss
+    got = [(s.metric, s.value, s.better, s.config)
+           for s in IPERF3.line_samples("2K:  [  5]  65.00-70.00  sec  9.46 GBytes  16.2 Gbits/sec    0   1.99 MBytes")]
+    assert got == [("transfer", 9.46, "higher", False), ("bitrate", 16.2, "higher", False),
+                   ("retransmits", 0.0, "lower", False), ("cwnd", 1.99, None, True)]
+    udp = {s.metric: s.value for s in IPERF3.line_samples(
+        "[  5]   0.00-10.00  sec  1.25 MBytes  1.05 Mbits/sec  0.010 ms  3/906 (0.33%)  receiver")}
+    assert udp == {"receiver_transfer": 1.25, "receiver_bitrate": 1.05, "receiver_jitter": 0.01,
+                   "receiver_lost": 3, "receiver_datagrams": 906, "receiver_lost_pct": 0.33}
+    assert IPERF3.line_samples("[  5] local 10.0.0.1 port 5201 connected") == []
