@@ -592,28 +592,51 @@ def _variant_near(text: str, pos: int, above: int = 2) -> bool:
     return _is_variant(text[start + 1:end if end >= 0 else len(text)])
 
 
+BLOCK_REACH = 400  # characters after a block's label line in which its first numbers stand
+
+
+def _data_line_after(text: str, start: int) -> bool:
+    """Is a line within BLOCK_REACH characters after `start` one of output, as the block
+    model reads lines (claims.blocks._kind: numbers laid out as output, not a sentence or
+    a wrapped line of prose)? A block is opened only at such a line: a label over prose
+    that quotes a number ("v3 -> v4:" over "- fix warnings with W=1 C=1") opens none."""
+    from claims.blocks import _kind
+    from claims.message import quote_depth
+
+    m = _BLOCK_NUM.search(text, start, start + BLOCK_REACH)
+    while m is not None:
+        line = text.rfind("\n", 0, m.start()) + 1
+        end = text.find("\n", m.start())
+        end = len(text) if end < 0 else end
+        if _kind(quote_depth(text[line:end])[1]) == "data":
+            return True
+        m = _BLOCK_NUM.search(text, end, start + BLOCK_REACH)
+    return False
+
+
 def _paired_cells(text: str) -> bool:
-    """Two numbers in cells, or blocks opened by a `...:` line with a number in the next few
-    lines, anywhere in the text (blocks pair output that is far apart); a pair of them names
-    its two variants, so each cell or block label has a variant word on its line or just
-    above it (a table's header). The variant words are looked up last, once a line, only
-    on the candidate lines: they are the costly part."""
-    candidates: list[tuple[int, int, int]] = []  # (line start, a position on it, lines above)
+    """Two numbers in cells, or blocks opened by a `...:` line over a line of output (in the
+    next few lines), anywhere in the text (blocks pair output that is far apart); a pair of
+    them names its two variants, so each cell or block label has a variant word on its line
+    or just above it (a table's header). The variant words are looked up, once a line, only
+    on the candidate lines, and a block's output line last: they are the costly part."""
+    # (line start, a position on it, lines above, where a block's output is looked for or -1)
+    candidates: list[tuple[int, int, int, int]] = []
     for m in _CELL.finditer(text):
-        candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 2))
+        candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 2, -1))
     if ":" in text:
         for m in _BLOCK_END.finditer(text):
-            if _BLOCK_NUM.search(text, m.end(), m.end() + 400) is not None:
-                candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0))
+            if _BLOCK_NUM.search(text, m.end(), m.end() + BLOCK_REACH) is not None:
+                candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0, m.end()))
     if len(candidates) < 2:
         return False
     seen = 0
     known: dict[tuple[int, int], bool] = {}
-    for line, pos, above in candidates:
+    for line, pos, above, output in candidates:
         key = (line, above)
         if key not in known:
             known[key] = _variant_near(text, pos, above)
-        if known[key]:
+        if known[key] and (output < 0 or _data_line_after(text, output)):
             seen += 1
             if seen >= 2:
                 return True

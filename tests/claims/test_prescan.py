@@ -257,6 +257,9 @@ def test_commands_the_reader_finds_pass(text: str) -> None:
     "Please bump the version from 1 to 2 in the next respin.\n",  # "from .. to", no measure
     "use foo -x to list devices\n",  # a program the reader does not know, an option, no evidence
     "It was 3 in v1 and 5 in v2 of the series.\n",  # side words, no pair the prose reader takes
+    # a change log: labels that name versions over prose quoting numbers, no line of output
+    "Changes in v2:\n- fix the warnings the robot saw in 2 builds\n\n"
+    "Changes in v3:\n- rebase on top of the tree and drop patch 4 of the series\n",
 ])
 def test_cues_the_readers_do_not_take_are_turned_away(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
     """A cue alone is not enough: the extractor's own readers find nothing here, and
@@ -377,3 +380,13 @@ def test_side_words_as_a_tree_match_the_flat_alternation() -> None:
         assert [(m.span(), m.group()) for m in tree.finditer(text)] == want
         found += len(want)
     assert found > 1000
+
+
+def test_a_block_label_needs_a_line_of_output_under_it() -> None:
+    """A "...:" label naming a side opens a block only over a line the block model reads
+    as output (claims.blocks._kind "data"), not over a bullet of prose that quotes numbers."""
+    log = ("Changes in v2:\n- fix the warnings the robot saw in 2 builds\n\n"
+           "Changes in v3:\n- rebase on top of the tree and drop patch 4 of the series\n")
+    assert not prescan._paired_cells(log)
+    assert prescan._paired_cells(log.replace("- fix the", "  rx 10 Mpps\n- fix the").replace(
+        "- rebase", "  rx 12 Mpps\n- rebase"))
