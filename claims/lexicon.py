@@ -212,9 +212,24 @@ def side_word_pattern() -> re.Pattern[str]:
     side only by its relation to other labels.  The pre-scan looks for these, so the
     lexicon's words are written once, here."""
     plain = {w for w in (*_HEADS, *_NEGATIONS, *_WORDS) if not w.startswith("=")}
-    alt = "|".join(re.escape(w) for w in sorted(plain, key=len, reverse=True))
-    return re.compile(rf"(?i)(?<![A-Za-z])(?:{alt})(?![A-Za-z])|[a-z]-next\b|\bnext-\d|\bv\d|\b(?:un|non-)[a-z]"
+    return re.compile(rf"(?i)(?<![A-Za-z]){_trie(plain)}(?![A-Za-z])|[a-z]-next\b|\bnext-\d|\bv\d|\b(?:un|non-)[a-z]"
                       rf"|\b(?:on|off)\b(?={_STATE_END.pattern})")
+
+
+def _trie(words: set[str]) -> str:
+    """One alternation of `words` written as a tree of their common prefixes ("b(?:a(?:se|
+    tch)|efore)"): the regex engine tries each next letter once, not every word at every
+    position (half the cost).  It matches what the flat alternation, longest word first,
+    matches: an optional rest is greedy, so a longer word is tried before its prefix."""
+    children: dict[str, set[str]] = {}
+    for w in words:
+        if w:
+            children.setdefault(w[0], set()).add(w[1:])
+    alts = [re.escape(ch) + _trie(rest) for ch, rest in sorted(children.items())]
+    if not alts:
+        return ""
+    body = alts[0] if len(alts) == 1 and "" not in words else f"(?:{'|'.join(alts)})"
+    return f"{body}?" if "" in words else body
 
 
 _SUBJECT_PREFIX = re.compile(r"^(?:\s*(?:re|fwd?|aw)\s*:\s*)*(?:\[[^\]]*\]\s*)*(?:[\w/.-]+:\s+)*", re.I)

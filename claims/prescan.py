@@ -402,6 +402,19 @@ def _pairs_in(lines: list[Line]) -> bool:
 # 1.8") or one of its size words ("halves", "doubled", "by half"), found without trying a
 # word at every position
 _OF_NUMBER = re.compile(r"(?i)of\s+(?:about\s+|~|roughly\s+)?\d|halv|doubl|tripl|\b(?:by|in)\s+half\b")
+# The same forms over the lower-cased text, each written from its first letter (a literal the
+# regex engine skips to: a case-free pattern is tried at every position, 1.5 CPU-s over the
+# archive). Lower-casing is what `(?i)` folds everywhere but at "İ" and "ı" (which it reads
+# as "i", and which lower-case to other letters): a text with either is read by _OF_NUMBER.
+_OF_NUMBER_LOWER = re.compile(r"of\s+(?:about\s+|~|roughly\s+)?\d|halv|doubl|tripl|b(?<!\wb)y\s+half\b"
+                              r"|i(?<!\wi)n\s+half\b")
+
+
+def _sizes_a_change(text: str) -> bool:
+    """Does `text` hold a match of _OF_NUMBER (a form every factor hint holds)?"""
+    if "\u0130" in text or "\u0131" in text:
+        return _OF_NUMBER.search(text) is not None
+    return _OF_NUMBER_LOWER.search(text.lower()) is not None
 
 
 def _states_change(text: str) -> bool:
@@ -414,7 +427,7 @@ def _states_change(text: str) -> bool:
     tried: set[int] = set()
     # the reader's hint starts with a word tried at every position (1.4 CPU-s over the
     # archive): it is looked for only in a text with its "of" and number or a size word
-    hint = (_FACTOR_HINT,) if _OF_NUMBER.search(text) is not None else ()
+    hint = (_FACTOR_HINT,) if _sizes_a_change(text) else ()
     for cue in (*_CUES[:_ALONE], *hint):
         for m in cue.finditer(text):
             start, lines = _paragraph(text, m.start())
@@ -582,30 +595,53 @@ def _variant_near(text: str, pos: int, above: int = 2) -> bool:
     return _is_variant(text[start + 1:end if end >= 0 else len(text)])
 
 
+BLOCK_REACH = 400  # characters after a block's label line in which its first numbers stand
+
+
+def _data_line_after(text: str, start: int) -> bool:
+    """Is a line within BLOCK_REACH characters after `start` one of output, as the block
+    model reads lines (claims.blocks._kind: numbers laid out as output, not a sentence or
+    a wrapped line of prose)? A block is opened only at such a line: a label over prose
+    that quotes a number ("v3 -> v4:" over "- fix warnings with W=1 C=1") opens none."""
+    from claims.blocks import _kind
+    from claims.message import quote_depth
+
+    m = _BLOCK_NUM.search(text, start, start + BLOCK_REACH)
+    while m is not None:
+        line = text.rfind("\n", 0, m.start()) + 1
+        end = text.find("\n", m.start())
+        end = len(text) if end < 0 else end
+        if _kind(quote_depth(text[line:end])[1]) == "data":
+            return True
+        m = _BLOCK_NUM.search(text, end, start + BLOCK_REACH)
+    return False
+
+
 def _paired_cells(text: str) -> bool:
-    """Two numbers in cells, or blocks opened by a `...:` line with a number in the next few
-    lines, anywhere in the text (blocks pair output that is far apart); a pair of them names
-    its two variants, so each cell or block label has a variant word on its line or just
-    above it (a table's header). The variant words are looked up last, once a line, only
-    on the candidate lines: they are the costly part."""
-    candidates: list[tuple[int, int, int]] = []  # (line start, a position on it, lines above)
+    """Two numbers in cells, or blocks opened by a `...:` line over a line of output (in the
+    next few lines), anywhere in the text (blocks pair output that is far apart); a pair of
+    them names its two variants, so each cell or block label has a variant word on its line
+    or just above it (a table's header). The variant words are looked up, once a line, only
+    on the candidate lines, and a block's output line last: they are the costly part."""
+    # (line start, a position on it, lines above, where a block's output is looked for or -1)
+    candidates: list[tuple[int, int, int, int]] = []
     for m in _CELL.finditer(text):
-        candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 2))
+        candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 2, -1))
     for m in _ROW_END.finditer(text):
-        candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0))
+        candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0, -1))
     if ":" in text:
         for m in _BLOCK_END.finditer(text):
-            if _BLOCK_NUM.search(text, m.end(), m.end() + 400) is not None:
-                candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0))
+            if _BLOCK_NUM.search(text, m.end(), m.end() + BLOCK_REACH) is not None:
+                candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0, m.end()))
     if len(candidates) < 2:
         return False
     seen = 0
     known: dict[tuple[int, int], bool] = {}
-    for line, pos, above in candidates:
+    for line, pos, above, output in candidates:
         key = (line, above)
         if key not in known:
             known[key] = _variant_near(text, pos, above)
-        if known[key]:
+        if known[key] and (output < 0 or _data_line_after(text, output)):
             seen += 1
             if seen >= 2:
                 return True

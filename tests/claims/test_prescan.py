@@ -257,6 +257,9 @@ def test_commands_the_reader_finds_pass(text: str) -> None:
     "Please bump the version from 1 to 2 in the next respin.\n",  # "from .. to", no measure
     "use foo -x to list devices\n",  # a program the reader does not know, an option, no evidence
     "It was 3 in v1 and 5 in v2 of the series.\n",  # side words, no pair the prose reader takes
+    # a change log: labels that name versions over prose quoting numbers, no line of output
+    "Changes in v2:\n- fix the warnings the robot saw in 2 builds\n\n"
+    "Changes in v3:\n- rebase on top of the tree and drop patch 4 of the series\n",
 ])
 def test_cues_the_readers_do_not_take_are_turned_away(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
     """A cue alone is not enough: the extractor's own readers find nothing here, and
@@ -299,6 +302,7 @@ def test_marked_finders_agree_with_their_patterns_on_the_corpus() -> None:
         assert list(prescan._keys(text)) == keys
         hints = _FACTOR_HINT.findall(text)
         assert not hints or prescan._OF_NUMBER.search(text)
+        assert prescan._sizes_a_change(text) == (prescan._OF_NUMBER.search(text) is not None)
         for name, got in (("own", want), ("unknown", unknown), ("keys", keys), ("hint", hints)):
             found[name] += len(got)
     assert all(found.values()), found  # each finder was compared on lines it finds
@@ -336,7 +340,53 @@ def test_the_factor_hint_needs_its_of_and_number_or_a_size_word() -> None:
     assert not _FACTOR_HINT.search("a factor of two") and not prescan._OF_NUMBER.search("a factor of two")
 
 
+@pytest.mark.parametrize("text", ["An Increase OF 1.8", "it HALVES", "cut In Half", "cut ın half",
+                                  "cut İn half", "xin half", "by halfway", "Ünïcode: doubled"])
+def test_the_lower_cased_factor_forms_are_the_case_free_ones(text: str) -> None:
+    """_sizes_a_change reads the lower-cased text, or the case-free pattern where lower case
+    is not what `(?i)` folds ("ı" and "İ" both match an "i")."""
+    assert prescan._sizes_a_change(text) == (prescan._OF_NUMBER.search(text) is not None)
+    assert prescan._sizes_a_change("cut ın half") and prescan._sizes_a_change("cut İn half")
+
+
 def test_skipped_lines_are_cut_only_where_a_mark_stands() -> None:
     text = (" drivers/net/virtio_net.c | 12 ++--\n 1 file changed, 10 insertions(+)\n"
             "[    5.392845] virtio_net: up\nrx 10 | 12 Mpps (the table stays)\n")
     assert readable(text) == "\n\n\nrx 10 | 12 Mpps (the table stays)\n" == prescan._SKIPPED_LINE.sub("", text)
+
+
+def _flat_side_words() -> re.Pattern[str]:
+    """The specification of claims.lexicon.side_word_pattern: the lexicon's words as one
+    flat alternation, longest first (the tree of prefixes it is written as must match
+    the same)."""
+    from claims import lexicon
+
+    plain = {w for w in (*lexicon._HEADS, *lexicon._NEGATIONS, *lexicon._WORDS) if not w.startswith("=")}
+    alt = "|".join(re.escape(w) for w in sorted(plain, key=len, reverse=True))
+    rest = lexicon.side_word_pattern().pattern.split("(?![A-Za-z])", 1)[1]
+    return re.compile(rf"(?i)(?<![A-Za-z])(?:{alt})(?![A-Za-z]){rest}")
+
+
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_side_words_as_a_tree_match_the_flat_alternation() -> None:
+    from claims import lexicon
+
+    flat, tree = _flat_side_words(), lexicon.side_word_pattern()
+    texts = _readable_texts() + ["base-line, un-patched; w/o w/ +gro zero-copy nonexistent none not no notch",
+                                 "Unpatched BASELINE Before-patch prev previously pre-fix ref refs"]
+    found = 0
+    for text in texts:
+        want = [(m.span(), m.group()) for m in flat.finditer(text)]
+        assert [(m.span(), m.group()) for m in tree.finditer(text)] == want
+        found += len(want)
+    assert found > 1000
+
+
+def test_a_block_label_needs_a_line_of_output_under_it() -> None:
+    """A "...:" label naming a side opens a block only over a line the block model reads
+    as output (claims.blocks._kind "data"), not over a bullet of prose that quotes numbers."""
+    log = ("Changes in v2:\n- fix the warnings the robot saw in 2 builds\n\n"
+           "Changes in v3:\n- rebase on top of the tree and drop patch 4 of the series\n")
+    assert not prescan._paired_cells(log)
+    assert prescan._paired_cells(log.replace("- fix the", "  rx 10 Mpps\n- fix the").replace(
+        "- rebase", "  rx 12 Mpps\n- rebase"))
