@@ -21,7 +21,7 @@ from claims.hunks import fragment_runs, hunk_lines
 from claims.lkp import lkp_claims
 from claims.model import Claim, Extraction, Line, Message
 from claims.normalise import FLAT_MIN, unflatten_lines
-from claims.numbers import MAX_LINE, is_unit, unit_kind
+from claims.numbers import MAX_LINE, has_digit, is_unit, unit_kind
 from claims.prescan import message_might_have_claims, might_have_claims  # noqa: F401
 from claims.prose import (
     arrow_claims,
@@ -50,6 +50,8 @@ _SIZE_OUTPUT = re.compile(
     r"|^add/remove: \d+/\d+ grow/shrink: \d+/\d+ up/down:"
     r"|^\s*function\s+old\s+new\s+delta\s*$")
 
+# What a line without a digit needs to match _SIZE_OUTPUT (its other patterns all have \d)
+_DIGITLESS_SIZE = ("/*", "text", "function")
 
 MAX_LINES = 100_000
 
@@ -60,8 +62,13 @@ def skipped_lines(lines: Sequence[Line]) -> set[int]:
     skip = hunk_lines(lines)
     for i, ln in enumerate(lines):
         t = ln.text
-        if i not in skip and (_DIFFSTAT.match(t) or _LOG_LINE.match(t) or _SIZE_OUTPUT.search(t)):
-            skip.add(i)
+        if i in skip:
+            continue
+        if has_digit(t):
+            if _DIFFSTAT.match(t) or _LOG_LINE.match(t) or _SIZE_OUTPUT.search(t):
+                skip.add(i)
+        elif ("|" in t and _DIFFSTAT.match(t)) or (any(w in t for w in _DIGITLESS_SIZE) and _SIZE_OUTPUT.search(t)):
+            skip.add(i)  # without a digit only a "| Bin" diffstat row or a size header can match
     return skip | fragment_runs(lines)
 
 

@@ -754,7 +754,10 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
         sides = []
         past: list[tuple[float, str | None, float, str, int]] = []
         prev_end = 0
-        for m in _SIDE_NUMBER.finditer(sentence):
+        matches = list(_SIDE_NUMBER.finditer(sentence))
+        if len(matches) < 2:
+            continue  # a pair is two numbers of one sentence: its words need no reading
+        for m in matches:
             unit = (m.group("u") or "").rstrip(".,;:)") or None
             after = m.group("after") or ""
             words_after = after.split()
@@ -1409,6 +1412,8 @@ def _paragraphs(lines: Sequence[Line], skip: set[int]) -> list[list[Statement]]:
                 items[-1].append(ln)
         stmts: list[Statement] = []
         for item in items:
+            if not any(has_digit(ln.text[:MAX_LINE]) for ln in item):
+                continue  # the passage's text would have no digit either (see below)
             p = Passage(item)
             if len(p.text) > MAX_LINE or not _PROSE_WORD.search(p.text) or not has_digit(p.text):
                 continue  # (no digit: no sentence of it has a value, see _statement)
@@ -1618,7 +1623,10 @@ def stated_order_claims(lines: Sequence[Line], skip: set[int]) -> list[Claim]:
     to the candidate, and every place of the two lines pairs so."""
     rows: list[tuple[int, list[tuple[float, str, int]], frozenset[str]] | None] = []
     for i, ln in enumerate(lines):
-        vals = None if i in skip or cue(ln.text).score else _measured_values(ln.text)
+        # values first: most lines have none, and then neither the lexicon nor the shape is read
+        vals = None if i in skip or not has_digit(ln.text[:MAX_LINE]) else _measured_values(ln.text)
+        if vals and cue(ln.text).score:
+            vals = None
         rows.append((i, vals, _line_shape(ln.text)) if vals else None)
 
     def same(x: int, y: int) -> bool:
