@@ -290,6 +290,9 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
     """The numeric lines of a block as rows, with column names from header lines above."""
     rows: list[Row] = []
     headers: list[str] = []
+    header_at = -2  # the index of the last header line
+    tail: list[str] = []  # the names of a wrapped record's second line, for the row under it
+    tail_at = -1
     runs: int | None = None
     for k in range(start, end):
         ln = lines[k]
@@ -314,6 +317,7 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
             words = text.split()
             if len(words) >= 2 and len(text) < 200 and _column_names(text):
                 headers.append(text)
+                header_at = k
             elif not text.strip():
                 headers = []
             continue
@@ -326,9 +330,27 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
             row.key = " ".join(t.text for t in row.tokens[:key_end + 1]).rstrip(":")
         else:
             _name_column(row, text)
-        row.columns = _item_names(row.tokens) or _columns(row, headers, header)
+        if tail and tail_at == k:  # the second line of a wrapped record: named in order
+            cols = _columns(row, [], tail)
+        elif _wrapped_record(lines, k, end, headers, header_at):
+            cols = _columns(row, headers[-2:-1], header)
+            tail, tail_at = headers[-1].split(), k + 1
+        else:
+            cols = _columns(row, headers, header)
+        row.columns = _item_names(row.tokens) or cols
         rows.append(row)
     return _unwrapped(rows)
+
+
+def _wrapped_record(lines: Sequence[Line], k: int, end: int, headers: list[str], header_at: int) -> bool:
+    """A record the mail client wrapped, its header alike (sar's "IFACE rxpck/s ... txkB/s"
+    over "rxcmp/s ... %ifutil", each "Average: enp8s0 ..." row over a line of as many bare
+    numbers as the header's second line has names): the second header line names the
+    numbers under the row, not the row's own, so the two lines are no stacked header."""
+    if len(headers) < 2 or header_at != k - 1 or k + 1 >= end:
+        return False
+    under = tokenize(lines[k + 1].text)
+    return bool(under) and all(t.kind == "value" for t in under) and len(under) == len(headers[-1].split())
 
 
 def _name_numbers(row: Row) -> None:

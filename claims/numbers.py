@@ -327,9 +327,13 @@ def skeleton(tokens: list[Token]) -> tuple[str, ...]:
     return tuple(out)
 
 
+_OPTION = re.compile(r"(?<!\S)--?[A-Za-z][\w-]*")  # "lock2_threads -s 10 -t 64": "-s" is no seconds
+
+
 def better_for(metric: str | None, unit: str | None) -> Literal["higher", "lower"] | None:
-    """Which way is good, judged from the metric's name and unit."""
-    text = f"{metric or ''} {unit or ''}".strip()
+    """Which way is good, judged from the metric's name and unit (a command's options in
+    the name say nothing of it)."""
+    text = _OPTION.sub("", f"{metric or ''} {unit or ''}").strip()
     if _HIGHER.search(text):
         return "higher"
     if _LOWER.search(text):

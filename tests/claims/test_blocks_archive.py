@@ -295,3 +295,23 @@ def test_a_procedure_run_twice_that_repeats_its_steps_within_each_run() -> None:
             + run.format(",thp-order=on", 583680) + "The THP number decreases 384M.\n")
     got = [(m, b, c, bl.endswith("id=balloon1"), cl.endswith("thp-order=on")) for m, b, c, bl, cl in _named(text)]
     assert got == [("AnonHugePages", 153600, 583680, True, True)]
+
+
+def test_a_wrapped_sar_record_names_each_value_by_its_own_header_line() -> None:
+    # archive: "sar -n DEV" averages pasted by a mail client that wrapped each record
+    # (header and row alike) after txkB/s; each variant run four times.  The second
+    # header line names the numbers under the row, not the row's own: stacked, they made
+    # "Average rxpck/s rxmcst/s %ifutil" and read it lower-is-better
+    rec = ("Average:        IFACE   rxpck/s   txpck/s    rxkB/s    txkB/s\n"
+           "rxcmp/s   txcmp/s  rxmcst/s   %ifutil\n"
+           "Average:       enp8s0 {}      {}  {}      0.0{}\n"
+           "0.00      0.00      0.00      0.00\n")
+    text = ("with page pool:\n1.\n" + rec.format("655092.27", "0.35", "27508.77", 3)
+            + "2.\n" + rec.format("654749.87", "0.63", "27494.42", 5) + "\n\n"
+            "without page pool:\n1.\n" + rec.format("646515.20", "0.47", "27148.60", 4)
+            + "2.\n" + rec.format("653874.13", "0.18", "27457.61", 2) + "\n")
+    claims = [c for c in ex("Subject: t\n\n" + text).claims if c.baseline and c.candidate]
+    got = {(c.metric, c.baseline.value, c.candidate.value, c.better) for c in claims}
+    assert ("Average rxpck/s", 646515.2, 655092.27, "higher") in got
+    assert ("Average rxpck/s", 653874.13, 654749.87, "higher") in got
+    assert all("%ifutil" not in c.metric and "rxmcst" not in c.metric for c in claims)

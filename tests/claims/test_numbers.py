@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.numbers import is_rate, is_unit, parse_number, tokenize, unit_kind
+from claims.numbers import better_for, is_rate, is_unit, parse_number, tokenize, unit_kind
 from tests.extractkit import ex, pairs
 
 
@@ -103,3 +103,11 @@ def test_a_percent_sign_after_a_bracket_is_code_not_a_percent() -> None:
     assert ex("Looks fine to me.\n\n" + code).claims == []
     assert ex('Is this because "(fn + 1) % 8" may be zero?\n').claims == []
     assert [t.percent for t in tokenize("it got 22 % faster") if t.kind == "value"] == [True]
+
+
+def test_a_commands_options_in_a_metric_name_give_no_direction() -> None:
+    # archive: a will-it-scale table whose rows are named by the command line; its "-s 10"
+    # (seconds to run) had read the ops count as lower-is-better
+    assert better_for("will-it-scale/lock2_threads -s 10 -t 64", None) is None
+    assert better_for("ping -s 1400 rtt", "ms") == "lower"
+    assert better_for("time", "s") == "lower"

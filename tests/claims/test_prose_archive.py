@@ -236,3 +236,21 @@ def test_a_perf_call_graph_node_is_no_prose() -> None:
     text = ("      - vhost_worker\n         - 33.47% handle_tx_kick\n              handle_tx\n"
             "              handle_tx_copy\n              vhost_tx_batch.isra.0\n")
     assert relative(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    # archive: a reviewer's reply on a percpu patch; "talking" was the metric
+    "Also, you're talking ~1% gains here. I think our collective time would",
+    # archive: a reply on virtio vectors; "versus seems" was the metric
+    "on vectors. 3 versus 2 seems a 50% saving. You disagree?",
+])
+def test_the_clause_around_a_stated_change_is_not_its_measure(text: str) -> None:
+    """Words before a stated change name its measure only when a verb ends them as a
+    subject; otherwise the change is of a measure the sentence does not name."""
+    assert {c.metric for c in ex("Subject: t\n\n" + text + "\n").claims} == {"change"}
+
+
+def test_a_subject_ended_by_its_verb_still_names_a_stated_change() -> None:
+    assert [(c.metric, c.claimed_change_pct) for c in relative_claims(Line("XDP_REDIRECT gets a 20% improvement", 1))] \
+        == [("XDP_REDIRECT", 20.0)]
+    assert [c.metric for c in relative_claims(Line("The memcpy cost dropped by 5%.", 1))] == ["memcpy cost"]
