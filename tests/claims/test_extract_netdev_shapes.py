@@ -50,6 +50,11 @@ CASES: dict[str, tuple[str, dict[tuple[float, float], str | None]]] = {
                         {(6.21, 6.93): "higher", (23.10, 26.48): "higher", (41.75, 47.02): "higher"}),
     "kernel_version_rows": ("a table whose rows are the variants, named net-next and net-next + series",
                             {(1212004, 1398812): "higher", (1198774, 1387220): "higher"}),
+    "cpus_swept_columns": ("a table with the CPU count swept over the columns and before/after rows",
+                           {(35211, 38002): None, (69012, 74820): None, (131877, 142311): None,
+                            (240331, 262001): None}),
+    "nstat_deltas": ("nstat -az counter deltas under before:/after:",
+                     {(12344, 1022): "lower", (88123, 40211): "lower"}),
     "mpstat_softirq": ("mpstat 'Average:' lines with their header, before:/after:",
                        {(0.51, 0.49): None, (6.12, 5.98): None, (61.42, 44.87): None, (31.95, 48.66): None}),
 }
@@ -86,3 +91,21 @@ def test_a_sentence_wrapped_after_from_goes_on() -> None:
     table = [Line("Results from", 1), Line("64     1.2     1.3", 2)]
     assert [len(p.lines) for p in passages(table, set())] == [1, 1]
 
+
+def test_a_count_of_cpus_is_no_cpu_usage() -> None:
+    """"CPUs 4" names how many CPUs ran the test: it says nothing of the direction, while
+    "CPU usage" and "%cpu" go down when better."""
+    from claims.numbers import better_for
+
+    assert better_for("CPUs 4", None) is None
+    assert better_for("8 cpus", None) is None
+    assert better_for("CPU usage", None) == "lower"
+    assert better_for("%cpu", None) == "lower"
+
+
+def test_retransmits_go_down() -> None:
+    """"TcpRetransSegs" (nstat) holds "trans" but counts retransmissions, not transactions."""
+    from claims.numbers import better_for
+
+    assert better_for("TcpRetransSegs", None) == "lower"
+    assert better_for("TCP_RR transactions", None) == "higher"
