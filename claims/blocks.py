@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from claims.commands import ShellEvent
 from claims.grid import name_kind
-from claims.lexicon import content_words, cue, distinguishes
+from claims.lexicon import content_words, cue, distinguishes, names_key
 from claims.model import Claim, Line
 from claims.numbers import Token, is_unit, skeleton, tokenize
 from claims.pairs import Row, make_row, pair_rows, runs_in
@@ -338,6 +338,7 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
         else:
             cols = _columns(row, headers, header)
         row.columns = _item_names(row.tokens) or cols
+        _key_columns(row)
         rows.append(row)
     return _unwrapped(rows)
 
@@ -351,6 +352,22 @@ def _wrapped_record(lines: Sequence[Line], k: int, end: int, headers: list[str],
         return False
     under = tokenize(lines[k + 1].text)
     return bool(under) and all(t.kind == "value" for t in under) and len(under) == len(headers[-1].split())
+
+
+def _key_columns(row: Row) -> None:
+    """A whole number under a header that names an identifier ("CPU", "queue") says which
+    CPU or queue the row is about: it joins the row's name and is no result of its own."""
+    vals = [i for i, t in enumerate(row.tokens) if t.kind == "value"]
+    if len(row.columns) != len(vals) or not any(names_key(c) for c in row.columns):
+        return
+    cols: list[str | None] = []
+    for i, c in zip(vals, row.columns, strict=True):
+        t = row.tokens[i]
+        if names_key(c) and t.unit is None and not t.percent and t.text.isdigit():
+            row.tokens[i] = Token(t.text, t.start, t.end, "word")
+        else:
+            cols.append(c)
+    row.columns = cols
 
 
 def _name_numbers(row: Row) -> None:

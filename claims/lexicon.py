@@ -406,3 +406,14 @@ def contrasted(labels: Sequence[str | None], subject: str | None = None) -> bool
         return True
     ca, cb = (set(content_words(lab or "")) for lab in labels)
     return bool(ca & cb) and decided(labels, subject, containment=False)
+
+
+# Column headers that name *which* thing a row is about, not a measure of it: the CPU, core,
+# queue or interface a line of mpstat, sar or per-queue output reports on ("Average:  4  0.51
+# ..." under "CPU  %usr ...").  Their numbers are the row's key.
+_KEY_HEADERS = frozenset({"cpu", "core", "queue", "qid", "iface", "node", "ring", "port", "irq", "dev"})
+
+
+def names_key(header: str | None) -> bool:
+    """A column header that names an identifier column ("CPU", "queue", "IFACE")."""
+    return header is not None and header.strip().lower().rstrip(":#") in _KEY_HEADERS

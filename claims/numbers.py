@@ -63,7 +63,7 @@ _UNIT_RE = re.compile(
 
 _HIGHER = re.compile(
     r"(?i)(pps|bps|b/s|bits?/s|bytes?/s|/s(ec)?$|/sec|iops|ops|throughput|bandwidth|rate|"
-    r"trans|tps|qps|rps|req|per[ _]sec|per second|speed|insns per cycle|ipc|burns|"
+    r"(?<!re)trans|tps|qps|rps|req|per[ _]sec|per second|speed|insns per cycle|ipc|burns|"
     r"goodput|mpps|gbps|mbps|score|fork\(\) calls)"
 )
 _LOWER = re.compile(
@@ -328,12 +328,14 @@ def skeleton(tokens: list[Token]) -> tuple[str, ...]:
 
 
 _OPTION = re.compile(r"(?<!\S)--?[A-Za-z][\w-]*")  # "lock2_threads -s 10 -t 64": "-s" is no seconds
+# "CPUs 4", "8 cpus", "cpu=2": how many CPUs ran the test, a swept setting, not CPU usage
+_CPU_COUNT = re.compile(r"(?i)\b(?:\d{1,4}\s?cpus?|cpus?\s?[=:]?\s?\d{1,4})\b(?!\s?%)")
 
 
 def better_for(metric: str | None, unit: str | None) -> Literal["higher", "lower"] | None:
     """Which way is good, judged from the metric's name and unit (a command's options in
-    the name say nothing of it)."""
-    text = _OPTION.sub("", f"{metric or ''} {unit or ''}").strip()
+    the name, or a count of the CPUs that ran it, say nothing of it)."""
+    text = _CPU_COUNT.sub(" ", _OPTION.sub("", f"{metric or ''} {unit or ''}")).strip()
     if _HIGHER.search(text):
         return "higher"
     if _LOWER.search(text):

@@ -166,6 +166,17 @@ def _sentence_tail(last: str, text: str) -> bool:
     return not last.rstrip().endswith((".", ":", "!", "?", ";")) and _TAIL.match(text) is not None
 
 
+_DANGLING = re.compile(r"(?i)(?:^|\s)(?:from|to|by|of|than|vs\.?|versus)$")
+
+
+def _dangling(last: str, text: str) -> bool:
+    """A sentence wrapped right after a word that needs its object ("... drops from" /
+    "92% to 71%."): the next line goes on with it, though it holds too few words to pass as
+    prose by itself, unless it is laid out as columns or starts an item."""
+    return _DANGLING.search(last.rstrip()) is not None and _STRUCTURED.search(text.strip()) is None \
+        and bool(text.strip())
+
+
 def passages(lines: Sequence[Line], skip: set[int]) -> list[Passage]:
     """The message as passages: wrapped prose lines joined (a new item, a "label:" line, a
     line ending in ":" or a change of depth or author starts another); any other line is a
@@ -183,7 +194,7 @@ def passages(lines: Sequence[Line], skip: set[int]) -> list[Passage]:
         size += len(ln.text) + 1
         if last is not None and len(cur) < MAX_PASSAGE_LINES and size <= MAX_LINE and ln.depth == last.depth \
                 and ln.author == last.author and _is_prose(last.text) \
-                and (_is_prose(ln.text) or _sentence_tail(last.text, ln.text)) \
+                and (_is_prose(ln.text) or _sentence_tail(last.text, ln.text) or _dangling(last.text, ln.text)) \
                 and not _ITEM_START.match(ln.text) and not last.text.rstrip().endswith(":"):
             cur.append(ln)
             continue
