@@ -54,6 +54,19 @@ def test_escape_sequences_never_reach_the_body() -> None:
     assert any("control characters" in w for w in msg.warnings)
 
 
+def test_a_control_deep_in_a_tabbed_body_is_cleaned_on_its_line_only() -> None:
+    """fill_lines looks at the whole body once before it looks line by line: a body of
+    tab-indented code (unprintable, not a control) with one escape far down is cleaned
+    on that line, and the other lines are kept as they are."""
+    body = b"".join(b"\tline %d\tx\n" % k for k in range(300)) + b"\tok \x1b[2Jgone\n\tend\n"
+    msg = message_from_bytes(_mail(b"s", body=body))
+    texts = [ln.text for ln in msg.lines]
+    assert texts[:300] == [f"\tline {k}\tx" for k in range(300)]
+    assert texts[300:] == ["\tok gone", "\tend"]
+    assert any("control characters" in w for w in msg.warnings)
+    clean = message_from_bytes(_mail(b"s", body=body.replace(b"\x1b[2J", b"")))
+    assert not any("control characters" in w for w in clean.warnings)
+
 def test_terminal_text_and_header_helpers() -> None:
     assert printable("a\x1b[31mb\nc\td") == "ab\nc\td"
     assert one_line(" a\r\n\tb\x00c ") == "a bc"
