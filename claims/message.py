@@ -138,8 +138,11 @@ def fill_lines(msg: Message, texts: Sequence[str], numbers: Sequence[int]) -> Me
     prev_depth, prev_text = -1, ""  # the previous line, for attributions split in two
     shift = 0  # 1 after an Outlook "-----Original Message-----" line
     controls = False
+    # one look at the whole body (in C) instead of one call per line: almost no body has
+    # a control character, and concatenating lines makes none
+    dirty = has_control("".join(texts))
     for i, (raw, number) in enumerate(zip(texts, numbers, strict=False)):
-        if has_control(raw):  # escape sequences never reach a terminal or a reply
+        if dirty and has_control(raw):  # escape sequences never reach a terminal or a reply
             raw, controls = clean_line(raw), True
         c = raw[:1]
         if c == ">" or ((c == " " or c == "\t") and ">" in raw[:8]):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from claims.clean import one_line, printable
-from claims.mime import decode_header_value, decode_text, message_from_bytes
+from claims.mime import decode_header_value, decode_text, leaf_text, message_from_bytes
 from claims.sources import iter_messages
 
 CHARSETS = ["idna", "punycode", "utf\x00-8", "undefined", "zlib", "base64", "rot13", "utf-16",
@@ -53,6 +53,29 @@ def test_escape_sequences_never_reach_the_body() -> None:
     assert "cleared" in text
     assert any("control characters" in w for w in msg.warnings)
 
+
+def test_a_control_deep_in_a_tabbed_body_is_cleaned_on_its_line_only() -> None:
+    """fill_lines looks at the whole body once before it looks line by line: a body of
+    tab-indented code (unprintable, not a control) with one escape far down is cleaned
+    on that line, and the other lines are kept as they are."""
+    body = b"".join(b"\tline %d\tx\n" % k for k in range(300)) + b"\tok \x1b[2Jgone\n\tend\n"
+    msg = message_from_bytes(_mail(b"s", body=body))
+    texts = [ln.text for ln in msg.lines]
+    assert texts[:300] == [f"\tline {k}\tx" for k in range(300)]
+    assert texts[300:] == ["\tok gone", "\tend"]
+    assert any("control characters" in w for w in msg.warnings)
+    clean = message_from_bytes(_mail(b"s", body=body.replace(b"\x1b[2J", b"")))
+    assert not any("control characters" in w for w in clean.warnings)
+
+@pytest.mark.parametrize("junk", [b"", b"\r", b" ", b"\t*", b"!"])
+def test_base64_with_junk_between_its_characters_decodes_as_without(junk: bytes) -> None:
+    """Bytes outside the base64 alphabet are skipped wherever they are (the body is read
+    on a fast path when only line breaks are among its characters)."""
+    encoded = b"MTAuNSBHYnBzIC0+IDEyLjEg\nR2JwcyAoKzE1JSk=\n"
+    messy = encoded.replace(b"G", junk + b"G").replace(b"=", junk + b"=")
+    warnings: list[str] = []
+    assert leaf_text(messy, "base64", "utf-8", warnings) == "10.5 Gbps -> 12.1 Gbps (+15%)"
+    assert warnings == []
 
 def test_terminal_text_and_header_helpers() -> None:
     assert printable("a\x1b[31mb\nc\td") == "ab\nc\td"
