@@ -349,14 +349,57 @@ def _keys(text: str) -> Iterator[tuple[str, int]]:
 
 
 def _repeated_keys(text: str) -> bool:
-    """One key printed with a number on two lines: blocks of one tool's output, which the
-    block model pairs by their keys even when no label names a side (the variants may be
-    named by the subject or by what each block runs)."""
-    seen: dict[str, int] = {}
+    """One key printed with a number on two lines, each of which can be a row of a block:
+    blocks of one tool's output, which the block model pairs by their keys even when no
+    label names a side (the variants may be named by the subject or by what each block
+    runs). A key on a line of code or of a trailer, with no output under it, is no row."""
+    lines_of: dict[str, list[int]] = {}
     for key, line in _keys(text):
-        if seen.setdefault(key, line) != line:
+        at = lines_of.setdefault(key, [])
+        if not at or at[-1] != line + 1:
+            at.append(line + 1)  # the line's start
+    known: dict[int, bool] = {}
+    for at in lines_of.values():
+        if len(at) >= 2 and sum(1 for line in at if _in_a_block(text, line, known)) >= 2:
             return True
     return False
+
+
+def _in_a_block(text: str, line: int, known: dict[int, bool]) -> bool:
+    """Can the line starting at `line` be a row of a block? claims.blocks.find_blocks puts
+    a line in a block's range only if a line of output (its `_kind` "data") stands at or
+    below it at the same quote depth, before a non-blank line of another depth or a line
+    of code (either ends the block, or the text above the next one). Skipped lines and
+    listings end blocks too; they are not looked for here (which only passes more).
+    `known` holds the answers already found for this text: the lines scanned on the way
+    down get the same answer."""
+    from claims.blocks import _kind
+    from claims.message import quote_depth
+
+    scanned: list[int] = []
+    depth: int | None = None
+    answer = False
+    pos = line
+    while pos <= len(text):
+        if pos in known:
+            answer = known[pos]
+            break
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        d, body = quote_depth(text[pos:end])
+        if body.strip():
+            if depth is not None and d != depth:
+                break
+            depth = d
+            scanned.append(pos)
+            kind = _kind(body)
+            if kind in ("data", "code"):
+                answer = kind == "data"
+                break
+        pos = end + 1
+    for p in scanned:
+        known[p] = answer
+    return answer
 
 
 def _worded_pair(text: str) -> bool:
