@@ -660,16 +660,37 @@ def _data_line_after(text: str, start: int) -> bool:
     return False
 
 
+_ROW = -2  # a cell candidate's mark in _paired_cells
+
+
+def _read_as_row(text: str, line: int, known: dict[int, bool]) -> bool:
+    """Does a reader that pairs cells take the line at `line` as a row of them? The grid
+    model's own line parser (claims.grid.parse_line: tables too are read by it), the prose
+    reader's "label: value" rows and segments (claims.prose._line_row, _line_segments), or
+    a line a block can hold (_in_a_block). A numbered item ("  1) set W=1 for the build")
+    is none of these."""
+    from claims.grid import parse_line
+    from claims.message import quote_depth
+    from claims.prose import _line_row, _line_segments
+
+    end = text.find("\n", line)
+    depth, body = quote_depth(text[line:end if end >= 0 else len(text)])
+    ln = Line(body, 1, depth, None, None)
+    return parse_line(body) is not None or _line_row([ln], 0, set()) is not None \
+        or (":" in body and bool(_line_segments(ln))) or _in_a_block(text, line, known)
+
+
 def _paired_cells(text: str) -> bool:
     """Two numbers in cells, or blocks opened by a `...:` line over a line of output (in the
     next few lines), anywhere in the text (blocks pair output that is far apart); a pair of
     them names its two variants, so each cell or block label has a variant word on its line
     or just above it (a table's header). The variant words are looked up, once a line, only
     on the candidate lines, and a block's output line last: they are the costly part."""
-    # (line start, a position on it, lines above, where a block's output is looked for or -1)
+    # (line start, a position on it, lines above, where a block's output is looked for, or
+    # _ROW for a cell, whose line a reader must take as a row, or -1)
     candidates: list[tuple[int, int, int, int]] = []
     for m in _CELL.finditer(text):
-        candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 2, -1))
+        candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 2, _ROW))
     for m in _ROW_END.finditer(text):
         candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0, -1))
     if ":" in text:
@@ -679,15 +700,25 @@ def _paired_cells(text: str) -> bool:
     if len(candidates) < 2:
         return False
     seen = 0
-    known: dict[tuple[int, int], bool] = {}
+    named: dict[tuple[int, int], bool] = {}
+    rows: dict[int, bool] = {}  # lines some reader takes as a row (_read_as_row)
+    known: dict[int, bool] = {}  # lines a block can hold (_in_a_block)
     for line, pos, above, output in candidates:
         key = (line, above)
-        if key not in known:
-            known[key] = _variant_near(text, pos, above)
-        if known[key] and (output < 0 or _data_line_after(text, output)):
-            seen += 1
-            if seen >= 2:
-                return True
+        if key not in named:
+            named[key] = _variant_near(text, pos, above)
+        if not named[key]:
+            continue
+        if output == _ROW:
+            if line not in rows:
+                rows[line] = _read_as_row(text, line, known)
+            if not rows[line]:
+                continue
+        elif output >= 0 and not _data_line_after(text, output):
+            continue
+        seen += 1
+        if seen >= 2:
+            return True
     return False
 
 

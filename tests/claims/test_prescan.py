@@ -440,3 +440,22 @@ def test_a_block_row_is_a_line_a_block_can_hold() -> None:
                     assert prescan._in_a_block(text, starts[k], known), (path.name, lines[k].text)
                     checked += 1
     assert checked > 1000
+
+
+def test_a_cell_counts_only_on_a_line_a_reader_takes_as_a_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A number after "key=" or a column gap is a cell only on a line the grid model, the
+    prose reader's "label: value" rows or a block can take (_read_as_row): the links of
+    an archive cover letter ("...&m=156471883703948&w=2" under "Changes from v1[2]") hold
+    no cells; a table with variant labels does."""
+    cover = ("Tested the packed ring code with the qemu virtio 1.1 device code posted\n"
+             "here [1].\n\n"
+             "Changes from v1[2]\n"
+             "-----\n"
+             "Make virtio packed ring code compatible with split ring - [Michael]\n\n"
+             "[1]  https://marc.info/?l=qemu-devel&m=156471883703948&w=2\n"
+             "[2] https://lkml.org/lkml/2019/3/4/517\n")
+    assert not prescan._paired_cells(cover)
+    gate_open(monkeypatch)
+    assert findings(extract.extract_message(message_from_text(cover))) == set()
+    assert prescan._paired_cells("             before     after\n"
+                                 "tcp_rr       10200      12100\n")
