@@ -140,6 +140,7 @@ _CUES = [re.compile(p, re.M) for p in (
     # (from here on: cues of a pair written in words, _WORDED)
     *(rf"{w}(?<!\w{w})\b[^\n]{{0,80}}?{_N}" for w in ("vs", "versus", "compared", "against", "instead of")),
 )]
+_UNITS_CUE = 5  # two numbers with units on a line: it counts only where read (_measures_read)
 # "from X to Y", also wrapped across a line break: a `to` before a number, with a digit in
 # the 61 characters before it (the last digit, then up to 60 others).
 _TO = re.compile(r"to(?<!\wto)[\s>]+[~≈]?[+-]?\d")
@@ -299,8 +300,8 @@ def might_have_claims(text: str) -> bool:
     body, quote markers kept or removed)."""
     text = _with_unflattened(readable(text))
     if _DIGIT.search(text) is not None:
-        for cue in _CUES[_ALONE:_WORDED]:
-            if cue.search(text) is not None:
+        for k, cue in enumerate(_CUES[_ALONE:_WORDED], _ALONE):
+            if cue.search(text) is not None and (k != _UNITS_CUE or _measures_read(text)):
                 return True
         if _paired_cells(text) or _repeated_keys(text) or _states_change(text):
             return True
@@ -657,6 +658,29 @@ def _data_line_after(text: str, start: int) -> bool:
         if _kind(quote_depth(text[line:end])[1]) == "data":
             return True
         m = _BLOCK_NUM.search(text, end, start + BLOCK_REACH)
+    return False
+
+
+def _measures_read(text: str) -> bool:
+    """Two numbers with units on one line are read as a pair only on a line a reader takes
+    as a row (_read_as_row: a table, "label: value" rows, a line of a block) or in a
+    paragraph where the readers of sentences find a pair (_pairs_in): not in prose that
+    sizes things ("4 KB buffers, using up to 1 GB of memory")."""
+    known: dict[int, bool] = {}
+    tried: set[int] = set()
+    paragraphs: set[int] = set()
+    for m in _CUES[_UNITS_CUE].finditer(text):
+        line = text.rfind("\n", 0, m.start()) + 1
+        if line in tried:
+            continue
+        tried.add(line)
+        if _read_as_row(text, line, known):
+            return True
+        start, lines = _paragraph(text, m.start())
+        if start not in paragraphs:
+            paragraphs.add(start)
+            if _pairs_in(lines):
+                return True
     return False
 
 

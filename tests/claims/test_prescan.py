@@ -459,3 +459,18 @@ def test_a_cell_counts_only_on_a_line_a_reader_takes_as_a_row(monkeypatch: pytes
     assert findings(extract.extract_message(message_from_text(cover))) == set()
     assert prescan._paired_cells("             before     after\n"
                                  "tcp_rr       10200      12100\n")
+
+
+def test_two_measures_on_a_line_count_only_where_a_reader_pairs_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two numbers with units on one line pass only on a line read as a row or in a
+    paragraph whose sentences the prose readers pair (_measures_read): an archive
+    review that sizes buffers in prose states no change; a line of output does."""
+    review = ("only 1 byte per packet, the guest can queue up to 262144 of 4 KB\n"
+              "buffers, using up to 1 GB of memory per-socket. In addition, the\n"
+              "guest will continue to fill the queue.\n")
+    assert prescan._CUES[prescan._UNITS_CUE].search(review) is not None
+    assert not might_have_claims(review)
+    gate_open(monkeypatch)
+    assert findings(extract.extract_message(message_from_text(review))) == set()
+    assert prescan._measures_read("Before:\n  133292pps 68Mb/sec\n")
+    assert prescan._measures_read("Throughput went from 9.1 Gbps without the patch to 9.4 Gbps with it.\n")
