@@ -20,9 +20,14 @@ extractor's own reader of that shape asked about the cue's lines only.
 - A change stated alone needs a number with `%`, `x`/`×`, "times" or "fold", and then
   claims.prose.relative_claims must find a change in that paragraph (`_states_change`).
 - A pair in rows and columns or in blocks needs an operator or `vs` line between blocks,
-  aligned numeric columns, two numbers with units on one line, or `label: number` cells
-  whose labels the lexicon (`claims.lexicon.side_word_pattern`) reads as variants; these
-  pass as they are (the grid and block models are the costly stages, not asked here).
+  aligned numeric columns, two numbers with units on one line, `label: number` cells
+  whose labels the lexicon (`claims.lexicon.side_word_pattern`) reads as variants, or one
+  key printed with a number on two lines. The grid and block models are the costly
+  stages and are not run here, but a cell, a repeated key or two measures on a line count
+  only on a line one of their readers can take: a row of the grid model's own line parser
+  or of the prose "label: value" rows, or a line a block can hold (a line of output, as
+  claims.blocks._kind reads lines, at or below it, before code or another quote depth);
+  two measures also count in a paragraph whose sentences the prose readers pair.
 - A pair written in words (from/to, "vs", "compared", "against", "instead of", numbers
   with side words: "645 without the patch, ~625 with batch") passes only where the
   extractor's readers of such text find a pair in the cue's paragraph: the sentence
