@@ -20,9 +20,14 @@ extractor's own reader of that shape asked about the cue's lines only.
 - A change stated alone needs a number with `%`, `x`/`×`, "times" or "fold", and then
   claims.prose.relative_claims must find a change in that paragraph (`_states_change`).
 - A pair in rows and columns or in blocks needs an operator or `vs` line between blocks,
-  aligned numeric columns, two numbers with units on one line, or `label: number` cells
-  whose labels the lexicon (`claims.lexicon.side_word_pattern`) reads as variants; these
-  pass as they are (the grid and block models are the costly stages, not asked here).
+  aligned numeric columns, two numbers with units on one line, `label: number` cells
+  whose labels the lexicon (`claims.lexicon.side_word_pattern`) reads as variants, or one
+  key printed with a number on two lines. The grid and block models are the costly
+  stages and are not run here, but a cell, a repeated key or two measures on a line count
+  only on a line one of their readers can take: a row of the grid model's own line parser
+  or of the prose "label: value" rows, or a line a block can hold (a line of output, as
+  claims.blocks._kind reads lines, at or below it, before code or another quote depth);
+  two measures also count in a paragraph whose sentences the prose readers pair.
 - A pair written in words (from/to, "vs", "compared", "against", "instead of", numbers
   with side words: "645 without the patch, ~625 with batch") passes only where the
   extractor's readers of such text find a pair in the cue's paragraph: the sentence
@@ -140,6 +145,7 @@ _CUES = [re.compile(p, re.M) for p in (
     # (from here on: cues of a pair written in words, _WORDED)
     *(rf"{w}(?<!\w{w})\b[^\n]{{0,80}}?{_N}" for w in ("vs", "versus", "compared", "against", "instead of")),
 )]
+_UNITS_CUE = 5  # two numbers with units on a line: it counts only where read (_measures_read)
 # "from X to Y", also wrapped across a line break: a `to` before a number, with a digit in
 # the 61 characters before it (the last digit, then up to 60 others).
 _TO = re.compile(r"to(?<!\wto)[\s>]+[~≈]?[+-]?\d")
@@ -299,8 +305,8 @@ def might_have_claims(text: str) -> bool:
     body, quote markers kept or removed)."""
     text = _with_unflattened(readable(text))
     if _DIGIT.search(text) is not None:
-        for cue in _CUES[_ALONE:_WORDED]:
-            if cue.search(text) is not None:
+        for k, cue in enumerate(_CUES[_ALONE:_WORDED], _ALONE):
+            if cue.search(text) is not None and (k != _UNITS_CUE or _measures_read(text)):
                 return True
         if _paired_cells(text) or _repeated_keys(text) or _states_change(text):
             return True
@@ -349,14 +355,57 @@ def _keys(text: str) -> Iterator[tuple[str, int]]:
 
 
 def _repeated_keys(text: str) -> bool:
-    """One key printed with a number on two lines: blocks of one tool's output, which the
-    block model pairs by their keys even when no label names a side (the variants may be
-    named by the subject or by what each block runs)."""
-    seen: dict[str, int] = {}
+    """One key printed with a number on two lines, each of which can be a row of a block:
+    blocks of one tool's output, which the block model pairs by their keys even when no
+    label names a side (the variants may be named by the subject or by what each block
+    runs). A key on a line of code or of a trailer, with no output under it, is no row."""
+    lines_of: dict[str, list[int]] = {}
     for key, line in _keys(text):
-        if seen.setdefault(key, line) != line:
+        at = lines_of.setdefault(key, [])
+        if not at or at[-1] != line + 1:
+            at.append(line + 1)  # the line's start
+    known: dict[int, bool] = {}
+    for at in lines_of.values():
+        if len(at) >= 2 and sum(1 for line in at if _in_a_block(text, line, known)) >= 2:
             return True
     return False
+
+
+def _in_a_block(text: str, line: int, known: dict[int, bool]) -> bool:
+    """Can the line starting at `line` be a row of a block? claims.blocks.find_blocks puts
+    a line in a block's range only if a line of output (its `_kind` "data") stands at or
+    below it at the same quote depth, before a non-blank line of another depth or a line
+    of code (either ends the block, or the text above the next one). Skipped lines and
+    listings end blocks too; they are not looked for here (which only passes more).
+    `known` holds the answers already found for this text: the lines scanned on the way
+    down get the same answer."""
+    from claims.blocks import _kind
+    from claims.message import quote_depth
+
+    scanned: list[int] = []
+    depth: int | None = None
+    answer = False
+    pos = line
+    while pos <= len(text):
+        if pos in known:
+            answer = known[pos]
+            break
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        d, body = quote_depth(text[pos:end])
+        if body.strip():
+            if depth is not None and d != depth:
+                break
+            depth = d
+            scanned.append(pos)
+            kind = _kind(body)
+            if kind in ("data", "code"):
+                answer = kind == "data"
+                break
+        pos = end + 1
+    for p in scanned:
+        known[p] = answer
+    return answer
 
 
 def _worded_pair(text: str) -> bool:
@@ -620,16 +669,60 @@ def _data_line_after(text: str, start: int) -> bool:
     return False
 
 
+def _measures_read(text: str) -> bool:
+    """Two numbers with units on one line are read as a pair only on a line a reader takes
+    as a row (_read_as_row: a table, "label: value" rows, a line of a block) or in a
+    paragraph where the readers of sentences find a pair (_pairs_in): not in prose that
+    sizes things ("4 KB buffers, using up to 1 GB of memory")."""
+    known: dict[int, bool] = {}
+    tried: set[int] = set()
+    paragraphs: set[int] = set()
+    for m in _CUES[_UNITS_CUE].finditer(text):
+        line = text.rfind("\n", 0, m.start()) + 1
+        if line in tried:
+            continue
+        tried.add(line)
+        if _read_as_row(text, line, known):
+            return True
+        start, lines = _paragraph(text, m.start())
+        if start not in paragraphs:
+            paragraphs.add(start)
+            if _pairs_in(lines):
+                return True
+    return False
+
+
+_ROW = -2  # a cell candidate's mark in _paired_cells
+
+
+def _read_as_row(text: str, line: int, known: dict[int, bool]) -> bool:
+    """Does a reader that pairs cells take the line at `line` as a row of them? The grid
+    model's own line parser (claims.grid.parse_line: tables too are read by it), the prose
+    reader's "label: value" rows and segments (claims.prose._line_row, _line_segments), or
+    a line a block can hold (_in_a_block). A numbered item ("  1) set W=1 for the build")
+    is none of these."""
+    from claims.grid import parse_line
+    from claims.message import quote_depth
+    from claims.prose import _line_row, _line_segments
+
+    end = text.find("\n", line)
+    depth, body = quote_depth(text[line:end if end >= 0 else len(text)])
+    ln = Line(body, 1, depth, None, None)
+    return parse_line(body) is not None or _line_row([ln], 0, set()) is not None \
+        or (":" in body and bool(_line_segments(ln))) or _in_a_block(text, line, known)
+
+
 def _paired_cells(text: str) -> bool:
     """Two numbers in cells, or blocks opened by a `...:` line over a line of output (in the
     next few lines), anywhere in the text (blocks pair output that is far apart); a pair of
     them names its two variants, so each cell or block label has a variant word on its line
     or just above it (a table's header). The variant words are looked up, once a line, only
     on the candidate lines, and a block's output line last: they are the costly part."""
-    # (line start, a position on it, lines above, where a block's output is looked for or -1)
+    # (line start, a position on it, lines above, where a block's output is looked for, or
+    # _ROW for a cell, whose line a reader must take as a row, or -1)
     candidates: list[tuple[int, int, int, int]] = []
     for m in _CELL.finditer(text):
-        candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 2, -1))
+        candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 2, _ROW))
     for m in _ROW_END.finditer(text):
         candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0, -1))
     if ":" in text:
@@ -639,15 +732,25 @@ def _paired_cells(text: str) -> bool:
     if len(candidates) < 2:
         return False
     seen = 0
-    known: dict[tuple[int, int], bool] = {}
+    named: dict[tuple[int, int], bool] = {}
+    rows: dict[int, bool] = {}  # lines some reader takes as a row (_read_as_row)
+    known: dict[int, bool] = {}  # lines a block can hold (_in_a_block)
     for line, pos, above, output in candidates:
         key = (line, above)
-        if key not in known:
-            known[key] = _variant_near(text, pos, above)
-        if known[key] and (output < 0 or _data_line_after(text, output)):
-            seen += 1
-            if seen >= 2:
-                return True
+        if key not in named:
+            named[key] = _variant_near(text, pos, above)
+        if not named[key]:
+            continue
+        if output == _ROW:
+            if line not in rows:
+                rows[line] = _read_as_row(text, line, known)
+            if not rows[line]:
+                continue
+        elif output >= 0 and not _data_line_after(text, output):
+            continue
+        seen += 1
+        if seen >= 2:
+            return True
     return False
 
 

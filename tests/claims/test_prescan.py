@@ -390,3 +390,87 @@ def test_a_block_label_needs_a_line_of_output_under_it() -> None:
     assert not prescan._paired_cells(log)
     assert prescan._paired_cells(log.replace("- fix the", "  rx 10 Mpps\n- fix the").replace(
         "- rebase", "  rx 12 Mpps\n- rebase"))
+
+
+def test_a_repeated_key_counts_only_on_lines_a_block_can_hold() -> None:
+    """A key printed twice passes only where both lines can be rows of a block (a line of
+    output at or below each, at its quote depth, before code or another depth): quoted
+    code that assigns one field twice (an archive review of a virtio/s390 patch) is no
+    pair of output blocks; the same keys over lines of output are."""
+    review = ("On 26/04/2019 20:32, Halil Pasic wrote:\n"
+              ">   \t/* Deregister indicators from host. */\n"
+              "> -\tvcdev->indicators = 0;\n"
+              "> +\t*indicators(vcdev) = 0;\n"
+              ">   \tccw->flags = 0;\n"
+              ">   \tret = ccw_io_helper(vcdev, ccw,\n\n"
+              "same as before\n\n"
+              ">   \tccw->cmd_code = CCW_CMD_SET_CONF_IND;\n"
+              ">   \tccw->flags = 0;\n"
+              "> -\tccw->count = sizeof(&vcdev->indicators2);\n\n"
+              "here too\n")
+    assert not prescan._repeated_keys(review)
+    assert prescan._repeated_keys("rx-pps: 900100\ntx-pps: 900000\n\nrx-pps: 950100\ntx-pps: 950000\n")
+    # a key on a line of prose still counts when a line of output stands under it
+    assert prescan._repeated_keys("the rate was measured as rate: 5 with the\n  12.1  13.2  14.5\n\n"
+                                  "the rate was measured as rate: 6 without it\n  12.4  13.9  14.1\n")
+    # ... but not when the output under it is at another quote depth
+    assert not prescan._repeated_keys("the rate was measured as rate: 5 with the\n>  12.1  13.2  14.5\n\n"
+                                      "the rate was measured as rate: 6 without it\n>  12.4  13.9  14.1\n")
+
+
+def test_a_block_row_is_a_line_a_block_can_hold() -> None:
+    """Every row of every block the block model finds over the corpus and the shapes lies on
+    a line `_in_a_block` accepts: the repeated-key cue is no stricter than the model."""
+    from claims.blocks import find_blocks
+
+    checked = 0
+    for path in TEXTS:
+        msg = message_from_text(path.read_text(errors="replace"))
+        lines = msg.lines
+        if not lines:
+            continue
+        text = "\n".join(("> " * ln.depth) + ln.text for ln in lines)
+        starts = [0]
+        for ln in lines[:-1]:
+            starts.append(starts[-1] + len(("> " * ln.depth) + ln.text) + 1)
+        known: dict[int, bool] = {}
+        for b in find_blocks(lines, set()):
+            for k in range(b.start, b.end):
+                if any(ch.isdigit() for ch in lines[k].text):
+                    assert prescan._in_a_block(text, starts[k], known), (path.name, lines[k].text)
+                    checked += 1
+    assert checked > 1000
+
+
+def test_a_cell_counts_only_on_a_line_a_reader_takes_as_a_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A number after "key=" or a column gap is a cell only on a line the grid model, the
+    prose reader's "label: value" rows or a block can take (_read_as_row): the links of
+    an archive cover letter ("...&m=156471883703948&w=2" under "Changes from v1[2]") hold
+    no cells; a table with variant labels does."""
+    cover = ("Tested the packed ring code with the qemu virtio 1.1 device code posted\n"
+             "here [1].\n\n"
+             "Changes from v1[2]\n"
+             "-----\n"
+             "Make virtio packed ring code compatible with split ring - [Michael]\n\n"
+             "[1]  https://marc.info/?l=qemu-devel&m=156471883703948&w=2\n"
+             "[2] https://lkml.org/lkml/2019/3/4/517\n")
+    assert not prescan._paired_cells(cover)
+    gate_open(monkeypatch)
+    assert findings(extract.extract_message(message_from_text(cover))) == set()
+    assert prescan._paired_cells("             before     after\n"
+                                 "tcp_rr       10200      12100\n")
+
+
+def test_two_measures_on_a_line_count_only_where_a_reader_pairs_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two numbers with units on one line pass only on a line read as a row or in a
+    paragraph whose sentences the prose readers pair (_measures_read): an archive
+    review that sizes buffers in prose states no change; a line of output does."""
+    review = ("only 1 byte per packet, the guest can queue up to 262144 of 4 KB\n"
+              "buffers, using up to 1 GB of memory per-socket. In addition, the\n"
+              "guest will continue to fill the queue.\n")
+    assert prescan._CUES[prescan._UNITS_CUE].search(review) is not None
+    assert not might_have_claims(review)
+    gate_open(monkeypatch)
+    assert findings(extract.extract_message(message_from_text(review))) == set()
+    assert prescan._measures_read("Before:\n  133292pps 68Mb/sec\n")
+    assert prescan._measures_read("Throughput went from 9.1 Gbps without the patch to 9.4 Gbps with it.\n")
