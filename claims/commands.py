@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from claims.model import Command, Line, SetupStep
@@ -306,6 +307,7 @@ def _executable_word(word: str) -> bool:
     return path or base.endswith(_SCRIPT_EXT)
 
 
+@lru_cache(maxsize=4096)  # asked of each line's first word two or three times; words recur
 def _program_like(word: str) -> bool:
     """Could a shell line start with `word`? (cheap: no parse)"""
     base = basename(word)
@@ -440,11 +442,12 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
     found = Found()
     skip = skip or set()
     ran: set[str] = set()
+    ran_now: frozenset[str] = frozenset()  # `ran` as the lines' contexts see it, rebuilt when it grows
     i = 0
     n = len(lines)
     while i < n:
-        if i in skip:
-            i += 1
+        if i in skip or lines[i].text.isspace() or not lines[i].text:
+            i += 1  # a blank line has no first word, no option and no perf header
             continue
         ln = lines[i]
         text = _clean(ln.text)
@@ -458,12 +461,13 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
                 prompted, host, rest = strip_prompt(rest)
         rest, last = _joined(rest, lines, i, skip, prompted)
         rest = _COLLAPSED_CONTINUATION.sub("", rest)
-        ctx = _Context(prompted, host, i, last, labelled, frozenset(ran))
+        ctx = _Context(prompted, host, i, last, labelled, ran_now)
         events = _line_events(rest.strip(), ctx, ln) if _worth_parsing(rest, ctx) else []
         if events:
             found.events.extend(events)
             ran.update(basename(invocation(split_argv(ev.command.raw)).program)
                        for ev in events if ev.command is not None)
+            ran_now = frozenset(ran)
             if not all(ev.prose_after for ev in events):
                 found.used.update(range(i, last + 1))
             i = last + 1
@@ -653,6 +657,8 @@ def _prose_commands(lines: Sequence[Line], i: int, skip: set[int], found: Found)
         return used
     if "-" not in text or _PATCH_TITLE.match(text):
         return 1
+    if "`" not in text and _SPACE_DASH.search(text[:4000]) is None:
+        return 1  # no backtick to quote a command, and neither pattern below has its " -"
     spans = _quoted_commands(lines, i, found)
     # a line that is itself some program's command line (`qemu-system-x86_64 -m 4G ...`) is
     # not a sentence: the paths among its arguments are not programs run
@@ -674,6 +680,10 @@ def _prose_commands(lines: Sequence[Line], i: int, skip: set[int], found: Found)
                                                                   in_prose=True, author=ln.author)))
         spans.append((m.start(), m.end()))
     return 1
+
+
+# What both patterns need: the blank before a program's first option
+_SPACE_DASH = re.compile(r"\s-")
 
 
 # A program of one's own in a sentence ("running ./virtio_test --batch=64 gives"):
