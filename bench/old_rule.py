@@ -73,10 +73,7 @@ def run_cell(cell: dict[str, Any], noise: ModuleType) -> list[list[Any]]:
             self.results = results
 
         def __call__(self, want: dict[str, int]) -> None:
-            for variant, value in self.runs(want):
-                self.results.runs.append(RunRecord(
-                    variant=variant, index=len(self.results.runs), batch=self.batch,
-                    samples={"throughput": value}))
+            self.append_batch(self.results.runs, RunRecord, want)
 
     out = []
     for i in range(cell["reps"]):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -85,3 +86,10 @@ class Session:
         for n, names in sorted(groups.items()):
             for variant in self.order(names, n, self.order_rng):
                 yield variant, self.draw(variant)
+
+    def append_batch(self, runs: list[Any], record: Callable[..., Any], want: dict[str, int]) -> None:
+        """One batch appended to a results' `runs` as `record`s (the RunRecord class of
+        whichever tree runs: today's, or the present rule's in bench/old_rule.py)."""
+        for variant, value in self.runs(want):
+            runs.append(record(variant=variant, index=len(runs), batch=self.batch,
+                               samples={"throughput": value}))

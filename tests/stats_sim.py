@@ -47,10 +47,7 @@ class Simulator(Session):
         self.results = results
 
     def __call__(self, want: dict[str, int]) -> None:
-        for variant, value in self.runs(want):
-            self.results.runs.append(RunRecord(
-                variant=variant, index=len(self.results.runs), batch=self.batch,
-                samples={"throughput": value}))
+        self.append_batch(self.results.runs, RunRecord, want)
 
 
 def fixed(claimed_pct: float | None, true_pct: float, noise_pct: float, n: int,
