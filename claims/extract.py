@@ -267,10 +267,11 @@ def _apply_tools(claims: list[Claim], lines: Sequence[Line]) -> None:
                 c.metric = "__config__"
                 break
             c.metric, c.tool = s.metric, name
+            shared = c.candidate is not None and c.candidate.unit == c.baseline.unit  # else printed at its own scale
             c.unit = s.unit or c.unit
             c.better = s.better or c.better
             c.baseline.unit = c.unit
-            if c.candidate is not None:
+            if c.candidate is not None and shared:
                 c.candidate.unit = c.unit
             break
 

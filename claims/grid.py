@@ -36,6 +36,7 @@ from claims.numbers import (
     RUNS_NAME,
     Token,
     better_for,
+    common_scale,
     is_unit,
     tokenize,
     unit_kind,
@@ -1229,35 +1230,6 @@ def _value(c: Cell, label: str | None, unit: str | None, line: int, second: bool
     return v
 
 
-_PREFIX_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}
-
-
-def _prefixed(unit: str | None) -> tuple[float, str] | None:
-    """A unit as its K/M/G prefix's scale and the rest ("950K": 1e3 and ""; "Gbps": 1e9
-    and "bps"); None for a unit with no such prefix."""
-    if not unit or unit[0] not in _PREFIX_SCALE:
-        return None
-    rest = unit[1:]
-    if rest and not (is_unit(unit) and is_unit(rest)):
-        return None
-    return _PREFIX_SCALE[unit[0]], rest
-
-
-def _common_scale(bt: Token, ct: Token) -> tuple[float, float, str | None] | None:
-    """Two cells printed at different magnitudes of one unit ("950K" / "1.1M", "940 Mbps"
-    / "1.2 Gbps"): the factors that bring both to the bare unit, and that unit."""
-    if bt.unit == ct.unit or bt.unit is None or ct.unit is None:
-        return None
-    a, b = _prefixed(bt.unit), _prefixed(ct.unit)
-    if a is None and b is None:
-        return None
-    ra = a[1] if a else bt.unit
-    rb = b[1] if b else ct.unit
-    if ra != rb or (a is None) != (b is None) and not ra:
-        return None
-    return (a[0] if a else 1.0), (b[0] if b else 1.0), ra or None
-
-
 def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, unit: str | None,
            rows: Sequence[GRow], stated: float | None, context: str | None,
            b_second: bool = False, c_second: bool = False) -> Claim | None:
@@ -1269,7 +1241,7 @@ def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, uni
     last = max(r.line.number for r in rows)
     cand = rows[-1].line
     unit = unit or b.unit or c.unit or bt.unit or ct.unit
-    scales = _common_scale(bt, ct)
+    scales = common_scale(bt.unit, ct.unit)
     bs, cs = 1.0, 1.0
     if scales is not None:
         bs, cs, unit = scales

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from claims.numbers import common_scale
+
 Better = Literal["higher", "lower"] | None
 
 
@@ -122,12 +124,22 @@ class Claim:
     # a claim of no change, which only the mail's words make one, never a small number
     no_change: bool = False
 
+    def candidate_in_baseline_unit(self) -> float | None:
+        """The candidate's value in the baseline's unit: each side keeps the number as
+        printed, and a tool that changed its scale between them ("1,441,759 op/s" /
+        "1,992 kop/s") printed them in different units of one quantity."""
+        if self.candidate is None:
+            return None
+        scales = common_scale(self.baseline.unit, self.candidate.unit) if self.baseline else None
+        return self.candidate.value if scales is None else self.candidate.value * scales[1] / scales[0]
+
     @property
     def change_pct(self) -> float | None:
         """Change computed from the two values, in percent of the baseline."""
-        if self.baseline is None or self.candidate is None or self.baseline.value == 0:
+        cand = self.candidate_in_baseline_unit()
+        if self.baseline is None or cand is None or self.baseline.value == 0:
             return None
-        return round((self.candidate.value / self.baseline.value - 1.0) * 100.0, 4)
+        return round((cand / self.baseline.value - 1.0) * 100.0, 4)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

@@ -331,6 +331,36 @@ def skeleton(tokens: list[Token]) -> tuple[str, ...]:
     return tuple(out)
 
 
+_PREFIX_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}
+
+
+def _prefixed(unit: str | None) -> tuple[float, str] | None:
+    """A unit as its K/M/G prefix's scale and the rest ("950K": 1e3 and ""; "Gbps": 1e9
+    and "bps"); None for a unit with no such prefix."""
+    if not unit or unit[0] not in _PREFIX_SCALE:
+        return None
+    rest = unit[1:]
+    if rest and not (is_unit(unit) and is_unit(rest)):
+        return None
+    return _PREFIX_SCALE[unit[0]], rest
+
+
+def common_scale(a_unit: str | None, b_unit: str | None) -> tuple[float, float, str | None] | None:
+    """Two values printed at different magnitudes of one unit ("950K" / "1.1M", "940 Mbps"
+    / "1.2 Gbps", "op/s" / "kop/s"): the factors that bring both to the bare unit, and
+    that unit. A pair compares numbers only in one unit (grid cells and block lines alike)."""
+    if a_unit == b_unit or a_unit is None or b_unit is None:
+        return None
+    a, b = _prefixed(a_unit), _prefixed(b_unit)
+    if a is None and b is None:
+        return None
+    ra = a[1] if a else a_unit
+    rb = b[1] if b else b_unit
+    if ra != rb or (a is None) != (b is None) and not ra:
+        return None
+    return (a[0] if a else 1.0), (b[0] if b else 1.0), ra or None
+
+
 _OPTION = re.compile(r"(?<!\S)--?[A-Za-z][\w-]*")  # "lock2_threads -s 10 -t 64": "-s" is no seconds
 # "CPUs 4", "8 cpus", "cpu=2": how many CPUs ran the test, a swept setting, not CPU usage
 _CPU_COUNT = re.compile(r"(?i)\b(?:\d{1,4}\s?cpus?|cpus?\s?[=:]?\s?\d{1,4})\b(?!\s?%)")

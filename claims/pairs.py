@@ -11,7 +11,15 @@ import re
 from dataclasses import dataclass, field
 
 from claims.model import Better, Claim, Value
-from claims.numbers import Token, better_for, is_unit, skeleton, tokenize, unit_kind
+from claims.numbers import (
+    Token,
+    better_for,
+    common_scale,
+    is_unit,
+    skeleton,
+    tokenize,
+    unit_kind,
+)
 
 _ANNOTATION = re.compile(r"\((?P<body>[^()]{0,120})\)")
 _STATED = re.compile(r"(?<![\w.])(?P<sign>[+-])\s?(?P<num>\d+(?:\.\d+)?)\s?%")
@@ -228,9 +236,10 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
                 unit = pu.group(1)
         if unit and unit.startswith("%") and bt.percent:
             unit = "%"
-        claim = Claim(metric=metric, unit=unit, better=better or better_for(metric, unit),
-                      baseline=_value(bt, base, bspread.get(bi), unit),
-                      candidate=_value(ct, cand, cspread.get(ci), unit),
+        bunit, cunit = _side_units(bt, ct, unit)
+        claim = Claim(metric=metric, unit=bunit, better=better or better_for(metric, unit),
+                      baseline=_value(bt, base, bspread.get(bi), bunit),
+                      candidate=_value(ct, cand, cspread.get(ci), cunit),
                       lines=(min(base.first, cand.first), max(base.last, cand.last)),
                       context=context, depth=cand.depth, author=cand.author,
                       message_id=cand.message_id, p_value=cand.p_value)
@@ -238,6 +247,15 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
         claim.claimed_change_pct = st if st is not None else cand.stated_pct
         out.append(claim)
     return out
+
+
+def _side_units(bt: Token, ct: Token, unit: str | None) -> tuple[str | None, str | None]:
+    """Each side's unit: one for both, or each its own when the tool changed its scale
+    between them ("1,441,759 op/s" / "1,992 kop/s"). Values stay as printed; the units
+    put them in one (Claim.change_pct reads them)."""
+    if common_scale(bt.unit, ct.unit) is None:
+        return unit, unit
+    return bt.unit, ct.unit
 
 
 def runs_in(text: str) -> int | None:

@@ -528,7 +528,7 @@ def _metric(c: Claim, variant: str, bench: _Bench) -> Metric:
     # a claim the extractor could not name (numbers in a garbled line) still needs a name
     # the spec schema accepts, or the spec does not read back (bench/fuzz.py seed 2018316)
     return Metric(name=c.metric if c.metric.strip() else unit or "value", unit=unit, better=c.better,
-                  baseline=b.value if b else None, candidate=k.value if k else None,
+                  baseline=b.value if b else None, candidate=c.candidate_in_baseline_unit(),
                   claimed_change_pct=change, spread_pct=max(spreads) if spreads else None,
                   runs=min(runs) if runs else None, label=c.context, variant=variant,
                   sample=_sample(c, unit, bench), no_change=c.no_change)

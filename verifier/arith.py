@@ -67,7 +67,7 @@ def _spread_pct(v: Value | None) -> float | None:
 def numbers_of_claim(c: Claim) -> Numbers:
     return Numbers(
         baseline=c.baseline.value if c.baseline else None,
-        candidate=c.candidate.value if c.candidate else None,
+        candidate=c.candidate_in_baseline_unit(),
         stated_pct=c.claimed_change_pct,
         spreads_pct=(_spread_pct(c.baseline), _spread_pct(c.candidate)),
         runs=(c.baseline.runs if c.baseline else None, c.candidate.runs if c.candidate else None),

@@ -135,8 +135,13 @@ def test_blocks_printing_the_same_lines_pair_line_by_line_across_a_unit_switch()
     lines = message_from_text(text).lines
     claims, _ = labelled_block_claims(lines, set())
     got = [(c.baseline.value, c.candidate.value) for c in claims]
-    assert (1200000, 3400) in got and (2300, 4500) in got
+    assert (1200000, 3400) in got and (2300, 4500) in got  # values as printed
     assert (12, 32) in got and (22, 42) in got  # the packed middle values pair too
+    # each side keeps its own unit, so the pair reads in one: 1,200,000 op/s against
+    # 3,400,000 op/s is +183%, not the -99.7% of the bare numbers
+    (switch,) = [c for c in claims if c.baseline.value == 1200000]
+    assert (switch.baseline.unit, switch.candidate.unit) == ("op/s", "kop/s")
+    assert switch.candidate_in_baseline_unit() == 3400000 and round(switch.change_pct or 0) == 183
 
 
 def test_a_row_wrapped_by_the_mail_client_is_joined_and_a_mistyped_name_keeps_its_place() -> None:
