@@ -38,19 +38,24 @@ _RATE_UNITS = {"GHz", "MHz", "K/sec", "M/sec", "G/sec", "/sec"}
 
 
 def _derived(event: str, value: float, pct: str, desc: str, line: int) -> Sample | None:
+    """The `#` comment of a counter line. One that divides by the run's time (a counter
+    per second, the clock rate, "CPUs utilized": task-clock over elapsed time) restates
+    two numbers the block already reports, so it is bookkeeping, not a result; a ratio of
+    two counters (insn per cycle, "% of all branches") is one a maintainer reads."""
     desc = desc.strip()
     if not desc and not pct:
         return None
     low = desc.lower()
     if pct or desc.startswith("%"):
         better: Better = None if "utilized" in low else "lower"
-        return sample(f"{event}_pct", value, "%", better, line, label=desc.lstrip("% ").strip())
+        return sample(f"{event}_pct", value, "%", better, line, label=desc.lstrip("% ").strip(),
+                      config="utilized" in low)
     if low.startswith("insn") and "per cycle" in low:
         return sample("insns_per_cycle", value, "IPC", "higher", line)
     if desc in _RATE_UNITS:
-        return sample(f"{event}/sec", value, desc, None, line)
+        return sample(f"{event}/sec", value, desc, None, line, config=True)
     worse: Better = "lower" if "stalled" in low or "per insn" in low else None
-    return sample(slug(desc), value, None, worse, line)
+    return sample(slug(desc), value, None, worse, line, config="utilized" in low)
 
 
 _ROW_END = re.compile(r"(runs\)\s*:|counter stats for\s+'[^']*'\s*:|\(\s*\+-\s*[\d.]+%\s*\))\s+")
@@ -100,6 +105,9 @@ def find_outputs(lines: Sequence[str], tool: str = "perf") -> list[OutputBlock]:
             p += 1 + skip
             continue
         got = _line_samples(t, i)
+        if got is not None and _wrapped(entries, p):
+            got = _line_samples(t.rstrip() + " " + entries[p + 1][1].strip(), i)
+            p += 1
         if got is not None:
             if cur is None:
                 cur = OutputBlock(tool=tool, start=i, end=i)
@@ -107,7 +115,7 @@ def find_outputs(lines: Sequence[str], tool: str = "perf") -> list[OutputBlock]:
             for s in got:
                 s.runs = runs
             cur.samples.extend(got)
-            cur.end = i
+            cur.end = entries[p][0]
             blanks = 0
         elif not t.strip():
             blanks += 1
@@ -121,6 +129,18 @@ def find_outputs(lines: Sequence[str], tool: str = "perf") -> list[OutputBlock]:
     if cur is not None:
         _close(cur, blocks)
     return blocks
+
+
+def _wrapped(entries: list[tuple[int, str]], p: int) -> bool:
+    """A counter line the mail client cut inside its `#` comment ("#  1.004 CPUs" then
+    "utilized  ( +- 0.05% )"): the next line is no perf line alone, and the two joined are
+    one; the comment then says what its number is (a rate, "CPUs utilized")."""
+    if p + 1 >= len(entries) or "#" not in entries[p][1]:
+        return False
+    nxt = entries[p + 1][1].strip()
+    if not nxt or nxt[0].isdigit() or _line_samples(nxt, 0) is not None:
+        return False
+    return _line_samples(entries[p][1].rstrip() + " " + nxt, 0) is not None
 
 
 def _close(cur: OutputBlock, blocks: list[OutputBlock]) -> None:

@@ -315,3 +315,30 @@ def test_a_wrapped_sar_record_names_each_value_by_its_own_header_line() -> None:
     assert ("Average rxpck/s", 646515.2, 655092.27, "higher") in got
     assert ("Average rxpck/s", 653874.13, 654749.87, "higher") in got
     assert all("%ifutil" not in c.metric and "rxmcst" not in c.metric for c in claims)
+
+def test_perf_stat_wrapped_by_the_mail_client_keeps_results_and_drops_per_time_annotations() -> None:
+    # the shape of a real reply: every counter line cut inside its "#" comment or before
+    # its spread; the per-second rates, GHz and "CPUs utilized" divide a counter by the
+    # run's time (both already reported), while insn per cycle is a ratio a reader cites
+    side = ("* for {name} code\n"
+            " Performance counter stats for './ring_test' (10 runs):\n\n"
+            "          {tc} msec task-clock                #    {cpus} CPUs\n"
+            "utilized            ( +-  0.12% )\n"
+            "            {cs}      context-switches          #   {ksec} K/sec\n"
+            "               ( +-  0.00% )\n"
+            "     {cyc}      cycles                    #    {ghz} GHz\n"
+            "               ( +-  0.13% )\n"
+            "     {ins}      instructions              #    {ipc}  insn per\n"
+            "cycle           ( +-  0.04% )\n\n"
+            "           {el} +- 0.00378 seconds time elapsed  ( +-  0.12% )\n\n")
+    text = ("results:\n"
+            + side.format(name="upstream", tc="3,058.41", cpus="0.999", cs="78,149", ksec="25.545",
+                          cyc="6,988,713,963", ghz="2.284", ins="8,512,533,269", ipc="1.22", el="3.06085")
+            + side.format(name="patched", tc="3,028.05", cpus="0.995", cs="78,150", ksec="25.691",
+                          cyc="6,919,025,222", ghz="2.275", ins="8,990,220,160", ipc="1.29", el="3.04359"))
+    got = {(m, b, c) for m, b, c, *_ in _named(text)}
+    assert {("task-clock", 3058.41, 3028.05), ("cycles", 6988713963, 6919025222),
+            ("insns_per_cycle", 1.22, 1.29), ("time_elapsed", 3.06085, 3.04359)} <= got
+    values = {(b, c) for _, b, c in got}
+    assert not values & {(0.999, 0.995), (25.545, 25.691), (2.284, 2.275)}
+
