@@ -77,6 +77,9 @@ _CONFIG = re.compile(r"^\s*(?:#\s*)?CONFIG_[A-Z0-9_]+(?:=|\s+is not set\b)")
 _BUCKET = re.compile(r"^\s*\d+\s*->\s*\d+\s*:\s*\d+\s*\|")
 # a line that prints a device's configuration: a MAC address, or a setting that is true/false
 _SETTINGS = re.compile(r"(?i)(?<![\w:])[0-9a-f]{2}(?::[0-9a-f]{2}){5}(?![\w:])|\b[a-z][\w-]*\s+(?:true|false)\b")
+# a program's state dumped as "field: value", the field reached through a pointer
+# ("vq->packed.avail_wrap_counter: 0"): what a structure holds, not a measurement
+_STATE = re.compile(r"\b[a-z_]\w*->[a-z_]\w*(?:(?:->|\.)\w+)*[._]\w*\s*[:=]")
 _DIGIT = re.compile(r"\d")  # a value has one: the tokens of other lines are not read
 _MAX_GAP = 8  # text lines between two blocks that still belong to one comparison
 
@@ -309,7 +312,7 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
             continue  # a sentence that quotes a number describes the run; it is not its output
         if _BUCKET.match(text):
             continue  # a histogram's bucket is a share of a distribution; its summary line is the result
-        if _SETTINGS.search(text):
+        if _SETTINGS.search(text) or ("->" in text and _STATE.search(text)):
             continue  # a device's settings ("vdpa0: mac 00:e8:.. link up link_announce false max_vq_pairs 1")
         row = make_row(label, text, ln.number, depth=ln.depth, author=ln.author,
                        message_id=ln.message_id, runs=runs)

@@ -342,3 +342,15 @@ def test_perf_stat_wrapped_by_the_mail_client_keeps_results_and_drops_per_time_a
     values = {(b, c) for _, b, c in got}
     assert not values & {(0.999, 0.995), (25.545, 25.691), (2.284, 2.275)}
 
+
+def test_a_structure_dumped_field_by_field_is_state_not_a_result() -> None:
+    # the shape of a real bug report: what a ring's fields should hold after an operation
+    # and what they hold; the two dumps differ, but no one measured anything
+    text = ("Assume the ring starts as:\n"
+            "ring->desc.size=8\nring->head_idx: 3\nring->wrap_flag: 0\n\n"
+            "Then the driver posts a chain of 8 entries.\n\n"
+            "We expect the following state with the flag flipped:\n"
+            "ring->head_idx: 3\nring->wrap_flag: 1\n\n"
+            "But the current code leaves:\n"
+            "ring->head_idx: 3\nring->wrap_flag: 0\n")
+    assert pairs(text) == []
