@@ -132,7 +132,8 @@ def metric_name(tokens: list[Token], i: int) -> str:
     if "=" in tokens[i].text:
         return tokens[i].text.strip("()[],;:").split("=", 1)[0]
     after: list[str] = []
-    for t in tokens[i + 1:i + 6]:
+    ends = tokens[i].text.endswith((",", ";"))  # "IOPS = 297K, avg latency = 214.59us": the item ends here
+    for t in tokens[i + 1:i + 6] if not ends else ():
         w = t.text.strip("()[],;:")
         if t.kind != "word" or not w or w in ("#", "|", "+-", "±", "==>", "=>", "->", "=", "~"):
             break
@@ -172,8 +173,8 @@ def _named_before(tokens: list[Token], i: int) -> str | None:
               and any(t.kind == "value" for t in tokens[:j])):
         return None
     w = tokens[j].text.strip("()[],;:=")
-    if not w or not w[0].isalpha() or is_unit(w):
-        return None
+    if not w or not w[0].isalpha() or (is_unit(w) and j >= 1 and tokens[j - 1].kind == "value"):
+        return None  # "12 Mbps = 1.5 MB/s": the unit of the number before; "IOPS = 297K" names it
     return w
 
 

@@ -354,3 +354,20 @@ def test_a_structure_dumped_field_by_field_is_state_not_a_result() -> None:
             "But the current code leaves:\n"
             "ring->head_idx: 3\nring->wrap_flag: 0\n")
     assert pairs(text) == []
+
+
+def test_items_of_a_list_written_name_first_are_named_by_their_own_names() -> None:
+    # the shape of a real fio report: "name = value," items, the comma ending each one;
+    # the words after "72K," name the next item (once "avg latency", lower is better)
+    text = ("Test result:\n\n"
+            "- fio randread without the poll queues\n"
+            "\t-- numjobs=1 : IOPS = 72K, avg latency = 54.20us\n"
+            "\t-- numjobs=2 : IOPS = 95K, avg latency = 81.75us\n\n"
+            "- fio randread with the poll queues\n"
+            "\t-- numjobs=1 : IOPS = 80K, avg latency = 49.02us\n"
+            "\t-- numjobs=2 : IOPS = 104K, avg latency = 75.10us\n")
+    msg = message_from_text(text)
+    got = {(c.metric, c.better, c.baseline.value, c.candidate.value)
+           for c in extract_message(msg).claims if c.baseline and c.candidate}
+    assert {("IOPS", "higher", 72, 80), ("IOPS", "higher", 95, 104)} <= got
+    assert ("latency", "lower", 54.20, 49.02) in got
