@@ -1220,14 +1220,18 @@ def _is_change_row(r: GRow) -> bool:
 
 # --- pairing ---------------------------------------------------------------------------
 
-def _value(c: Cell, label: str | None, unit: str | None, line: int, second: bool = False,
-           scale: float = 1.0) -> Value:
+def _value(c: Cell, label: str | None, unit: str | None, line: int, second: bool = False) -> Value:
     tok = c.second if second and c.second is not None else c.tok
-    v = Value(value=(tok.value if tok.value is not None else 0.0) * scale, label=label or None, unit=unit, line=line)
+    v = Value(value=tok.value if tok.value is not None else 0.0, label=label or None, unit=unit, line=line)
     if c.spread is not None and not second:
-        v.spread = (c.spread.value or 0.0) * (1.0 if c.spread.percent else scale)
+        v.spread = c.spread.value or 0.0
         v.spread_kind = "pct" if c.spread.percent else "abs"
     return v
+
+
+def _with_magnitude(unit: str | None, grid_unit: str | None) -> str | None:
+    """A cell's unit, a bare magnitude ("950K") joined to the unit the grid names ("Kpps")."""
+    return unit + grid_unit if unit in MAGNITUDES and grid_unit else unit
 
 
 def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, unit: str | None,
@@ -1242,10 +1246,10 @@ def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, uni
     cand = rows[-1].line
     unit = unit or b.unit or c.unit or bt.unit or ct.unit
     scales = common_scale(bt.unit, ct.unit)
-    bs, cs = 1.0, 1.0
-    if scales is not None:
-        bs, cs, unit = scales
-        unit = unit or g.unit
+    bunit = cunit = None
+    if scales is not None:  # printed at two scales ("950K" / "1.1M"): each side keeps its own
+        bunit, cunit = _with_magnitude(bt.unit, g.unit), _with_magnitude(ct.unit, g.unit)
+        unit = scales[2] or g.unit
     if unit in MAGNITUDES:
         unit = None if not g.unit else unit + g.unit
     if bt.percent:
@@ -1253,9 +1257,9 @@ def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, uni
     metric = metric.strip() or unit_kind(unit) or unit or "value"
     bline = next((r.line.number for r in rows if c is not None and b in r.cells), first)
     cline = next((r.line.number for r in rows if c in r.cells), last)
-    claim = Claim(metric=metric, unit=unit, better=better_for(metric, unit),
-                  baseline=_value(b, blabel, unit, bline, b_second, bs),
-                  candidate=_value(c, clabel, unit, cline, c_second, cs),
+    claim = Claim(metric=metric, unit=bunit or unit, better=better_for(metric, unit),
+                  baseline=_value(b, blabel, bunit or unit, bline, b_second),
+                  candidate=_value(c, clabel, cunit or unit, cline, c_second),
                   lines=(first, last), context=context, depth=cand.depth, author=cand.author,
                   message_id=cand.message_id)
     claim.claimed_change_pct = stated if stated is not None else (c.stated if not c_second else None)

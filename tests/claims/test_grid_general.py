@@ -16,9 +16,12 @@ def test_cells_at_different_magnitudes_compare_at_one_scale() -> None:
     text = ("                     w/o patch     w/ patch\n"
             "rx pps               1.2M          1.5M\n"
             "tx pps               950K          1.1M\n")
-    got = _pairs(text)
-    assert got[0] == (1.2, 1.5)  # one magnitude on both sides: the numbers as printed
-    assert got[1] == (950_000.0, 1_100_000.0)  # not 950 -> 1.1, a 99.9% drop
+    got = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value) for c in got] == [(1.2, 1.5), (950, 1.1)]  # as printed
+    # each side keeps its magnitude, so the pair reads in one scale: +15.8%, not a 99.9% drop
+    tx = got[1]
+    assert (tx.baseline.unit, tx.candidate.unit) == ("K", "M")
+    assert tx.candidate_in_baseline_unit() == 1100 and round(tx.change_pct or 0, 1) == 15.8
 
 
 def test_rates_with_different_prefixes_compare_at_one_scale() -> None:
@@ -26,7 +29,8 @@ def test_rates_with_different_prefixes_compare_at_one_scale() -> None:
             "TCP_STREAM    940 Mbps     1.2 Gbps\n"
             "UDP_STREAM    1.1 Gbps     1.3 Gbps\n")
     c = ex(text).claims[0]
-    assert (c.baseline.value, c.candidate.value, c.unit) == (940e6, 1.2e9, "bps")
+    assert (c.baseline.value, c.candidate.value) == (940, 1.2)
+    assert (c.baseline.unit, c.candidate.unit) == ("Mbps", "Gbps") and round(c.change_pct or 0, 1) == 27.7
 
 
 def test_a_header_line_naming_every_column_alike_is_not_what_tells_them_apart() -> None:
