@@ -21,6 +21,7 @@ from claims.model import Claim, Line, Value
 from claims.numbers import (
     MAGNITUDES,
     MAX_LINE,
+    RUNS_NAME,
     Token,
     better_for,
     has_digit,
@@ -1160,6 +1161,8 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         elif t.kind == "value" and t.unit is None and t.value and 1 < t.value < 10 and "." in t.text \
                 and _FACTOR_OF.search(behind[-40:]) and not (after.split()[:1] and is_unit(after.split()[0])):
             vals = [round((t.value - 1.0) * 100.0, 4)]  # "an increase of 1.8, almost doubling"
+        if _of_the_runs(after):
+            continue  # "10% of the runs were discarded": a share of the measurement, no change
         at = _line_at(ln, t.start)
         for v in vals:
             metric = _tidy_metric(_relative_metric(text, t, after))
@@ -1169,6 +1172,16 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                                  lines=(at, at), depth=ln.depth, author=ln.author,
                                  message_id=ln.message_id))
     return out or _worded_magnitudes(ln, text)
+
+
+def _of_the_runs(after: str) -> bool:
+    """The words after a percentage make it a share of the runs ("of the runs", "of all
+    iterations"): how the measurement was taken, not what it found."""
+    words = [w.strip("(),.;:").lower() for w in after.split()]
+    if not words or words[0] != "of":
+        return False
+    rest = [w for w in words[1:] if w not in ("the", "all", "our", "these")]
+    return bool(rest) and RUNS_NAME.match(rest[0]) is not None
 
 
 # "halves the latency", "throughput doubled", "cut the boot time in half": a change whose

@@ -254,3 +254,9 @@ def test_a_subject_ended_by_its_verb_still_names_a_stated_change() -> None:
     assert [(c.metric, c.claimed_change_pct) for c in relative_claims(Line("XDP_REDIRECT gets a 20% improvement", 1))] \
         == [("XDP_REDIRECT", 20.0)]
     assert [c.metric for c in relative_claims(Line("The memcpy cost dropped by 5%.", 1))] == ["memcpy cost"]
+
+
+def test_a_share_of_the_runs_is_bookkeeping_not_a_change() -> None:
+    text = ("The ring no longer takes the lock on the fast path: throughput improves by\n"
+            "12% with 8 clients (20% of the runs were dropped as warm-up).\n")
+    assert relative(text) == [12.0]
