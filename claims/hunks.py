@@ -88,8 +88,8 @@ def hunk_lines(lines: Sequence[Line]) -> set[int]:
                     i += 1
                     continue
                 after_header = False
-                if counts is not None and t:
-                    c = t[0]
+                if counts is not None:
+                    c = t[:1] or " "  # an empty line is a context line whose space the mail dropped
                     old, new = counts
                     if c == " ":
                         counts = (old - 1, new - 1)

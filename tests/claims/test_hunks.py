@@ -80,6 +80,19 @@ def test_after_the_counts_a_text_line_ends_the_hunk() -> None:
     assert "+5% rx" in cut_hunks(text)
 
 
+def test_an_empty_line_in_a_hunk_is_a_context_line_the_mail_stripped() -> None:
+    # the shape of a real reply: a pasted diff whose blank context line lost its space,
+    # then a separator, a sentence and a bullet that names the first build; counting the
+    # blank line closes the hunk, so the sentence and the bullet are read, not skipped
+    text = ("@@ -1,4 +1,4 @@ all: ring_test\n ring_test: ring.o\n\n-CFLAGS += -O2\n+CFLAGS += -O2 -mretpoline\n"
+            " LDFLAGS += -pthread\n---\n\nAnd the results follow:\n\n- base with retpoline\n\n"
+            "$ ./ring_test --fast\n")
+    lines = lines_of(text)
+    kept = [ln.text for i, ln in enumerate(lines) if i not in hunk_lines(lines) and ln.text]
+    assert kept == ["And the results follow:", "- base with retpoline", "$ ./ring_test --fast"]
+    assert all(k in cut_hunks(text) for k in kept)
+
+
 def test_an_unwrapped_header_then_prose_ends_the_hunk() -> None:
     # a header whose next line is prose at another depth (a reviewer's reply) is no wrap
     text = "> @@ -1,2 +1,2 @@\nWhy this?\n> +x\n"
