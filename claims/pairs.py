@@ -175,7 +175,14 @@ def _named_before(tokens: list[Token], i: int) -> str | None:
     w = tokens[j].text.strip("()[],;:=")
     if not w or not w[0].isalpha() or (is_unit(w) and j >= 1 and tokens[j - 1].kind == "value"):
         return None  # "12 Mbps = 1.5 MB/s": the unit of the number before; "IOPS = 297K" names it
-    return w
+    if tokens[j + 1].text != "=":
+        return w
+    words = [w]  # "160, Total Rate = 1,441,759 op/s; Percpu Rate = 9,011": the name's other words
+    for t in reversed(tokens[max(0, j - 3):j]):
+        if t.kind != "word" or t.text.endswith((",", ";", ":")) or not t.text[:1].isalpha():
+            break
+        words.insert(0, t.text)
+    return " ".join(words)
 
 
 def _value(tok: Token, row: Row, spread: Token | None, unit: str | None) -> Value:

@@ -370,4 +370,16 @@ def test_items_of_a_list_written_name_first_are_named_by_their_own_names() -> No
     got = {(c.metric, c.better, c.baseline.value, c.candidate.value)
            for c in extract_message(msg).claims if c.baseline and c.candidate}
     assert {("IOPS", "higher", 72, 80), ("IOPS", "higher", 95, 104)} <= got
-    assert ("latency", "lower", 54.20, 49.02) in got
+    assert ("avg latency", "lower", 54.20, 49.02) in got
+
+
+def test_a_name_of_several_words_before_its_equals_sign_is_kept_whole() -> None:
+    # the shape of a real lock benchmark: "Total Rate" and "Percpu Rate" on one line, after
+    # the thread count (once all three were named by a neighbour's word)
+    run = "Running bench with mutex [load = 1]\nThreads = {n}, Total Rate = {t} op/s; Percpu Rate = {p} op/s\n\n"
+    text = ("v6.1\n====\n\n" + run.format(n=64, t="1,200,000", p="18,750") + run.format(n=32, t="900,000", p="28,125")
+            + "v6.1-fast+\n==========\n\n" + run.format(n=64, t="1,500,000", p="23,437")
+            + run.format(n=32, t="1,000,000", p="31,250"))
+    got = {(m, b, c) for m, b, c, *_ in _named(text)}
+    assert {("Total Rate", 1200000, 1500000), ("Percpu Rate", 18750, 23437),
+            ("Total Rate", 900000, 1000000)} <= got
