@@ -12,7 +12,8 @@ Each run is its own subprocess, so its CPU time and peak RSS are its own:
 - ours: what `verifier extract` does, claims.sources.iter_messages(prescan=True) and
   claims.extract.extract_message, over the same plain file; also once from the .xz;
 - ours without the pre-scan (once): the same with claims.prescan's gate always open, which
-  gives the claims to compare: every claim it finds that ours does not is counted as lost;
+  gives what to compare: every claim, command or setup step it finds that ours does not is
+  counted as lost;
 - ours over the archive twice in one run (once): peak RSS must not grow with the input;
 - with `--stages`, once each: the reader alone (`read`: iter_messages without the gate,
   every message fully modelled, as the bot reads) and the two-level read with the gate
@@ -86,9 +87,13 @@ def run_ours(path: str, passes: int, limit: int, prescan: bool, keys_out: str | 
             found += bool(ex.claims or ex.commands or ex.setup)
             if keys is not None:
                 for c in ex.claims:
-                    keys.write(json.dumps([n, msg.message_id, c.metric, list(c.lines),
+                    keys.write(json.dumps(["claim", n, msg.message_id, c.metric, list(c.lines),
                                            c.baseline and c.baseline.value, c.candidate and c.candidate.value,
                                            c.claimed_change_pct]) + "\n")
+                for cmd in ex.commands:
+                    keys.write(json.dumps(["command", n, msg.message_id, cmd.line, cmd.raw]) + "\n")
+                for step in ex.setup:
+                    keys.write(json.dumps(["setup", n, msg.message_id, step.line, step.raw]) + "\n")
     if keys is not None:
         keys.close()
     return {"messages": count, "claims": claims, "with_findings": found, "failures": failures}
@@ -142,9 +147,17 @@ def spawn(side: str, path: str, passes: int = 1, limit: int = 0, keys: str = "")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _claim_keys(path: str) -> set[tuple]:
+KINDS = {"claim": "claims", "command": "commands", "setup": "setup steps"}
+
+
+def _found_keys(path: str) -> dict[str, set[tuple]]:
+    """What one run found, by kind (claims, commands, setup steps), each as a set of keys."""
+    found: dict[str, set[tuple]] = {kind: set() for kind in KINDS}
     with open(path) as f:
-        return {tuple(json.dumps(x) for x in json.loads(line)) for line in f}
+        for line in f:
+            kind, *key = json.loads(line)
+            found[kind].add(tuple(json.dumps(x) for x in key))
+    return found
 
 
 def main() -> int:
@@ -205,9 +218,11 @@ def main() -> int:
         with_keys, without_keys = os.path.join(tmpdir, "with.jsonl"), os.path.join(tmpdir, "without.jsonl")
         spawn("ours", plain, 1, args.limit, with_keys)
         off = spawn("open", plain, 1, args.limit, without_keys)
-        got, want = _claim_keys(with_keys), _claim_keys(without_keys)
-        print(f"claims without the pre-scan {len(want)}, with it {len(got)}: lost {len(want - got)}, "
-              f"extra {len(got - want)} (ours without the gate: {off['cpu_rate']:.0f} msg/CPU-s)")
+        got, want = _found_keys(with_keys), _found_keys(without_keys)
+        for kind in KINDS:
+            print(f"{KINDS[kind]} without the pre-scan {len(want[kind])}, with it {len(got[kind])}: "
+                  f"lost {len(want[kind] - got[kind])}, extra {len(got[kind] - want[kind])}")
+        print(f"ours without the gate: {off['cpu_rate']:.0f} msg/CPU-s")
         twice = spawn("ours", plain, 2, args.limit)
         print(f"peak RSS 2x archive ({twice['messages']} messages in one run): {twice['peak_rss_mb']:.1f} MiB")
         return 0
