@@ -50,6 +50,13 @@ engine skips to (a path's "/", a script's ".sh", an assignment's "=", a key's ":
 option's dash, a hint's "of", a newline before a hunk's first line), and then the one
 pattern is matched from that line's start: the same lines, at a fraction of the cost
 (tests/claims/test_prescan.py compares each finder with its pattern over the corpus).
+The same holds for what several cues need: the places a number may start are found once a
+text, and every pattern that starts with a number (a change, columns, units, cells, row
+ends, side numbers) is matched only there (`_matches_at`), not searched for at each of the
+text's digits. What the extractor's readers answer about a paragraph or a command window
+is kept for the next message that quotes the same one, and so is the lexicon's answer
+about a side's few words. bench/gate_cost.py times the gate against another commit's on
+the texts an archive gives it, and checks that both pass the same ones.
 """
 from __future__ import annotations
 
@@ -507,19 +514,24 @@ def _pairs_in(raw: str) -> bool:
 # 1.8") or one of its size words ("halves", "doubled", "by half"), found without trying a
 # word at every position
 _OF_NUMBER = re.compile(r"(?i)of\s+(?:about\s+|~|roughly\s+)?\d|halv|doubl|tripl|\b(?:by|in)\s+half\b")
-# The same forms over the lower-cased text, each written from its first letter (a literal the
-# regex engine skips to: a case-free pattern is tried at every position, 1.5 CPU-s over the
-# archive). Lower-casing is what `(?i)` folds everywhere but at "İ" and "ı" (which it reads
-# as "i", and which lower-case to other letters): a text with either is read by _OF_NUMBER.
-_OF_NUMBER_LOWER = re.compile(r"of\s+(?:about\s+|~|roughly\s+)?\d|halv|doubl|tripl|b(?<!\wb)y\s+half\b"
-                              r"|i(?<!\wi)n\s+half\b")
+# The same forms over the lower-cased text, each looked for on its own from its first
+# letters (a literal the regex engine skips to: a case-free pattern is tried at every
+# position, 1.5 CPU-s over the archive, and one alternation of the forms at each of their
+# first letters, 0.5). Lower-casing is what `(?i)` folds everywhere but at "İ" and "ı"
+# (which it reads as "i", and which lower-case to other letters): a text with either is
+# read by _OF_NUMBER.
+_OF_NUMBER_LOWER = re.compile(r"of\s+(?:about\s+|~|roughly\s+)?\d")
+_SIZE_WORDS = ("halv", "doubl", "tripl")
+_BY_HALF = re.compile(r"b(?<!\wb)y\s+half\b|i(?<!\wi)n\s+half\b")
 
 
 def _sizes_a_change(text: str) -> bool:
     """Does `text` hold a match of _OF_NUMBER (a form every factor hint holds)?"""
     if "\u0130" in text or "\u0131" in text:
         return _OF_NUMBER.search(text) is not None
-    return _OF_NUMBER_LOWER.search(text.lower()) is not None
+    low = text.lower()
+    return any(w in low for w in _SIZE_WORDS) or ("half" in low and _BY_HALF.search(low) is not None) \
+        or _OF_NUMBER_LOWER.search(low) is not None
 
 
 def _states_change(text: str) -> bool:
