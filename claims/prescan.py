@@ -140,8 +140,8 @@ _CUES = [re.compile(p, re.M) for p in (
     r"\d(?<![\w.]\d)(?:[\d,.]*\d)?[^\S\n]?(?:%|[x×X](?=[\s)\],;:!?]|\.(?:\s|$)|$)"
     r"|per[^\S\n]?cent\b|times\b|-?fold\b)",
     # an operator between variants, or on a line between two blocks of output ("-->"), the
-    # numbers below it
-    rf"(?:->|=>|→|⇒)[^\S\n]*(?:\n[ \t>]*){{0,3}}{_N}",
+    # numbers below it; not a pair of scissors ("--->8---", "----->8" ending its line)
+    rf"(?:->(?!8(?<=-->8)(?:-|[^\S\n]*$))|=>|→|⇒)[^\S\n]*(?:\n[ \t>]*){{0,3}}{_N}",
     # "vs" on a line between two blocks; "vs", "compared", "instead of" before a number
     rf"(?:vs(?<!\wvs)\b\.?|versus(?<!\wversus)\b)[^\S\n]*(?:\n[ \t>]*){{1,3}}{_N}",
     # aligned columns: two numbers with a column gap between them

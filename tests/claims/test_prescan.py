@@ -197,6 +197,19 @@ def test_side_named_numbers_pass_and_are_found(text: str) -> None:
     assert any(c.baseline is not None and c.candidate is not None for c in got.claims)
 
 
+def test_a_paragraph_is_answered_by_its_text_not_its_place() -> None:
+    """The readers' answers are kept per paragraph (and command window) text: a message
+    asked after another with a paragraph at the same place gets its own answer, and a
+    paragraph quoted again gets the answer it got."""
+    claim = "The rate was about 645 without the patch, ~625 with batch.\n"
+    other = "The rate was about 645 in the lab, ~625 in the field today.\n"
+    ran = "client:\n# netperf -H 10.0.0.2 -t TCP_RR\n"
+    shown = "client:\n# cat /proc/net/dev | grep eth0\n"
+    for _ in range(2):
+        assert might_have_claims(claim) and not might_have_claims(other)
+        assert might_have_claims(ran) and not might_have_claims(shown)
+
+
 def test_a_no_change_claim_needs_what_the_gate_passes() -> None:
     """A claim of no change is read only where the message ran or measured something
     (claims.extract), so the gate passes it by the command or the claim beside it."""
@@ -211,6 +224,9 @@ def test_a_no_change_claim_needs_what_the_gate_passes() -> None:
     "Fixes: 3ef0e5ba4673 (\"slab: introduce kzfree()\")\nCc: stable@vger.kernel.org\n",
     "On Mon, 2 Jan 2023, A wrote:\n> Looks good to me.\n\nReviewed-by: B <b@c>\n",
     "> +\t\tlen = 64;\n> +\t\tcount = 16;\n",  # added code lines: a "+" before a tab names no side
+    # a pair of scissors is no arrow before a number
+    "Something like the below, untested:\n\n--->8\n\n// drivers/vhost/vhost.c\nstatic int x;\n",
+    "Thanks,\nRobin.\n\n----->8-----\nstruct foo;\n",
 ])
 def test_mail_without_claims_is_turned_away(text: str) -> None:
     assert not might_have_claims(text)
