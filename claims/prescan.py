@@ -341,11 +341,11 @@ _VARIANT = _variant_words()
 _PLUS = re.compile(r"\+(?<![\w+]\+)(?=[A-Za-z])")  # the "+" first: a literal the engine skips to
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _is_variant(text: str) -> bool:
     """Does `text` name a variant? Cached: the same few words after or before a number
-    ("  ", " ms, ", " without the patch") are asked about again and again (four asks in
-    five are repeats over the archive)."""
+    ("  ", " ms, ", " without the patch") are asked about again and again (three asks in
+    four are repeats over the archive, most within a message: a few lines are kept)."""
     for m in _VARIANT.finditer(text):
         if m.group() != "+":
             return True
@@ -463,8 +463,9 @@ def _in_a_block(text: str, line: int, known: dict[int, bool]) -> bool:
 
 PARAGRAPH_REACH = 40  # lines: how far up and down a paragraph is read around a cue
 # Paragraphs (and command windows) whose answer is kept: a reply quotes what its siblings
-# quote, so about one paragraph in six the gate asks a reader about has been asked before.
-PARAGRAPHS_KEPT = 256
+# quote, so about one paragraph in eight the gate asks a reader about has been asked just
+# before (a longer memory finds few more: 64 keep nearly all those repeats, in little RSS).
+PARAGRAPHS_KEPT = 64
 
 
 def _worded_pair(text: str) -> bool:
