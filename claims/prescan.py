@@ -50,13 +50,20 @@ engine skips to (a path's "/", a script's ".sh", an assignment's "=", a key's ":
 option's dash, a hint's "of", a newline before a hunk's first line), and then the one
 pattern is matched from that line's start: the same lines, at a fraction of the cost
 (tests/claims/test_prescan.py compares each finder with its pattern over the corpus).
+The same holds for what several cues need: the places a number may start are found once a
+text, and every pattern that starts with a number (a change, columns, units, cells, row
+ends, side numbers) is matched only there (`_matches_at`), not searched for at each of the
+text's digits. What the extractor's readers answer about a paragraph or a command window
+is kept for the next message that quotes the same one, and so is the lexicon's answer
+about a side's few words. bench/gate_cost.py times the gate against another commit's on
+the texts an archive gives it, and checks that both pass the same ones.
 """
 from __future__ import annotations
 
 import itertools
 import re
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 
 from claims import numbers
 from claims.hunks import cut_hunks, cut_matches
@@ -88,8 +95,9 @@ _W = r"[^\S\n]"
 _SKIPPED_LINE = re.compile(
     rf"{_P}{_W}*\S+{_W}+\|{_W}+(?:\d+{_W}*[+-]*|Bin [^\n]*)$|{_P}{_W}*\d+ files? changed[^\n]*"
     rf"|{_P}{_W}*\[{_W}*\d+\.\d{{3,}}\][^\n]*", re.M)
-# what a line of each of those holds: only such lines are matched (none crosses a line)
-_SKIPPED_MARKS = (re.compile(r"[|[]"), re.compile("changed"))
+# what a line of each of those holds (a "| 12" or "| Bin ", "file(s) changed", a "[ 5.392"):
+# only such lines are matched (none crosses a line); "|" and "[" alone stand on many more
+_SKIPPED_MARK = re.compile(r"\|[^\S\n]+(?:\d|Bin )|files? changed|\[[^\S\n]*\d+\.\d{3}")
 
 
 def readable(text: str) -> str:
@@ -100,8 +108,8 @@ def readable(text: str) -> str:
         text = text[:cut]
     text = cut_hunks(text)  # and headerless hunks (claims.hunks.fragment_runs)
     if "|" in text or "changed" in text or "[" in text:
-        marks = itertools.chain(*(mark.finditer(text) for mark in _SKIPPED_MARKS))
-        text = cut_matches(_SKIPPED_LINE, text, sorted({text.rfind("\n", 0, m.start()) + 1 for m in marks}))
+        marks = _SKIPPED_MARK.finditer(text)  # in order: their line starts climb
+        text = cut_matches(_SKIPPED_LINE, text, (text.rfind("\n", 0, m.start()) + 1 for m in marks))
     return text
 
 
@@ -132,8 +140,8 @@ _CUES = [re.compile(p, re.M) for p in (
     r"\d(?<![\w.]\d)(?:[\d,.]*\d)?[^\S\n]?(?:%|[x×X](?=[\s)\],;:!?]|\.(?:\s|$)|$)"
     r"|per[^\S\n]?cent\b|times\b|-?fold\b)",
     # an operator between variants, or on a line between two blocks of output ("-->"), the
-    # numbers below it
-    rf"(?:->|=>|→|⇒)[^\S\n]*(?:\n[ \t>]*){{0,3}}{_N}",
+    # numbers below it; not a pair of scissors ("--->8---", "----->8" ending its line)
+    rf"(?:->(?!8(?<=-->8)(?:-|[^\S\n]*$))|=>|→|⇒)[^\S\n]*(?:\n[ \t>]*){{0,3}}{_N}",
     # "vs" on a line between two blocks; "vs", "compared", "instead of" before a number
     rf"(?:vs(?<!\wvs)\b\.?|versus(?<!\wversus)\b)[^\S\n]*(?:\n[ \t>]*){{1,3}}{_N}",
     # aligned columns: two numbers with a column gap between them
@@ -146,6 +154,9 @@ _CUES = [re.compile(p, re.M) for p in (
     *(rf"{w}(?<!\w{w})\b[^\n]{{0,80}}?{_N}" for w in ("vs", "versus", "compared", "against", "instead of")),
 )]
 _UNITS_CUE = 5  # two numbers with units on a line: it counts only where read (_measures_read)
+# the cues whose every match starts at a number start (_matches_at): 1.5x, 40%, the columns
+# and the units cues
+_DIGIT_FIRST = frozenset({_CUES[1], _CUES[4], _CUES[_UNITS_CUE]})
 # "from X to Y", also wrapped across a line break: a `to` before a number, with a digit in
 # the 61 characters before it (the last digit, then up to 60 others).
 _TO = re.compile(r"to(?<!\wto)[\s>]+[~≈]?[+-]?\d")
@@ -168,6 +179,14 @@ _CELL = re.compile(
 # a number in a block, but not a list marker ("1. ", "2) ") or a footnote ("[1]")
 _BLOCK_NUM = re.compile(r"(?<![\w.\[])[~≈]?[+-]?(?:\d[\d,.]*|\.\d)(?:[eE][+-]?\d+)?"
                         r"(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w|[.)\]](?:[^\S\n]|\n|\Z))")
+
+
+def _block_num_in(text: str, start: int, end: int) -> bool:
+    """`_BLOCK_NUM.search(text, start, end)`, tried from the first digit on: the pattern
+    starts with a look-behind, so a search is tried at every position, and a match starts
+    at most three characters before its first digit ("~+.5")."""
+    digit = _DIGIT.search(text, start, end)
+    return digit is not None and _BLOCK_NUM.search(text, max(start, digit.start() - 3), end) is not None
 # A row that names its variant and ends in one value with its unit, "label: value" without
 # the colon ("virtio-net without merge dma 428614.00 pps": claims.prose._value_last_row)
 _ROW_END = re.compile(rf"{_U0}[^\S\n]*$", re.M)
@@ -271,6 +290,35 @@ def _at_line_start(text: str, pos: int, lead: re.Pattern[str] = _LEAD) -> bool:
 
 
 _DIGIT = re.compile(r"\d")
+# Where a number can start: a digit after no word character. Every pattern that starts with
+# `\d(?<!\w\d)` or a stricter look-behind (the units and column cues, cells, row ends,
+# side numbers, a change stated alone) can match only there, so these are found once a text
+# and each such pattern is matched at them (`_matches_at`), not searched for over the
+# whole text: a search tries every one of its digits, most of them inside a run ("3ef0e5ba",
+# dates, hex dumps), at about twice the cost.
+_NUMBER_START = re.compile(r"\d(?<!\w\d)")
+
+
+@lru_cache(maxsize=1)
+def _number_starts(text: str) -> list[int]:
+    """Where numbers may start in `text` (the one text the gate is reading: a str keeps its
+    hash, so asking again costs nothing)."""
+    return [m.start() for m in _NUMBER_START.finditer(text)]
+
+
+def _matches_at(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)` for a pattern whose every match starts at a number start
+    (_number_starts): the leftmost match at or after where the last one ended, each time."""
+    end = 0
+    for pos in _number_starts(text):
+        if pos >= end and (m := pattern.match(text, pos)) is not None:
+            yield m
+            end = m.end()
+
+
+def _found_at(pattern: re.Pattern[str], text: str) -> bool:
+    """`pattern.search(text) is not None`, for a pattern as in _matches_at."""
+    return next(_matches_at(pattern, text), None) is not None
 
 
 def _variant_words() -> re.Pattern[str]:
@@ -290,10 +338,14 @@ _VARIANT = _variant_words()
 # "+" names a side only as the lexicon's tokenizer reads it: before a letter ("+patch",
 # "+gro"), never glued to a word; side_word_pattern also takes a "+" before a tab or a
 # digit (a diff line, "+5%"), which no label scores on.
-_PLUS = re.compile(r"(?<![\w+])\+(?=[A-Za-z])")
+_PLUS = re.compile(r"\+(?<![\w+]\+)(?=[A-Za-z])")  # the "+" first: a literal the engine skips to
 
 
+@lru_cache(maxsize=1024)
 def _is_variant(text: str) -> bool:
+    """Does `text` name a variant? Cached: the same few words after or before a number
+    ("  ", " ms, ", " without the patch") are asked about again and again (three asks in
+    four are repeats over the archive, most within a message: a few lines are kept)."""
     for m in _VARIANT.finditer(text):
         if m.group() != "+":
             return True
@@ -306,7 +358,8 @@ def might_have_claims(text: str) -> bool:
     text = _with_unflattened(readable(text))
     if _DIGIT.search(text) is not None:
         for k, cue in enumerate(_CUES[_ALONE:_WORDED], _ALONE):
-            if cue.search(text) is not None and (k != _UNITS_CUE or _measures_read(text)):
+            found = _found_at(cue, text) if cue in _DIGIT_FIRST else cue.search(text) is not None
+            if found and (k != _UNITS_CUE or _measures_read(text)):
                 return True
         if _paired_cells(text) or _repeated_keys(text) or _states_change(text):
             return True
@@ -408,6 +461,13 @@ def _in_a_block(text: str, line: int, known: dict[int, bool]) -> bool:
     return answer
 
 
+PARAGRAPH_REACH = 40  # lines: how far up and down a paragraph is read around a cue
+# Paragraphs (and command windows) whose answer is kept: a reply quotes what its siblings
+# quote, so about one paragraph in eight the gate asks a reader about has been asked just
+# before (a longer memory finds few more: 64 keep nearly all those repeats, in little RSS).
+PARAGRAPHS_KEPT = 64
+
+
 def _worded_pair(text: str) -> bool:
     """A pair written in a sentence ("from X to Y", "9.1 Gbps without the patch and 9.4
     Gbps with it", "645 without the patch, ~625 with batch", "X instead of Y") is a claim
@@ -418,15 +478,18 @@ def _worded_pair(text: str) -> bool:
                                 *((m.start() for m in cue.finditer(text)) for cue in _CUES[_WORDED:]))
     tried: set[int] = set()
     for pos in positions:
-        start, lines = _paragraph(text, pos)
+        start, raw = _paragraph(text, pos)
         if start not in tried:
             tried.add(start)
-            if _pairs_in(lines):
+            if _pairs_in(raw):
                 return True
     return False
 
 
-def _pairs_in(lines: list[Line]) -> bool:
+@lru_cache(maxsize=PARAGRAPHS_KEPT)
+def _pairs_in(raw: str) -> bool:
+    """Do the extractor's readers of sentences, rows and tables find a pair in the
+    paragraph `raw` (see _paragraph)?"""
     from claims.prose import (
         arrow_claims,
         from_to_claims,
@@ -439,6 +502,7 @@ def _pairs_in(lines: list[Line]) -> bool:
     )
     from claims.tables import all_table_claims
 
+    lines = _lines(raw)
     for p in passages(lines, set()):
         if from_to_claims(p) or arrow_claims(p) or vs_claims(p) or side_claims(p):
             return True
@@ -451,19 +515,24 @@ def _pairs_in(lines: list[Line]) -> bool:
 # 1.8") or one of its size words ("halves", "doubled", "by half"), found without trying a
 # word at every position
 _OF_NUMBER = re.compile(r"(?i)of\s+(?:about\s+|~|roughly\s+)?\d|halv|doubl|tripl|\b(?:by|in)\s+half\b")
-# The same forms over the lower-cased text, each written from its first letter (a literal the
-# regex engine skips to: a case-free pattern is tried at every position, 1.5 CPU-s over the
-# archive). Lower-casing is what `(?i)` folds everywhere but at "İ" and "ı" (which it reads
-# as "i", and which lower-case to other letters): a text with either is read by _OF_NUMBER.
-_OF_NUMBER_LOWER = re.compile(r"of\s+(?:about\s+|~|roughly\s+)?\d|halv|doubl|tripl|b(?<!\wb)y\s+half\b"
-                              r"|i(?<!\wi)n\s+half\b")
+# The same forms over the lower-cased text, each looked for on its own from its first
+# letters (a literal the regex engine skips to: a case-free pattern is tried at every
+# position, 1.5 CPU-s over the archive, and one alternation of the forms at each of their
+# first letters, 0.5). Lower-casing is what `(?i)` folds everywhere but at "İ" and "ı"
+# (which it reads as "i", and which lower-case to other letters): a text with either is
+# read by _OF_NUMBER.
+_OF_NUMBER_LOWER = re.compile(r"of\s+(?:about\s+|~|roughly\s+)?\d")
+_SIZE_WORDS = ("halv", "doubl", "tripl")
+_BY_HALF = re.compile(r"b(?<!\wb)y\s+half\b|i(?<!\wi)n\s+half\b")
 
 
 def _sizes_a_change(text: str) -> bool:
     """Does `text` hold a match of _OF_NUMBER (a form every factor hint holds)?"""
     if "\u0130" in text or "\u0131" in text:
         return _OF_NUMBER.search(text) is not None
-    return _OF_NUMBER_LOWER.search(text.lower()) is not None
+    low = text.lower()
+    return any(w in low for w in _SIZE_WORDS) or ("half" in low and _BY_HALF.search(low) is not None) \
+        or _OF_NUMBER_LOWER.search(low) is not None
 
 
 def _states_change(text: str) -> bool:
@@ -471,33 +540,37 @@ def _states_change(text: str) -> bool:
     own _FACTOR_HINT) is a claim only where the extractor's own reader of such sentences
     (claims.prose.relative_claims) finds one: it is asked about the paragraph of each cue,
     read into passages as the extractor reads them (a paragraph starts a passage)."""
-    from claims.prose import _FACTOR_HINT, passages, relative_claims
+    from claims.prose import _FACTOR_HINT
 
     tried: set[int] = set()
     # the reader's hint starts with a word tried at every position (1.4 CPU-s over the
     # archive): it is looked for only in a text with its "of" and number or a size word
     hint = (_FACTOR_HINT,) if _sizes_a_change(text) else ()
     for cue in (*_CUES[:_ALONE], *hint):
-        for m in cue.finditer(text):
-            start, lines = _paragraph(text, m.start())
+        for m in _matches_at(cue, text) if cue in _DIGIT_FIRST else cue.finditer(text):
+            start, raw = _paragraph(text, m.start())
             if start in tried:
                 continue
             tried.add(start)
-            if any(relative_claims(p) for p in passages(lines, set())):
+            if _change_in(raw):
                 return True
     return False
 
 
-PARAGRAPH_REACH = 40  # lines: how far up and down a paragraph is read around a cue
+@lru_cache(maxsize=PARAGRAPHS_KEPT)
+def _change_in(raw: str) -> bool:
+    """Does the extractor's reader of a change stated alone find one in the paragraph `raw`?"""
+    from claims.prose import passages, relative_claims
+
+    return any(relative_claims(p) for p in passages(_lines(raw), set()))
+
+
 _BLANK = re.compile(r"[ \t>]*\n")
 
 
-def _paragraph(text: str, pos: int) -> tuple[int, list[Line]]:
-    """The lines of the paragraph around `pos` (from the line after a blank one, quoted or
-    not, to the next blank line; at most PARAGRAPH_REACH lines each way), each read at its
-    quote depth as the message model reads it; and where the paragraph starts."""
-    from claims.message import quote_depth
-
+def _paragraph(text: str, pos: int) -> tuple[int, str]:
+    """Where the paragraph around `pos` starts, and its text (from the line after a blank
+    one, quoted or not, to the next blank line; at most PARAGRAPH_REACH lines each way)."""
     start = text.rfind("\n", 0, pos) + 1
     for _ in range(PARAGRAPH_REACH):
         if start == 0:
@@ -515,11 +588,18 @@ def _paragraph(text: str, pos: int) -> tuple[int, list[Line]]:
         if end > pos and _BLANK.match(text, end) is not None:
             break
         end = nxt + 1
+    return start, text[start:end]
+
+
+def _lines(raw: str) -> list[Line]:
+    """The lines of `raw`, each read at its quote depth as the message model reads it."""
+    from claims.message import quote_depth
+
     lines = []
-    for k, raw in enumerate(text[start:end].split("\n")):
-        depth, body = quote_depth(raw)
+    for k, line in enumerate(raw.split("\n")):
+        depth, body = quote_depth(line)
         lines.append(Line(body, k + 1, depth, None, None))
-    return start, lines
+    return lines
 
 
 def _has_command(text: str) -> bool:
@@ -530,11 +610,11 @@ def _has_command(text: str) -> bool:
     run_start = run_end = -1
     for line in starts:
         if line > run_end:
-            if run_start >= 0 and _runs_in(text, run_start, run_end):
+            if run_start >= 0 and _runs_in(text[run_start:run_end]):
                 return True
             run_start = line
         run_end = max(run_end, _window_end(text, line))
-    return run_start >= 0 and _runs_in(text, run_start, run_end)
+    return run_start >= 0 and _runs_in(text[run_start:run_end])
 
 
 def _command_starts(text: str) -> Iterator[int]:
@@ -586,21 +666,17 @@ def _window_end(text: str, line: int) -> int:
     return end
 
 
-def _runs_in(text: str, start: int, end: int) -> bool:
-    """Do the lines of text[start:end] give a command or a setup step? Programs are named
+@lru_cache(maxsize=PARAGRAPHS_KEPT)
+def _runs_in(raw: str) -> bool:
+    """Do the lines of `raw` give a command or a setup step? Programs are named
     everywhere in mail ("Host# cat guest-agent.xml", "ip link is down"); what runs is
     decided by the extractor's own command reader (claims.commands.find_commands), each
     line read at its quote depth as the message model reads it. The lines above (the
     programs the message ran before, which only widen what counts) are asked at their own
     starts."""
     from claims.commands import find_commands
-    from claims.message import quote_depth
 
-    window: list[Line] = []
-    for k, raw in enumerate(text[start:end].split("\n")):
-        depth, body = quote_depth(raw)
-        window.append(Line(body, k + 1, depth, None, None))
-    return bool(find_commands(window).events)
+    return bool(find_commands(_lines(raw)).events)
 
 
 def _prose_own_program(text: str) -> Iterator[int]:
@@ -677,17 +753,17 @@ def _measures_read(text: str) -> bool:
     known: dict[int, bool] = {}
     tried: set[int] = set()
     paragraphs: set[int] = set()
-    for m in _CUES[_UNITS_CUE].finditer(text):
+    for m in _matches_at(_CUES[_UNITS_CUE], text):
         line = text.rfind("\n", 0, m.start()) + 1
         if line in tried:
             continue
         tried.add(line)
         if _read_as_row(text, line, known):
             return True
-        start, lines = _paragraph(text, m.start())
+        start, raw = _paragraph(text, m.start())
         if start not in paragraphs:
             paragraphs.add(start)
-            if _pairs_in(lines):
+            if _pairs_in(raw):
                 return True
     return False
 
@@ -721,13 +797,13 @@ def _paired_cells(text: str) -> bool:
     # (line start, a position on it, lines above, where a block's output is looked for, or
     # _ROW for a cell, whose line a reader must take as a row, or -1)
     candidates: list[tuple[int, int, int, int]] = []
-    for m in _CELL.finditer(text):
+    for m in _matches_at(_CELL, text):
         candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 2, _ROW))
-    for m in _ROW_END.finditer(text):
+    for m in _matches_at(_ROW_END, text):
         candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0, -1))
     if ":" in text:
         for m in _BLOCK_END.finditer(text):
-            if _BLOCK_NUM.search(text, m.end(), m.end() + BLOCK_REACH) is not None:
+            if _block_num_in(text, m.end(), m.end() + BLOCK_REACH):
                 candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0, m.end()))
     if len(candidates) < 2:
         return False
@@ -787,7 +863,7 @@ def _sided_numbers(text: str) -> Iterator[int]:
     claims.grid's value-first rows, "* 5,112,930 - baseline"). The words are the lexicon's
     (`_is_variant`); looked up only for a number with another number within SIDE_SPAN.
     Yields where the second number of each such pair stands."""
-    nums = [(m.start(), m.end()) for m in _SIDE_NUM.finditer(text)]
+    nums = [(m.start(), m.end()) for m in _matches_at(_SIDE_NUM, text)]
     last_sided = -1
     for k, (start, end) in enumerate(nums):
         prev_end = nums[k - 1][1] if k else 0

@@ -197,6 +197,19 @@ def test_side_named_numbers_pass_and_are_found(text: str) -> None:
     assert any(c.baseline is not None and c.candidate is not None for c in got.claims)
 
 
+def test_a_paragraph_is_answered_by_its_text_not_its_place() -> None:
+    """The readers' answers are kept per paragraph (and command window) text: a message
+    asked after another with a paragraph at the same place gets its own answer, and a
+    paragraph quoted again gets the answer it got."""
+    claim = "The rate was about 645 without the patch, ~625 with batch.\n"
+    other = "The rate was about 645 in the lab, ~625 in the field today.\n"
+    ran = "client:\n# netperf -H 10.0.0.2 -t TCP_RR\n"
+    shown = "client:\n# cat /proc/net/dev | grep eth0\n"
+    for _ in range(2):
+        assert might_have_claims(claim) and not might_have_claims(other)
+        assert might_have_claims(ran) and not might_have_claims(shown)
+
+
 def test_a_no_change_claim_needs_what_the_gate_passes() -> None:
     """A claim of no change is read only where the message ran or measured something
     (claims.extract), so the gate passes it by the command or the claim beside it."""
@@ -211,6 +224,9 @@ def test_a_no_change_claim_needs_what_the_gate_passes() -> None:
     "Fixes: 3ef0e5ba4673 (\"slab: introduce kzfree()\")\nCc: stable@vger.kernel.org\n",
     "On Mon, 2 Jan 2023, A wrote:\n> Looks good to me.\n\nReviewed-by: B <b@c>\n",
     "> +\t\tlen = 64;\n> +\t\tcount = 16;\n",  # added code lines: a "+" before a tab names no side
+    # a pair of scissors is no arrow before a number
+    "Something like the below, untested:\n\n--->8\n\n// drivers/vhost/vhost.c\nstatic int x;\n",
+    "Thanks,\nRobin.\n\n----->8-----\nstruct foo;\n",
 ])
 def test_mail_without_claims_is_turned_away(text: str) -> None:
     assert not might_have_claims(text)
@@ -308,6 +324,40 @@ def test_marked_finders_agree_with_their_patterns_on_the_corpus() -> None:
     assert all(found.values()), found  # each finder was compared on lines it finds
 
 
+# the patterns the gate matches at number starts only (claims.prescan._matches_at)
+_AT_NUMBER_STARTS = {"change": prescan._CUES[1], "columns": prescan._CUES[4], "units": prescan._CUES[5],
+                     "cell": prescan._CELL, "row end": prescan._ROW_END, "side": prescan._SIDE_NUM}
+
+
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_patterns_matched_at_number_starts_find_what_a_search_finds() -> None:
+    """Over the corpus and the shapes: each pattern matched only where a number may start
+    gives the matches `finditer` gives; so do a block's first number found from its first
+    digit, the diffstat and log lines found from their marks, and a "+" found first."""
+    found = dict.fromkeys(_AT_NUMBER_STARTS, 0)
+    for text in _readable_texts():
+        for name, pattern in _AT_NUMBER_STARTS.items():
+            want = [m.span() for m in pattern.finditer(text)]
+            assert [m.span() for m in prescan._matches_at(pattern, text)] == want, name
+            assert prescan._found_at(pattern, text) == bool(want)
+            found[name] += len(want)
+        for m in prescan._BLOCK_END.finditer(text):
+            assert prescan._block_num_in(text, m.end(), m.end() + prescan.BLOCK_REACH) == (
+                prescan._BLOCK_NUM.search(text, m.end(), m.end() + prescan.BLOCK_REACH) is not None)
+        assert prescan._PLUS.findall(text) == re.findall(r"(?<![\w+])\+(?=[A-Za-z])", text)
+    assert all(found.values()), found
+
+
+def test_a_pattern_at_number_starts_resumes_after_its_last_match() -> None:
+    """A match that covers a later number start hides it, as in `finditer`: "1,234" is one
+    side number, not two; a digit glued to a word starts none ("eth0 2ms")."""
+    text = "1,234 ms vs 1,200 ms\neth0 2ms  x86 4ms\n"
+    side = prescan._SIDE_NUM
+    assert [m.group() for m in prescan._matches_at(side, text)] == ["1,234", "1,200", "2", "4"]
+    assert prescan._number_starts(text) == [0, 2, 12, 14, 26, 35]
+    assert prescan._block_num_in("x:\n  ~+.5 s\n", 3, 400) and not prescan._block_num_in("x:\n v2\n", 3, 400)
+
+
 @pytest.mark.parametrize(("text", "own"), [
     ("I ran ./vsock_perf --port 1234 on both\n  ./vsock_perf --port 1234\n", [39]),
     ("client: sudo ~/bin/udp_bench -n 4\n", [0]),
@@ -350,9 +400,16 @@ def test_the_lower_cased_factor_forms_are_the_case_free_ones(text: str) -> None:
 
 
 def test_skipped_lines_are_cut_only_where_a_mark_stands() -> None:
+    """A diffstat row holds "| 12" or "| Bin ", a summary "file(s) changed", a log line
+    "[ 5.392": a "|" or "[" alone marks no line (a table, a link "[1]")."""
     text = (" drivers/net/virtio_net.c | 12 ++--\n 1 file changed, 10 insertions(+)\n"
-            "[    5.392845] virtio_net: up\nrx 10 | 12 Mpps (the table stays)\n")
-    assert readable(text) == "\n\n\nrx 10 | 12 Mpps (the table stays)\n" == prescan._SKIPPED_LINE.sub("", text)
+            "[    5.392845] virtio_net: up\nrx 10 | 12 Mpps (the table stays)\n"
+            "> fw/a.bin | Bin 0 -> 12 bytes\n 2 files changed\n[1] https://x/y | z\n")
+    want = "\n\n\nrx 10 | 12 Mpps (the table stays)\n\n\n[1] https://x/y | z\n"
+    assert readable(text) == want == prescan._SKIPPED_LINE.sub("", text)
+    for raw in (p.read_text(encoding="utf-8", errors="replace") for p in TEXTS):
+        for m in prescan._SKIPPED_LINE.finditer(raw):
+            assert prescan._SKIPPED_MARK.search(m.group()), m.group()
 
 
 def _flat_side_words() -> re.Pattern[str]:

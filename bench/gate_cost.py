@@ -1,0 +1,141 @@
+"""What the gate (claims.prescan.might_have_claims) costs over an archive, against a reference.
+
+    python bench/gate_cost.py                       # 3 interleaved rounds against main's gate
+    python bench/gate_cost.py --ref HEAD~1 --rounds 5
+    python bench/gate_cost.py --parts               # and what each of its parts costs
+
+The texts the two-level reader hands the gate (claims.sources, prescan=True) are recorded
+once, over the whole mbox, and pickled under /tmp (`--cache`); every later run loads them,
+so the gate alone is timed, not the reading. The reference is another commit's
+claims/prescan.py (`git show REF:claims/prescan.py`) loaded as its own module beside the
+worktree's; both use the same extractor modules. The two gates alternate within each round
+(order flipped every round); CPU seconds are reported, min and median, and the sets of
+texts each passes must be identical (the differences are printed otherwise). `--parts`
+times each cue and finder of the worktree's gate alone over every text (as if each ran on
+all of them), and samples where the gate's own path spends its time.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import pickle
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from types import ModuleType
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def recorded_texts(mbox: str, cache: str) -> list[str]:
+    """The texts the gate is asked about while `mbox` is read, recorded once into `cache`."""
+    if os.path.exists(cache) and os.path.getmtime(cache) >= os.path.getmtime(mbox):
+        with open(cache, "rb") as f:
+            return pickle.load(f)
+    import claims.sources as sources
+
+    texts: list[str] = []
+    real = sources.might_have_claims
+
+    def record(text: str) -> bool:
+        texts.append(text)
+        return real(text)
+
+    sources.might_have_claims = record  # type: ignore[assignment]
+    try:
+        for _ in sources.iter_messages(mbox, prescan=True):
+            pass
+    finally:
+        sources.might_have_claims = real  # type: ignore[assignment]
+    with open(cache + ".tmp", "wb") as f:
+        pickle.dump(texts, f, protocol=5)
+    os.replace(cache + ".tmp", cache)
+    return texts
+
+
+def reference_gate(ref: str) -> ModuleType:
+    """claims/prescan.py as it is at commit `ref`, loaded as the module `prescan_ref`."""
+    source = subprocess.run(["git", "-C", ROOT, "show", f"{ref}:claims/prescan.py"],
+                            capture_output=True, text=True, check=True).stdout
+    spec = importlib.util.spec_from_loader("prescan_ref", loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["prescan_ref"] = module
+    exec(compile(source, f"{ref}:claims/prescan.py", "exec"), module.__dict__)  # noqa: S102
+    return module
+
+
+def timed(gate: Callable[[str], bool], texts: list[str]) -> tuple[float, list[bool]]:
+    started = time.process_time()
+    passed = [gate(t) for t in texts]
+    return time.process_time() - started, passed
+
+
+def parts(texts: list[str], top: int) -> None:
+    """Each part of the worktree's gate timed alone over every text, then a sampled run."""
+    import claims.prescan as p
+    from bench.extract_stages import Sampler
+
+    started = time.process_time()
+    read = [p._with_unflattened(p.readable(t)) for t in texts]
+    print(f"  readable + unflatten: {time.process_time() - started:6.2f} CPU-s")
+    steps: dict[str, Callable[[str], object]] = {
+        f"cue {k}": (lambda t, c=c: c.search(t)) for k, c in enumerate(p._CUES)}
+    for name in ("_paired_cells", "_repeated_keys", "_states_change", "_worded_pair", "_has_command",
+                 "_measures_read"):
+        if hasattr(p, name):
+            steps[name] = getattr(p, name)
+    for name, step in steps.items():
+        started = time.process_time()
+        hits = sum(1 for t in read if step(t))
+        print(f"  {name:22} {time.process_time() - started:6.2f} CPU-s, true for {hits}")
+    sampler = Sampler()
+    sampler.start()
+    for t in texts:
+        p.might_have_claims(t)
+    sampler.stop()
+    print(sampler.report(top))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--mbox", default="/tmp/arch.mbox")
+    ap.add_argument("--cache", help="where the recorded texts are pickled (default: /tmp/<mbox>.gate-texts.pkl)")
+    ap.add_argument("--ref", default="main", help="the commit whose gate is the reference (default main)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--parts", action="store_true", help="time each cue and finder, and sample")
+    ap.add_argument("--top", type=int, default=30)
+    args = ap.parse_args()
+    sys.path.insert(0, ROOT)
+    import claims.prescan as ours
+
+    cache = args.cache or os.path.join("/tmp", os.path.basename(args.mbox) + ".gate-texts.pkl")
+    texts = recorded_texts(args.mbox, cache)
+    ref = reference_gate(args.ref)
+    print(f"{len(texts)} texts recorded from {args.mbox}")
+    spent: dict[str, list[float]] = {"ref": [], "ours": []}
+    passes: dict[str, list[bool]] = {}
+    gates = {"ref": ref.might_have_claims, "ours": ours.might_have_claims}
+    for r in range(args.rounds):
+        for side in (("ref", "ours") if r % 2 == 0 else ("ours", "ref")):
+            cpu, passes[side] = timed(gates[side], texts)
+            spent[side].append(cpu)
+        print(f"round {r + 1}: ref {spent['ref'][-1]:.2f} CPU-s, ours {spent['ours'][-1]:.2f} CPU-s", flush=True)
+    med = {side: statistics.median(v) for side, v in spent.items()}
+    print(f"median ref {med['ref']:.2f} CPU-s (min {min(spent['ref']):.2f}), ours {med['ours']:.2f} "
+          f"(min {min(spent['ours']):.2f}): {med['ref'] / med['ours']:.2f}x less CPU")
+    only_ref = [k for k, (a, b) in enumerate(zip(passes["ref"], passes["ours"], strict=True)) if a and not b]
+    only_ours = [k for k, (a, b) in enumerate(zip(passes["ref"], passes["ours"], strict=True)) if b and not a]
+    print(f"passed: ref {sum(passes['ref'])}, ours {sum(passes['ours'])}; only ref {len(only_ref)} "
+          f"{only_ref[:20]}, only ours {len(only_ours)} {only_ours[:20]}")
+    if args.parts:
+        parts(texts, args.top)
+    return 0 if not only_ours and not only_ref else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
