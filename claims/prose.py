@@ -1041,6 +1041,8 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
     out: list[Claim] = []
     said: dict[int, list[tuple[str, float]]] = {}  # the changes read at each token
     for i, t in enumerate(toks):
+        if t.kind not in ("value", "range") and "%" not in t.text and _FOLD.match(t.text) is None:
+            continue  # a word (or spread) that is no percentage, range or "40-fold" states no change
         pct: float | None = t.value if t.kind == "value" and t.percent else None
         signed = t.signed
         nxt = toks[i + 1].text.lower().rstrip(".,;:)") if i + 1 < len(toks) else ""
@@ -1393,10 +1395,15 @@ def _statement(p: Passage, sentence: str, start: int) -> Statement | None:
     vals: list[tuple[float, str | None, int]] = []
     # a percentage is a level ("34.25% Hitm", "reduces to 1.57%") when the sentence states
     # no change: "a 5% gain" is read by the change templates, against a baseline unsaid
-    levels = "%" in sentence and not relative_claims(Line(sentence, 0))
+    # (read at the first unsigned percentage: most sentences have none)
+    levels: bool | None = None
     last = 0
     for t in toks:
-        if t.kind != "value" or t.value is None or t.percent and (t.signed or not levels):
+        if t.kind != "value" or t.value is None:
+            continue
+        if t.percent and levels is None and not t.signed:
+            levels = "%" in sentence and not relative_claims(Line(sentence, 0))
+        if t.percent and (t.signed or not levels):
             continue
         unit = "%" if t.percent else t.unit.rstrip(".,;:)") if t.unit else None
         if unit is not None and (not is_unit(unit) or _SIZE_UNITS.match(unit)):
