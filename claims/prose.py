@@ -98,7 +98,17 @@ class Segment:
     clean: bool  # only numbers and units after the label
 
 
-_STRUCTURED = re.compile(r"\S(?: {3,}|\t)\S|\||^\s*[#$>]\s")  # column gaps, tabs, bars, prompts
+_COLUMNS = re.compile(r"\S(?: {3,}|\t)\S|\|")  # column gaps, tabs, bars
+_PROMPT_LEAD = re.compile(r"^\s*[#$>]\s")
+
+
+def _structured(text: str) -> bool:
+    """A line laid out as columns or a prompt, not prose; the column scan only runs on a
+    line with what a column needs (three spaces, a tab or a bar), which most lines lack."""
+    return _PROMPT_LEAD.match(text) is not None or (
+        ("   " in text or "\t" in text or "|" in text) and _COLUMNS.search(text) is not None)
+
+
 _ITEM_START = re.compile(r"^\s*(?:[-*•+]\s|\(?\d{1,2}[.)]\s|\(?[a-z]\)\s|[^:\s][^:]{0,50}:\s)")
 _PROSE_WORD = re.compile(r"[A-Za-z]{2,}")
 MAX_PASSAGE_LINES = 8
@@ -153,7 +163,7 @@ def _line_at(ln: Line | Passage, pos: int) -> int:
 @lru_cache(maxsize=4096)  # `passages` asks of each line twice (as the line, then as the last)
 def _is_prose(text: str) -> bool:
     s = text.strip()
-    return bool(s) and _STRUCTURED.search(s) is None and len(_PROSE_WORD.findall(s)) >= 2 \
+    return bool(s) and not _structured(s) and len(_PROSE_WORD.findall(s)) >= 2 \
         and _CALL_TREE.match(s) is None  # "- 33.47% handle_tx_kick": a node of a perf call graph
 
 
@@ -173,7 +183,7 @@ def _dangling(last: str, text: str) -> bool:
     """A sentence wrapped right after a word that needs its object ("... drops from" /
     "92% to 71%."): the next line goes on with it, though it holds too few words to pass as
     prose by itself, unless it is laid out as columns or starts an item."""
-    return _DANGLING.search(last.rstrip()) is not None and _STRUCTURED.search(text.strip()) is None \
+    return _DANGLING.search(last.rstrip()) is not None and not _structured(text.strip()) \
         and bool(text.strip())
 
 
@@ -1455,7 +1465,7 @@ def _paragraphs(lines: Sequence[Line], skip: set[int]) -> list[list[Statement]]:
             out.append(stmts)
 
     for i, ln in enumerate(lines):
-        structured = _STRUCTURED.search(ln.text.strip()) is not None and not _ITEM.match(ln.text)
+        structured = _structured(ln.text.strip()) and not _ITEM.match(ln.text)
         if i in skip or not ln.text.strip() or structured or (cur and ln.depth != cur[-1].depth) \
                 or len(cur) >= 3 * MAX_PASSAGE_LINES:
             if cur:
