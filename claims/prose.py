@@ -784,6 +784,8 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
         text = _WORD_NOTE.sub(lambda m: " " + m.group(1) + " ", text)
     out: list[Claim] = []
     for sentence, start in _sentences(text, _FULL_STOP):
+        if not has_digit(sentence):
+            continue  # (no digit: no number to side, see above)
         sides = []
         past: list[tuple[float, str | None, float, str, int]] = []
         prev_end = 0
@@ -1034,6 +1036,22 @@ _REACHES = re.compile(r"(?i)went|goes|gone")
 _CALL_TREE = re.compile(r"^[\s|`]*[-+]\s*\d{1,3}\.\d{2}%(?:\s+[A-Za-z_.][\w.\[\]<>@:+-]*)?\s*$")
 
 
+# Every pattern of _TIMES_HINT has a digit or "times", and of _FACTOR_HINT a digit or one
+# of these stems (which no other letter folds to in ASCII text): a text with neither is
+# not scanned.
+_FACTOR_STEMS = ("halv", "half", "doubl", "tripl")
+
+
+def _factor_hint(text: str, low: str) -> bool:
+    """Whether `text` may state a change as a factor ("2x faster", "a factor of 3",
+    "halves the latency"), `low` being its lower case."""
+    digit = has_digit(text)
+    if (digit or "times" in text) and _TIMES_HINT.search(text) is not None:
+        return True
+    return (digit or not text.isascii() or any(w in low for w in _FACTOR_STEMS)) \
+        and _FACTOR_HINT.search(text) is not None
+
+
 def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]:
     """Changes stated alone: "+44.8%", "improves by 12%", "a 5-10% boost", "2x faster",
     "22 % increase", "a 40-fold drop", "2% worse" (worse latency is up, worse throughput
@@ -1041,8 +1059,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
     softirq time by up to 45%")."""
     text = _template_text(ln)
     low = text.lower()
-    if "%" not in text and "percent" not in low and "fold" not in low and _TIMES_HINT.search(text) is None \
-            and _FACTOR_HINT.search(text) is None:
+    if "%" not in text and "percent" not in low and "fold" not in low and not _factor_hint(text, low):
         return []
     if _CALL_TREE.match(text):
         return []  # "+ 5.41% secondary_startup_64", "- 66.51%": a node of a perf call graph

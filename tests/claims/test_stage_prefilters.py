@@ -119,3 +119,18 @@ def test_a_piece_without_a_digit_is_no_cell(piece: str) -> None:
 def test_a_piece_with_a_number_is_a_cell() -> None:
     cell = grid._value_cell("12.5 Mpps", 0, 9, 1)
     assert cell is not None and cell.tok.value == 12.5 and cell.unit == "Mpps"
+
+
+@pytest.mark.parametrize("text", [
+    "throughput doubled", "the boot time was cut in half", "Latency HALVES with it", "it triples the rate",
+    "3 times faster", "it is many times faster", "a factor of 2", "2x faster", "an increase of 1.8",
+])
+def test_factor_hints(text: str) -> None:
+    assert prose._factor_hint(text, text.lower())
+
+
+@needs_mail
+def test_factor_hint_reads_real_mail_as_its_scans() -> None:
+    for text in LINES:
+        whole = prose._TIMES_HINT.search(text) is not None or prose._FACTOR_HINT.search(text) is not None
+        assert prose._factor_hint(text, text.lower()) == whole, text
