@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from claims import blocks, grid, prose
+from claims import blocks, commands, grid, prose
 from claims.message import message_from_text
 from claims.numbers import MAX_LINE, tokenize
 from tests.paths import SHARED
@@ -134,3 +134,11 @@ def test_factor_hint_reads_real_mail_as_its_scans() -> None:
     for text in LINES:
         whole = prose._TIMES_HINT.search(text) is not None or prose._FACTOR_HINT.search(text) is not None
         assert prose._factor_hint(text, text.lower()) == whole, text
+
+
+def test_split_argv_gives_a_new_list_each_time() -> None:
+    """Its words are kept for the next caller, who must not see what this one changed."""
+    words = commands.split_argv("taskset -c 2 netperf -H host -t TCP_RR 2>&1")
+    assert words == ["taskset", "-c", "2", "netperf", "-H", "host", "-t", "TCP_RR"]
+    words.append("extra")
+    assert commands.split_argv("taskset -c 2 netperf -H host -t TCP_RR 2>&1")[-1] == "TCP_RR"
