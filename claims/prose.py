@@ -1036,20 +1036,19 @@ _REACHES = re.compile(r"(?i)went|goes|gone")
 _CALL_TREE = re.compile(r"^[\s|`]*[-+]\s*\d{1,3}\.\d{2}%(?:\s+[A-Za-z_.][\w.\[\]<>@:+-]*)?\s*$")
 
 
-# Every pattern of _TIMES_HINT has a digit or "times", and of _FACTOR_HINT a digit or one
-# of these stems (which no other letter folds to in ASCII text): a text with neither is
-# not scanned.
-_FACTOR_STEMS = ("halv", "half", "doubl", "tripl")
+# Every pattern of _TIMES_HINT has "x", "X", "×" or "times", and of _FACTOR_HINT "of" or a
+# stem of halve/double/triple (no other letter folds to these in ASCII text): a text
+# without them is not scanned.
+_TIMES_MARKS = ("times", "x", "X", "×")
+_FACTOR_WORDS = ("of", "halv", "half", "doubl", "tripl")
 
 
 def _factor_hint(text: str, low: str) -> bool:
     """Whether `text` may state a change as a factor ("2x faster", "a factor of 3",
     "halves the latency"), `low` being its lower case."""
-    digit = has_digit(text)
-    if (digit or "times" in text) and _TIMES_HINT.search(text) is not None:
+    if any(w in text for w in _TIMES_MARKS) and _TIMES_HINT.search(text) is not None:
         return True
-    return (digit or not text.isascii() or any(w in low for w in _FACTOR_STEMS)) \
-        and _FACTOR_HINT.search(text) is not None
+    return (not text.isascii() or any(w in low for w in _FACTOR_WORDS)) and _FACTOR_HINT.search(text) is not None
 
 
 def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]:
