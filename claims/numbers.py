@@ -33,7 +33,7 @@ SPREAD_MARKS = ("+-", "±", "+/-")
 _CLOSED = frozenset(")],;")
 _DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"\S+")
-_WORDS = re.compile(r"(\S*\d\S*)|\S+")  # a word, grouped when it has a digit
+_WORDS = re.compile(r"(?=\S)[^\s\d]*(\d)?\S*")  # a word, its group set when it has a digit
 
 
 def has_digit(text: str) -> bool:
