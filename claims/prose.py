@@ -1466,17 +1466,18 @@ def _paragraphs(lines: Sequence[Line], skip: set[int]) -> list[list[Statement]]:
                 items.append([ln])
             else:
                 items[-1].append(ln)
-        stmts: list[Statement] = []
+        found: list[tuple[Passage, str, int]] = []  # the sentences with a digit
         for item in items:
             if not any(has_digit(ln.text[:MAX_LINE]) for ln in item):
                 continue  # the passage's text would have no digit either (see below)
             p = Passage(item)
             if len(p.text) > MAX_LINE or not _PROSE_WORD.search(p.text) or not has_digit(p.text):
                 continue  # (no digit: no sentence of it has a value, see _statement)
-            for sentence, start in _sentences(p.text, _FULL_STOP):
-                s = _statement(p, sentence, start)
-                if s is not None:
-                    stmts.append(s)
+            found += [(p, sentence, start) for sentence, start in _sentences(p.text, _FULL_STOP)
+                      if has_digit(sentence)]
+        if len(found) < 2:
+            return  # a paragraph gives pairs from two statements or more, each with a digit
+        stmts = [st for p, sentence, start in found if (st := _statement(p, sentence, start)) is not None]
         if len(stmts) >= 2:
             out.append(stmts)
 
