@@ -1507,6 +1507,7 @@ class Clause:
     head: str
 
 
+_TWO_DIGITS = re.compile(r"\d\D*\d")
 _CLAUSE_SPLIT = re.compile(r",\s+(?:and|but|while|whereas)\s+|;\s+|\s+whereas\s+")
 PARALLEL_SHAPE = 0.6  # the share of words two clauses must have in common to measure one thing
 
@@ -1526,6 +1527,8 @@ def _clauses(lines: Sequence[Line], skip: set[int]) -> list[Clause]:
             for piece in _CLAUSE_SPLIT.split(sentence):
                 at = sentence.find(piece, pos)
                 pos = at + len(piece)
+                if _TWO_DIGITS.search(piece) is None:
+                    continue  # a clause of two values has two digits
                 vals: list[tuple[float, str, int]] = []
                 for t in tokenize(piece):
                     unit = (t.unit or "").rstrip(".,;:)")
