@@ -17,7 +17,7 @@ from claims.commands import ShellEvent
 from claims.grid import name_kind
 from claims.lexicon import content_words, cue, distinguishes, names_key
 from claims.model import Claim, Line
-from claims.numbers import Token, is_unit, skeleton, tokenize
+from claims.numbers import MAX_LINE, Token, is_unit, skeleton, tokenize
 from claims.pairs import Row, make_row, pair_rows, runs_in
 from claims.setup_steps import variant_key
 from claims.tools.lines import line_samples
@@ -65,7 +65,11 @@ _SECTION = re.compile(r"^\s*(?:[-*•#]+\s*)?(?:\(?\d{1,2}(?:\.\d{1,2})*[.)]|\d{
                       r"\s+(?=[A-Za-z])")
 _ARROW_LINE = re.compile(r"^\s*(?:-+>|=+>|→|⇒|vs\.?|versus)\s*$", re.I)
 _RULE = re.compile(r"^\s*[-=*~_#+|.:]{3,}\s*$")
-_CODE = re.compile(r"^\S+\.\w{1,4}:\d+:(?:\d+:)?\s+(?:warning|error|note|fatal)\b|#\s*define\b|^\s*\d*\s*\|\s|"
+# a compiler's message ("foo.c:12:3: warning ..."), else code by its marks: each of the
+# patterns of _CODE has one of _CODE_MARKS, which most lines lack (no regex scan for them)
+_COMPILER = re.compile(r"^\S+\.\w{1,4}:\d+:(?:\d+:)?\s+(?:warning|error|note|fatal)\b")
+_CODE_MARKS = frozenset("#|;{}(=")
+_CODE = re.compile(r"#\s*define\b|^\s*\d*\s*\|\s|"
                    r"[;{}]\s*$|\b(?:if|else|return|while|for|switch)\b\s*\(|\w\([^()]*\)\s*[;{]|"
                    r"(?<![=!<>])(?:==|!=)(?![=>])")  # an operator, not sockperf's "====>" arrow
 _GAPS = re.compile(r"\S(?:\s{2,}|\t)\S")
@@ -120,15 +124,16 @@ def _kind(text: str) -> str:
         return "arrow"
     if _RULE.match(s):
         return "rule"
-    if _CODE.search(s):
+    if _COMPILER.match(s) or not _CODE_MARKS.isdisjoint(s) and _CODE.search(s):
         return "code"
     if s.endswith(":") and len(s) <= 160 and not _GAPS.search(s):
         return "text"  # "Run 2 (cpu at 1.2 GHz):", "Self-test, 4 queues:" introduce what follows
     body = s
+    whole = len(text) <= MAX_LINE  # then the line's own tokens (cached for the other stages) are s's
     m = _SECTION.match(s)
     if m is not None and not is_unit(s[m.end():].split()[0].rstrip(",;:")):
-        body = s[m.end():]  # "1.1 Zero-copy mode" is a heading, "1.08 MBytes" a value
-    has_value = _DIGIT.search(body) is not None and any(t.kind == "value" for t in tokenize(body))
+        body, whole = s[m.end():], False  # "1.1 Zero-copy mode" is a heading, "1.08 MBytes" a value
+    has_value = _DIGIT.search(body) is not None and any(t.kind == "value" for t in tokenize(text if whole else body))
     if has_value and not is_sentence(s) and not _is_prose(s):
         return "data"
     if has_value:

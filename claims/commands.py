@@ -170,8 +170,14 @@ def _named_program(prog: str) -> str:
 
 
 def split_argv(raw: str) -> list[str]:
-    """A command's words as its program receives them (redirections left out)."""
-    return without_redirections(split_words(raw))
+    """A command's words as its program receives them (redirections left out), a new list
+    each time: the caller may change it."""
+    return list(_argv(raw))
+
+
+@lru_cache(maxsize=256)  # a line's words are asked by its events, its pieces and its command
+def _argv(raw: str) -> tuple[str, ...]:
+    return tuple(without_redirections(split_words(raw)))
 
 
 def make_command(raw: str, line: int, host: str | None, depth: int, in_prose: bool = False,

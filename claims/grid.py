@@ -190,6 +190,8 @@ def _stated_of(body: str) -> float | None:
 
 def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False) -> Cell | None:
     """A value cell from one piece's text, or None when it is not one number."""
+    if _DIGIT.search(text) is None:
+        return None  # a number has a digit: a piece of words is read no further
     stated = None
     for m in _NOTE.finditer(text):
         body = m.group("body")

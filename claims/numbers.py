@@ -33,6 +33,7 @@ SPREAD_MARKS = ("+-", "±", "+/-")
 _CLOSED = frozenset(")],;")
 _DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"\S+")
+_WORDS = re.compile(r"(?=\S)[^\s\d]*(\d)?\S*")  # a word, its group set when it has a digit
 
 
 def has_digit(text: str) -> bool:
@@ -232,8 +233,15 @@ def _tokenize(text: str) -> tuple[Token, ...]:
     sign_at: int | None = None  # where a lone "+" stood: "+ 3%" is +3%
     packed = _packed(text)
     groups: list[int] = []  # where each packed word's numbers start in `out`
-    for m in _WORD.finditer(text):
+    for m in _WORDS.finditer(text):
         word = m.group()
+        if m.lastindex is None and word[0] not in "(+±":  # no digit, no sign or spread mark
+            if sign_at is not None:
+                out.append(Token("+", sign_at, sign_at + 1, "word"))
+                sign_at = None
+            spread_next = False
+            out.append(Token(word, m.start(), m.end(), "word"))
+            continue
         if m.start() in packed:
             groups.append(len(out))
             for a, b in packed[m.start()]:
@@ -276,20 +284,22 @@ def _tokenize(text: str) -> tuple[Token, ...]:
     # Not after a closing bracket or a clause mark: "(n - 1) % N" is code, "12, ms" a list.
     for i in range(1, len(out)):
         prev, cur = out[i - 1], out[i]
-        if prev.text[-1:] in _CLOSED:
+        if cur.kind != "word" or prev.text[-1:] in _CLOSED:
+            continue  # a unit is a word
+        if prev.kind == "word" and "," in prev.text:  # a decimal comma has a comma
+            d = _DECIMAL_COMMA.fullmatch(prev.text.strip(_STRIP))
+            if d is not None and not d.group("unit") and is_unit(cur.text):
+                prev.kind, prev.value, _, prev.percent, prev.signed = _decimal_comma(d, None)
+        if prev.kind != "value":
             continue
-        d = _DECIMAL_COMMA.fullmatch(prev.text.strip(_STRIP)) if prev.kind == "word" else None
-        if d is not None and not d.group("unit") and cur.kind == "word" and is_unit(cur.text):
-            prev.kind, prev.value, _, prev.percent, prev.signed = _decimal_comma(d, None)
-        per = _per_time(out, i) if prev.kind == "value" and prev.unit is None and cur.kind == "word" else None
+        per = _per_time(out, i) if prev.unit is None else None
         if per is not None:  # "45123 transactions per second", "3.1 Gbit per sec"
             prev.unit = per
-        elif cur.kind == "word" and prev.kind == "value" and prev.unit is None and is_unit(cur.text):
+        elif prev.unit is None and is_unit(cur.text):
             prev.unit = _unit_text(cur.text)
             if prev.unit == "%":
                 prev.percent = True
-        elif cur.kind == "word" and prev.kind == "value" and prev.unit in MAGNITUDES \
-                and is_unit(prev.unit + _unit_text(cur.text)):
+        elif prev.unit in MAGNITUDES and is_unit(prev.unit + _unit_text(cur.text)):
             prev.unit = prev.unit + _unit_text(cur.text)
     for g in groups:  # "= 0.031/0.244/41.870/2.210 ms": the unit is every number's
         n = next(len(v) for v in packed.values() if out[g].start == v[0][0])

@@ -99,7 +99,17 @@ class Segment:
     clean: bool  # only numbers and units after the label
 
 
-_STRUCTURED = re.compile(r"\S(?: {3,}|\t)\S|\||^\s*[#$>]\s")  # column gaps, tabs, bars, prompts
+_COLUMNS = re.compile(r"\S(?: {3,}|\t)\S|\|")  # column gaps, tabs, bars
+_PROMPT_LEAD = re.compile(r"^\s*[#$>]\s")
+
+
+def _structured(text: str) -> bool:
+    """A line laid out as columns or a prompt, not prose; the column scan only runs on a
+    line with what a column needs (three spaces, a tab or a bar), which most lines lack."""
+    return _PROMPT_LEAD.match(text) is not None or (
+        ("   " in text or "\t" in text or "|" in text) and _COLUMNS.search(text) is not None)
+
+
 _ITEM_START = re.compile(r"^\s*(?:[-*•+]\s|\(?\d{1,2}[.)]\s|\(?[a-z]\)\s|[^:\s][^:]{0,50}:\s)")
 _PROSE_WORD = re.compile(r"[A-Za-z]{2,}")
 MAX_PASSAGE_LINES = 8
@@ -154,7 +164,7 @@ def _line_at(ln: Line | Passage, pos: int) -> int:
 @lru_cache(maxsize=4096)  # `passages` asks of each line twice (as the line, then as the last)
 def _is_prose(text: str) -> bool:
     s = text.strip()
-    return bool(s) and _STRUCTURED.search(s) is None and len(_PROSE_WORD.findall(s)) >= 2 \
+    return bool(s) and not _structured(s) and len(_PROSE_WORD.findall(s)) >= 2 \
         and _CALL_TREE.match(s) is None  # "- 33.47% handle_tx_kick": a node of a perf call graph
 
 
@@ -174,7 +184,7 @@ def _dangling(last: str, text: str) -> bool:
     """A sentence wrapped right after a word that needs its object ("... drops from" /
     "92% to 71%."): the next line goes on with it, though it holds too few words to pass as
     prose by itself, unless it is laid out as columns or starts an item."""
-    return _DANGLING.search(last.rstrip()) is not None and _STRUCTURED.search(text.strip()) is None \
+    return _DANGLING.search(last.rstrip()) is not None and not _structured(text.strip()) \
         and bool(text.strip())
 
 
@@ -775,6 +785,8 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
         text = _WORD_NOTE.sub(lambda m: " " + m.group(1) + " ", text)
     out: list[Claim] = []
     for sentence, start in _sentences(text, _FULL_STOP):
+        if not has_digit(sentence):
+            continue  # (no digit: no number to side, see above)
         sides = []
         past: list[tuple[float, str | None, float, str, int]] = []
         prev_end = 0
@@ -1025,6 +1037,21 @@ _REACHES = re.compile(r"(?i)went|goes|gone")
 _CALL_TREE = re.compile(r"^[\s|`]*[-+]\s*\d{1,3}\.\d{2}%(?:\s+[A-Za-z_.][\w.\[\]<>@:+-]*)?\s*$")
 
 
+# Every pattern of _TIMES_HINT has "x", "X", "×" or "times", and of _FACTOR_HINT "of" or a
+# stem of halve/double/triple (no other letter folds to these in ASCII text): a text
+# without them is not scanned.
+_TIMES_MARKS = ("times", "x", "X", "×")
+_FACTOR_WORDS = ("of", "halv", "half", "doubl", "tripl")
+
+
+def _factor_hint(text: str, low: str) -> bool:
+    """Whether `text` may state a change as a factor ("2x faster", "a factor of 3",
+    "halves the latency"), `low` being its lower case."""
+    if any(w in text for w in _TIMES_MARKS) and _TIMES_HINT.search(text) is not None:
+        return True
+    return (not text.isascii() or any(w in low for w in _FACTOR_WORDS)) and _FACTOR_HINT.search(text) is not None
+
+
 def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]:
     """Changes stated alone: "+44.8%", "improves by 12%", "a 5-10% boost", "2x faster",
     "22 % increase", "a 40-fold drop", "2% worse" (worse latency is up, worse throughput
@@ -1032,8 +1059,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
     softirq time by up to 45%")."""
     text = _template_text(ln)
     low = text.lower()
-    if "%" not in text and "percent" not in low and "fold" not in low and _TIMES_HINT.search(text) is None \
-            and _FACTOR_HINT.search(text) is None:
+    if "%" not in text and "percent" not in low and "fold" not in low and not _factor_hint(text, low):
         return []
     if _CALL_TREE.match(text):
         return []  # "+ 5.41% secondary_startup_64", "- 66.51%": a node of a perf call graph
@@ -1042,6 +1068,8 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
     out: list[Claim] = []
     said: dict[int, list[tuple[str, float]]] = {}  # the changes read at each token
     for i, t in enumerate(toks):
+        if t.kind not in ("value", "range") and "%" not in t.text and _FOLD.match(t.text) is None:
+            continue  # a word (or spread) that is no percentage, range or "40-fold" states no change
         pct: float | None = t.value if t.kind == "value" and t.percent else None
         signed = t.signed
         nxt = toks[i + 1].text.lower().rstrip(".,;:)") if i + 1 < len(toks) else ""
@@ -1406,10 +1434,15 @@ def _statement(p: Passage, sentence: str, start: int) -> Statement | None:
     vals: list[tuple[float, str | None, int]] = []
     # a percentage is a level ("34.25% Hitm", "reduces to 1.57%") when the sentence states
     # no change: "a 5% gain" is read by the change templates, against a baseline unsaid
-    levels = "%" in sentence and not relative_claims(Line(sentence, 0))
+    # (read at the first unsigned percentage: most sentences have none)
+    levels: bool | None = None
     last = 0
     for t in toks:
-        if t.kind != "value" or t.value is None or t.percent and (t.signed or not levels):
+        if t.kind != "value" or t.value is None:
+            continue
+        if t.percent and levels is None and not t.signed:
+            levels = "%" in sentence and not relative_claims(Line(sentence, 0))
+        if t.percent and (t.signed or not levels):
             continue
         unit = "%" if t.percent else t.unit.rstrip(".,;:)") if t.unit else None
         if unit is not None and (not is_unit(unit) or _SIZE_UNITS.match(unit)):
@@ -1446,22 +1479,23 @@ def _paragraphs(lines: Sequence[Line], skip: set[int]) -> list[list[Statement]]:
                 items.append([ln])
             else:
                 items[-1].append(ln)
-        stmts: list[Statement] = []
+        found: list[tuple[Passage, str, int]] = []  # the sentences with a digit
         for item in items:
             if not any(has_digit(ln.text[:MAX_LINE]) for ln in item):
                 continue  # the passage's text would have no digit either (see below)
             p = Passage(item)
             if len(p.text) > MAX_LINE or not _PROSE_WORD.search(p.text) or not has_digit(p.text):
                 continue  # (no digit: no sentence of it has a value, see _statement)
-            for sentence, start in _sentences(p.text, _FULL_STOP):
-                s = _statement(p, sentence, start)
-                if s is not None:
-                    stmts.append(s)
+            found += [(p, sentence, start) for sentence, start in _sentences(p.text, _FULL_STOP)
+                      if has_digit(sentence)]
+        if len(found) < 2:
+            return  # a paragraph gives pairs from two statements or more, each with a digit
+        stmts = [st for p, sentence, start in found if (st := _statement(p, sentence, start)) is not None]
         if len(stmts) >= 2:
             out.append(stmts)
 
     for i, ln in enumerate(lines):
-        structured = _STRUCTURED.search(ln.text.strip()) is not None and not _ITEM.match(ln.text)
+        structured = _structured(ln.text.strip()) and not _ITEM.match(ln.text)
         if i in skip or not ln.text.strip() or structured or (cur and ln.depth != cur[-1].depth) \
                 or len(cur) >= 3 * MAX_PASSAGE_LINES:
             if cur:
@@ -1486,6 +1520,7 @@ class Clause:
     head: str
 
 
+_TWO_DIGITS = re.compile(r"\d\D*\d")
 _CLAUSE_SPLIT = re.compile(r",\s+(?:and|but|while|whereas)\s+|;\s+|\s+whereas\s+")
 PARALLEL_SHAPE = 0.6  # the share of words two clauses must have in common to measure one thing
 
@@ -1505,6 +1540,8 @@ def _clauses(lines: Sequence[Line], skip: set[int]) -> list[Clause]:
             for piece in _CLAUSE_SPLIT.split(sentence):
                 at = sentence.find(piece, pos)
                 pos = at + len(piece)
+                if _TWO_DIGITS.search(piece) is None:
+                    continue  # a clause of two values has two digits
                 vals: list[tuple[float, str, int]] = []
                 for t in tokenize(piece):
                     unit = (t.unit or "").rstrip(".,;:)")

@@ -1,0 +1,144 @@
+"""The cheap exits of the extraction stages read as the scans they stand in front of.
+
+A stage skips a regex scan (or a tokenisation) when a line lacks what the scan needs: a
+code mark, a column gap, a digit, or when the line's own tokens serve for its stripped
+copy.  Each premise is checked over the lines of real mail (the labelled corpus's training
+half, the shapes folder) and on invented lines that hit each case.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from claims import blocks, commands, grid, prose
+from claims.message import message_from_text
+from claims.numbers import MAX_LINE, tokenize
+from tests.paths import SHARED
+
+_VALIDATION = re.compile(r"d1[0-5]\d")  # d102, d105, ..., d159 (multiples of 3) are never read
+
+
+def _texts() -> list[Path]:
+    corpus = [p for p in sorted((SHARED / "corpus").glob("*.txt"))
+              if not (_VALIDATION.fullmatch(p.stem) and int(p.stem[1:]) % 3 == 0)]
+    return corpus + sorted((SHARED / "shapes").glob("*.txt"))
+
+
+def _lines() -> list[str]:
+    out: list[str] = []
+    for p in _texts():
+        out += [ln.text for ln in message_from_text(p.read_text(errors="replace")).lines]
+    return out
+
+
+LINES = _lines()
+needs_mail = pytest.mark.skipif(not LINES, reason="../shared/corpus and shapes are not present")
+
+# the scans as one pattern each, before their cheap exits
+_CODE_WHOLE = re.compile(blocks._COMPILER.pattern + "|" + blocks._CODE.pattern)
+_STRUCTURED_WHOLE = re.compile(r"\S(?: {3,}|\t)\S|\||^\s*[#$>]\s")
+
+
+def _is_code(s: str) -> bool:
+    return bool(blocks._COMPILER.match(s) or not blocks._CODE_MARKS.isdisjoint(s) and blocks._CODE.search(s))
+
+
+@pytest.mark.parametrize("line", [
+    "drivers/net/virtio_net.c:1234:5: warning: unused variable 'x'",
+    "#define VIRTIO_NET_F_MRG_RXBUF 15",
+    "  1234 |     if (!vi->mergeable_rx_bufs)",
+    "        return err;",
+    "static int foo(void) {",
+    "while (budget--)",
+    "if (x == 3)",
+    "rx != tx",
+])
+def test_code_lines_have_a_code_mark(line: str) -> None:
+    assert _CODE_WHOLE.search(line.strip())
+    assert _is_code(line.strip())
+    assert blocks._kind(line) == "code"
+
+
+@needs_mail
+def test_code_marks_hide_no_code_line_of_real_mail() -> None:
+    for text in LINES:
+        s = text.strip()
+        assert _is_code(s) == bool(_CODE_WHOLE.search(s)), s
+
+
+@pytest.mark.parametrize(("line", "structured"), [
+    ("Throughput   12.3   14.1", True), ("rx\t12", True), ("| a | b |", True), ("$ ./run.sh 10", True),
+    ("> quoted text", True), ("plain prose with  two spaces", False), ("The patch gives 12.3 Gbps.", False),
+])
+def test_structured_lines(line: str, structured: bool) -> None:
+    assert prose._structured(line) is structured
+    assert bool(_STRUCTURED_WHOLE.search(line)) is structured
+
+
+@needs_mail
+def test_structured_reads_real_mail_as_the_one_pattern() -> None:
+    for text in LINES:
+        for s in (text, text.strip()):
+            assert prose._structured(s) == bool(_STRUCTURED_WHOLE.search(s)), s
+
+
+def _readings(text: str) -> list[tuple[str, str, float | None, str | None, bool, bool]]:
+    return [(t.text, t.kind, t.value, t.unit, t.percent, t.signed) for t in tokenize(text)]
+
+
+@needs_mail
+def test_a_lines_tokens_are_its_stripped_copys() -> None:
+    """`blocks._kind` reads the line's own tokens (cached for later stages) for its strip."""
+    for text in LINES:
+        if len(text) <= MAX_LINE:
+            assert _readings(text) == _readings(text.strip()), text
+
+
+@pytest.mark.parametrize(("line", "kinds"), [
+    ("12.1 +- 0.3%", ["value", "word", "spread"]),
+    ("12.1 +- about 3%", ["value", "word", "word", "value"]),  # a word between: no spread
+    ("+ 3% faster", ["value", "word"]),  # a lone sign joins the value after it
+    ("+ faster 3%", ["word", "word", "value"]),  # and stays a word before a word
+    ("(+-0.5%) ok", ["spread", "word"]),
+    ("port 40112 up", ["word", "word", "word"]),
+    ("1,5 ms", ["value", "word"]),
+    ("cpus 1,5", ["word", "word"]),
+])
+def test_words_without_digits_keep_their_context(line: str, kinds: list[str]) -> None:
+    """The word without a digit (read in one step) ends a spread and takes a lone sign."""
+    assert [t.kind for t in tokenize(line)] == kinds
+
+
+@pytest.mark.parametrize("piece", ["Throughput", "n/a (noisy)", "(Mpps)", "baseline kernel"])
+def test_a_piece_without_a_digit_is_no_cell(piece: str) -> None:
+    assert grid._value_cell(piece, 0, len(piece), 0) is None
+
+
+def test_a_piece_with_a_number_is_a_cell() -> None:
+    cell = grid._value_cell("12.5 Mpps", 0, 9, 1)
+    assert cell is not None and cell.tok.value == 12.5 and cell.unit == "Mpps"
+
+
+@pytest.mark.parametrize("text", [
+    "throughput doubled", "the boot time was cut in half", "Latency HALVES with it", "it triples the rate",
+    "3 times faster", "it is many times faster", "a factor of 2", "2x faster", "an increase of 1.8",
+])
+def test_factor_hints(text: str) -> None:
+    assert prose._factor_hint(text, text.lower())
+
+
+@needs_mail
+def test_factor_hint_reads_real_mail_as_its_scans() -> None:
+    for text in LINES:
+        whole = prose._TIMES_HINT.search(text) is not None or prose._FACTOR_HINT.search(text) is not None
+        assert prose._factor_hint(text, text.lower()) == whole, text
+
+
+def test_split_argv_gives_a_new_list_each_time() -> None:
+    """Its words are kept for the next caller, who must not see what this one changed."""
+    words = commands.split_argv("taskset -c 2 netperf -H host -t TCP_RR 2>&1")
+    assert words == ["taskset", "-c", "2", "netperf", "-H", "host", "-t", "TCP_RR"]
+    words.append("extra")
+    assert commands.split_argv("taskset -c 2 netperf -H host -t TCP_RR 2>&1")[-1] == "TCP_RR"
