@@ -31,10 +31,12 @@ at the branch point (`--old-rev`), run on the same cells without calibration as 
 and the bot ran it.  That rule runs as it was, in a child process of its own
 (bench/old_rule.py) on its tree exported whole by `git archive`: no module of today's tree
 loads there.  `--old-cells` keeps its cells (bench/results/verdict_sim_old.jsonl: 100
-replications a cell as first measured, 2000 in the 50 cells re-measured with `--old-near
-2 --old-reps 2000`, where the new rule ran more than it or within two runs of it; the
-most replications of a cell serve), and `--old-for-more N` measures it again, with its
-verdicts, where the new rule runs more (kept apart, in *_verdicts.jsonl).
+replications a cell as first measured, by a loader that let today's modules in; 2000 in
+the 50 cells re-measured with `--old-near 2 --old-reps 2000`, where the new rule ran more
+than it or within two runs of it; 300 in the other 742, re-measured from its own tree
+with `--only-old --old-reps 300`, which resumes where it stopped; the most replications
+of a cell serve), and `--old-for-more N` measures it
+again, with its verdicts, where the new rule runs more (kept apart, in *_verdicts.jsonl).
 """
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The calibration's runs in the interval: a pooled per-run variance (stats._pooled), when
-it is sound (verdict.pooled_prior), and the first look at four runs it allows."""
+the runs do not look noisier than it (the F guard), for every claim the calibration lets
+through, and the first look at four runs it allows."""
 from __future__ import annotations
 
 import math
@@ -84,29 +85,66 @@ def test_old_calibrations_without_the_variance_pool_nothing():
     assert stats.noise_prior(None) is None
 
 
-def test_claims_near_what_the_calibration_lets_through_are_not_pooled():
+def _last_alpha() -> float:
+    """The level of the last look of a plan from 4 to 30 runs: what too_small asks of it."""
+    return verdict.per_look_alpha(make_results(10.0, max_runs=30, first=4).spec.run)
+
+
+def _limit(claim: float, band: float, alpha: float) -> float:
+    """The per-run noise above which too_small stops checking this claim (bisection)."""
+    cl = verdict.claimed_of(Metric(name="x", claimed_change_pct=claim))
+    lo, hi = 1e-4, 1.0
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if verdict.too_small(cl, band, mid, 30, alpha) else (mid, hi)
+    return lo
+
+
+def test_a_claim_near_what_the_calibration_lets_through_pools_its_variance():
     """The calibration decided whether the claim is checked at all; a claim it let through
-    only because it looked quiet must not have that quiet pooled into its interval."""
+    only because it looked quiet (unchecked at 1.64 times its noise, the old chi-square
+    guard's bound) is judged with the calibration's nine degrees of freedom all the same."""
     rng = np.random.default_rng(11)
-    cal = calibration_of({"x": _runs(rng, 10, 0.03)}, 10)
-    prior, sd = stats.noise_prior(cal, "x"), stats.noise_sd(cal, "x")
-    assert prior is not None and sd is not None
-    alpha, band = verdict.per_look_alpha(None), stats.MIN_BAND
+    alpha, band = _last_alpha(), stats.MIN_BAND
+    xs = _runs(rng, 10, 0.03)
+    cal = calibration_of({"throughput": xs}, 10)
+    sd = stats.noise_sd(cal, "throughput")
+    assert sd is not None and cal["metrics"]["throughput"]["far"] == 0
+    claim = next(c / 10 for c in range(400, 10, -1)
+                 if _limit(c / 10, band, alpha) < 1.64 * sd)  # checked, but not at 1.64 sd
+    assert _limit(claim, band, alpha) > sd
+    res = make_results(claim, max_runs=30, first=4)
+    Simulator(res, claim, 3.0, 5)({"baseline": 4, "candidate": 4})
+    v = verdict.judge(res, cal, final=False)[0]
+    assert v.effect is not None and not v.effect.paired
+    assert v.effect.df == 3 + 3 + 9  # Student's pooled t with the calibration's runs
 
-    def pooled(claim: float) -> bool:
-        m = Metric(name="x", claimed_change_pct=claim)
-        return verdict.pooled_prior(m, prior, band, sd, 30, alpha) is not None
 
-    def checkable(claim: float, s: float) -> bool:
-        return verdict.too_small(verdict.claimed_of(Metric(name="x", claimed_change_pct=claim)),
-                                 band, s, 30, alpha) is None
-
-    sizes = [c / 10 for c in range(10, 400)]
-    near = [c for c in sizes if checkable(c, sd) and not checkable(c, 1.64 * sd)]
-    assert near and not any(pooled(c) for c in near)
-    assert pooled(40.0) and pooled(-40.0)
-    assert verdict.pooled_prior(Metric(name="x", no_change=True), prior, band, sd, 30,
-                                alpha) is prior
+def test_pooling_what_the_calibration_let_through_costs_its_interval_little():
+    """Near the limit too_small lets a claim through mostly when the calibration looked
+    quiet, so the variance pooled is picked low.  The F guard (a sample noisier than the
+    calibration goes to Welch's interval) keeps what that costs small: at four runs a side,
+    where the calibration weighs most, with the runner's noise 1.1 times what a +10% claim
+    allows (about a quarter of the calibrations stop it), the verdicts' unpaired 90% A/A
+    intervals miss 11.3% of the time (9.7% with the guard that refused the pool).  The
+    verdicts' own levels are far in the tail; bench/verdict_sim.py measures those."""
+    alpha, band = _last_alpha(), stats.MIN_BAND
+    noise = math.expm1(1.1 * _limit(10.0, band, alpha)) * 100.0
+    reps, checked, miss, pooled = 3000, 0, 0, 0
+    for seed in range(reps):
+        res = make_results(10.0, max_runs=30, first=4)
+        sim = Simulator(res, 0.0, noise, seed)
+        cal = calibration_of({"throughput": sim.calibrate(10)}, 10)
+        sim({"baseline": 4, "candidate": 4})
+        e = verdict.judge(res, cal, final=False)[0].effect
+        if e is None or e.paired:  # not checked (too small here), or on the ABBA pairs
+            continue
+        checked += 1
+        pooled += e.df == 3 + 3 + 9
+        miss += abs(e.x) > stats.t_quantile(0.95, e.df or math.inf) * e.se
+    assert 0.6 < checked / reps < 0.8
+    assert pooled > 0.7 * checked
+    assert miss / checked < 0.12
 
 
 def test_first_look_at_four_runs_with_a_calibration_five_without():
