@@ -114,9 +114,10 @@ def _two_sentences(text: str) -> bool:
 
 
 @lru_cache(maxsize=4096)  # a line's kind is asked by the transcript reader, then by find_blocks
-def _kind(text: str) -> str:
+def line_kind(text: str) -> str:
     """What a line is to the block reader: blank, rule, arrow, data (numbers laid out as
-    output), header (column names) or text (a label, a heading, a sentence)."""
+    output), header (column names) or text (a label, a heading, a sentence). Public: the
+    gate (claims.prescan) reads lines by it to pass only texts where a block can open."""
     s = text.strip()
     if not s:
         return "blank"
@@ -203,7 +204,7 @@ def find_blocks(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] |
             continue
         if depth is not None and ln.depth != depth and ln.text.strip():
             cur, window, window_start = None, [], i
-        kind = "setup" if i in setup else "command" if i in neutral else "code" if i in listing else _kind(ln.text)
+        kind = "setup" if i in setup else "command" if i in neutral else "code" if i in listing else line_kind(ln.text)
         if kind in ("blank", "rule"):
             continue
         if kind == "code":  # a listing with line numbers is code, not output
@@ -213,8 +214,8 @@ def find_blocks(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] |
         if kind != "data":
             window.append(i)
             continue
-        labels = [k for k in window if k in setup or (k not in neutral and _kind(lines[k].text) == "text")]
-        arrow = any(k not in setup and k not in neutral and _kind(lines[k].text) == "arrow" for k in window)
+        labels = [k for k in window if k in setup or (k not in neutral and line_kind(lines[k].text) == "text")]
+        arrow = any(k not in setup and k not in neutral and line_kind(lines[k].text) == "arrow" for k in window)
         if cur is None or labels or arrow:
             if cur is not None:
                 cur.end = max(cur.end, cur.first_data + 1)
@@ -844,7 +845,7 @@ def _differing_name(lines: Sequence[Line], b: Block, neutral: frozenset[int] | s
         return None
     for k in range(b.label_index - 1, b.window - 1, -1):
         t = lines[k].text
-        if not t.strip() or k in neutral or _kind(t) != "text" or not _label_like(t):
+        if not t.strip() or k in neutral or line_kind(t) != "text" or not _label_like(t):
             continue
         got = block_label(t)
         return (k, got[0]) if got is not None else None
@@ -1032,7 +1033,7 @@ def transcript_claims(lines: Sequence[Line], skip: set[int], neutral: frozenset[
 
 def _two_runs(lines: Sequence[Line], idx: list[int], skip: set[int], neutral: frozenset[int] | set[int],
               subject: str | None) -> tuple[list[Claim], set[int]]:
-    kinds = {i: ("command" if i in neutral else _kind(lines[i].text)) for i in idx}
+    kinds = {i: ("command" if i in neutral else line_kind(lines[i].text)) for i in idx}
     steps = [i for i in idx if kinds[i] != "data"]
     where: dict[str, list[int]] = {}
     for i in steps:

@@ -87,7 +87,7 @@ def _forget_lines() -> None:
     (12 MiB of peak RSS over the list archive)."""
     from claims import blocks, grid, numbers, prose
 
-    for cached in (numbers._tokenize, grid._parse_line, prose._is_prose, blocks._kind):
+    for cached in (numbers._tokenize, grid._parse_line, prose._is_prose, blocks.line_kind):
         cached.cache_clear()
 
 

@@ -26,7 +26,7 @@ extractor's own reader of that shape asked about the cue's lines only.
   stages and are not run here, but a cell, a repeated key or two measures on a line count
   only on a line one of their readers can take: a row of the grid model's own line parser
   or of the prose "label: value" rows, or a line a block can hold (a line of output, as
-  claims.blocks._kind reads lines, at or below it, before code or another quote depth);
+  claims.blocks.line_kind reads lines, at or below it, before code or another quote depth);
   two measures also count in a paragraph whose sentences the prose readers pair.
 - A pair written in words (from/to, "vs", "compared", "against", "instead of", numbers
   with side words: "645 without the patch, ~625 with batch") passes only where the
@@ -426,13 +426,13 @@ def _repeated_keys(text: str) -> bool:
 
 def _in_a_block(text: str, line: int, known: dict[int, bool]) -> bool:
     """Can the line starting at `line` be a row of a block? claims.blocks.find_blocks puts
-    a line in a block's range only if a line of output (its `_kind` "data") stands at or
-    below it at the same quote depth, before a non-blank line of another depth or a line
+    a line in a block's range only if a line of output (its `line_kind` "data") stands at
+    or below it at the same quote depth, before a non-blank line of another depth or a line
     of code (either ends the block, or the text above the next one). Skipped lines and
     listings end blocks too; they are not looked for here (which only passes more).
     `known` holds the answers already found for this text: the lines scanned on the way
     down get the same answer."""
-    from claims.blocks import _kind
+    from claims.blocks import line_kind
     from claims.message import quote_depth
 
     scanned: list[int] = []
@@ -451,7 +451,7 @@ def _in_a_block(text: str, line: int, known: dict[int, bool]) -> bool:
                 break
             depth = d
             scanned.append(pos)
-            kind = _kind(body)
+            kind = line_kind(body)
             if kind in ("data", "code"):
                 answer = kind == "data"
                 break
@@ -511,7 +511,7 @@ def _pairs_in(raw: str) -> bool:
     return bool(all_table_claims(lines, set())[0])
 
 
-# what every match of claims.prose._FACTOR_HINT holds: its "of" and number ("an increase of
+# what every match of claims.prose.FACTOR_HINT holds: its "of" and number ("an increase of
 # 1.8") or one of its size words ("halves", "doubled", "by half"), found without trying a
 # word at every position
 _OF_NUMBER = re.compile(r"(?i)of\s+(?:about\s+|~|roughly\s+)?\d|halv|doubl|tripl|\b(?:by|in)\s+half\b")
@@ -537,15 +537,15 @@ def _sizes_a_change(text: str) -> bool:
 
 def _states_change(text: str) -> bool:
     """A change stated alone (a percent, "2x", "tenfold", "an increase of 1.8": the reader's
-    own _FACTOR_HINT) is a claim only where the extractor's own reader of such sentences
+    own FACTOR_HINT) is a claim only where the extractor's own reader of such sentences
     (claims.prose.relative_claims) finds one: it is asked about the paragraph of each cue,
     read into passages as the extractor reads them (a paragraph starts a passage)."""
-    from claims.prose import _FACTOR_HINT
+    from claims.prose import FACTOR_HINT
 
     tried: set[int] = set()
     # the reader's hint starts with a word tried at every position (1.4 CPU-s over the
     # archive): it is looked for only in a text with its "of" and number or a size word
-    hint = (_FACTOR_HINT,) if _sizes_a_change(text) else ()
+    hint = (FACTOR_HINT,) if _sizes_a_change(text) else ()
     for cue in (*_CUES[:_ALONE], *hint):
         for m in _matches_at(cue, text) if cue in _DIGIT_FIRST else cue.finditer(text):
             start, raw = _paragraph(text, m.start())
@@ -725,12 +725,12 @@ BLOCK_REACH = 400  # characters after a block's label line in which its first nu
 
 def _data_line_after(text: str, start: int) -> bool:
     """Is a line within BLOCK_REACH characters after `start` one of output, as the block
-    model reads lines (claims.blocks._kind: numbers laid out as output, not a sentence or
-    a wrapped line of prose)? A block is opened only at such a line: a label over prose
+    model reads lines (claims.blocks.line_kind: numbers laid out as output, not a sentence
+    or a wrapped line of prose)? A block is opened only at such a line: a label over prose
     that quotes a number ("v3 -> v4:" over "- fix warnings with W=1 C=1") opens none. Every
     line with a digit is asked, since the block reader's numbers are more than _BLOCK_NUM's
     ("real 0m21.410s" is a time of 21.41 s)."""
-    from claims.blocks import _kind
+    from claims.blocks import line_kind
     from claims.message import quote_depth
 
     reach = min(len(text), start + BLOCK_REACH)
@@ -739,7 +739,7 @@ def _data_line_after(text: str, start: int) -> bool:
         line = text.rfind("\n", 0, m.start()) + 1
         end = text.find("\n", m.start())
         end = len(text) if end < 0 else end
-        if _kind(quote_depth(text[line:end])[1]) == "data":
+        if line_kind(quote_depth(text[line:end])[1]) == "data":
             return True
         m = _DIGIT.search(text, end, reach)
     return False
@@ -774,18 +774,18 @@ _ROW = -2  # a cell candidate's mark in _paired_cells
 def _read_as_row(text: str, line: int, known: dict[int, bool]) -> bool:
     """Does a reader that pairs cells take the line at `line` as a row of them? The grid
     model's own line parser (claims.grid.parse_line: tables too are read by it), the prose
-    reader's "label: value" rows and segments (claims.prose._line_row, _line_segments), or
-    a line a block can hold (_in_a_block). A numbered item ("  1) set W=1 for the build")
-    is none of these."""
+    reader's "label: value" rows and segments (claims.prose.line_row and
+    line_segment_groups), or a line a block can hold (_in_a_block). A numbered item
+    ("  1) set W=1 for the build") is none of these."""
     from claims.grid import parse_line
     from claims.message import quote_depth
-    from claims.prose import _line_row, _line_segments
+    from claims.prose import line_row, line_segment_groups
 
     end = text.find("\n", line)
     depth, body = quote_depth(text[line:end if end >= 0 else len(text)])
     ln = Line(body, 1, depth, None, None)
-    return parse_line(body) is not None or _line_row([ln], 0, set()) is not None \
-        or (":" in body and bool(_line_segments(ln))) or _in_a_block(text, line, known)
+    return parse_line(body) is not None or line_row([ln], 0, set()) is not None \
+        or (":" in body and bool(line_segment_groups(ln))) or _in_a_block(text, line, known)
 
 
 def _paired_cells(text: str) -> bool:

@@ -217,8 +217,9 @@ def passages(lines: Sequence[Line], skip: set[int]) -> list[Passage]:
     return out
 
 
-def _line_segments(ln: Line) -> list[list[Segment]]:
-    """Groups of adjacent "label: value" segments inside one line."""
+def line_segment_groups(ln: Line) -> list[list[Segment]]:
+    """Groups of adjacent "label: value" segments inside one line. Public: the gate
+    (claims.prescan) asks it whether a line is read as such segments."""
     text = ln.text[:MAX_LINE]
     toks = tokenize(text)
     groups: list[list[Segment]] = []
@@ -291,9 +292,11 @@ def _value_last_row(ln: Line) -> Segment | None:
     return Segment(label, m.group("rest"), ln.number, ln.number, ln, True)
 
 
-def _line_row(lines: Sequence[Line], i: int, skip: set[int]) -> tuple[Segment, int] | None:
+def line_row(lines: Sequence[Line], i: int, skip: set[int]) -> tuple[Segment, int] | None:
     """A whole line "label: text with numbers" (with indented continuation lines), or an
-    item that gives its value first ("* 5,112,930 - baseline")."""
+    item that gives its value first ("* 5,112,930 - baseline"): the row's segment and the
+    index of its last line. Public: the gate (claims.prescan) asks it whether a line is
+    a row."""
     ln = lines[i]
     m = _LINE_LABEL.match(ln.text[:MAX_LINE])
     if not m:
@@ -338,9 +341,9 @@ def variant_groups(lines: Sequence[Line], skip: set[int]) -> list[list[Segment]]
             i += 1
             continue
         ln = lines[i]
-        inline = _line_segments(ln) if ":" in ln.text else []
+        inline = line_segment_groups(ln) if ":" in ln.text else []
         many = sum(1 for g in inline for seg in g if role(seg.label)) > 1
-        got = None if many else _line_row(lines, i, skip)
+        got = None if many else line_row(lines, i, skip)
         if got is not None:
             seg, j = got
             blank_between = all(not lines[x].text.strip() for x in range(max(last_i + 1, 0), i))
@@ -1037,7 +1040,7 @@ _REACHES = re.compile(r"(?i)went|goes|gone")
 _CALL_TREE = re.compile(r"^[\s|`]*[-+]\s*\d{1,3}\.\d{2}%(?:\s+[A-Za-z_.][\w.\[\]<>@:+-]*)?\s*$")
 
 
-# Every pattern of _TIMES_HINT has "x", "X", "×" or "times", and of _FACTOR_HINT "of" or a
+# Every pattern of _TIMES_HINT has "x", "X", "×" or "times", and of FACTOR_HINT "of" or a
 # stem of halve/double/triple (no other letter folds to these in ASCII text): a text
 # without them is not scanned.
 _TIMES_MARKS = ("times", "x", "X", "×")
@@ -1049,7 +1052,7 @@ def _factor_hint(text: str, low: str) -> bool:
     "halves the latency"), `low` being its lower case."""
     if any(w in text for w in _TIMES_MARKS) and _TIMES_HINT.search(text) is not None:
         return True
-    return (not text.isascii() or any(w in low for w in _FACTOR_WORDS)) and _FACTOR_HINT.search(text) is not None
+    return (not text.isascii() or any(w in low for w in _FACTOR_WORDS)) and FACTOR_HINT.search(text) is not None
 
 
 def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]:
@@ -1304,8 +1307,9 @@ def _measured(after: str, behind: str) -> bool:
 _TIMES_OF = re.compile(r"(?i)^times\s+(?:that|those|the\s+\w+)\s+of\b|^times\s+as\s+(?:fast|high|much|many|quick)\b")
 _BY_FACTOR = re.compile(r"(?i)\bby\s+a\s+factor\s+of\s+(?:about\s+|~|roughly\s+)?$")
 _FACTOR_OF = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost)\s+of\s+(?:about\s+|~)?$")
-_FACTOR_HINT = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost|a\s+factor)\s+of\s+(?:about\s+|~|roughly\s+)?\d"
-                          r"|\b(?:halv|doubl|tripl)(?:e|es|ed|ing)\b|\bby\s+half\b|\bin\s+half\b")
+# a change stated as a factor in words; public: the gate (claims.prescan) looks for it too
+FACTOR_HINT = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost|a\s+factor)\s+of\s+(?:about\s+|~|roughly\s+)?\d"
+                         r"|\b(?:halv|doubl|tripl)(?:e|es|ed|ing)\b|\bby\s+half\b|\bin\s+half\b")
 _EVALUATIVE = re.compile(r"(?i)\b(?:improv\w*|better|boost\w*|gain\w*|speed-?ups?|win\w*)\b")
 _AND_MEASURES = re.compile(r"(?i)(?:^|[^\w/-])(?P<a>[\w/-]+(?:\s[\w/-]+)?)\s+and\s+(?P<b>[\w/-]+(?:\s[\w/-]+)?)"
                            r"\s+(?:[a-z]+\s+){1,2}$")

@@ -305,7 +305,7 @@ def _readable_texts() -> list[str]:
 def test_marked_finders_agree_with_their_patterns_on_the_corpus() -> None:
     """Over the corpus and the shapes (as texts and quoted): the lines of one's own
     programs, of unknown programs, the keys, the skipped lines, the factor hints."""
-    from claims.prose import _FACTOR_HINT
+    from claims.prose import FACTOR_HINT
 
     found = {"own": 0, "unknown": 0, "keys": 0, "hint": 0}
     for text in _readable_texts():
@@ -316,7 +316,7 @@ def test_marked_finders_agree_with_their_patterns_on_the_corpus() -> None:
         assert set(prescan._unknown_program_lines(text)) == unknown
         keys = [(m.group().lower(), text.rfind("\n", 0, m.start())) for m in _KEY.finditer(text)]
         assert list(prescan._keys(text)) == keys
-        hints = _FACTOR_HINT.findall(text)
+        hints = FACTOR_HINT.findall(text)
         assert not hints or prescan._OF_NUMBER.search(text)
         assert prescan._sizes_a_change(text) == (prescan._OF_NUMBER.search(text) is not None)
         for name, got in (("own", want), ("unknown", unknown), ("keys", keys), ("hint", hints)):
@@ -377,17 +377,17 @@ def test_a_key_is_a_whole_word_of_at_most_31_characters() -> None:
 
 
 def test_the_factor_hint_needs_its_of_and_number_or_a_size_word() -> None:
-    """_OF_NUMBER stands for claims.prose._FACTOR_HINT: every form the hint reads ("an
+    """_OF_NUMBER stands for claims.prose.FACTOR_HINT: every form the hint reads ("an
     increase of 1.8", "halves", "by half") holds it, so a text without one holds no hint."""
-    from claims.prose import _FACTOR_HINT
+    from claims.prose import FACTOR_HINT
 
     forms = ("an increase of 1.8 here", "a speedup of ~3 here", "a gain of roughly 2",
              "a factor of 4 fewer exits", "latency halves with the patch", "throughput doubled",
              "the rate tripled", "misses drop by half", "it cuts the wait in half")
     for text in forms:
-        assert _FACTOR_HINT.search(text), text
+        assert FACTOR_HINT.search(text), text
         assert prescan._OF_NUMBER.search(text), text
-    assert not _FACTOR_HINT.search("a factor of two") and not prescan._OF_NUMBER.search("a factor of two")
+    assert not FACTOR_HINT.search("a factor of two") and not prescan._OF_NUMBER.search("a factor of two")
 
 
 @pytest.mark.parametrize("text", ["An Increase OF 1.8", "it HALVES", "cut In Half", "cut ın half",
@@ -441,7 +441,7 @@ def test_side_words_as_a_tree_match_the_flat_alternation() -> None:
 
 def test_a_block_label_needs_a_line_of_output_under_it() -> None:
     """A "...:" label naming a side opens a block only over a line the block model reads
-    as output (claims.blocks._kind "data"), not over a bullet of prose that quotes numbers."""
+    as output (claims.blocks.line_kind "data"), not over a bullet of prose that quotes numbers."""
     log = ("Changes in v2:\n- fix the warnings the robot saw in 2 builds\n\n"
            "Changes in v3:\n- rebase on top of the tree and drop patch 4 of the series\n")
     assert not prescan._paired_cells(log)

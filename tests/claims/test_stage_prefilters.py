@@ -58,7 +58,7 @@ def _is_code(s: str) -> bool:
 def test_code_lines_have_a_code_mark(line: str) -> None:
     assert _CODE_WHOLE.search(line.strip())
     assert _is_code(line.strip())
-    assert blocks._kind(line) == "code"
+    assert blocks.line_kind(line) == "code"
 
 
 @needs_mail
@@ -90,7 +90,7 @@ def _readings(text: str) -> list[tuple[str, str, float | None, str | None, bool,
 
 @needs_mail
 def test_a_lines_tokens_are_its_stripped_copys() -> None:
-    """`blocks._kind` reads the line's own tokens (cached for later stages) for its strip."""
+    """`blocks.line_kind` reads the line's own tokens (cached for later stages) for its strip."""
     for text in LINES:
         if len(text) <= MAX_LINE:
             assert _readings(text) == _readings(text.strip()), text
@@ -132,7 +132,7 @@ def test_factor_hints(text: str) -> None:
 @needs_mail
 def test_factor_hint_reads_real_mail_as_its_scans() -> None:
     for text in LINES:
-        whole = prose._TIMES_HINT.search(text) is not None or prose._FACTOR_HINT.search(text) is not None
+        whole = prose._TIMES_HINT.search(text) is not None or prose.FACTOR_HINT.search(text) is not None
         assert prose._factor_hint(text, text.lower()) == whole, text
 
 
