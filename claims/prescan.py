@@ -424,6 +424,20 @@ def _repeated_keys(text: str) -> bool:
     return False
 
 
+def _line_kind_at(text: str, line: int) -> tuple[int, int, str]:
+    """The end of the line starting at `line`, its quote depth and its kind as the block
+    model reads it (claims.blocks.line_kind, on the line without its quote marks): the
+    step of both walks that ask whether a block can hold a line (_in_a_block,
+    _data_line_after)."""
+    from claims.blocks import line_kind
+    from claims.message import quote_depth
+
+    end = text.find("\n", line)
+    end = len(text) if end < 0 else end
+    depth, body = quote_depth(text[line:end])
+    return end, depth, line_kind(body)
+
+
 def _in_a_block(text: str, line: int, known: dict[int, bool]) -> bool:
     """Can the line starting at `line` be a row of a block? claims.blocks.find_blocks puts
     a line in a block's range only if a line of output (its `line_kind` "data") stands at
@@ -432,9 +446,6 @@ def _in_a_block(text: str, line: int, known: dict[int, bool]) -> bool:
     listings end blocks too; they are not looked for here (which only passes more).
     `known` holds the answers already found for this text: the lines scanned on the way
     down get the same answer."""
-    from claims.blocks import line_kind
-    from claims.message import quote_depth
-
     scanned: list[int] = []
     depth: int | None = None
     answer = False
@@ -443,15 +454,12 @@ def _in_a_block(text: str, line: int, known: dict[int, bool]) -> bool:
         if pos in known:
             answer = known[pos]
             break
-        end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        d, body = quote_depth(text[pos:end])
-        if body.strip():
+        end, d, kind = _line_kind_at(text, pos)
+        if kind != "blank":
             if depth is not None and d != depth:
                 break
             depth = d
             scanned.append(pos)
-            kind = line_kind(body)
             if kind in ("data", "code"):
                 answer = kind == "data"
                 break
@@ -730,16 +738,11 @@ def _data_line_after(text: str, start: int) -> bool:
     that quotes a number ("v3 -> v4:" over "- fix warnings with W=1 C=1") opens none. Every
     line with a digit is asked, since the block reader's numbers are more than _BLOCK_NUM's
     ("real 0m21.410s" is a time of 21.41 s)."""
-    from claims.blocks import line_kind
-    from claims.message import quote_depth
-
     reach = min(len(text), start + BLOCK_REACH)
     m = _DIGIT.search(text, start, reach)
     while m is not None:
-        line = text.rfind("\n", 0, m.start()) + 1
-        end = text.find("\n", m.start())
-        end = len(text) if end < 0 else end
-        if line_kind(quote_depth(text[line:end])[1]) == "data":
+        end, _, kind = _line_kind_at(text, text.rfind("\n", 0, m.start()) + 1)
+        if kind == "data":
             return True
         m = _DIGIT.search(text, end, reach)
     return False
