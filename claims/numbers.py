@@ -376,10 +376,19 @@ _OPTION = re.compile(r"(?<!\S)--?[A-Za-z][\w-]*")  # "lock2_threads -s 10 -t 64"
 _CPU_COUNT = re.compile(r"(?i)\b(?:\d{1,4}\s?cpus?|cpus?\s?[=:]?\s?\d{1,4})\b(?!\s?%)")
 
 
+# Events nobody wants: counted per second or as a rate they are still lower-better
+# (`perf-stat.overall.branch-miss-rate%`, `page-faults/sec`, `TCPLossProbes/s`).
+# A word's start only, in lower case or camel case: not "transmission", "default", "install".
+_UNWANTED = re.compile(r"(?<![a-z])(?i:miss|loss|retrans|fault|stall|error|errs\b|fail)"
+                       r"|Miss|Loss|Retrans|Fault|Stall|Error|Fail")
+
+
 def better_for(metric: str | None, unit: str | None) -> Literal["higher", "lower"] | None:
     """Which way is good, judged from the metric's name and unit (a command's options in
     the name, or a count of the CPUs that ran it, say nothing of it)."""
     text = _CPU_COUNT.sub(" ", _OPTION.sub("", f"{metric or ''} {unit or ''}")).strip()
+    if _UNWANTED.search(text):
+        return "lower"
     if _HIGHER.search(text):
         return "higher"
     if _LOWER.search(text):

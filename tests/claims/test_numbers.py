@@ -111,3 +111,15 @@ def test_a_commands_options_in_a_metric_name_give_no_direction() -> None:
     assert better_for("will-it-scale/lock2_threads -s 10 -t 64", None) is None
     assert better_for("ping -s 1400 rtt", "ms") == "lower"
     assert better_for("time", "s") == "lower"
+
+
+def test_a_rate_of_unwanted_events_goes_down() -> None:
+    # 0-day's `%change` rows name perf stat's miss ratio with "rate" (reference/peers.md §1.1);
+    # a rate or a per-second count of misses, faults, losses or errors is better when lower
+    for metric, unit in (("perf-stat.overall.branch-miss-rate%", "%"), ("page-faults/sec", None),
+                         ("TCPLossProbes", None), ("rx_errors/s", None), ("packet loss rate", "%"),
+                         ("dTLB-load-misses", None)):
+        assert better_for(metric, unit) == "lower", metric
+    # the words only at a word's start: a transmission, a default or a submission is no miss
+    for metric in ("transmission rate", "default throughput", "submissions/s", "Throughput_Mbps"):
+        assert better_for(metric, None) == "higher", metric
