@@ -257,6 +257,38 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
     return out
 
 
+IDLE_RATE = 1.0  # events (packets, kB) per second: less than one is no traffic at all
+BUSY_RATE = 1000.0  # what a counter of the row that does see the test's traffic shows
+# a count per second as sar, ifstat or nstat print it ("txpck/s", "rxkB/s", "calls/s"):
+# no M/G/T scale before it, so the number is what passed in one second
+_PER_SECOND = re.compile(r"^(?![MGT])[A-Za-z%]*/s(?:ec)?$")
+
+
+def _per_second_count(c: Claim) -> bool:
+    name = c.unit or (c.metric.split()[-1] if c.metric else "")
+    return _PER_SECOND.match(name) is not None
+
+
+def without_idle_counters(claims: list[Claim]) -> list[Claim]:
+    """Drop the counters of a row that saw no traffic: a per-second count below one on
+    both sides, beside a per-second count of the same pair of rows in the thousands on
+    both sides (sar -n DEV under a UDP receive test: "rxpck/s 654230.40  txpck/s 0.10";
+    the reverse direction's packets and kB are noise, not what the test measured).
+    Claims of different row pairs (lines, labels) are judged apart."""
+    rows: dict[tuple, list[Claim]] = {}
+    for c in claims:
+        if c.baseline is not None and c.candidate is not None and _per_second_count(c):
+            key = (c.baseline.line, c.candidate.line, c.baseline.label, c.candidate.label)
+            rows.setdefault(key, []).append(c)
+    idle: set[int] = set()
+    for rates in rows.values():
+        sides = [(abs(c.baseline.value), abs(c.candidate.value)) for c in rates]  # type: ignore[union-attr]
+        if len(rates) < 2 or not any(min(s) >= BUSY_RATE for s in sides):
+            continue
+        idle |= {id(c) for c, s in zip(rates, sides, strict=True) if max(s) < IDLE_RATE}
+    return [c for c in claims if id(c) not in idle] if idle else claims
+
+
 def _side_units(bt: Token, ct: Token, unit: str | None) -> tuple[str | None, str | None]:
     """Each side's unit: one for both, or each its own when the tool changed its scale
     between them ("1,441,759 op/s" / "1,992 kop/s"). Values stay as printed; the units

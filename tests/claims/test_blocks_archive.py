@@ -383,3 +383,31 @@ def test_a_name_of_several_words_before_its_equals_sign_is_kept_whole() -> None:
     got = {(m, b, c) for m, b, c, *_ in _named(text)}
     assert {("Total Rate", 1200000, 1500000), ("Percpu Rate", 18750, 23437),
             ("Total Rate", 900000, 1000000)} <= got
+
+
+def test_the_reverse_direction_counters_of_sar_under_a_receive_test_are_no_claim() -> None:
+    """Trimmed from the archive's CAKhg4tJ-=R6Us5hqDOLG2evnvjcFmhunVO1aXtFAvEe3qzH+EQ@mail.gmail.com
+    (virtio_net page_pool, UDP_STREAM into the guest, `sar -n DEV` Average lines wrapped
+    by the mail client): txpck/s and txkB/s read 0.63 / 0.05 beside 654749.87 rxpck/s.
+    Less than one packet a second, where the same rows count thousands, is no traffic:
+    the received packets and kB are the results; the idle direction is no claim."""
+    def run(n: int, rx: str, tx: str, rkb: str, tkb: str) -> str:
+        return (f"{n}.\nAverage:        IFACE   rxpck/s   txpck/s    rxkB/s    txkB/s\n"
+                "rxcmp/s   txcmp/s  rxmcst/s   %ifutil\n"
+                f"Average:       enp8s0 {rx}      {tx}  {rkb}      {tkb}\n"
+                "0.00      0.00      0.00      0.00\n")
+    text = ("netperf -H 192.168.124.197 -p 4444 -t UDP_STREAM -l 0 -- -m $((1))\n\n"
+            "with page pool:\n" + run(1, "655092.27", "0.35", "27508.77", "0.03")
+            + run(2, "654749.87", "0.63", "27494.42", "0.05") + "\n\n"
+            "without page pool:\n" + run(1, "646515.20", "0.47", "27148.60", "0.04")
+            + run(2, "653874.13", "0.18", "27457.61", "0.02") + "\n")
+    got = {(b, c) for _, b, c, *_ in _named(text)}
+    assert got == {(646515.2, 655092.27), (27148.6, 27508.77), (653874.13, 654749.87), (27457.61, 27494.42)}
+
+
+def test_a_rate_below_one_per_second_is_kept_when_no_counter_of_its_rows_is_busy() -> None:
+    # errors per second going from 0.8 to 0.1 is a result of its own: nothing in the rows
+    # counts thousands, so nothing marks it as the idle side of the traffic
+    text = ("before:\n  errors/s 0.80   drops/s 0.50\n\nafter:\n  errors/s 0.10   drops/s 0.20\n")
+    got = {(b, c) for _, b, c, *_ in _named(text)}
+    assert (0.8, 0.1) in got
