@@ -133,7 +133,10 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
     # line, as in command_run_claims: only a step of its own names the output after it
     setup_lines = {k: e.setup.raw for e in found.events if e.setup and not e.command
                    for k in range(e.index, e.last + 1)}
-    command_lines = {k for e in found.events if e.command for k in range(e.index, e.last + 1)}
+    # a command printed with its result after a gap ("sockperf tp ... -m 64<TAB>284108.00")
+    # is a row of output keyed by the command, as the prose readers take it: not neutral
+    command_lines = {k for e in found.events if e.command and not e.prose_after
+                     for k in range(e.index, e.last + 1)}
     # rows of several aligned value columns are a grid, whatever else their lines look like:
     # those grids read first; the rest of the tables after the blocks
     got, gridded = all_table_claims(lines, used, context=msg.subject or "", solid=True)

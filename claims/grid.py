@@ -764,6 +764,13 @@ def _name_columns(g: Grid, k: int) -> None:
                 key.append(x)
             else:
                 names[col].append(x)
+    for j in range(k):
+        # a cell that prints its value with its spread ("42373.79 ± 0.54%") stands under two
+        # header words, the value's and the spread's ("IOPS  Error", "avg  stddev"): the
+        # spread's word names a part of each cell, not the column
+        cs = [r.cells[j] for r in g.rows if r.cells[j] is not None]
+        if cs and all(c.spread is not None for c in cs):  # type: ignore[union-attr]
+            names[j] = [x for x in names[j] if _kind_of_name(x) != "spread"]
     g.names = [" ".join(n) for n in names]
     g.units = units
     g.key_name = " ".join(key) or None

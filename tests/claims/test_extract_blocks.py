@@ -180,3 +180,24 @@ def test_a_sentence_between_runs_names_the_side_and_runs_pair_by_their_condition
     claims, _ = labelled_block_claims(message_from_text(text).lines, set())
     got = {(c.baseline.value, c.candidate.value) for c in claims}
     assert got == {(4100, 4300), (900, 700), (5000, 5600), (800, 650)}
+
+
+def test_rows_of_a_command_and_its_result_pair_across_labelled_blocks() -> None:
+    """Each row the command that was run, a tab, and what it gave, under "## net branch" and
+    "## with this patch" (trimmed from <1623141265.8537853-1-xuanzhuo@linux.alibaba.com>):
+    the commands are still commands, and their results pair by the command as the row key."""
+    text = ("Judging from this data, there is no impact on performance.\n"
+            "## net branch\n"
+            "sockperf tp -i 192.168.122.202 -t 200 -m 64\t284108.00\n"
+            "sockperf tp -i 192.168.122.202 -t 200 -m 256\t292173.00\n"
+            "sockperf tp -i 192.168.122.202 -t 200 -m 1000\t299591.00\n"
+            "## with this patch(There are some conflicts)\n"
+            "sockperf tp -i 192.168.122.202 -t 200 -m 64\t294286.00\n"
+            "sockperf tp -i 192.168.122.202 -t 200 -m 256\t299659.00\n"
+            "sockperf tp -i 192.168.122.202 -t 200 -m 1000\t299400.00\n")
+    assert pairs(text) == [(284108, 294286), (292173, 299659), (299591, 299400)]
+    ex = extract_message(message_from_text("Subject: x\n\n" + text))
+    assert [c.raw for c in ex.commands] == ["sockperf tp -i 192.168.122.202 -t 200 -m 64",
+                                           "sockperf tp -i 192.168.122.202 -t 200 -m 256",
+                                           "sockperf tp -i 192.168.122.202 -t 200 -m 1000"]
+    assert {c.baseline.label for c in ex.claims if c.baseline} == {"net branch"}

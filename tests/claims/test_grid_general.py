@@ -205,3 +205,28 @@ def test_a_group_label_printed_once_names_the_rows_under_it() -> None:
     got = [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims]
     assert sorted(got) == [("guest rx cpu", 98.0, 91.0), ("guest rx packet rate", 1.2, 1.55),
                            ("guest tx cpu", 99.0, 95.0), ("guest tx packet rate", 2.1, 2.45)]
+
+
+def test_a_spread_printed_in_each_cell_does_not_name_its_column() -> None:
+    """fio IOPS with its error in each cell, under "IOPS  Error" (the layout of
+    <20200625135752.227293-1-stefanha@redhat.com>, an RFC cover letter): "Error" stands over
+    the "± 0.54%" part of every cell, so the column holds IOPS, not spreads."""
+    text = ("The fio 4KB randread benchmark results do not show a significant improvement:\n"
+            "\n"
+            "Name                  IOPS   Error\n"
+            "virtio-blk        42373.79 \u00b1 0.54%\n"
+            "virtio-blk-numa   42517.07 \u00b1 0.79%\n")
+    got = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value) for c in got] == [(42373.79, 42517.07)]
+    c = got[0]
+    assert (c.metric, c.unit, c.baseline.label, c.candidate.label) == ("IOPS", "IOPS", "virtio-blk", "virtio-blk-numa")
+    assert (c.baseline.spread, c.candidate.spread, c.baseline.spread_kind) == (0.54, 0.79, "pct")
+
+
+def test_a_spread_column_of_its_own_still_names_a_spread() -> None:
+    # "stddev" over cells of their own: a spread column, read as the value's spread
+    text = ("              throughput   stddev\n"
+            "baseline        9421.5       1.2%\n"
+            "patched         9875.0       0.9%\n")
+    got = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value) for c in got] == [(9421.5, 9875.0)]
