@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from claims.blocks import command_run_claims, labelled_block_claims
 from claims.commands import find_commands, with_results
 from claims.hunks import fragment_runs, hunk_lines
+from claims.listings import listing_lines
 from claims.lkp import lkp_claims
 from claims.model import Claim, Extraction, Line, Message
 from claims.normalise import FLAT_MIN, unflatten_lines
@@ -58,8 +59,8 @@ MAX_LINES = 100_000
 
 
 def skipped_lines(lines: Sequence[Line]) -> set[int]:
-    """Indexes of patch hunks (claims.hunks, wrapped lines included) and diffstat lines:
-    code and line counts are not claims."""
+    """Indexes of patch hunks (claims.hunks, wrapped lines included), numbered source
+    listings (claims.listings) and diffstat lines: code and line counts are not claims."""
     skip = hunk_lines(lines)
     for i, ln in enumerate(lines):
         t = ln.text
@@ -70,7 +71,7 @@ def skipped_lines(lines: Sequence[Line]) -> set[int]:
                 skip.add(i)
         elif ("|" in t and _DIFFSTAT.match(t)) or (any(w in t for w in _DIGITLESS_SIZE) and _SIZE_OUTPUT.search(t)):
             skip.add(i)  # without a digit only a "| Bin" diffstat row or a size header can match
-    return skip | fragment_runs(lines)
+    return skip | fragment_runs(lines) | listing_lines(lines)
 
 
 def _off(claims: list[Claim], numbers: set[int]) -> list[Claim]:

@@ -67,6 +67,7 @@ from functools import cache, lru_cache
 
 from claims import numbers
 from claims.hunks import cut_hunks, cut_matches
+from claims.listings import cut_listings
 from claims.model import Line
 from claims.normalise import FLAT_MIN, unflatten
 
@@ -101,12 +102,13 @@ _SKIPPED_MARK = re.compile(r"\|[^\S\n]+(?:\d|Bin )|files? changed|\[[^\S\n]*\d+\
 
 
 def readable(text: str) -> str:
-    """The part of a decoded body the extractor reads: no patch hunks, nothing after a
-    top-level signature, no diffstat lines."""
+    """The part of a decoded body the extractor reads: no patch hunks, no numbered source
+    listings, nothing after a top-level signature, no diffstat lines."""
     cut = _signature(text)
     if cut >= 0:
         text = text[:cut]
     text = cut_hunks(text)  # and headerless hunks (claims.hunks.fragment_runs)
+    text = cut_listings(text)  # numbered source listings (claims.listings)
     if "|" in text or "changed" in text or "[" in text:
         marks = _SKIPPED_MARK.finditer(text)  # in order: their line starts climb
         text = cut_matches(_SKIPPED_LINE, text, (text.rfind("\n", 0, m.start()) + 1 for m in marks))
