@@ -3,6 +3,7 @@
     python bench/gate_cost.py                       # 3 interleaved rounds against main's gate
     python bench/gate_cost.py --ref HEAD~1 --rounds 5
     python bench/gate_cost.py --parts               # and what each of its parts costs
+    python bench/gate_cost.py --repeats             # and what a memo of quoted paragraphs could save
 
 The texts the two-level reader hands the gate (claims.sources, prescan=True) are recorded
 once, over the whole mbox, and pickled under /tmp (`--cache`); every later run loads them,
@@ -12,7 +13,12 @@ worktree's; both use the same extractor modules. The two gates alternate within 
 (order flipped every round); CPU seconds are reported, min and median, and the sets of
 texts each passes must be identical (the differences are printed otherwise). `--parts`
 times each cue and finder of the worktree's gate alone over every text (as if each ran on
-all of them), and samples where the gate's own path spends its time.
+all of them), and samples where the gate's own path spends its time. `--repeats` bounds a
+lever not built: replies quote their parents, so the gate reads most paragraphs a second
+time; it times the gate over each text without the paragraphs an earlier text already held
+(compared with their quote markers, then without), an upper bound on what a memo of the
+gate's verdict per paragraph could save, and counts the texts that pass only by a
+paragraph seen before (a memo would have to pass those: their claims are quoted ones).
 """
 from __future__ import annotations
 
@@ -20,6 +26,7 @@ import argparse
 import importlib.util
 import os
 import pickle
+import re
 import statistics
 import subprocess
 import sys
@@ -101,6 +108,45 @@ def parts(texts: list[str], top: int) -> None:
     print(sampler.report(top))
 
 
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t>]*\n")
+
+
+def unseen_paragraphs(texts: list[str], strip_quotes: bool) -> list[str]:
+    """Each text without the paragraphs some earlier text held (by exact text, or with the
+    quote markers and the indentation before them stripped)."""
+    seen: set[str] = set()
+    out = []
+    for text in texts:
+        keep = []
+        for para in _PARAGRAPH_BREAK.split(text):
+            key = "\n".join(ln.lstrip("> \t") for ln in para.split("\n")).strip() if strip_quotes else para
+            if key.strip() and key in seen:
+                continue
+            seen.add(key)
+            keep.append(para)
+        out.append("\n\n".join(keep))
+    return out
+
+
+def repeats(texts: list[str], passed: list[bool]) -> None:
+    """The gate over the texts and over their unseen paragraphs alone, side by side."""
+    import claims.prescan as p
+
+    whole, _ = timed(p.might_have_claims, texts)
+    for strip_quotes in (False, True):
+        fresh = unseen_paragraphs(texts, strip_quotes)
+        share = 1 - sum(map(len, fresh)) / max(1, sum(map(len, texts)))
+        cpu, fresh_passed = timed(p.might_have_claims, fresh)
+        whole_again, _ = timed(p.might_have_claims, texts)
+        by_seen = sum(1 for a, b in zip(passed, fresh_passed, strict=True) if a and not b)
+        how = "quote markers stripped" if strip_quotes else "exact text"
+        print(f"  paragraphs seen before ({how}): {share:.0%} of the characters; the gate over the "
+              f"rest {cpu:.2f} CPU-s against {(whole + whole_again) / 2:.2f} over the whole texts "
+              f"({cpu / ((whole + whole_again) / 2):.2f}); {by_seen} of {sum(passed)} passing texts "
+              "pass only by a paragraph seen before")
+        whole = whole_again
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mbox", default="/tmp/arch.mbox")
@@ -109,6 +155,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--parts", action="store_true", help="time each cue and finder, and sample")
     ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--repeats", action="store_true", help="bound a memo of paragraphs seen before")
     args = ap.parse_args()
     sys.path.insert(0, ROOT)
     import claims.prescan as ours
@@ -134,6 +181,8 @@ def main() -> int:
           f"{only_ref[:20]}, only ours {len(only_ours)} {only_ours[:20]}")
     if args.parts:
         parts(texts, args.top)
+    if args.repeats:
+        repeats(texts, passes["ours"])
     return 0 if not only_ours and not only_ref else 1
 
 
