@@ -26,7 +26,6 @@ import argparse
 import importlib.util
 import os
 import pickle
-import re
 import statistics
 import subprocess
 import sys
@@ -108,17 +107,17 @@ def parts(texts: list[str], top: int) -> None:
     print(sampler.report(top))
 
 
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t>]*\n")
-
-
 def unseen_paragraphs(texts: list[str], strip_quotes: bool) -> list[str]:
     """Each text without the paragraphs some earlier text held (by exact text, or with the
-    quote markers and the indentation before them stripped)."""
+    quote markers and the indentation before them stripped). Paragraphs end where the gate's
+    own readers end them (claims.prescan._PARAGRAPH_END)."""
+    from claims.prescan import _PARAGRAPH_END
+
     seen: set[str] = set()
     out = []
     for text in texts:
         keep = []
-        for para in _PARAGRAPH_BREAK.split(text):
+        for para in _PARAGRAPH_END.split(text):
             key = "\n".join(ln.lstrip("> \t") for ln in para.split("\n")).strip() if strip_quotes else para
             if key.strip() and key in seen:
                 continue
