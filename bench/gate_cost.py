@@ -4,6 +4,7 @@
     python bench/gate_cost.py --ref HEAD~1 --rounds 5
     python bench/gate_cost.py --parts               # and what each of its parts costs
     python bench/gate_cost.py --repeats             # and what a memo of quoted paragraphs could save
+    python bench/gate_cost.py --sizes               # and the gate's CPU by text size
 
 The texts the two-level reader hands the gate (claims.sources, prescan=True) are recorded
 once, over the whole mbox, and pickled under /tmp (`--cache`); every later run loads them,
@@ -19,6 +20,9 @@ time; it times the gate over each text without the paragraphs an earlier text al
 (compared with their quote markers, then without), an upper bound on what a memo of the
 gate's verdict per paragraph could save, and counts the texts that pass only by a
 paragraph seen before (a memo would have to pass those: their claims are quoted ones).
+`--sizes` times the gate on each text and sums by the text's size (a power of ten of
+characters): whether a few long texts cost it or the many ordinary ones, where only fewer
+scans of each text would help.
 """
 from __future__ import annotations
 
@@ -117,13 +121,17 @@ def unseen_paragraphs(texts: list[str], strip_quotes: bool) -> list[str]:
     out = []
     for text in texts:
         keep = []
-        for para in _PARAGRAPH_END.split(text):
+        pos = 0
+        # each paragraph with the separator after it ("\n>\n" in a quote), kept as it was
+        for end in [*_PARAGRAPH_END.finditer(text), None]:
+            para, sep = (text[pos:end.start()], end.group()) if end else (text[pos:], "")
+            pos = end.end() if end else pos
             key = "\n".join(ln.lstrip("> \t") for ln in para.split("\n")).strip() if strip_quotes else para
             if key.strip() and key in seen:
                 continue
             seen.add(key)
-            keep.append(para)
-        out.append("\n\n".join(keep))
+            keep.append(para + sep)
+        out.append("".join(keep))
     return out
 
 
@@ -146,6 +154,26 @@ def repeats(texts: list[str], passed: list[bool]) -> None:
         whole = whole_again
 
 
+def sizes(texts: list[str]) -> None:
+    """The gate's CPU over the texts, by their size in characters (powers of ten)."""
+    import claims.prescan as p
+
+    rows: dict[int, list[float]] = {}  # size class: texts, characters, CPU-s, passed
+    for text in texts:
+        started = time.process_time()
+        passed = p.might_have_claims(text)
+        cpu = time.process_time() - started
+        row = rows.setdefault(len(str(len(text))) - 1, [0, 0, 0.0, 0])
+        row[0] += 1
+        row[1] += len(text)
+        row[2] += cpu
+        row[3] += passed
+    total = sum(r[2] for r in rows.values()) or 1.0
+    for k, (n, chars, cpu, ok) in sorted(rows.items()):
+        print(f"  {10 ** k:>9,}+ chars: {int(n):6d} texts, {chars / 1e6:6.1f} M chars, {cpu:6.2f} CPU-s "
+              f"({cpu / total:4.0%}), {cpu / n * 1e6:6.0f} us a text, {int(ok)} pass")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mbox", default="/tmp/arch.mbox")
@@ -155,6 +183,7 @@ def main() -> int:
     ap.add_argument("--parts", action="store_true", help="time each cue and finder, and sample")
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--repeats", action="store_true", help="bound a memo of paragraphs seen before")
+    ap.add_argument("--sizes", action="store_true", help="the gate's CPU by text size")
     args = ap.parse_args()
     sys.path.insert(0, ROOT)
     import claims.prescan as ours
@@ -182,6 +211,8 @@ def main() -> int:
         parts(texts, args.top)
     if args.repeats:
         repeats(texts, passes["ours"])
+    if args.sizes:
+        sizes(texts)
     return 0 if not only_ours and not only_ref else 1
 
 
