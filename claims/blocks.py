@@ -113,7 +113,7 @@ def _two_sentences(text: str) -> bool:
     return len(words) >= 5 and plain >= 4 and _SENTENCE_INSIDE.search(text) is not None
 
 
-@lru_cache(maxsize=4096)  # a line's kind is asked by the transcript reader, then by find_blocks
+@lru_cache(maxsize=2048)  # asked by the transcript reader, then find_blocks; kept across messages
 def line_kind(text: str) -> str:
     """What a line is to the block reader: blank, rule, arrow, data (numbers laid out as
     output), header (column names) or text (a label, a heading, a sentence). Public: the

@@ -83,16 +83,6 @@ def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def _forget_lines() -> None:
-    """The per-line caches (tokens, table rows) serve the stages of one message; emptied
-    before the next, they hold one message's lines, not the last 8,192 of an archive
-    (12 MiB of peak RSS over the list archive)."""
-    from claims import blocks, grid, numbers, prose
-
-    for cached in (numbers._tokenize, grid._parse_line, prose._is_prose, blocks.line_kind):
-        cached.cache_clear()
-
-
 def extract_message(msg: Message) -> Extraction:
     """All commands, setup steps and claims in one message.
 
@@ -123,7 +113,6 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
     ex = Extraction(message=msg)
     if not lines or not message_might_have_claims(msg, "\n".join(ln.text for ln in lines)):
         return ex
-    _forget_lines()
     skip = skipped_lines(lines)
     found = find_commands(lines, skip)
     ex.commands = _unique_commands(found.commands)

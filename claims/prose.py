@@ -161,7 +161,7 @@ def _line_at(ln: Line | Passage, pos: int) -> int:
     return ln.line_at(pos) if isinstance(ln, Passage) else ln.number
 
 
-@lru_cache(maxsize=4096)  # `passages` asks of each line twice (as the line, then as the last)
+@lru_cache(maxsize=2048)  # `passages` asks of each line twice (as the line, then as the last); kept across messages
 def _is_prose(text: str) -> bool:
     s = text.strip()
     return bool(s) and not _structured(s) and len(_PROSE_WORD.findall(s)) >= 2 \
