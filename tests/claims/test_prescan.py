@@ -102,6 +102,7 @@ def test_corpus_and_shapes_in_an_mbox_lose_nothing(monkeypatch: pytest.MonkeyPat
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # 2.4 min on a quiet machine; near 10 on a loaded, slower one
 @pytest.mark.skipif(not ARCHIVE.exists(), reason="shared archive not present")
 def test_whole_archive_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """27,573 real messages: every claim found without the gate is found with it."""
