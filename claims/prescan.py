@@ -22,7 +22,8 @@ extractor's own reader of that shape asked about the cue's lines only.
 - A pair in rows and columns or in blocks needs an operator or `vs` line between blocks,
   aligned numeric columns, two numbers with units on one line, `label: number` cells
   whose labels the lexicon (`claims.lexicon.side_word_pattern`) reads as variants, or one
-  key printed with a number on two lines. The grid and block models are the costly
+  key printed with a number on two lines, or a 0-day/LKP comparison row (a signed change
+  between two numbers, on a line claims.lkp reads). The grid and block models are the costly
   stages and are not run here, but a cell, a repeated key or two measures on a line count
   only on a line one of their readers can take: a row of the grid model's own line parser
   or of the prose "label: value" rows, or a line a block can hold (a line of output, as
@@ -36,11 +37,14 @@ extractor's own reader of that shape asked about the cue's lines only.
   a command or a claim, which pass by their own cues.
 - A command or setup step: every line that may start one (a prompt, a loop, an echo into
   a file, a perf stat header, a path, script, assignment or variable first, a program
-  word first or after a bullet or a `label:`, a benchmark-like word before an option, an
+  word first or after a bullet or a `label:` (the command reader's own benchmarks, setup
+  tools and wrappers: claims.commands.LINE_PROGRAMS), a benchmark-like word before an option, an
   unknown program named like a benchmark or sent to the background) is read with the
   lines it may join by claims.commands.find_commands itself (`_has_command`).
-The gate is checked against extraction without it over the labelled corpus, the shapes
-and (slow) the whole archive: tests/claims/test_prescan.py counts every claim it would lose.
+The gate is checked against extraction without it over the labelled corpus, the shapes,
+their parts and re-layouts (paragraphs, windows of lines, re-quoted, re-indented, re-flowed,
+blanks folded: tests/claims/test_prescan_variants.py) and (slow) the whole archive:
+tests/claims/test_prescan.py counts every claim it would lose.
 
 What it costs: the gate runs on every message, and most of an archive is turned away, so a
 turned-away message pays for every cue. A pattern anchored at every line start (or one that
@@ -66,6 +70,7 @@ from collections.abc import Iterator
 from functools import cache, lru_cache
 
 from claims import numbers
+from claims.commands import BENCH_PROGRAMS, LINE_PROGRAMS
 from claims.hunks import cut_hunks, cut_matches
 from claims.listings import cut_listings
 from claims.model import Line
@@ -195,27 +200,13 @@ _ROW_END = re.compile(rf"{_U0}[^\S\n]*$", re.M)
 _BLOCK_END = re.compile(r":(?<!wrote:)(?<!writes:)(?<!said:)(?<!schrieb:)(?<!crit:)(?<!escribió:)(?<!写道:)"
                         r"[^\S\n]*\n")
 
-_BENCH = (
-    "netperf iperf iperf3 sockperf super_netperf neper tcp_rr tcp_stream tcp_crr udp_rr udp_stream "
-    "xdpsock xdp-bench xdp_redirect xdp_redirect_map xdp_redirect_cpu xdp_rxq_info xdp1 xdp2 "
-    "trafgen mausezahn pktgen sembench tbench dbench hackbench fio sysbench schbench "
-    "redis-benchmark memtier_benchmark wrk wrk2 ab qperf uperf nuttcp ethr stress-ng ebizzy pgbench "
-    "udpgso_bench_tx udpgso_bench_rx tcp_mmap msg_zerocopy lat_tcp lat_udp bw_tcp lat_ctx "
-    "lat_syscall will-it-scale perf netbench moongen testpmd dpdk-testpmd io_uring-bench "
-    "t/io_uring tcp_bench ping kselftest bench memcached mutilate aim7 reaim lmbench unixbench "
-    "blogbench vng kperf xdp-trafficgen"
-).split()
-_SETUP = "sysctl ethtool tc ip cpupower devlink ifconfig modprobe sysfs taskset numactl".split()
-_WRAPPERS = "sudo time nice env stdbuf chrt".split()
-
-
-def _alt(words: list[str]) -> str:
-    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
-
-
-_PROGRAM_WORDS = frozenset(_BENCH + _SETUP + _WRAPPERS)
-_BENCH_WORDS = frozenset(_BENCH)
-_WRAPPER_WORDS = frozenset(_WRAPPERS)
+# The programs the command reader runs wherever they start a line, and the benchmarks it
+# also reads in prose before an option: its own sets (claims.commands), so a program, wrapper
+# or setup tool it learns is one the gate looks for ("netserver -D", "ssh host ./netserver",
+# "nohup netserver &", "podman exec c1 ./x"). "for" and "echo" start sentences too; the gate
+# looks for their shell forms instead (_LOOP, _ECHO).
+_PROGRAM_WORDS = LINE_PROGRAMS - {"for", "echo"}
+_BENCH_WORDS = BENCH_PROGRAMS
 # The words of a text that may be a program name: runs of word characters and dashes from a
 # lower-case letter (every program word starts with one), so "`netperf`", "(ethtool",
 # "./ip;" and "netperf." give theirs; each is then checked where it stands (_word_re).
@@ -363,7 +354,7 @@ def might_have_claims(text: str) -> bool:
             found = _found_at(cue, text) if cue in _DIGIT_FIRST else cue.search(text) is not None
             if found and (k != _UNITS_CUE or _measures_read(text)):
                 return True
-        if _paired_cells(text) or _repeated_keys(text) or _states_change(text):
+        if _paired_cells(text) or _repeated_keys(text) or _states_change(text) or _lkp_rows(text):
             return True
         if _worded_pair(text):
             return True
@@ -770,6 +761,39 @@ def _measures_read(text: str) -> bool:
             paragraphs.add(start)
             if _pairs_in(raw):
                 return True
+    return False
+
+
+# A 0-day/LKP comparison row holds a signed number after a blank (its change: "+94.7%", or
+# "-7.2" for a percentage), as claims.lkp reads rows; looked for even where the columns are
+# not aligned ("24.47 -7.2 17.29 mpstat.cpu.all.soft%", quoted by a client that folds blanks).
+# Its digit is a number start (_number_starts): those are walked, not the text searched.
+
+
+def _lkp_rows(text: str) -> bool:
+    """Is a line with a change sign one claims.lkp's reader takes as a comparison row? The
+    change has a number before it and one after it on its line (the two variants)."""
+    from claims.lkp import lkp_claims
+    from claims.message import quote_depth
+
+    tried: set[int] = set()
+    for pos in _number_starts(text):
+        if pos < 2 or text[pos - 1] not in "+-" or text[pos - 2] == "\n" or not text[pos - 2].isspace():
+            continue
+        line = text.rfind("\n", 0, pos) + 1
+        if line in tried:
+            continue
+        tried.add(line)
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        after = pos  # past the change, to the candidate
+        while after < end and (text[after].isdigit() or text[after] in ".,%"):
+            after += 1
+        if _DIGIT.search(text, line, pos - 1) is None or _DIGIT.search(text, after, end) is None:
+            continue
+        depth, body = quote_depth(text[line:end])
+        if lkp_claims([Line(body, 1, depth, None, None)], set())[0]:
+            return True
     return False
 
 

@@ -259,6 +259,13 @@ def test_a_command_after_a_lettered_bullet_passes() -> None:
     "~/src (main) $ ./tools/testing/bench.sh -n 4\n",  # a prompt with a directory and a git branch
     "(vm1)$ ./run_bench --mode rr\n",  # a prompt naming the guest
     "for ((i=0; i<10; ++i)) do ./foo_bench -n 1; done\n",  # a C-style loop without its ';'
+    # the reader's own programs and wrappers (claims.commands.LINE_PROGRAMS), which a list
+    # of the gate's own once left out: a server, ssh, nohup, ionice, a container's exec
+    "netserver -D -p 12865\n",
+    "> > ssh root@192.168.122.202 ./netserver\n> > echo '' > log\n",
+    "nohup netserver &\n",
+    "ionice -c 3 ./reader\n",
+    "podman exec c1 ./xdp_tx\n",
 ])
 def test_commands_the_reader_finds_pass(text: str) -> None:
     """Lines the extractor's command reader takes for a command: the gate asks the reader.
@@ -267,6 +274,16 @@ def test_commands_the_reader_finds_pass(text: str) -> None:
     found = find_commands(message_from_text(text).lines)
     assert found.commands or found.setup
     assert might_have_claims(text)
+
+
+def test_an_lkp_row_passes_however_it_is_spaced() -> None:
+    """LKP rows quoted by a client that folds blanks: no aligned columns, and a percentage's
+    change is written as a delta, not a percent; claims.lkp still reads each row."""
+    text = "> > 24.47 -7.2 17.29 mpstat.cpu.all.soft%\n> > 8.76 +7.6 16.36 mpstat.cpu.all.usr%\n"
+    assert [c.metric for c in extract.extract_message(message_from_text(text)).claims] == \
+        ["mpstat.cpu.all.soft%", "mpstat.cpu.all.usr%"]
+    assert might_have_claims(text)
+    assert not might_have_claims("On Mon, 2 Jan 2023 10:00 +0800, A wrote:\n> v2 -1 fixes it\n")
 
 
 @pytest.mark.parametrize("text", [
