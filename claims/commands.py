@@ -540,14 +540,23 @@ def _joined(rest: str, lines: Sequence[Line], i: int, skip: set[int],
     return rest, last
 
 
+# Kconfig's line for an option left out, after its "#" (which reads as a root prompt)
+_KCONFIG_UNSET = re.compile(r"CONFIG_\w+ is not set")
+
+
 def _worth_parsing(rest: str, ctx: _Context) -> bool:
-    """A cheap look at the first word before the costly argv parse."""
-    m = _FIRST_WORD.match(rest.strip())
+    """A cheap look at the first word before the costly argv parse. An assignment alone
+    runs nothing (a kernel .config attached to a build report is thousands of them:
+    "CONFIG_X=y", "# CONFIG_X is not set")."""
+    line = rest.strip()
+    m = _FIRST_WORD.match(line)
     if not m:
         return False
-    if ctx.prompted:
-        return True
     word = m.group()
+    if len(word) == len(line) and _ASSIGNMENT.match(word):
+        return False
+    if ctx.prompted:
+        return _KCONFIG_UNSET.fullmatch(line) is None
     if _program_like(word) or word in ctx.ran:
         return True
     # an unknown program is a benchmark only with options (see _runs_benchmark)

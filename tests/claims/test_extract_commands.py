@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -334,3 +335,23 @@ def test_a_program_run_before_is_run_again_with_bare_arguments() -> None:
     assert [c.raw for c in find_commands(lines).commands] == ["usemem --punch-holes -s -1 800m", "usemem 800m"]
     alone = [Line("usemem 800m", 1)]  # never run as a benchmark before: no evidence it is one
     assert find_commands(alone).commands == []
+
+
+def test_a_kernel_config_and_lone_assignments_run_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build report attaches its .config: thousands of "CONFIG_X=y" and "# CONFIG_X is
+    not set" lines (the "#" reads as a root prompt). The reader turns them away before its
+    argv parse, with the same answer the parse gives (checked with the shortcut off), while
+    an assignment in front of a program still runs it."""
+    import claims.commands as commands
+
+    text = ("CONFIG_NLS_CODEPAGE_950=m\n# CONFIG_PSI is not set\n#\n$ NETPERF=/usr/bin/netperf\n"
+            "FOO=1 netperf -H 192.0.2.1 -t TCP_RR\n")
+    short = [e.index for e in found(text).events]
+    parsed: list[str] = []
+    real = commands._line_events
+    monkeypatch.setattr(commands, "_worth_parsing", lambda rest, ctx: bool(rest.strip()))
+    monkeypatch.setattr(commands, "_line_events", lambda rest, ctx, ln: parsed.append(rest) or real(rest, ctx, ln))
+    full = [e.index for e in found(text).events]
+    assert len(parsed) >= 4  # every line was parsed the long way
+    assert short == full == [4]
+    assert raws(text) == ["FOO=1 netperf -H 192.0.2.1 -t TCP_RR"]
