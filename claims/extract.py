@@ -26,6 +26,7 @@ from claims.numbers import MAX_LINE, has_digit, is_unit, unit_kind
 from claims.pairs import without_idle_counters
 from claims.prescan import message_might_have_claims, might_have_claims  # noqa: F401
 from claims.prose import (
+    Passage,
     arrow_claims,
     from_to_claims,
     group_claims,
@@ -167,7 +168,8 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
         if (c.baseline.value, c.candidate.value) not in known:
             known.add((c.baseline.value, c.candidate.value))
             claims.append(c)
-    claims = _attach_relative(claims, lines, used)
+    # the passages of what is left: those read above unless the groups took lines (rarely)
+    claims = _attach_relative(claims, hard_passages if used == hard else passages(lines, used))
     ex.commands = with_results(ex.commands, bool(claims))
     if ex.commands or claims:  # "no regression" is a claim to check where the mail ran or measured
         claims += [c for ln in hard_passages for c in no_change_claims(ln)]
@@ -198,9 +200,10 @@ def _restates(pct: float, pair: Claim) -> bool:
 RESTATED_WITHIN = 10  # lines: how far from a pair a sentence that repeats its change may stand
 
 
-def _attach_relative(claims: list[Claim], lines: Sequence[Line], used: set[int]) -> list[Claim]:
-    """Changes stated alone become relative claims, unless they restate a pair's change
-    ("~20% improvements (from 2.50Mpps to 3.05Mpps)") — then they attach to that pair."""
+def _attach_relative(claims: list[Claim], left: Sequence[Passage]) -> list[Claim]:
+    """Changes stated alone in the passages `left` become relative claims, unless they
+    restate a pair's change ("~20% improvements (from 2.50Mpps to 3.05Mpps)") — then they
+    attach to that pair."""
     # a pair's stated change, by value and where it stands: the same percent far away in the
     # message is another claim, not this pair restated
     stated = [(round(c.claimed_change_pct, 1), c.lines) for c in claims
@@ -211,7 +214,7 @@ def _attach_relative(claims: list[Claim], lines: Sequence[Line], used: set[int])
             for n in range(c.lines[0] - 2, c.lines[1] + 3):
                 open_pairs.setdefault(n, []).append(c)
     out = list(claims)
-    for ln in passages(lines, used):
+    for ln in left:
         for rel in relative_claims(ln):
             v = rel.claimed_change_pct
             at = rel.lines[0]
