@@ -1012,6 +1012,16 @@ def command_run_claims(lines: Sequence[Line], events: list[ShellEvent],
 
 MIN_STEPS = 3  # steps the two runs share, printed as often in each
 _MASK = re.compile(r"\d+(?:[.,]\d+)*")
+# What _masked may mask, fold or put in (digits, the "," and "." inside numbers, "#",
+# blanks): without them, two lines _masked makes equal are equal. ASCII lines (most) are
+# cut by a table, others by the Unicode-aware classes _MASK and str.split use.
+_NOT_KEY_ASCII = str.maketrans("", "", "0123456789,.# \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")
+_NOT_KEY = re.compile(r"[\d,.#\s]")
+
+
+def _step_key(text: str) -> str:
+    low = text.lower()
+    return low.translate(_NOT_KEY_ASCII) if low.isascii() else _NOT_KEY.sub("", low)
 
 
 def _masked(text: str) -> str:
@@ -1023,9 +1033,12 @@ def transcript_claims(lines: Sequence[Line], skip: set[int], neutral: frozenset[
     """Claims from one procedure printed twice, once per variant (see above)."""
     claims: list[Claim] = []
     covered: set[int] = set()
-    for depth in sorted({ln.depth for ln in lines}):
-        idx = [i for i, ln in enumerate(lines) if ln.depth == depth and ln.text.strip() and i not in skip]
-        got, cov = _two_runs(lines, idx, skip, neutral, subject)
+    at_depth: dict[int, list[int]] = {}
+    for i, ln in enumerate(lines):
+        if ln.text.strip() and i not in skip:
+            at_depth.setdefault(ln.depth, []).append(i)
+    for depth in sorted(at_depth):
+        got, cov = _two_runs(lines, at_depth[depth], skip, neutral, subject)
         claims += got
         covered |= cov
     return claims, covered
@@ -1033,15 +1046,25 @@ def transcript_claims(lines: Sequence[Line], skip: set[int], neutral: frozenset[
 
 def _two_runs(lines: Sequence[Line], idx: list[int], skip: set[int], neutral: frozenset[int] | set[int],
               subject: str | None) -> tuple[list[Claim], set[int]]:
-    kinds = {i: ("command" if i in neutral else line_kind(lines[i].text)) for i in idx}
-    steps = [i for i in idx if kinds[i] != "data"]
+    def kind(i: int) -> str:
+        return "command" if i in neutral else line_kind(lines[i].text)
+
+    # A shared step is printed at least twice, its numbers aside: a line whose _step_key
+    # stands once is none, and only the others are read (most lines of a message stand once).
+    keys = {i: _step_key(lines[i].text) for i in idx}
+    copies: dict[str, int] = {}
+    for key in keys.values():
+        copies[key] = copies.get(key, 0) + 1
+    kinds = {i: kind(i) for i in idx if copies[keys[i]] > 1}
     where: dict[str, list[int]] = {}
-    for i in steps:
-        where.setdefault(_masked(lines[i].text), []).append(i)
+    for i, k in kinds.items():
+        if k != "data":
+            where.setdefault(_masked(lines[i].text), []).append(i)
     twice = _shared_steps([tuple(ks) for ks in where.values()])
     anchored = {a for a, _ in twice}
     if sum(1 for ks in where.values() if anchored.intersection(ks)) < MIN_STEPS:
         return [], set()
+    kinds = {i: kinds[i] if i in kinds else kind(i) for i in idx}
     firsts, seconds = [a for a, _ in twice], [b for _, b in twice]
     if max(firsts) >= min(seconds) or seconds != sorted(seconds):
         return [], set()

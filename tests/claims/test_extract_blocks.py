@@ -12,10 +12,11 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claims.blocks import comparisons, find_blocks, labelled_block_claims
+from claims.blocks import _masked, _step_key, comparisons, find_blocks, labelled_block_claims
 from claims.extract import extract_message
 from claims.message import message_from_text
 from tests.extractkit import pairs
+from tests.paths import SHARED
 
 
 def test_bare_lines_name_the_blocks() -> None:
@@ -201,3 +202,26 @@ def test_rows_of_a_command_and_its_result_pair_across_labelled_blocks() -> None:
                                            "sockperf tp -i 192.168.122.202 -t 200 -m 256",
                                            "sockperf tp -i 192.168.122.202 -t 200 -m 1000"]
     assert {c.baseline.label for c in ex.claims if c.baseline} == {"net branch"}
+
+
+def _keys_agree(texts: list[str]) -> list[list[str]]:
+    by_mask: dict[str, set[str]] = {}
+    for t in texts:
+        by_mask.setdefault(_masked(t), set()).add(t)
+    return [sorted(ts) for ts in by_mask.values() if len({_step_key(t) for t in ts}) > 1]
+
+
+def test_lines_the_step_mask_makes_equal_have_one_step_key() -> None:
+    """The transcript reader reads only lines whose _step_key stands twice: sound only if
+    every two lines _masked makes equal share it, on the corpus's lines and on lines of
+    other digits and blanks (Arabic-Indic digits, no-break and em spaces, "#")."""
+    texts = [ln for p in sorted((SHARED / "corpus").glob("*.txt")) for ln in p.read_text().split("\n")]
+    assert len(texts) > 5000 and _keys_agree(texts) == []
+    assert _keys_agree(["echo 1 > x", "echo \u0661 > x", "echo  2\xa0> x", "echo # > x", "ECHO 3,5 >\u2003x"]) == []
+    assert _step_key("echo 1 > x") != _step_key("echo 1 > y")
+
+
+@given(st.lists(st.text(alphabet="0123456789,.# \t\x1c\xa0\u2003\u0661aAb>-:\u0130\x85", max_size=8), max_size=40))
+@settings(max_examples=200, deadline=None)
+def test_the_step_key_never_parts_what_the_mask_joins(texts: list[str]) -> None:
+    assert _keys_agree(texts) == []
