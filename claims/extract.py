@@ -38,7 +38,7 @@ from claims.prose import (
     variant_groups,
     vs_claims,
 )
-from claims.tables import all_table_claims
+from claims.tables import TablePasses
 
 # a kernel log line "[    5.392845] ...", git's "mode change 100644 => 100755 path"
 _LOG_LINE = re.compile(r"^\s*\[\s*\d+\.\d{3,}\]|.{0,60}\bmode (?:change )?\d{6}\b")
@@ -130,7 +130,8 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
                      for k in range(e.index, e.last + 1)}
     # rows of several aligned value columns are a grid, whatever else their lines look like:
     # those grids read first; the rest of the tables after the blocks
-    got, gridded = all_table_claims(lines, used, context=msg.subject or "", solid=True)
+    tables = TablePasses(lines, context=msg.subject or "")
+    got, gridded = tables.solid(used)
     claims += got
     used |= gridded
     on_grid = {lines[i].number for i in gridded}
@@ -143,7 +144,7 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
     got, covered = lkp_claims(lines, used)
     claims += got
     used |= covered
-    got, covered = all_table_claims(lines, used, context=msg.subject or "")
+    got, covered = tables.rest(used)
     claims += got
     used |= covered
     blocks_used = set(used)

@@ -1700,16 +1700,31 @@ def _solid(g: Grid) -> bool:
     return len(full) >= 2 and len(full) * 2 > len(g.rows)
 
 
-def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "",
-                    solid: bool = False) -> tuple[list[Claim], set[int]]:
-    """Claims from every grid in the message, and the lines the grids that compared cover;
-    `solid`: only from the grids `_solid` keeps (the pass that reads before the blocks)."""
-    claims: list[Claim] = []
-    covered: set[int] = set()
+def message_grids(lines: Sequence[Line], skip: set[int]) -> list[Grid]:
+    """The grids of `lines` (indexes in `skip` not read), records unwrapped and labels
+    carried: what all_grid_claims reads."""
     grids = find_grids(lines, skip)
     for g in grids:
         _unwrap_records(g)
         _carry_labels(g)
+    return grids
+
+
+def has_solid(grids: list[Grid]) -> bool:
+    """Does the pass before the blocks (`solid`) read any of these grids? If not, it leaves
+    them as they are."""
+    return any(_solid(g) for g in grids)
+
+
+def all_grid_claims(lines: Sequence[Line], skip: set[int], context: str = "",
+                    solid: bool = False, grids: list[Grid] | None = None) -> tuple[list[Claim], set[int]]:
+    """Claims from every grid in the message, and the lines the grids that compared cover;
+    `solid`: only from the grids `_solid` keeps (the pass that reads before the blocks);
+    `grids`: message_grids(lines, skip) when already read (the grids read are changed)."""
+    claims: list[Claim] = []
+    covered: set[int] = set()
+    if grids is None:
+        grids = message_grids(lines, skip)
     if solid:
         grids = [g for g in grids if _solid(g)]
     if not grids:

@@ -281,3 +281,31 @@ def all_table_claims(lines: Sequence[Line], skip: set[int], context: str = "",
     from claims.grid import all_grid_claims
 
     return all_grid_claims(lines, skip, context, solid=solid)
+
+
+class TablePasses:
+    """The extractor's two readings of one message's tables: the solid grids first, the
+    rest after the blocks (each `all_table_claims`). Finding the grids is most of either;
+    when the first pass reads none of them and the second skips the same lines (in most
+    messages: nothing between took a line), the second reads the grids the first found."""
+
+    def __init__(self, lines: Sequence[Line], context: str = "") -> None:
+        self.lines = lines
+        self.context = context
+        self._kept: tuple[frozenset[int], list] | None = None
+
+    def solid(self, skip: set[int]) -> tuple[list[Claim], set[int]]:
+        from claims.grid import all_grid_claims, has_solid, message_grids
+
+        grids = message_grids(self.lines, skip)
+        if not has_solid(grids):
+            self._kept = (frozenset(skip), grids)
+            return [], set()
+        return all_grid_claims(self.lines, skip, self.context, solid=True, grids=grids)
+
+    def rest(self, skip: set[int]) -> tuple[list[Claim], set[int]]:
+        from claims.grid import all_grid_claims
+
+        kept, self._kept = self._kept, None
+        grids = kept[1] if kept is not None and kept[0] == skip else None
+        return all_grid_claims(self.lines, skip, self.context, grids=grids)

@@ -12,10 +12,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from claims.extract import skipped_lines
 from claims.grid import all_grid_claims, parse_line, pieces
+from claims.message import message_from_text
 from claims.model import Line
 from claims.numbers import tokenize
+from claims.tables import TablePasses, all_table_claims
 from tests.extractkit import ex, pairs
+from tests.paths import SHARED
 
 
 def _lines(text: str) -> list[Line]:
@@ -312,3 +316,30 @@ def test_rows_named_only_in_the_sentence_under_a_csv_table() -> None:
         (1234567, 1240000), (1345678, 1400000), (1456789, 1500000)]
     assert claims[1].metric == "QUEUES 16" and claims[1].candidate.label == "+prefetch"
     assert pieces("1,445,864")[1] == [(0, 9, "1,445,864")]  # thousands, not three cells
+
+
+def _keys(got: tuple[list, set[int]]) -> tuple[list[tuple], set[int]]:
+    claims, covered = got
+    return [(c.metric, c.lines, c.baseline and c.baseline.value, c.candidate and c.candidate.value,
+             c.baseline and c.baseline.label, c.candidate and c.candidate.label) for c in claims], covered
+
+
+def test_the_two_table_passes_read_as_two_fresh_readings() -> None:
+    """TablePasses hands the second pass the grids the first found when it may (the first
+    read none, the same lines are skipped): on every corpus and shapes message, with the
+    second pass skipping the same lines, then one more, it answers as all_table_claims."""
+    paths = sorted((SHARED / "corpus").glob("*.txt")) + sorted((SHARED / "shapes").glob("*.txt"))
+    assert len(paths) > 100
+    found = 0
+    for p in paths:
+        msg = message_from_text(p.read_text(encoding="utf-8", errors="replace"))
+        lines, ctx = msg.lines, msg.subject or ""
+        skip = skipped_lines(lines)
+        more = skip | {next((i for i, ln in enumerate(lines) if parse_line(ln.text)), 0)}
+        for second in (skip, more):
+            passes = TablePasses(lines, ctx)
+            assert _keys(passes.solid(set(skip))) == _keys(all_table_claims(lines, set(skip), ctx, solid=True))
+            got = _keys(passes.rest(set(second)))
+            assert got == _keys(all_table_claims(lines, set(second), ctx)), p.name
+            found += len(got[0])
+    assert found > 100
