@@ -127,7 +127,10 @@ class Passage:
     starts: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if not self.text:
+        if not self.text and len(self.lines) == 1:  # most passages: a line of its own
+            self.starts.append(0)
+            self.text = self.lines[0].text[:MAX_LINE].rstrip()
+        elif not self.text:
             parts: list[str] = []
             pos = 0
             for ln in self.lines:
@@ -774,6 +777,8 @@ def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
 _SIDE_NUMBER = re.compile(r"(?<![\w.+-])~?(?P<n>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<u>[A-Za-zµ%/][\w/%]{0,20}))?"
                           r"(?P<after>(?:[ \t]+[^\s\d,;.()]+){1,6})?")
 _PHRASE_END = re.compile(r"(?i)\s(?:and|but|while|vs\.?|versus|compared|or)\b")
+_CLAUSE_MARK = re.compile(r"[,;:()]|\s(?:and|but|while|whereas|vs\.?|versus)\s")
+_COMMA = re.compile(r"[,;]")
 
 
 def side_claims(ln: Line | Passage) -> list[Claim]:
@@ -809,8 +814,8 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                 after, unit = " " + (m.group("u") or "") + after, None
             # the words since the last number or clause mark: "baseline 10.2 Gbps, patched 11.3"
             since = sentence[prev_end:m.start()].rstrip(" ,:~")
-            ahead = re.split(r"[,;:()]|\s(?:and|but|while|whereas|vs\.?|versus)\s", since)[-1]
-            commas = re.split(r"[,;]", since)
+            ahead = _CLAUSE_MARK.split(since)[-1]
+            commas = _COMMA.split(since)
             if len(commas) > 1 and commas[-1] == ahead and len(ahead.split()) <= 4 and not cue(ahead).role \
                     and 0 < len(commas[-2].split()) <= 3 and cue(commas[-2]).role and not re.search(r"[():]", commas[-2]):
                 ahead = commas[-2]  # "...; with it, in 3.1s": the side set off by a comma
