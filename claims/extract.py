@@ -109,10 +109,18 @@ def extract_message(msg: Message) -> Extraction:
     return ex
 
 
+def _as_quoted(lines: Sequence[Line]) -> str:
+    """The lines as a body, each with its quote markers written back ("> " a level, which
+    claims.message.quote_depth reads back to the same depth and text): the gate reads a
+    paragraph's lines at their depths, as the extractor does. Without the markers, quoted
+    and unquoted lines with no blank line between read as one paragraph of prose."""
+    return "\n".join("> " * ln.depth + ln.text if ln.depth else ln.text for ln in lines)
+
+
 def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
     """`extract_message` over the given lines of `msg`."""
     ex = Extraction(message=msg)
-    if not lines or not message_might_have_claims(msg, "\n".join(ln.text for ln in lines)):
+    if not lines or not message_might_have_claims(msg, _as_quoted(lines)):
         return ex
     skip = skipped_lines(lines)
     found = find_commands(lines, skip)

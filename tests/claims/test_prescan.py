@@ -276,6 +276,29 @@ def test_commands_the_reader_finds_pass(text: str) -> None:
     assert might_have_claims(text)
 
 
+def test_a_reply_without_blank_lines_is_gated_at_its_quote_depths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message read by the extractor without the reader (the bot's threads) is gated on its
+    lines with their quote markers written back: without them, quoted and unquoted lines with
+    no blank line between read as one paragraph of prose, and the change stated in the quoted
+    passage was lost (a real reply in the shared archive, blank lines removed)."""
+    text = ("Subject: Re: [PATCH] linux/kernel.h: split the headers\n\n"
+            "> The main problem with this approach is that as soon as you start\n"
+            "> actually reducing the unneeded indirect includes, you end up with\n"
+            "> countless .c files that no longer build because they are missing a\n"
+            "> direct include for something that was always included somewhere\n"
+            "> deep underneath, so I needed a second set of scripts to add\n"
+            "> direct includes to every .c file.\n"
+            "Can't it be done with cocci support?\n"
+            "> On the plus side, I did see something on the order of a 30%\n"
+            "> compile speed improvement with clang, which is insane\n"
+            "> given that this only removed dead definitions.\n"
+            "Thumb up!\n")
+    got = findings(extract.extract_message(message_from_text(text)))
+    gate_open(monkeypatch)
+    assert got == findings(extract.extract_message(message_from_text(text)))
+    assert any(f[0] == "claim" and f[2] == "compile speed" and f[6] == 30.0 for f in got)
+
+
 def test_an_lkp_row_passes_however_it_is_spaced() -> None:
     """LKP rows quoted by a client that folds blanks: no aligned columns, and a percentage's
     change is written as a delta, not a percent; claims.lkp still reads each row."""
