@@ -768,8 +768,6 @@ def _measures_read(text: str) -> bool:
 # "-7.2" for a percentage), as claims.lkp reads rows; looked for even where the columns are
 # not aligned ("24.47 -7.2 17.29 mpstat.cpu.all.soft%", quoted by a client that folds blanks).
 # Its digit is a number start (_number_starts): those are walked, not the text searched.
-
-
 def _lkp_rows(text: str) -> bool:
     """Is a line with a change sign one claims.lkp's reader takes as a comparison row? The
     change has a number before it and one after it on its line (the two variants)."""

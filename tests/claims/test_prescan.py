@@ -46,10 +46,16 @@ def findings(ex: Extraction, n: int = 0) -> set[tuple]:
     return out
 
 
+def split_head(text: str) -> tuple[str, str]:
+    """A corpus text's headers (with the blank line after them; "" when it has none) and body."""
+    if text.startswith(("From:", "Subject:", "Date:")) and "\n\n" in text:
+        head, body = text.split("\n\n", 1)
+        return head + "\n\n", body
+    return "", text
+
+
 def _as_message(text: str, cte: str) -> bytes:
-    body = text.split("\n\n", 1)[1] if text.startswith(("From:", "Subject:", "Date:")) and "\n\n" in text \
-        else text
-    raw = body.encode("utf-8")
+    raw = split_head(text)[1].encode("utf-8")
     if cte == "base64":
         raw = base64.encodebytes(raw)
     elif cte == "quoted-printable":

@@ -20,25 +20,18 @@ import pytest
 
 import claims.extract as extract
 from claims.message import message_from_text
-from tests.claims.test_prescan import TEXTS, _as_message, _lost, findings, gate_open
+from claims.prescan import _PARAGRAPH_END
+from tests.claims.test_prescan import TEXTS, _as_message, _lost, findings, gate_open, split_head
 
-_PARAGRAPH_END = re.compile(r"\n[ \t>]*\n")
 _BLANKS = re.compile(r"[ \t]+")
 _GAP = re.compile(r"(?<=\S)  +(?=\S)")  # a column gap, as an HTML mail turned to text has it
 WINDOWS = (3, 8)  # lines: a quoted snippet of a report, a quoted table with its header
 WINDOW_STEP = 2
 
 
-def _split_head(text: str) -> tuple[str, str]:
-    if text.startswith(("From:", "Subject:", "Date:")) and "\n\n" in text:
-        head, body = text.split("\n\n", 1)
-        return head + "\n\n", body
-    return "", text
-
-
 def variants(text: str) -> Iterator[str]:
     """The message's parts and re-layouts, each with the message's own headers."""
-    head, body = _split_head(text)
+    head, body = split_head(text)
     lines = body.split("\n")
     yield head + "\n".join(">" + ln for ln in lines)  # quoted, no blank after the marker
     yield head + "\n".join("> > " + ln for ln in lines)  # quoted twice
