@@ -211,6 +211,21 @@ _BENCH_WORDS = BENCH_PROGRAMS
 # lower-case letter (every program word starts with one), so "`netperf`", "(ethtool",
 # "./ip;" and "netperf." give theirs; each is then checked where it stands (_word_re).
 _WORD_RUN = re.compile(r"[a-z][\w-]*")
+# Those runs are found as bytes (_program_words): the text's UTF-8 with every byte but an
+# ASCII letter, digit, "_" or "-" made a blank, then split at the blanks. A program word
+# (ASCII) that stands whole, with no word character or dash on either side, is one of those
+# tokens, and only such a word is found by _word_re or _prose_re; the split costs a third
+# of the regex's runs, which make a string of every word of every message.
+_ASCII_WORD = re.compile(r"[A-Za-z0-9_-]+")
+_WORD_BYTES = bytes(b if _ASCII_WORD.fullmatch(chr(b)) else 0x20 for b in range(256))
+_PROGRAM_BYTES = frozenset(w.encode() for w in _PROGRAM_WORDS if _ASCII_WORD.fullmatch(w))
+
+
+def _program_words(text: str) -> list[str]:
+    """The program words that stand whole somewhere in `text` (and perhaps a few that
+    stand only glued to a non-ASCII letter, which _word_re then finds nowhere)."""
+    tokens = text.encode("utf-8", "surrogatepass").translate(_WORD_BYTES).split()
+    return [w.decode() for w in _PROGRAM_BYTES.intersection(tokens)]
 # What may stand before a program at the start of a line: quotes, a bullet, a backtick, a path.
 # (the bullets are claims.commands' own: "- ", "+ ", "2) ", "(2) ", "(b) ")
 _BULLET = r"(?:[-*•+][^\S\n]+|\(?\d{1,2}[.)][^\S\n]+|\(?[a-z]\)[^\S\n]+)?"
@@ -643,8 +658,7 @@ def _command_starts(text: str) -> Iterator[int]:
             if start is not None and _LEAD_NO_PATH.fullmatch(text, line, start.start()):
                 yield pos
             pos = text.find(name, pos + 1)
-    words = _PROGRAM_WORDS.intersection(_WORD_RUN.findall(text))
-    for word in words:
+    for word in _program_words(text):
         if word in _BENCH_WORDS:
             yield from (m.start() for m in _prose_re(word).finditer(text))
         for m in _word_re(word).finditer(text):

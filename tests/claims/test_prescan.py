@@ -244,6 +244,26 @@ def test_every_program_word_is_a_word_run() -> None:
     would never be found (it would then have to be listed some other way)."""
     missed = [w for w in prescan._PROGRAM_WORDS if "/" not in w and not prescan._WORD_RUN.fullmatch(w)]
     assert missed == []
+    # and each is found as a token of the text's bytes, wherever it stands whole
+    for w in prescan._PROGRAM_WORDS - {"t/io_uring"}:
+        assert prescan._program_words(f"`{w}` ({w}; ./{w}. é {w}\xa0") == [w], w
+    # glued to a capital: no token; glued to a non-ASCII letter: one _word_re finds nowhere
+    assert sorted(prescan._program_words("Xnetperf ethtoolé \udc80iperf3\u2013")) == ["ethtool", "iperf3"]
+    assert not prescan._word_re("ethtool").search("ethtoolé")
+
+
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_program_words_as_bytes_hold_every_word_found_where_it_stands() -> None:
+    """Over the corpus and the shapes: every program word the regex runs give that
+    _word_re or _prose_re then finds is one of _program_words."""
+    found = 0
+    for text in _readable_texts():
+        runs = prescan._PROGRAM_WORDS.intersection(prescan._WORD_RUN.findall(text))
+        used = {w for w in runs if prescan._word_re(w).search(text)
+                or (w in prescan._BENCH_WORDS and prescan._prose_re(w).search(text))}
+        assert used <= set(prescan._program_words(text))
+        found += len(used)
+    assert found > 100
 
 
 def test_a_prompt_passes_only_when_something_runs_behind_it() -> None:
