@@ -135,10 +135,42 @@ _UNITS = getattr(numbers, "_UNIT_RE", None)
 _UNIT = _UNITS.pattern if isinstance(_UNITS, re.Pattern) else r"[^\W\d_][\w/%.]{0,11}"
 _U = rf"(?<![\w.])\d[\d,.]*[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])"
 _U0 = rf"\d(?<!\w\d)[\d,.]*[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])"  # the same, digit first
+# A pattern that starts with one of a few characters (a class, or an alternation of words
+# with different first letters) is tried at every character of a text: the regex engine
+# skips only to a literal. Such a pattern is written as one pattern for each of its first
+# characters, each looked for only in a text that holds that character (`in` costs little):
+# the same matches at a fraction of the cost.
+Marked = tuple[tuple[str, re.Pattern[str]], ...]
+
+
+def _by_first_char(*patterns: tuple[str, str], flags: int = 0) -> Marked:
+    """Each (first character, pattern) compiled alone; the patterns are the alternatives
+    of the one pattern they stand for."""
+    return tuple((mark, re.compile(pattern, flags)) for mark, pattern in patterns)
+
+
+def _marked_finditer(marked: Marked, text: str) -> list[re.Match[str]]:
+    """The matches of the one pattern `marked` stands for, in text order (none of its
+    alternatives' matches overlap another's: each is one character long, or they are
+    asked only whether one exists)."""
+    found = [m for mark, pattern in marked if mark in text for m in pattern.finditer(text)]
+    if len(marked) > 1:
+        found.sort(key=re.Match.start)
+    return found
+
+
+def _marked_search(marked: Marked, text: str) -> bool:
+    """Does the one pattern `marked` stands for match anywhere in `text`?"""
+    return any(mark in text and pattern.search(text) is not None for mark, pattern in marked)
+
+
 # Each cue is written to start with a literal or a digit, so the regex engine skips to
 # those (a leading alternation with `\b` or a unit list tried at every digit made the gate
 # cost more than the reading): word boundaries are looked behind after the word.
 _ALONE = 2  # the first cues: a change stated alone
+_ARROW_CUE = 2  # an operator between variants: looked for as _ARROWS
+_ARROW_HEADS = (("-", r"->(?!8(?<=-->8)(?:-|[^\S\n]*$))"), ("=", "=>"), ("→", "→"), ("⇒", "⇒"))
+_ARROW_TAIL = rf"[^\S\n]*(?:\n[ \t>]*){{0,3}}{_N}"
 _WORDED = 6  # the cues from here on: a pair written in words
 _CUES = [re.compile(p, re.M) for p in (
     # a change stated alone: 12%, 1.5x, 3×, 2 times, tenfold
@@ -148,7 +180,7 @@ _CUES = [re.compile(p, re.M) for p in (
     r"|per[^\S\n]?cent\b|times\b|-?fold\b)",
     # an operator between variants, or on a line between two blocks of output ("-->"), the
     # numbers below it; not a pair of scissors ("--->8---", "----->8" ending its line)
-    rf"(?:->(?!8(?<=-->8)(?:-|[^\S\n]*$))|=>|→|⇒)[^\S\n]*(?:\n[ \t>]*){{0,3}}{_N}",
+    rf"(?:{'|'.join(head for _, head in _ARROW_HEADS)}){_ARROW_TAIL}",
     # "vs" on a line between two blocks; "vs", "compared", "instead of" before a number
     rf"(?:vs(?<!\wvs)\b\.?|versus(?<!\wversus)\b)[^\S\n]*(?:\n[ \t>]*){{1,3}}{_N}",
     # aligned columns: two numbers with a column gap between them
@@ -164,6 +196,7 @@ _UNITS_CUE = 5  # two numbers with units on a line: it counts only where read (_
 # the cues whose every match starts at a number start (_matches_at): 1.5x, 40%, the columns
 # and the units cues
 _DIGIT_FIRST = frozenset({_CUES[1], _CUES[4], _CUES[_UNITS_CUE]})
+_ARROWS = _by_first_char(*((mark, head + _ARROW_TAIL) for mark, head in _ARROW_HEADS), flags=re.M)
 # "from X to Y", also wrapped across a line break: a `to` before a number, with a digit in
 # the 61 characters before it (the last digit, then up to 60 others).
 _TO = re.compile(r"to(?<!\wto)[\s>]+[~≈]?[+-]?\d")
@@ -243,6 +276,7 @@ _BENCH_STEM = re.compile(r"(?i:bench|perf|test|stress|load|mark|_rr|_stream|lat_
 _PROMPT_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:\[[^\]\n]{0,80}\]|[\w.@-]{1,60}:[^\s#$]{0,80}|[\w.~-]{1,60})?"
                           r"[^\S\n]?")
 _PROMPT = re.compile(r"[#$][^\S\n]+\S")
+_PROMPTS = _by_first_char(("#", r"#[^\S\n]+\S"), ("$", r"\$[^\S\n]+\S"))  # _PROMPT, one per mark
 _LOOP = re.compile(rf"^{_LEAD.pattern}for[^\S\n]+\w+[^\S\n]+in\b[^\n]*;[^\S\n]*do\b", re.M)
 _ECHO = re.compile(rf"^{_LEAD.pattern}echo\b[^\n]*(?:>|\|[^\S\n]*(?:sudo[^\S\n]+)?tee\b)", re.M)
 # A program of one's own run by its path ("./vsock_perf --port 1234", "~/bin/x"), a script
@@ -366,7 +400,10 @@ def might_have_claims(text: str) -> bool:
     text = _with_unflattened(readable(text))
     if _DIGIT.search(text) is not None:
         for k, cue in enumerate(_CUES[_ALONE:_WORDED], _ALONE):
-            found = _found_at(cue, text) if cue in _DIGIT_FIRST else cue.search(text) is not None
+            if k == _ARROW_CUE:
+                found = _marked_search(_ARROWS, text)
+            else:
+                found = _found_at(cue, text) if cue in _DIGIT_FIRST else cue.search(text) is not None
             if found and (k != _UNITS_CUE or _measures_read(text)):
                 return True
         if _paired_cells(text) or _repeated_keys(text) or _states_change(text) or _lkp_rows(text):
@@ -395,6 +432,7 @@ def _with_unflattened(text: str) -> str:
 # found from its ":" or "=" back to the key (a pattern trying a key at every letter costs
 # ten times more)
 _KEY_SEP = re.compile(r"[:=](?=[^\S\n]*[~≈+-]?\d)")
+_KEY_SEPS = _by_first_char((":", r":(?=[^\S\n]*[~≈+-]?\d)"), ("=", r"=(?=[^\S\n]*[~≈+-]?\d)"))  # _KEY_SEP
 KEY_MAX = 31
 
 
@@ -404,7 +442,7 @@ def _is_key_char(ch: str) -> bool:
 
 def _keys(text: str) -> Iterator[tuple[str, int]]:
     """Each key (lower case) and where its line starts."""
-    for m in _KEY_SEP.finditer(text):
+    for m in _marked_finditer(_KEY_SEPS, text):
         end = m.start()
         while end > 0 and text[end - 1] != "\n" and text[end - 1].isspace():
             end -= 1
@@ -639,8 +677,7 @@ def _command_starts(text: str) -> Iterator[int]:
     line (after a bullet or a `label:` too) or, for a benchmark program or a program named
     like one, before an option in prose; a lower-case word starting a line with an option
     after it (the reader's own test for a program it does not know)."""
-    if "#" in text or "$" in text:
-        yield from (m.start() for m in _PROMPT.finditer(text) if _at_line_start(text, m.start(), _PROMPT_LEAD))
+    yield from (m.start() for m in _marked_finditer(_PROMPTS, text) if _at_line_start(text, m.start(), _PROMPT_LEAD))
     if "; do" in text:
         yield from (m.start() for m in _LOOP.finditer(text))
     if "echo" in text:

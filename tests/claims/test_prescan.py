@@ -415,6 +415,27 @@ def test_patterns_matched_at_number_starts_find_what_a_search_finds() -> None:
     assert all(found.values()), found
 
 
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_patterns_split_by_first_character_find_what_the_joint_pattern_finds() -> None:
+    """Over the corpus and the shapes (and lines made to hold every mark): a prompt's "#"
+    or "$", a key's ":" or "=", an arrow cue, each looked for one first character at a time,
+    give the joint pattern's matches."""
+    made = "a: 5 b=6\n# ls\n$ ls\nx -> 5\ny => 6\nz → 7\nw ⇒ 8\n"
+    found = {"prompt": 0, "key": 0, "arrow": 0}
+    for text in [*_readable_texts(), made]:
+        for name, marked, joint in (("prompt", prescan._PROMPTS, prescan._PROMPT),
+                                    ("key", prescan._KEY_SEPS, prescan._KEY_SEP)):
+            want = [m.span() for m in joint.finditer(text)]
+            assert [m.span() for m in prescan._marked_finditer(marked, text)] == want, name
+            found[name] += len(want)
+        arrow = prescan._CUES[prescan._ARROW_CUE].search(text) is not None
+        assert prescan._marked_search(prescan._ARROWS, text) == arrow
+        found["arrow"] += arrow
+    for line in made.split("\n")[3:7]:  # each arrow alone
+        assert prescan._marked_search(prescan._ARROWS, line + "\n"), line
+    assert all(v > 2 for v in found.values()), found
+
+
 def test_a_pattern_at_number_starts_resumes_after_its_last_match() -> None:
     """A match that covers a later number start hides it, as in `finditer`: "1,234" is one
     side number, not two; a digit glued to a word starts none ("eth0 2ms")."""
