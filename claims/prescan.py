@@ -323,8 +323,26 @@ def _word_re(word: str) -> re.Pattern[str]:
 
 @cache
 def _prose_re(word: str) -> re.Pattern[str]:
-    """A benchmark program named in prose before an option ("we ran netperf -t TCP_RR")."""
-    return re.compile(rf"(?<![\w/.-]){re.escape(word)}[^\S\n]+(?:[a-z][a-z-]{{1,15}}[^\S\n]+)?-")
+    """A benchmark program named in prose before an option ("we ran netperf -t TCP_RR");
+    the word first, as in _word_re."""
+    w = re.escape(word)
+    return re.compile(rf"{w}(?<![\w/.-]{w})[^\S\n]+(?:[a-z][a-z-]{{1,15}}[^\S\n]+)?-")
+
+
+def _lines_matching(pattern: re.Pattern[str], text: str, word: str) -> Iterator[int]:
+    """The line starts where `pattern` matches (a pattern anchored at a line start, a loop
+    or an echo, that never crosses the line's end), tried only on the lines that hold
+    `word`, which each of its matches holds: a pattern anchored at every line start is
+    tried at every character."""
+    tried = -1
+    pos = text.find(word)
+    while pos >= 0:
+        line = text.rfind("\n", 0, pos) + 1
+        if line != tried:
+            tried = line
+            if pattern.match(text, line) is not None:
+                yield line
+        pos = text.find(word, pos + 1)
 
 
 def _at_line_start(text: str, pos: int, lead: re.Pattern[str] = _LEAD) -> bool:
@@ -679,9 +697,8 @@ def _command_starts(text: str) -> Iterator[int]:
     after it (the reader's own test for a program it does not know)."""
     yield from (m.start() for m in _marked_finditer(_PROMPTS, text) if _at_line_start(text, m.start(), _PROMPT_LEAD))
     if "; do" in text:
-        yield from (m.start() for m in _LOOP.finditer(text))
-    if "echo" in text:
-        yield from (m.start() for m in _ECHO.finditer(text))
+        yield from _lines_matching(_LOOP, text, "for")
+    yield from _lines_matching(_ECHO, text, "echo")
     pos = text.find("Performance counter stats")
     if pos >= 0:
         yield pos

@@ -436,6 +436,28 @@ def test_patterns_split_by_first_character_find_what_the_joint_pattern_finds() -
     assert all(v > 2 for v in found.values()), found
 
 
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_line_patterns_tried_at_their_words_lines_find_every_line() -> None:
+    """Over the corpus and the shapes (and lines made to hold each): a shell loop or an
+    echo into a file tried only on the lines holding its "for" or "echo" is found on the
+    lines `finditer` finds; a benchmark named before an option, its word first, where the
+    pattern with its look-behind first finds it."""
+    made = ("for i in 1 2; do x; done\n  - for cpu in $(seq 4);do echo 1 > /sys/x; done\n"
+            "> echo performance | sudo tee /sys/y\nwe ran netperf -H h and /netperf -x, io_uring-bench  --d\n")
+    found = {"for": 0, "echo": 0, "prose": 0}
+    for text in [*_readable_texts(), made]:
+        for pattern, word in ((prescan._LOOP, "for"), (prescan._ECHO, "echo")):
+            want = [m.start() for m in pattern.finditer(text)]
+            assert list(prescan._lines_matching(pattern, text, word)) == want, word
+            found[word] += len(want)
+        for w in prescan._BENCH_WORDS:
+            behind_first = re.compile(rf"(?<![\w/.-]){re.escape(w)}[^\S\n]+(?:[a-z][a-z-]{{1,15}}[^\S\n]+)?-")
+            want = [m.span() for m in behind_first.finditer(text)]
+            assert [m.span() for m in prescan._prose_re(w).finditer(text)] == want, w
+            found["prose"] += len(want)
+    assert all(v >= 2 for v in found.values()), found
+
+
 def test_a_pattern_at_number_starts_resumes_after_its_last_match() -> None:
     """A match that covers a later number start hides it, as in `finditer`: "1,234" is one
     side number, not two; a digit glued to a word starts none ("eth0 2ms")."""
