@@ -436,13 +436,26 @@ def might_have_claims(text: str) -> bool:
 def _with_unflattened(text: str) -> str:
     """`text`, and after it the lines a page flattened cut back as the extractor cuts them
     (claims.normalise.unflatten): it reads such a line whole, then cut, so the gate does."""
-    if len(text) < FLAT_MIN:
-        return text
-    cut = [pieces for line in text.split("\n") if len(line) >= FLAT_MIN
-           if len(pieces := unflatten(line)) > 1]
+    cut = [pieces for line in _long_lines(text) if len(pieces := unflatten(line)) > 1]
     if not cut:
         return text  # a long line that is not cut is read once, whole, by the extractor too
     return "\n".join([text, *(piece for pieces in cut for piece in pieces)])
+
+
+def _long_lines(text: str) -> Iterator[str]:
+    """The lines of `text` of FLAT_MIN characters or more, in order. Found from the last
+    newline in each next FLAT_MIN characters (none there: a long line starts at the
+    window), a few steps a text, not by splitting it into every one of its lines."""
+    start = 0
+    while start + FLAT_MIN <= len(text):
+        newline = text.rfind("\n", start, start + FLAT_MIN)
+        if newline >= 0:
+            start = newline + 1  # the lines up to it are shorter
+            continue
+        end = text.find("\n", start + FLAT_MIN)
+        end = len(text) if end < 0 else end
+        yield text[start:end]
+        start = end + 1
 
 
 # a "key: number" or "key=number" cell ("rx-pps: 900100", "Rate = 5112930"): a key is a whole

@@ -458,6 +458,21 @@ def test_line_patterns_tried_at_their_words_lines_find_every_line() -> None:
     assert all(v >= 2 for v in found.values()), found
 
 
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_long_lines_are_the_lines_of_flat_min_characters_or_more() -> None:
+    """Over the corpus and the shapes, and lines around FLAT_MIN long at either end of a
+    text: _long_lines gives the lines a split gives that are as long."""
+    n = prescan.FLAT_MIN
+    made = ["x" * n, "y" * (n - 1), "z" * n + "\n", "\n" + "w" * (n + 1), "a\n" + "b" * (n - 1) + "\n" + "c" * n,
+            "d" * (n - 1) + "\n\n" + "e" * (2 * n) + "\n" + "f" * n]
+    found = 0
+    for text in [*_readable_texts(), *made]:
+        want = [line for line in text.split("\n") if len(line) >= n]
+        assert list(prescan._long_lines(text)) == want
+        found += len(want)
+    assert found > len(made)
+
+
 def test_a_pattern_at_number_starts_resumes_after_its_last_match() -> None:
     """A match that covers a later number start hides it, as in `finditer`: "1,234" is one
     side number, not two; a digit glued to a word starts none ("eth0 2ms")."""
