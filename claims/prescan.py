@@ -195,7 +195,9 @@ _CUES = [re.compile(p, re.M) for p in (
 _UNITS_CUE = 5  # two numbers with units on a line: it counts only where read (_measures_read)
 # the cues whose every match starts at a number start (_matches_at): 1.5x, 40%, the columns
 # and the units cues
-_DIGIT_FIRST = frozenset({_CUES[1], _CUES[4], _CUES[_UNITS_CUE]})
+# (their indices in _CUES: a compiled pattern's hash reads all its code, microseconds for
+# the units cue, so patterns are not looked up in a set)
+_DIGIT_FIRST = frozenset({1, 4, _UNITS_CUE})
 _ARROWS = _by_first_char(*((mark, head + _ARROW_TAIL) for mark, head in _ARROW_HEADS), flags=re.M)
 # "from X to Y", also wrapped across a line break: a `to` before a number, with a digit in
 # the 61 characters before it (the last digit, then up to 60 others).
@@ -417,12 +419,8 @@ def might_have_claims(text: str) -> bool:
     body, quote markers kept or removed)."""
     text = _with_unflattened(readable(text))
     if _DIGIT.search(text) is not None:
-        for k, cue in enumerate(_CUES[_ALONE:_WORDED], _ALONE):
-            if k == _ARROW_CUE:
-                found = _marked_search(_ARROWS, text)
-            else:
-                found = _found_at(cue, text) if cue in _DIGIT_FIRST else cue.search(text) is not None
-            if found and (k != _UNITS_CUE or _measures_read(text)):
+        for k in range(_ALONE, _WORDED):
+            if _cue_found(k, text) and (k != _UNITS_CUE or _measures_read(text)):
                 return True
         if _paired_cells(text) or _repeated_keys(text) or _states_change(text) or _lkp_rows(text):
             return True
@@ -431,6 +429,18 @@ def might_have_claims(text: str) -> bool:
     elif _states_change(text):  # "this halves the latency": a change sized by a word, no digit
         return True
     return _has_command(text)
+
+
+def _cue_found(k: int, text: str) -> bool:
+    """Does the cue _CUES[k] match anywhere in `text`?"""
+    if k == _ARROW_CUE:
+        return _marked_search(_ARROWS, text)
+    return _found_at(_CUES[k], text) if k in _DIGIT_FIRST else _CUES[k].search(text) is not None
+
+
+def _cue_matches(k: int, text: str) -> Iterator[re.Match[str]]:
+    """The matches of the cue _CUES[k] (but the arrows), as `finditer` gives them."""
+    return _matches_at(_CUES[k], text) if k in _DIGIT_FIRST else _CUES[k].finditer(text)
 
 
 def _with_unflattened(text: str) -> str:
@@ -630,15 +640,14 @@ def _states_change(text: str) -> bool:
     tried: set[int] = set()
     # the reader's hint starts with a word tried at every position (1.4 CPU-s over the
     # archive): it is looked for only in a text with its "of" and number or a size word
-    hint = (FACTOR_HINT,) if _sizes_a_change(text) else ()
-    for cue in (*_CUES[:_ALONE], *hint):
-        for m in _matches_at(cue, text) if cue in _DIGIT_FIRST else cue.finditer(text):
-            start, raw = _paragraph(text, m.start())
-            if start in tried:
-                continue
-            tried.add(start)
-            if _change_in(raw):
-                return True
+    hint = [FACTOR_HINT.finditer(text)] if _sizes_a_change(text) else []
+    for m in itertools.chain(*(_cue_matches(k, text) for k in range(_ALONE)), *hint):
+        start, raw = _paragraph(text, m.start())
+        if start in tried:
+            continue
+        tried.add(start)
+        if _change_in(raw):
+            return True
     return False
 
 
