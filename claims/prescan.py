@@ -93,6 +93,37 @@ def _signature(text: str) -> int:
             return pos + 1
         pos = text.find("\n--", pos + 1)
     return -1
+
+
+# A pattern that starts with one of a few characters (a class, or an alternation of words
+# with different first letters) is tried at every character of a text: the regex engine
+# skips only to a literal. Such a pattern is written as one pattern for each of its first
+# characters, each looked for only in a text that holds its mark (a literal each of its
+# matches holds: `in` costs little): the same matches at a fraction of the cost.
+Marked = tuple[tuple[str, re.Pattern[str]], ...]
+
+
+def _by_first_char(*patterns: tuple[str, str], flags: int = 0) -> Marked:
+    """Each (mark, pattern) compiled alone: the patterns are the alternatives of the one
+    pattern they stand for, and every match of each holds its mark (its first character,
+    or a word it holds)."""
+    return tuple((mark, re.compile(pattern, flags)) for mark, pattern in patterns)
+
+
+def _marked_finditer(marked: Marked, text: str) -> list[re.Match[str]]:
+    """The matches of the one pattern `marked` stands for, in text order (where no match
+    of one of its alternatives overlaps one of another's)."""
+    found = [m for mark, pattern in marked if mark in text for m in pattern.finditer(text)]
+    if len(marked) > 1:
+        found.sort(key=re.Match.start)
+    return found
+
+
+def _marked_search(marked: Marked, text: str) -> bool:
+    """Does the one pattern `marked` stands for match anywhere in `text`?"""
+    return any(mark in text and pattern.search(text) is not None for mark, pattern in marked)
+
+
 # Single lines the extractor skips wherever they are (claims.extract.skipped_lines): diffstat
 # rows and summaries, kernel log lines; matched after the exact quote prefix the message
 # model strips, with whitespace that never crosses a line.
@@ -104,6 +135,8 @@ _SKIPPED_LINE = re.compile(
 # what a line of each of those holds (a "| 12" or "| Bin ", "file(s) changed", a "[ 5.392"):
 # only such lines are matched (none crosses a line); "|" and "[" alone stand on many more
 _SKIPPED_MARK = re.compile(r"\|[^\S\n]+(?:\d|Bin )|files? changed|\[[^\S\n]*\d+\.\d{3}")
+_SKIPPED_MARKS = _by_first_char(("|", r"\|[^\S\n]+(?:\d|Bin )"), ("changed", "files? changed"),
+                                ("[", r"\[[^\S\n]*\d+\.\d{3}"))  # _SKIPPED_MARK; none overlaps another
 
 
 def readable(text: str) -> str:
@@ -114,8 +147,8 @@ def readable(text: str) -> str:
         text = text[:cut]
     text = cut_hunks(text)  # and headerless hunks (claims.hunks.fragment_runs)
     text = cut_listings(text)  # numbered source listings (claims.listings)
-    if "|" in text or "changed" in text or "[" in text:
-        marks = _SKIPPED_MARK.finditer(text)  # in order: their line starts climb
+    marks = _marked_finditer(_SKIPPED_MARKS, text)  # in order: their line starts climb
+    if marks:
         text = cut_matches(_SKIPPED_LINE, text, (text.rfind("\n", 0, m.start()) + 1 for m in marks))
     return text
 
@@ -135,35 +168,6 @@ _UNITS = getattr(numbers, "_UNIT_RE", None)
 _UNIT = _UNITS.pattern if isinstance(_UNITS, re.Pattern) else r"[^\W\d_][\w/%.]{0,11}"
 _U = rf"(?<![\w.])\d[\d,.]*[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])"
 _U0 = rf"\d(?<!\w\d)[\d,.]*[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])"  # the same, digit first
-# A pattern that starts with one of a few characters (a class, or an alternation of words
-# with different first letters) is tried at every character of a text: the regex engine
-# skips only to a literal. Such a pattern is written as one pattern for each of its first
-# characters, each looked for only in a text that holds that character (`in` costs little):
-# the same matches at a fraction of the cost.
-Marked = tuple[tuple[str, re.Pattern[str]], ...]
-
-
-def _by_first_char(*patterns: tuple[str, str], flags: int = 0) -> Marked:
-    """Each (first character, pattern) compiled alone; the patterns are the alternatives
-    of the one pattern they stand for."""
-    return tuple((mark, re.compile(pattern, flags)) for mark, pattern in patterns)
-
-
-def _marked_finditer(marked: Marked, text: str) -> list[re.Match[str]]:
-    """The matches of the one pattern `marked` stands for, in text order (none of its
-    alternatives' matches overlap another's: each is one character long, or they are
-    asked only whether one exists)."""
-    found = [m for mark, pattern in marked if mark in text for m in pattern.finditer(text)]
-    if len(marked) > 1:
-        found.sort(key=re.Match.start)
-    return found
-
-
-def _marked_search(marked: Marked, text: str) -> bool:
-    """Does the one pattern `marked` stands for match anywhere in `text`?"""
-    return any(mark in text and pattern.search(text) is not None for mark, pattern in marked)
-
-
 # Each cue is written to start with a literal or a digit, so the regex engine skips to
 # those (a leading alternation with `\b` or a unit list tried at every digit made the gate
 # cost more than the reading): word boundaries are looked behind after the word.

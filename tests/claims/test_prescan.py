@@ -418,13 +418,15 @@ def test_patterns_matched_at_number_starts_find_what_a_search_finds() -> None:
 @pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
 def test_patterns_split_by_first_character_find_what_the_joint_pattern_finds() -> None:
     """Over the corpus and the shapes (and lines made to hold every mark): a prompt's "#"
-    or "$", a key's ":" or "=", an arrow cue, each looked for one first character at a time,
-    give the joint pattern's matches."""
-    made = "a: 5 b=6\n# ls\n$ ls\nx -> 5\ny => 6\nz → 7\nw ⇒ 8\n"
-    found = {"prompt": 0, "key": 0, "arrow": 0}
+    or "$", a key's ":" or "=", an arrow cue, a skipped line's mark, each looked for one
+    first character at a time, give the joint pattern's matches."""
+    made = ("a: 5 b=6\n# ls\n$ ls\nx -> 5\ny => 6\nz → 7\nw ⇒ 8\n"
+            " a | 12 +-\n b | Bin 0 -> 1\n 2 files changed [ 5.392] | 3\n")
+    found = {"prompt": 0, "key": 0, "arrow": 0, "skipped": 0}
     for text in [*_readable_texts(), made]:
         for name, marked, joint in (("prompt", prescan._PROMPTS, prescan._PROMPT),
-                                    ("key", prescan._KEY_SEPS, prescan._KEY_SEP)):
+                                    ("key", prescan._KEY_SEPS, prescan._KEY_SEP),
+                                    ("skipped", prescan._SKIPPED_MARKS, prescan._SKIPPED_MARK)):
             want = [m.span() for m in joint.finditer(text)]
             assert [m.span() for m in prescan._marked_finditer(marked, text)] == want, name
             found[name] += len(want)
