@@ -51,9 +51,13 @@ turned-away message pays for every cue. A pattern anchored at every line start (
 starts with a look-behind or a case-free word list) is tried at every character by the
 regex engine. So each such cue is found from a mark its lines must hold, a literal the
 engine skips to (a path's "/", a script's ".sh", an assignment's "=", a key's ":", an
-option's dash, a hint's "of", a newline before a hunk's first line), and then the one
-pattern is matched from that line's start: the same lines, at a fraction of the cost
-(tests/claims/test_prescan.py compares each finder with its pattern over the corpus).
+option's dash, a hint's "of", a loop's "for", a newline before a hunk's first line), and
+then the one pattern is matched from that line's start: the same lines, at a fraction of
+the cost (tests/claims/test_prescan.py compares each finder with its pattern over the
+corpus). A pattern that starts with one of a few characters ("#" or "$", ":" or "=", an
+arrow) is tried at every character too: it is looked for as one pattern per character
+(`_by_first_char`). The program words are found as tokens of the text's bytes, not as a
+string made of every word, and a text is not split into its lines to find its long ones.
 The same holds for what several cues need: the places a number may start are found once a
 text, and every pattern that starts with a number (a change, columns, units, cells, row
 ends, side numbers) is matched only there (`_matches_at`), not searched for at each of the
