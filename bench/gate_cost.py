@@ -93,8 +93,11 @@ def parts(texts: list[str], top: int) -> None:
     started = time.process_time()
     read = [p._with_unflattened(p.readable(t)) for t in texts]
     print(f"  readable + unflatten: {time.process_time() - started:6.2f} CPU-s")
+    # each cue as the gate looks for it: split by first character, or at the number starts
+    # (found anew for each such cue here, once a text in the gate)
+    found = getattr(p, "_cue_found", lambda k, t: p._CUES[k].search(t) is not None)
     steps: dict[str, Callable[[str], object]] = {
-        f"cue {k}": (lambda t, c=c: c.search(t)) for k, c in enumerate(p._CUES)}
+        f"cue {k}": (lambda t, k=k: found(k, t)) for k in range(len(p._CUES))}
     for name in ("_paired_cells", "_repeated_keys", "_states_change", "_worded_pair", "_has_command",
                  "_measures_read"):
         if hasattr(p, name):
