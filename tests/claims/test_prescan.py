@@ -475,6 +475,24 @@ def test_long_lines_are_the_lines_of_flat_min_characters_or_more() -> None:
     assert found > len(made)
 
 
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_number_starts_as_bytes_are_where_the_pattern_finds_them() -> None:
+    """Each Latin-1 character's byte is a digit, a word character or neither as `\\d` and
+    `\\w` read it; over the corpus and the shapes, and texts with Latin-1 and wider
+    characters, the number starts are where _NUMBER_START finds them."""
+    for b in range(256):
+        kind = "0" if re.fullmatch(r"\d", chr(b)) else "a" if re.fullmatch(r"\w", chr(b)) else " "
+        assert chr(prescan._START_BYTES[b]) == kind, b
+    made = ["1 a1 _1 é1 ²1 ½1 µ1 -1 .5 (7)\n8", "x 12 ab3 4\xa05 ×6 º7", "→ 1 é2 ٣4 x٣ ٣", "12", "", " 1"]
+    found = 0
+    for text in [*_readable_texts(), *made]:
+        prescan._number_starts.cache_clear()
+        want = [m.start() for m in prescan._NUMBER_START.finditer(text)]
+        assert prescan._number_starts(text) == want, text[:80]
+        found += len(want)
+    assert found > 1000
+
+
 def test_a_pattern_at_number_starts_resumes_after_its_last_match() -> None:
     """A match that covers a later number start hides it, as in `finditer`: "1,234" is one
     side number, not two; a digit glued to a word starts none ("eth0 2ms")."""
