@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from claims import blocks, commands, grid, prose
+from claims import blocks, commands, extract, grid, prose
 from claims.message import message_from_text
 from claims.numbers import MAX_LINE, tokenize
+from claims.prescan import might_have_claims
 from tests.paths import SHARED
 
 _VALIDATION = re.compile(r"d1[0-5]\d")  # d102, d105, ..., d159 (multiples of 3) are never read
@@ -142,3 +143,35 @@ def test_split_argv_gives_a_new_list_each_time() -> None:
     assert words == ["taskset", "-c", "2", "netperf", "-H", "host", "-t", "TCP_RR"]
     words.append("extra")
     assert commands.split_argv("taskset -c 2 netperf -H host -t TCP_RR 2>&1")[-1] == "TCP_RR"
+
+
+@pytest.mark.parametrize("line", [
+    "[    5.392845] virtio_net virtio0: ready", " mode change 100644 => 100755 tools/run.sh",
+    "   text    data     bss     dec     hex filename", " 12345   678   90   13113   3339 vmlinux",
+    "\t/* size: 72, cachelines: 2, members: 9 */", "\tu64 rx_bytes;   /*    16     8 */",
+    "add/remove: 1/0 grow/shrink: 2/1 up/down: 96/-16 (80)", "function     old     new   delta",
+    "the size /* 12 */ of it", "see [1] for the mode 100644 file", "text data bss",
+])
+def test_skipped_lines_scans_read_as_their_one_patterns(line: str) -> None:
+    assert extract._log_line(line) == bool(extract._LOG_LINE.match(line))
+    assert extract._size_output(line) == bool(extract._SIZE_OUTPUT.search(line))
+
+
+@needs_mail
+def test_skipped_lines_scans_read_real_mail_as_their_one_patterns() -> None:
+    """The log and size scans look at the line's start alone unless its text needs more."""
+    hits = 0
+    for text in LINES:
+        assert extract._log_line(text) == bool(extract._LOG_LINE.match(text)), text
+        assert extract._size_output(text) == bool(extract._SIZE_OUTPUT.search(text)), text
+        hits += extract._log_line(text) or extract._size_output(text)
+    assert hits
+
+
+def test_the_gate_reads_no_claim_in_no_text() -> None:
+    """`extract._passes_gate` asks the gate about a message with an empty text first."""
+    assert not might_have_claims("")
+    msg = message_from_text("Subject: x\n\nThroughput went from 10 Gbps to 12 Gbps with the patch.\n")
+    assert extract._passes_gate(msg, msg.lines)
+    msg = message_from_text("Subject: x\n\nThanks, applied.\n")
+    assert not extract._passes_gate(msg, msg.lines)
