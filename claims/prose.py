@@ -1045,19 +1045,26 @@ _REACHES = re.compile(r"(?i)went|goes|gone")
 _CALL_TREE = re.compile(r"^[\s|`]*[-+]\s*\d{1,3}\.\d{2}%(?:\s+[A-Za-z_.][\w.\[\]<>@:+-]*)?\s*$")
 
 
-# Every pattern of _TIMES_HINT has "x", "X", "×" or "times", and of FACTOR_HINT "of" or a
-# stem of halve/double/triple (no other letter folds to these in ASCII text): a text
-# without them is not scanned.
-_TIMES_MARKS = ("times", "x", "X", "×")
-_FACTOR_WORDS = ("of", "halv", "half", "doubl", "tripl")
+# Every match of _TIMES_HINT is a number's "x" (_TIMES_X) or the word "times" (_TIMES_WORD),
+# and of FACTOR_HINT in ASCII text (where lower-casing is what `(?i)` folds) one of
+# _FACTOR_MARKS over the lower case: "of" and a number, or a stem of halve/double/triple, or
+# "half".  Each is looked for apart, from its own letters: the one pattern is tried at
+# every position of the text.
+_TIMES_X = re.compile(r"\d\s?[x×X]\b")
+_TIMES_WORD = re.compile(r"\btimes\b")
+_FACTOR_MARKS = re.compile(r"of\s+(?:about\s+|~|roughly\s+)?\d|halv|doubl|tripl|half")
 
 
 def _factor_hint(text: str, low: str) -> bool:
     """Whether `text` may state a change as a factor ("2x faster", "a factor of 3",
     "halves the latency"), `low` being its lower case."""
-    if any(w in text for w in _TIMES_MARKS) and _TIMES_HINT.search(text) is not None:
+    if "times" in text and _TIMES_WORD.search(text) is not None:
         return True
-    return (not text.isascii() or any(w in low for w in _FACTOR_WORDS)) and FACTOR_HINT.search(text) is not None
+    if ("x" in low or "×" in text) and _TIMES_X.search(text) is not None:
+        return True
+    if text.isascii() and _FACTOR_MARKS.search(low) is None:
+        return False
+    return FACTOR_HINT.search(text) is not None
 
 
 def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]:

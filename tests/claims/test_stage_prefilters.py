@@ -130,6 +130,15 @@ def test_factor_hints(text: str) -> None:
     assert prose._factor_hint(text, text.lower())
 
 
+@pytest.mark.parametrize("text", [
+    "0x1f", "2 X faster", "2× faster", "ten TIMES", "timestamps", "An Increase Of ~3", "BY HALF", "behalf of 2",
+    "İNCREASE OF 2", "speedup of roughly 4", "Doubles", "prof 3", "a factor of two", "offset 12",
+])
+def test_factor_hint_reads_odd_text_as_its_scans(text: str) -> None:
+    whole = prose._TIMES_HINT.search(text) is not None or prose.FACTOR_HINT.search(text) is not None
+    assert prose._factor_hint(text, text.lower()) == whole
+
+
 @needs_mail
 def test_factor_hint_reads_real_mail_as_its_scans() -> None:
     for text in LINES:
