@@ -188,9 +188,8 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
     hard = set(skip) | found.used | blocks_used
     known = {(c.baseline.value, c.candidate.value) for c in claims if c.baseline and c.candidate}
     hard_passages = passages(lines, hard)  # read again for "no regression" below
-    sentence_pairs = [c for passage in hard_passages  # wrapped sentences read whole
-                      for c in (from_to_claims(passage) + arrow_claims(passage) + vs_claims(passage)
-                                + side_claims(passage))]
+    sentence_pairs = [c for passage in hard_passages if has_digit(passage.text[:MAX_LINE])
+                      for c in _sentence_pairs(passage)]  # wrapped sentences read whole
     for c in sentence_pairs + statement_claims(lines, used):
         assert c.baseline is not None and c.candidate is not None
         if (c.baseline.value, c.candidate.value) not in known:
@@ -212,6 +211,12 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
             c.message_id = msg.message_id
     ex.claims = _unique_claims(claims)
     return ex
+
+
+def _sentence_pairs(passage: Passage) -> list[Claim]:
+    """The pairs a passage's sentences state; each pairs two numbers, so a passage without a
+    digit (most of a mail's prose) is not given to them."""
+    return from_to_claims(passage) + arrow_claims(passage) + vs_claims(passage) + side_claims(passage)
 
 
 def _restates(pct: float, pair: Claim) -> bool:

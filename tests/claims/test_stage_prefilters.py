@@ -14,7 +14,7 @@ import pytest
 
 from claims import blocks, commands, extract, grid, prose
 from claims.message import message_from_text
-from claims.numbers import MAX_LINE, tokenize
+from claims.numbers import MAX_LINE, has_digit, tokenize
 from claims.prescan import might_have_claims
 from tests.paths import SHARED
 
@@ -184,3 +184,27 @@ def test_the_gate_reads_no_claim_in_no_text() -> None:
     assert extract._passes_gate(msg, msg.lines)
     msg = message_from_text("Subject: x\n\nThanks, applied.\n")
     assert not extract._passes_gate(msg, msg.lines)
+
+
+def _passages_of_mail() -> list[prose.Passage]:
+    return [p for path in _texts() for p in prose.passages(message_from_text(path.read_text(errors="replace")).lines,
+                                                           set())]
+
+
+@pytest.mark.parametrize("text", [
+    "throughput went from two to three Gbps", "latency before and after the patch -> same",
+    "ten Gbps vs eleven Gbps", "about a thousand without the patch, more with it",
+])
+def test_sentence_pairs_need_a_digit(text: str) -> None:
+    assert extract._sentence_pairs(prose.Passage([message_from_text(text).lines[0]])) == []
+
+
+@needs_mail
+def test_sentence_pairs_of_real_mail_stand_in_passages_with_a_digit() -> None:
+    """`extract` gives the sentence templates only passages with a digit: none pairs without."""
+    with_pairs = 0
+    for p in _passages_of_mail():
+        got = extract._sentence_pairs(p)
+        with_pairs += bool(got)
+        assert not got or has_digit(p.text[:MAX_LINE]), p.text
+    assert with_pairs
