@@ -224,6 +224,8 @@ def line_segment_groups(ln: Line) -> list[list[Segment]]:
     """Groups of adjacent "label: value" segments inside one line. Public: the gate
     (claims.prescan) asks it whether a line is read as such segments."""
     text = ln.text[:MAX_LINE]
+    if not has_digit(text):
+        return []  # a segment is a label and the value after it
     toks = tokenize(text)
     groups: list[list[Segment]] = []
     prev_end = -1  # index of the last token of the previous segment's value run
@@ -301,6 +303,8 @@ def line_row(lines: Sequence[Line], i: int, skip: set[int]) -> tuple[Segment, in
     index of its last line. Public: the gate (claims.prescan) asks it whether a line is
     a row."""
     ln = lines[i]
+    if not has_digit(ln.text[:MAX_LINE]):
+        return None  # each form's value is in the line's own text (`rest` has a digit), most lines have none
     m = _LINE_LABEL.match(ln.text[:MAX_LINE])
     if not m:
         seg = _value_first_row(ln) or _value_last_row(ln)

@@ -208,3 +208,20 @@ def test_sentence_pairs_of_real_mail_stand_in_passages_with_a_digit() -> None:
         with_pairs += bool(got)
         assert not got or has_digit(p.text[:MAX_LINE]), p.text
     assert with_pairs
+
+
+def _messages_lines() -> list[list]:
+    return [message_from_text(p.read_text(errors="replace")).lines for p in _texts()]
+
+
+@needs_mail
+def test_rows_and_segments_of_real_mail_are_read_as_without_the_digit_exit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`prose.line_row` and `prose.line_segment_groups` pass a line without a digit by."""
+    every = _messages_lines()
+    fast = [([prose.line_row(lines, i, set()) for i in range(len(lines))],
+             [prose.line_segment_groups(ln) for ln in lines]) for lines in every]
+    monkeypatch.setattr(prose, "has_digit", lambda _text: True)
+    full = [([prose.line_row(lines, i, set()) for i in range(len(lines))],
+             [prose.line_segment_groups(ln) for ln in lines]) for lines in every]
+    assert fast == full
+    assert any(r is not None for rows, _ in fast for r in rows)
