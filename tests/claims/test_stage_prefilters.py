@@ -225,3 +225,28 @@ def test_rows_and_segments_of_real_mail_are_read_as_without_the_digit_exit(monke
              [prose.line_segment_groups(ln) for ln in lines]) for lines in every]
     assert fast == full
     assert any(r is not None for rows, _ in fast for r in rows)
+
+
+def _prompt_whole(text: str) -> tuple[bool, str | None, str]:
+    m = commands._PROMPT.match(text[:2000])
+    if not m:
+        return False, None, text
+    return True, m.group("h1") or m.group("h2") or m.group("h3") or m.group("h4") or m.group("h5"), m.group("rest")
+
+
+@pytest.mark.parametrize("line", [
+    "$ ./run.sh 10", "root@host:~# netperf -H x", "[root@vm1 ~]$ iperf3 -c x", "guest $ ping x",
+    "~/git/linux master $ git grep x", "# echo 1 > /proc/sys/x", "plain words: no prompt", "costs $5",
+])
+def test_prompts_have_their_mark(line: str) -> None:
+    assert commands.strip_prompt(line) == _prompt_whole(line)
+
+
+@needs_mail
+def test_prompt_and_label_exits_read_real_mail_as_their_patterns() -> None:
+    """`strip_prompt` passes by a line without "$" or "#", `_unlabel` one without ":"."""
+    for text in LINES:
+        assert commands.strip_prompt(text) == _prompt_whole(text), text
+        m = commands._LABEL.match(text)
+        if m is None:
+            assert commands._unlabel(text) == text, text
