@@ -1364,6 +1364,20 @@ _NO_CHANGE = re.compile(
     r"|(?P<saw>(?:did\s*n[o']t|do\s*n[o']t|have\s*n[o']t|could\s*n[o']t|never)\s+(?:see|saw|notice|observe|measure|"
     r"find|detect)\w*\s+(?:any|a)\s+(?:\w+\s+){0,3}?(?:regressions?|differences?|changes?|impact|degradation|"
     r"slowdown)))\b")
+# What every match of _NO_CHANGE holds in ASCII text, lower-cased: the change it denies
+# ("regression", "difference", "impact"...) or the sameness or noise it states
+_NO_CHANGE_WORDS = re.compile(r"regression|difference|change|impact|degradation|drop|loss|slowdown|"
+                              r"same|identical|flat|par|equivalent|noise|margin")
+
+
+def _may_state_no_change(text: str) -> bool:
+    """`_NO_CHANGE.search(text)`, its case-free scan of every position run only on a text
+    with one of its words (lower-casing is what `(?i)` folds in ASCII text alone)."""
+    if text.isascii() and _NO_CHANGE_WORDS.search(text.lower()) is None:
+        return False
+    return _NO_CHANGE.search(text) is not None
+
+
 # a doubt, a wish or a condition, not a measurement: "make sure there is no regression"
 _NOT_MEASURED = re.compile(r"(?i)\b(?:if|whether|should|would|could|might|may|hope\w*|expect\w*|make\s+sure|"
                            r"ensure|check|verify|want|need|wonder\w*|not|isn't|aren't|wasn't|weren't|"
@@ -1381,7 +1395,7 @@ def no_change_claims(ln: Line | Passage) -> list[Claim]:
     conditions ("make sure there is no regression", "if it's the same") are not claims, and a
     sentence that states numbers of its own is read by the number templates instead."""
     text = ln.text[:MAX_LINE]
-    if _NO_CHANGE.search(text) is None:
+    if not _may_state_no_change(text):
         return []
     out: list[Claim] = []
     pos = 0

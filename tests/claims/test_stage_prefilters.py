@@ -250,3 +250,22 @@ def test_prompt_and_label_exits_read_real_mail_as_their_patterns() -> None:
         m = commands._LABEL.match(text)
         if m is None:
             assert commands._unlabel(text) == text, text
+
+
+@pytest.mark.parametrize("text", [
+    "No measurable difference in TCP_RR", "throughput is unchanged", "within the noise", "results are the same",
+    "we didn't see any regression", "latency stays flat", "on par", "NO IMPACT", "İs the same", "nothing to say",
+])
+def test_no_change_words_stand_in_every_no_change_match(text: str) -> None:
+    assert prose._may_state_no_change(text) == bool(prose._NO_CHANGE.search(text))
+
+
+@needs_mail
+def test_no_change_words_read_real_mail_as_the_pattern() -> None:
+    hits = 0
+    for p in _passages_of_mail():
+        text = p.text[:MAX_LINE]
+        whole = prose._NO_CHANGE.search(text) is not None
+        assert prose._may_state_no_change(text) == whole, text
+        hits += whole
+    assert hits
