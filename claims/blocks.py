@@ -161,7 +161,7 @@ def _listings(lines: Sequence[Line]) -> set[int]:
             out.update(run)
 
     for i, ln in enumerate(lines):
-        if _CONFIG.match(ln.text):
+        if "CONFIG_" in ln.text and _CONFIG.match(ln.text):
             out.add(i)
         m = _NUMBERED.match(ln.text)
         n = int(m.group("n")) if m else None
@@ -178,7 +178,7 @@ def _listings(lines: Sequence[Line]) -> set[int]:
 def _rest_has_value(text: str) -> bool:
     m = _NUMBERED.match(text)
     rest = text[m.end():] if m else text
-    return any(t.kind == "value" for t in tokenize(rest))
+    return _DIGIT.search(rest) is not None and any(t.kind == "value" for t in tokenize(rest))  # a value has a digit
 
 
 def find_blocks(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] | set[int] = frozenset(),

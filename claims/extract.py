@@ -56,8 +56,9 @@ _SIZE_HEAD = re.compile(
 _SIZE_TAIL = re.compile(r"/\*\s+\d+\s+\d+\s+\*/\s*$")  # a member's offset and size, after its declaration
 _SIZE_OUTPUT = re.compile(rf"^(?:{_SIZE_HEAD.pattern})|{_SIZE_TAIL.pattern}")  # the two as one search
 
-# What a line without a digit needs to match _SIZE_OUTPUT (its other patterns all have \d)
-_DIGITLESS_SIZE = ("/*", "text", "function")
+# What a line without a digit needs to match _SIZE_OUTPUT (its other patterns all have \d):
+# one search for the three words
+_DIGITLESS_SIZE = re.compile(r"/\*|text|function")
 
 MAX_LINES = 100_000
 
@@ -73,7 +74,7 @@ def skipped_lines(lines: Sequence[Line]) -> set[int]:
         if has_digit(t):
             if _DIFFSTAT.match(t) or _log_line(t) or _size_output(t):
                 skip.add(i)
-        elif ("|" in t and _DIFFSTAT.match(t)) or (any(w in t for w in _DIGITLESS_SIZE) and _size_output(t)):
+        elif ("|" in t and _DIFFSTAT.match(t)) or (_DIGITLESS_SIZE.search(t) is not None and _size_output(t)):
             skip.add(i)  # without a digit only a "| Bin" diffstat row or a size header can match
     return skip | fragment_runs(lines) | listing_lines(lines)
 
@@ -175,13 +176,14 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
     claims += got
     used |= covered
     blocks_used = set(used)
-    index_of: dict[int, list[int]] = {}
-    for i, ln in enumerate(lines):
-        index_of.setdefault(ln.number, []).append(i)
+    index_of: dict[int, list[int]] = {}  # built when a group first gives claims (few messages)
     for group in variant_groups(lines, used):
         got = group_claims(group, msg.subject)
         claims += got
         if got:
+            if not index_of:
+                for i, ln in enumerate(lines):
+                    index_of.setdefault(ln.number, []).append(i)
             for seg in group:
                 for number in range(seg.first, seg.last + 1):
                     used.update(index_of.get(number, ()))

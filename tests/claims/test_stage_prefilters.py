@@ -269,3 +269,16 @@ def test_no_change_words_read_real_mail_as_the_pattern() -> None:
         assert prose._may_state_no_change(text) == whole, text
         hits += whole
     assert hits
+
+
+@needs_mail
+def test_size_and_listing_exits_read_real_mail_as_their_patterns() -> None:
+    """A size line without a digit has one of _DIGITLESS_SIZE's words; a config line says
+    "CONFIG_"; a listing row's rest holds a value only where it has a digit."""
+    for text in LINES:
+        if not has_digit(text):
+            assert extract._DIGITLESS_SIZE.search(text) or not extract._SIZE_OUTPUT.search(text), text
+        assert "CONFIG_" in text or not blocks._CONFIG.match(text), text
+        m = blocks._NUMBERED.match(text)
+        rest = text[m.end():] if m else text
+        assert blocks._rest_has_value(text) == any(t.kind == "value" for t in tokenize(rest)), text
