@@ -681,6 +681,9 @@ _SENTENCE_PAIRS = (
                r"after\s*:?\s+~?" + _NUM_UNIT.format("b")),
 )
 
+# the word each of _SENTENCE_PAIRS needs, one of which vs_claims asks of a text first
+_PAIR_WORDS = (("vs", "versus"), ("vs", "versus"), ("before", "without", "-next", "unpatched"), ("compared",),
+               ("compared", "relative"), ("instead",), ("before",))
 
 _TRAILING = re.compile(r"[^\d().,;:]{0,40}")
 
@@ -697,7 +700,10 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
     out: list[Claim] = []
     read: dict[tuple[int, int], bool] = {}  # the numbers paired, by offsets: named or not
     claims_at: dict[tuple[int, int], list[Claim]] = {}
-    for pat in _SENTENCE_PAIRS:
+    plain = text.isascii()  # then lower-casing is what `(?i)` folds, and a word absent is never matched
+    for pat, words in zip(_SENTENCE_PAIRS, _PAIR_WORDS, strict=True):
+        if plain and not any(w in low for w in words):
+            continue
         for m in pat.finditer(text):
             a, b = parse_number(m.group("a")), parse_number(m.group("b"))
             ua, ub = ((m.group(u) or "").rstrip(".,;)").replace(" ", "") for u in ("ua", "ub"))

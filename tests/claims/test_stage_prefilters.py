@@ -282,3 +282,25 @@ def test_size_and_listing_exits_read_real_mail_as_their_patterns() -> None:
         m = blocks._NUMBERED.match(text)
         rest = text[m.end():] if m else text
         assert blocks._rest_has_value(text) == any(t.kind == "value" for t in tokenize(rest)), text
+
+
+@pytest.mark.parametrize("text", [
+    "45us vs 61us", "11620op/s with simple spinlocks versus 384158op/s with qspinlocks",
+    "9.41 Gbits/sec before and 9.39 Gbits/sec after", "14.88 Mpps now, compared to 12.1 Mpps before",
+    "brings it to 38 us, compared to 45 us", "3.1 Mpps relative to 2.9 Mpps", "below 3 ms instead of 35 ms",
+    "latency before: 25 us, after 20 us", "9.1 Gbps on net-next and 9.8 Gbps patched",
+])
+def test_each_sentence_pair_pattern_has_its_word(text: str) -> None:
+    hits = [pat for pat in prose._SENTENCE_PAIRS if pat.search(text)]
+    assert hits
+    for pat, words in zip(prose._SENTENCE_PAIRS, prose._PAIR_WORDS, strict=True):
+        assert not pat.search(text) or any(w in text.lower() for w in words), pat.pattern
+
+
+@needs_mail
+def test_sentence_pair_words_stand_in_real_mail() -> None:
+    for p in _passages_of_mail():
+        text = prose._template_text(p)
+        if text.isascii():
+            for pat, words in zip(prose._SENTENCE_PAIRS, prose._PAIR_WORDS, strict=True):
+                assert not pat.search(text) or any(w in text.lower() for w in words), text
