@@ -304,3 +304,22 @@ def test_sentence_pair_words_stand_in_real_mail() -> None:
         if text.isascii():
             for pat, words in zip(prose._SENTENCE_PAIRS, prose._PAIR_WORDS, strict=True):
                 assert not pat.search(text) or any(w in text.lower() for w in words), text
+
+
+def _columns_by_loop(text: str) -> list[int]:
+    col, out = 0, []
+    for ch in text:
+        out.append(col)
+        col = (col // 8 + 1) * 8 if ch == "\t" else col + 1
+    return [*out, col]
+
+
+@pytest.mark.parametrize("text", ["", "a", "rx\t12", "\t\tx  y", "no tab at all  1 2 3"])
+def test_columns_without_a_tab_are_the_indexes(text: str) -> None:
+    assert grid._columns_of(text) == _columns_by_loop(text)
+
+
+@needs_mail
+def test_columns_of_real_mail() -> None:
+    for text in LINES:
+        assert grid._columns_of(text) == _columns_by_loop(text), text
