@@ -323,3 +323,20 @@ def test_columns_without_a_tab_are_the_indexes(text: str) -> None:
 def test_columns_of_real_mail() -> None:
     for text in LINES:
         assert grid._columns_of(text) == _columns_by_loop(text), text
+
+
+_NOT_KEY_TABLE = str.maketrans("", "", "0123456789,.# \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")
+
+
+@pytest.mark.parametrize("text", ["Run 1: 12,345.6 pps", "#  tx\t3", "\x1c\x1dA B", "Größe 12", "a\u00a0b 3"])
+def test_step_key_cuts_as_bytes_what_the_table_cuts(text: str) -> None:
+    low = text.lower()
+    assert blocks._step_key(text) == (low.translate(_NOT_KEY_TABLE) if low.isascii() else blocks._NOT_KEY.sub("", low))
+
+
+@needs_mail
+def test_step_key_of_real_mail_as_the_table_cuts() -> None:
+    for text in LINES:
+        low = text.lower()
+        if low.isascii():
+            assert blocks._step_key(text) == low.translate(_NOT_KEY_TABLE), text
