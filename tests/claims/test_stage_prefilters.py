@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from claims import blocks, commands, extract, grid, prose
+from claims import blocks, commands, extract, grid, normalise, prose
 from claims.message import message_from_text
 from claims.numbers import MAX_LINE, has_digit, tokenize
 from claims.prescan import might_have_claims
@@ -340,3 +340,9 @@ def test_step_key_of_real_mail_as_the_table_cuts() -> None:
         low = text.lower()
         if low.isascii():
             assert blocks._step_key(text) == low.translate(_NOT_KEY_TABLE), text
+
+
+def test_normalise_maps_no_ascii_character() -> None:
+    """`normalise_line` returns an ASCII line as it is, unread."""
+    assert not any(c.isascii() for c in normalise._NEEDS)
+    assert normalise.normalise_line("a\u00a0│ b") == "a | b"
