@@ -1570,11 +1570,11 @@ def _clauses(lines: Sequence[Line], skip: set[int]) -> list[Clause]:
     cur: list[Line] = []
 
     def flush() -> None:
-        if not cur:
-            return
+        if not any(has_digit(ln.text[:MAX_LINE]) for ln in cur):
+            return  # no digit in its lines, none in their passage: no value, so no clause of two
         p = Passage(list(cur))
-        if len(p.text) > MAX_LINE or not has_digit(p.text):
-            return  # (no digit: no value, so no clause of two)
+        if len(p.text) > MAX_LINE:
+            return
         for sentence, start in _sentences(p.text, _FULL_STOP):
             pos = 0
             for piece in _CLAUSE_SPLIT.split(sentence):

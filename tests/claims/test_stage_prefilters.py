@@ -346,3 +346,13 @@ def test_normalise_maps_no_ascii_character() -> None:
     """`normalise_line` returns an ASCII line as it is, unread."""
     assert not any(c.isascii() for c in normalise._NEEDS)
     assert normalise.normalise_line("a\u00a0│ b") == "a | b"
+
+
+@needs_mail
+def test_clauses_of_real_mail_are_read_as_without_the_digit_exit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`prose._clauses` builds no passage of a paragraph without a digit."""
+    every = _messages_lines()
+    fast = [prose._clauses(lines, set()) for lines in every]
+    monkeypatch.setattr(prose, "has_digit", lambda _text: True)
+    assert fast == [prose._clauses(lines, set()) for lines in every]
+    assert any(fast)
