@@ -349,12 +349,13 @@ def variant_groups(lines: Sequence[Line], skip: set[int]) -> list[list[Segment]]
             continue
         ln = lines[i]
         inline = line_segment_groups(ln) if ":" in ln.text else []
-        many = sum(1 for g in inline for seg in g if role(seg.label)) > 1
+        many = bool(inline) and sum(1 for g in inline for seg in g if role(seg.label)) > 1
         got = None if many else line_row(lines, i, skip)
         if got is not None:
             seg, j = got
-            blank_between = all(not lines[x].text.strip() for x in range(max(last_i + 1, 0), i))
-            if cur and (i - last_i <= 2 and blank_between) and lines[i].depth == cur[-1].line.depth:
+            # (the lines between are read only for a row right after the last: up to one)
+            if cur and i - last_i <= 2 and all(not lines[x].text.strip() for x in range(max(last_i + 1, 0), i)) \
+                    and lines[i].depth == cur[-1].line.depth:
                 cur.append(seg)
             else:
                 if len(cur) >= 2:
@@ -367,7 +368,8 @@ def variant_groups(lines: Sequence[Line], skip: set[int]) -> list[list[Segment]]
             if len(cur) >= 2:
                 groups.append(cur)
             cur = []
-        groups.extend(g for g in inline if len(g) >= 2)
+        if inline:
+            groups.extend(g for g in inline if len(g) >= 2)
         i += 1
     if len(cur) >= 2:
         groups.append(cur)
