@@ -112,6 +112,8 @@ def _structured(text: str) -> bool:
 
 _ITEM_START = re.compile(r"^\s*(?:[-*•+]\s|\(?\d{1,2}[.)]\s|\(?[a-z]\)\s|[^:\s][^:]{0,50}:\s)")
 _PROSE_WORD = re.compile(r"[A-Za-z]{2,}")
+# two _PROSE_WORDs, found without listing every word: a run of letters ends, another starts
+_TWO_PROSE_WORDS = re.compile(r"(?s)[A-Za-z]{2,}[^A-Za-z].*?[A-Za-z]{2}")
 MAX_PASSAGE_LINES = 8
 
 
@@ -167,7 +169,7 @@ def _line_at(ln: Line | Passage, pos: int) -> int:
 @lru_cache(maxsize=2048)  # `passages` asks of each line twice (as the line, then as the last); kept across messages
 def _is_prose(text: str) -> bool:
     s = text.strip()
-    return bool(s) and not _structured(s) and len(_PROSE_WORD.findall(s)) >= 2 \
+    return bool(s) and not _structured(s) and _TWO_PROSE_WORDS.search(s) is not None \
         and _CALL_TREE.match(s) is None  # "- 33.47% handle_tx_kick": a node of a perf call graph
 
 
@@ -181,13 +183,16 @@ def _sentence_tail(last: str, text: str) -> bool:
 
 
 _DANGLING = re.compile(r"(?i)(?:^|\s)(?:from|to|by|of|than|vs\.?|versus)$")
+# It ends the text, so it is looked for in the last 8 characters only, not at every position:
+# the longest match is 7 (" versus"), and "^" at the cut would start a match of 8, so none.
+_DANGLING_TAIL = 8
 
 
 def _dangling(last: str, text: str) -> bool:
     """A sentence wrapped right after a word that needs its object ("... drops from" /
     "92% to 71%."): the next line goes on with it, though it holds too few words to pass as
     prose by itself, unless it is laid out as columns or starts an item."""
-    return _DANGLING.search(last.rstrip()) is not None and not _structured(text.strip()) \
+    return _DANGLING.search(last.rstrip()[-_DANGLING_TAIL:]) is not None and not _structured(text.strip()) \
         and bool(text.strip())
 
 

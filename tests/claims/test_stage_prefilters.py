@@ -356,3 +356,22 @@ def test_clauses_of_real_mail_are_read_as_without_the_digit_exit(monkeypatch: py
     monkeypatch.setattr(prose, "has_digit", lambda _text: True)
     assert fast == [prose._clauses(lines, set()) for lines in every]
     assert any(fast)
+
+
+@pytest.mark.parametrize("text", ["", "a", "ab", "ab cd", "abcd", "a b c", "x1 y2", "ab12cd", "ab-cd", "ab\ncd", "Éé ab"])
+def test_two_prose_words_as_counted(text: str) -> None:
+    assert (prose._TWO_PROSE_WORDS.search(text) is not None) == (len(prose._PROSE_WORD.findall(text)) >= 2)
+
+
+@pytest.mark.parametrize("text", ["drops from", "from", "FROM", "xfrom", "goes down to", "45us vs.", "12 versus",
+                                  "aversus", "something tothan", " of", "up to"])
+def test_dangling_tail_reads_as_the_whole(text: str) -> None:
+    assert (prose._DANGLING.search(text[-prose._DANGLING_TAIL:]) is not None) == (prose._DANGLING.search(text) is not None)
+
+
+@needs_mail
+def test_prose_word_and_dangling_scans_read_real_mail_as_before() -> None:
+    for text in LINES:
+        s, r = text.strip(), text.rstrip()
+        assert (prose._TWO_PROSE_WORDS.search(s) is not None) == (len(prose._PROSE_WORD.findall(s)) >= 2), s
+        assert (prose._DANGLING.search(r[-prose._DANGLING_TAIL:]) is not None) == (prose._DANGLING.search(r) is not None)
