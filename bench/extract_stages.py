@@ -45,7 +45,8 @@ class Sampler:
     """Counts, at each SIGPROF, the running function (self) and every function on the stack
     (inclusive), by file, name and first line."""
 
-    def __init__(self) -> None:
+    def __init__(self, by_line: bool = False) -> None:
+        self.by_line = by_line
         self.own: collections.Counter[str] = collections.Counter()
         self.inclusive: collections.Counter[str] = collections.Counter()
         self.total = 0
@@ -58,7 +59,8 @@ class Sampler:
     def _tick(self, _sig: int, frame: FrameType | None) -> None:
         self.total += 1
         if frame is not None:
-            self.own[self._key(frame)] += 1
+            key = self._key(frame)
+            self.own[f"{key}@{frame.f_lineno}" if self.by_line else key] += 1
         seen: set[str] = set()
         while frame is not None:
             key = self._key(frame)
@@ -88,6 +90,7 @@ def main() -> int:
     ap.add_argument("--cache", help="where the gated messages are pickled (default: /tmp/<mbox name>.gated.pkl)")
     ap.add_argument("--sample", action="store_true", help="sample where the time goes")
     ap.add_argument("--top", type=int, default=40)
+    ap.add_argument("--lines", action="store_true", help="with --sample: rank self time by source line")
     ap.add_argument("--dump", help="write each extraction as a JSON line here")
     args = ap.parse_args()
     sys.path.insert(0, ROOT)
@@ -95,7 +98,7 @@ def main() -> int:
 
     cache = args.cache or os.path.join("/tmp", os.path.basename(args.mbox) + ".gated.pkl")
     msgs = gated_messages(args.mbox, cache)
-    sampler = Sampler() if args.sample else None
+    sampler = Sampler(args.lines) if args.sample else None
     if sampler is not None:
         sampler.start()
     started = time.process_time()

@@ -202,7 +202,10 @@ def make_command(raw: str, line: int, host: str | None, depth: int, in_prose: bo
 
 def strip_prompt(text: str) -> tuple[bool, str | None, str]:
     """(had a prompt, host it names, the rest)."""
-    m = _PROMPT.match(text[:2000])
+    head = text[:2000]
+    if "$" not in head and "#" not in head:
+        return False, None, text  # every prompt ends in "$" or "#" (most lines have neither)
+    m = _PROMPT.match(head)
     if not m:
         return False, None, text
     host = m.group("h1") or m.group("h2") or m.group("h3") or m.group("h4") or m.group("h5")
@@ -336,6 +339,8 @@ def _clean(text: str) -> str:
 def _unlabel(text: str) -> str:
     """`client:  taskset -c 1 sockperf ...` -> the command; a label before anything else
     is kept (it may be a result line)."""
+    if ":" not in text:
+        return text  # a label ends in a colon (most lines have none)
     m = _LABEL.match(text)
     if m is None or any(w.startswith("-") for w in m.group("label").split()):
         return text
@@ -468,7 +473,8 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
             if labelled:  # `t460s: ~/git/linux master $ git grep ...`: a label, then a prompt
                 prompted, host, rest = strip_prompt(rest)
         rest, last = _joined(rest, lines, i, skip, prompted)
-        rest = _COLLAPSED_CONTINUATION.sub("", rest)
+        if "\\" in rest:
+            rest = _COLLAPSED_CONTINUATION.sub("", rest)
         ctx = _Context(prompted, host, i, last, labelled, ran_now)
         events = _line_events(rest.strip(), ctx, ln) if _worth_parsing(rest, ctx) else []
         if events:

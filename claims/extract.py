@@ -24,7 +24,7 @@ from claims.model import Claim, Extraction, Line, Message
 from claims.normalise import FLAT_MIN, unflatten_lines
 from claims.numbers import MAX_LINE, has_digit, is_unit, unit_kind
 from claims.pairs import without_idle_counters
-from claims.prescan import message_might_have_claims, might_have_claims  # noqa: F401
+from claims.prescan import message_might_have_claims, might_have_claims
 from claims.prose import (
     Passage,
     arrow_claims,
@@ -45,16 +45,20 @@ _LOG_LINE = re.compile(r"^\s*\[\s*\d+\.\d{3,}\]|.{0,60}\bmode (?:change )?\d{6}\
 _DIFFSTAT = re.compile(r"^\s*\S+\s+\|\s+(?:\d+\s*[+-]*|Bin .*)$|^\s*\d+ files? changed")
 # Sizes, not speed: size(1) ("text data bss dec hex filename" and its rows), pahole's
 # "/* size: 72, cachelines: 2 */" and member offsets, bloat-o-meter's summary and header.
-_SIZE_OUTPUT = re.compile(
-    r"^\s*text\s+data\s+bss\s+dec\s+hex\s+filename"
-    r"|^\s*\d+\s+\d+\s+\d+\s+\d+\s+[0-9a-f]+\s+\S*(?:\.o|\.ko|vmlinux)\b"
-    r"|^\s*/\*\s*(?:size|sum members|sum holes|padding|last cacheline|paddings|bit holes)\b.*\*/\s*$"
-    r"|/\*\s+\d+\s+\d+\s+\*/\s*$"
-    r"|^add/remove: \d+/\d+ grow/shrink: \d+/\d+ up/down:"
-    r"|^\s*function\s+old\s+new\s+delta\s*$")
+# All but the member offsets stand at the line's start: they are matched there alone, as
+# _SIZE_HEAD, for a search would try each of them at every place in the line, in vain.
+_SIZE_HEAD = re.compile(
+    r"\s*text\s+data\s+bss\s+dec\s+hex\s+filename"
+    r"|\s*\d+\s+\d+\s+\d+\s+\d+\s+[0-9a-f]+\s+\S*(?:\.o|\.ko|vmlinux)\b"
+    r"|\s*/\*\s*(?:size|sum members|sum holes|padding|last cacheline|paddings|bit holes)\b.*\*/\s*$"
+    r"|add/remove: \d+/\d+ grow/shrink: \d+/\d+ up/down:"
+    r"|\s*function\s+old\s+new\s+delta\s*$")
+_SIZE_TAIL = re.compile(r"/\*\s+\d+\s+\d+\s+\*/\s*$")  # a member's offset and size, after its declaration
+_SIZE_OUTPUT = re.compile(rf"^(?:{_SIZE_HEAD.pattern})|{_SIZE_TAIL.pattern}")  # the two as one search
 
-# What a line without a digit needs to match _SIZE_OUTPUT (its other patterns all have \d)
-_DIGITLESS_SIZE = ("/*", "text", "function")
+# What a line without a digit needs to match _SIZE_OUTPUT (its other patterns all have \d):
+# one search for the three words
+_DIGITLESS_SIZE = re.compile(r"/\*|text|function")
 
 MAX_LINES = 100_000
 
@@ -68,11 +72,21 @@ def skipped_lines(lines: Sequence[Line]) -> set[int]:
         if i in skip:
             continue
         if has_digit(t):
-            if _DIFFSTAT.match(t) or _LOG_LINE.match(t) or _SIZE_OUTPUT.search(t):
+            if _DIFFSTAT.match(t) or _log_line(t) or _size_output(t):
                 skip.add(i)
-        elif ("|" in t and _DIFFSTAT.match(t)) or (any(w in t for w in _DIGITLESS_SIZE) and _SIZE_OUTPUT.search(t)):
+        elif ("|" in t and _DIFFSTAT.match(t)) or (_DIGITLESS_SIZE.search(t) is not None and _size_output(t)):
             skip.add(i)  # without a digit only a "| Bin" diffstat row or a size header can match
     return skip | fragment_runs(lines) | listing_lines(lines)
+
+
+def _log_line(t: str) -> bool:
+    """`_LOG_LINE.match(t)`: its time stamp opens with "[", git's mode line has "mode "."""
+    return ("[" in t or "mode " in t) and _LOG_LINE.match(t) is not None
+
+
+def _size_output(t: str) -> bool:
+    """`_SIZE_OUTPUT.search(t)`, without trying its anchored patterns past the start."""
+    return _SIZE_HEAD.match(t) is not None or ("*/" in t and _SIZE_TAIL.search(t) is not None)
 
 
 def _off(claims: list[Claim], numbers: set[int]) -> list[Claim]:
@@ -117,10 +131,16 @@ def _as_quoted(lines: Sequence[Line]) -> str:
     return "\n".join("> " * ln.depth + ln.text if ln.depth else ln.text for ln in lines)
 
 
+def _passes_gate(msg: Message, lines: Sequence[Line]) -> bool:
+    """The gate's verdict on the lines: a message it passed on reading is not joined back
+    into a body to be read again (the gate reads no claim in an empty text)."""
+    return message_might_have_claims(msg, "") or might_have_claims(_as_quoted(lines))
+
+
 def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
     """`extract_message` over the given lines of `msg`."""
     ex = Extraction(message=msg)
-    if not lines or not message_might_have_claims(msg, _as_quoted(lines)):
+    if not lines or not _passes_gate(msg, lines):
         return ex
     skip = skipped_lines(lines)
     found = find_commands(lines, skip)
@@ -156,22 +176,22 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
     claims += got
     used |= covered
     blocks_used = set(used)
-    index_of: dict[int, list[int]] = {}
-    for i, ln in enumerate(lines):
-        index_of.setdefault(ln.number, []).append(i)
+    index_of: dict[int, list[int]] = {}  # built when a group first gives claims (few messages)
     for group in variant_groups(lines, used):
         got = group_claims(group, msg.subject)
         claims += got
         if got:
+            if not index_of:
+                for i, ln in enumerate(lines):
+                    index_of.setdefault(ln.number, []).append(i)
             for seg in group:
                 for number in range(seg.first, seg.last + 1):
                     used.update(index_of.get(number, ()))
     hard = set(skip) | found.used | blocks_used
     known = {(c.baseline.value, c.candidate.value) for c in claims if c.baseline and c.candidate}
     hard_passages = passages(lines, hard)  # read again for "no regression" below
-    sentence_pairs = [c for passage in hard_passages  # wrapped sentences read whole
-                      for c in (from_to_claims(passage) + arrow_claims(passage) + vs_claims(passage)
-                                + side_claims(passage))]
+    sentence_pairs = [c for passage in hard_passages if has_digit(passage.text[:MAX_LINE])
+                      for c in _sentence_pairs(passage)]  # wrapped sentences read whole
     for c in sentence_pairs + statement_claims(lines, used):
         assert c.baseline is not None and c.candidate is not None
         if (c.baseline.value, c.candidate.value) not in known:
@@ -193,6 +213,12 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
             c.message_id = msg.message_id
     ex.claims = _unique_claims(claims)
     return ex
+
+
+def _sentence_pairs(passage: Passage) -> list[Claim]:
+    """The pairs a passage's sentences state; each pairs two numbers, so a passage without a
+    digit (most of a mail's prose) is not given to them."""
+    return from_to_claims(passage) + arrow_claims(passage) + vs_claims(passage) + side_claims(passage)
 
 
 def _restates(pct: float, pair: Claim) -> bool:

@@ -135,6 +135,8 @@ _THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 
 def _columns_of(text: str) -> list[int]:
     """Character column of each index of `text` with tabs expanded (8 wide), plus the end."""
+    if "\t" not in text:
+        return list(range(len(text) + 1))  # each character one column (most lines)
     col, out = 0, []
     for ch in text:
         out.append(col)

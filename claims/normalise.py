@@ -27,7 +27,7 @@ _NEEDS = frozenset(_VERTICAL + _HORIZONTAL + _CROSS + _SPACES)
 
 def normalise_line(text: str) -> str:
     """`text` with box-drawing borders as `|`/`-`/`+` and odd spaces as spaces, same length."""
-    if _NEEDS.isdisjoint(text):
+    if text.isascii() or _NEEDS.isdisjoint(text):  # (every character it maps is outside ASCII)
         return text
     return text.translate(_TABLE)
 

@@ -112,6 +112,8 @@ def _structured(text: str) -> bool:
 
 _ITEM_START = re.compile(r"^\s*(?:[-*•+]\s|\(?\d{1,2}[.)]\s|\(?[a-z]\)\s|[^:\s][^:]{0,50}:\s)")
 _PROSE_WORD = re.compile(r"[A-Za-z]{2,}")
+# two _PROSE_WORDs, found without listing every word: a run of letters ends, another starts
+_TWO_PROSE_WORDS = re.compile(r"(?s)[A-Za-z]{2,}[^A-Za-z].*?[A-Za-z]{2}")
 MAX_PASSAGE_LINES = 8
 
 
@@ -167,7 +169,7 @@ def _line_at(ln: Line | Passage, pos: int) -> int:
 @lru_cache(maxsize=2048)  # `passages` asks of each line twice (as the line, then as the last); kept across messages
 def _is_prose(text: str) -> bool:
     s = text.strip()
-    return bool(s) and not _structured(s) and len(_PROSE_WORD.findall(s)) >= 2 \
+    return bool(s) and not _structured(s) and _TWO_PROSE_WORDS.search(s) is not None \
         and _CALL_TREE.match(s) is None  # "- 33.47% handle_tx_kick": a node of a perf call graph
 
 
@@ -181,13 +183,16 @@ def _sentence_tail(last: str, text: str) -> bool:
 
 
 _DANGLING = re.compile(r"(?i)(?:^|\s)(?:from|to|by|of|than|vs\.?|versus)$")
+# It ends the text, so it is looked for in the last 8 characters only, not at every position:
+# the longest match is 7 (" versus"), and "^" at the cut would start a match of 8, so none.
+_DANGLING_TAIL = 8
 
 
 def _dangling(last: str, text: str) -> bool:
     """A sentence wrapped right after a word that needs its object ("... drops from" /
     "92% to 71%."): the next line goes on with it, though it holds too few words to pass as
     prose by itself, unless it is laid out as columns or starts an item."""
-    return _DANGLING.search(last.rstrip()) is not None and not _structured(text.strip()) \
+    return _DANGLING.search(last.rstrip()[-_DANGLING_TAIL:]) is not None and not _structured(text.strip()) \
         and bool(text.strip())
 
 
@@ -224,6 +229,8 @@ def line_segment_groups(ln: Line) -> list[list[Segment]]:
     """Groups of adjacent "label: value" segments inside one line. Public: the gate
     (claims.prescan) asks it whether a line is read as such segments."""
     text = ln.text[:MAX_LINE]
+    if not has_digit(text):
+        return []  # a segment is a label and the value after it
     toks = tokenize(text)
     groups: list[list[Segment]] = []
     prev_end = -1  # index of the last token of the previous segment's value run
@@ -301,6 +308,8 @@ def line_row(lines: Sequence[Line], i: int, skip: set[int]) -> tuple[Segment, in
     index of its last line. Public: the gate (claims.prescan) asks it whether a line is
     a row."""
     ln = lines[i]
+    if not has_digit(ln.text[:MAX_LINE]):
+        return None  # each form's value is in the line's own text (`rest` has a digit), most lines have none
     m = _LINE_LABEL.match(ln.text[:MAX_LINE])
     if not m:
         seg = _value_first_row(ln) or _value_last_row(ln)
@@ -345,12 +354,13 @@ def variant_groups(lines: Sequence[Line], skip: set[int]) -> list[list[Segment]]
             continue
         ln = lines[i]
         inline = line_segment_groups(ln) if ":" in ln.text else []
-        many = sum(1 for g in inline for seg in g if role(seg.label)) > 1
+        many = bool(inline) and sum(1 for g in inline for seg in g if role(seg.label)) > 1
         got = None if many else line_row(lines, i, skip)
         if got is not None:
             seg, j = got
-            blank_between = all(not lines[x].text.strip() for x in range(max(last_i + 1, 0), i))
-            if cur and (i - last_i <= 2 and blank_between) and lines[i].depth == cur[-1].line.depth:
+            # (the lines between are read only for a row right after the last: up to one)
+            if cur and i - last_i <= 2 and all(not lines[x].text.strip() for x in range(max(last_i + 1, 0), i)) \
+                    and lines[i].depth == cur[-1].line.depth:
                 cur.append(seg)
             else:
                 if len(cur) >= 2:
@@ -363,7 +373,8 @@ def variant_groups(lines: Sequence[Line], skip: set[int]) -> list[list[Segment]]
             if len(cur) >= 2:
                 groups.append(cur)
             cur = []
-        groups.extend(g for g in inline if len(g) >= 2)
+        if inline:
+            groups.extend(g for g in inline if len(g) >= 2)
         i += 1
     if len(cur) >= 2:
         groups.append(cur)
@@ -677,6 +688,9 @@ _SENTENCE_PAIRS = (
                r"after\s*:?\s+~?" + _NUM_UNIT.format("b")),
 )
 
+# the word each of _SENTENCE_PAIRS needs, one of which vs_claims asks of a text first
+_PAIR_WORDS = (("vs", "versus"), ("vs", "versus"), ("before", "without", "-next", "unpatched"), ("compared",),
+               ("compared", "relative"), ("instead",), ("before",))
 
 _TRAILING = re.compile(r"[^\d().,;:]{0,40}")
 
@@ -693,7 +707,10 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
     out: list[Claim] = []
     read: dict[tuple[int, int], bool] = {}  # the numbers paired, by offsets: named or not
     claims_at: dict[tuple[int, int], list[Claim]] = {}
-    for pat in _SENTENCE_PAIRS:
+    plain = text.isascii()  # then lower-casing is what `(?i)` folds, and a word absent is never matched
+    for pat, words in zip(_SENTENCE_PAIRS, _PAIR_WORDS, strict=True):
+        if plain and not any(w in low for w in words):
+            continue
         for m in pat.finditer(text):
             a, b = parse_number(m.group("a")), parse_number(m.group("b"))
             ua, ub = ((m.group(u) or "").rstrip(".,;)").replace(" ", "") for u in ("ua", "ub"))
@@ -1045,19 +1062,26 @@ _REACHES = re.compile(r"(?i)went|goes|gone")
 _CALL_TREE = re.compile(r"^[\s|`]*[-+]\s*\d{1,3}\.\d{2}%(?:\s+[A-Za-z_.][\w.\[\]<>@:+-]*)?\s*$")
 
 
-# Every pattern of _TIMES_HINT has "x", "X", "×" or "times", and of FACTOR_HINT "of" or a
-# stem of halve/double/triple (no other letter folds to these in ASCII text): a text
-# without them is not scanned.
-_TIMES_MARKS = ("times", "x", "X", "×")
-_FACTOR_WORDS = ("of", "halv", "half", "doubl", "tripl")
+# Every match of _TIMES_HINT is a number's "x" (_TIMES_X) or the word "times" (_TIMES_WORD),
+# and of FACTOR_HINT in ASCII text (where lower-casing is what `(?i)` folds) one of
+# _FACTOR_MARKS over the lower case: "of" and a number, or a stem of halve/double/triple, or
+# "half".  Each is looked for apart, from its own letters: the one pattern is tried at
+# every position of the text.
+_TIMES_X = re.compile(r"\d\s?[x×X]\b")
+_TIMES_WORD = re.compile(r"\btimes\b")
+_FACTOR_MARKS = re.compile(r"of\s+(?:about\s+|~|roughly\s+)?\d|halv|doubl|tripl|half")
 
 
 def _factor_hint(text: str, low: str) -> bool:
     """Whether `text` may state a change as a factor ("2x faster", "a factor of 3",
     "halves the latency"), `low` being its lower case."""
-    if any(w in text for w in _TIMES_MARKS) and _TIMES_HINT.search(text) is not None:
+    if "times" in text and _TIMES_WORD.search(text) is not None:
         return True
-    return (not text.isascii() or any(w in low for w in _FACTOR_WORDS)) and FACTOR_HINT.search(text) is not None
+    if ("x" in low or "×" in text) and _TIMES_X.search(text) is not None:
+        return True
+    if text.isascii() and _FACTOR_MARKS.search(low) is None:
+        return False
+    return FACTOR_HINT.search(text) is not None
 
 
 def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]:
@@ -1353,6 +1377,20 @@ _NO_CHANGE = re.compile(
     r"|(?P<saw>(?:did\s*n[o']t|do\s*n[o']t|have\s*n[o']t|could\s*n[o']t|never)\s+(?:see|saw|notice|observe|measure|"
     r"find|detect)\w*\s+(?:any|a)\s+(?:\w+\s+){0,3}?(?:regressions?|differences?|changes?|impact|degradation|"
     r"slowdown)))\b")
+# What every match of _NO_CHANGE holds in ASCII text, lower-cased: the change it denies
+# ("regression", "difference", "impact"...) or the sameness or noise it states
+_NO_CHANGE_WORDS = re.compile(r"regression|difference|change|impact|degradation|drop|loss|slowdown|"
+                              r"same|identical|flat|par|equivalent|noise|margin")
+
+
+def _may_state_no_change(text: str) -> bool:
+    """`_NO_CHANGE.search(text)`, its case-free scan of every position run only on a text
+    with one of its words (lower-casing is what `(?i)` folds in ASCII text alone)."""
+    if text.isascii() and _NO_CHANGE_WORDS.search(text.lower()) is None:
+        return False
+    return _NO_CHANGE.search(text) is not None
+
+
 # a doubt, a wish or a condition, not a measurement: "make sure there is no regression"
 _NOT_MEASURED = re.compile(r"(?i)\b(?:if|whether|should|would|could|might|may|hope\w*|expect\w*|make\s+sure|"
                            r"ensure|check|verify|want|need|wonder\w*|not|isn't|aren't|wasn't|weren't|"
@@ -1370,7 +1408,7 @@ def no_change_claims(ln: Line | Passage) -> list[Claim]:
     conditions ("make sure there is no regression", "if it's the same") are not claims, and a
     sentence that states numbers of its own is read by the number templates instead."""
     text = ln.text[:MAX_LINE]
-    if _NO_CHANGE.search(text) is None:
+    if not _may_state_no_change(text):
         return []
     out: list[Claim] = []
     pos = 0
@@ -1539,11 +1577,11 @@ def _clauses(lines: Sequence[Line], skip: set[int]) -> list[Clause]:
     cur: list[Line] = []
 
     def flush() -> None:
-        if not cur:
-            return
+        if not any(has_digit(ln.text[:MAX_LINE]) for ln in cur):
+            return  # no digit in its lines, none in their passage: no value, so no clause of two
         p = Passage(list(cur))
-        if len(p.text) > MAX_LINE or not has_digit(p.text):
-            return  # (no digit: no value, so no clause of two)
+        if len(p.text) > MAX_LINE:
+            return
         for sentence, start in _sentences(p.text, _FULL_STOP):
             pos = 0
             for piece in _CLAUSE_SPLIT.split(sentence):
