@@ -62,7 +62,7 @@ class SuperNetperf(ToolDescription):
     def parse_args(self, argv: Sequence[str]) -> ParsedArgs:
         if not argv:
             raise Refused("empty command")
-        if len(argv) < 2 or not argv[1].isdigit():
+        if len(argv) < 2 or not (argv[1].isascii() and argv[1].isdigit()):
             raise Refused("super_netperf: the first argument must be the number of instances")
         if int(argv[1]) > MAX_INSTANCES:
             raise Refused(f"super_netperf: {argv[1]} instances is above the limit "

@@ -39,3 +39,14 @@ def test_find_outputs_never_raises(lines):
     for tool in TOOLS:
         for blk in tool.find_outputs(lines):
             assert 0 <= blk.start <= blk.end < len(lines)
+
+
+def test_super_netperf_refuses_a_digit_int_cannot_read() -> None:
+    """'²' is a digit to str.isdigit but not to int(): found by the property above."""
+    import pytest
+
+    tool = next(t for t in TOOLS if "super_netperf" in t.programs)
+    for count in ("²", "٣", "1²"):
+        with pytest.raises(Refused):
+            tool.parse_args(["super_netperf", count, "-H", "peer"])
+    assert tool.parse_args(["super_netperf", "4", "-H", "peer"]).positionals[0] == "4"
