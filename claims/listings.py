@@ -34,6 +34,9 @@ _CELL = re.compile(r"(?:\t|  |\|)[ \t]*[-+~]?\.?\d")
 _C_CODE = re.compile(r"[;{}]|/\*|\*/|^[ \t]*#[ \t]*(?:define|include|if|ifdef|ifndef|else|endif)\b")
 # where a listing line's number ends (every line of a run with code has one)
 _MARK = re.compile(r"\d(?=\t|  )")
+# _MARK looked for from what follows the digit: a pattern that starts with a digit is tried
+# at every digit of a text (dates, hex dumps), one that starts with a literal skips to it
+_MARKS = (re.compile(r"\t(?<=\d\t)"), re.compile(r"  (?<=\d  )"))
 _PREFIX = re.compile(r"(?>(?:[ \t]?>)*)")
 
 
@@ -82,14 +85,19 @@ def _line_at(text: str, start: int) -> tuple[int, str, tuple[int, str] | None]:
     return end, text[start:prefix_end], _listed(text[prefix_end:end])
 
 
+def marked_lines(text: str) -> list[int]:
+    """The starts of the lines that hold a `_MARK`, in order (found by `_MARKS`: the same
+    lines at a third of the cost)."""
+    return sorted({text.rfind("\n", 0, m.start()) + 1 for mark in _MARKS for m in mark.finditer(text)})
+
+
 def cut_listings(text: str) -> str:
     """`text` without its numbered source listings: the runs `listing_lines` skips, found
     from the lines that hold `_MARK` and grown up and down line by line at one prefix."""
     out: list[str] = []
     kept = 0  # the text from here on is not yet in `out`
     pos = 0  # the text before this is decided
-    for m in _MARK.finditer(text):
-        start = text.rfind("\n", 0, m.start()) + 1
+    for start in marked_lines(text):
         if start < pos:
             continue
         end, prefix, got = _line_at(text, start)

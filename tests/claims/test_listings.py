@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from claims import listings
 from claims.extract import extract_message
 from claims.listings import cut_listings, listing_lines
 from claims.message import message_from_text, quote_depth
@@ -133,3 +134,17 @@ def test_the_cut_keeps_every_line_the_extractor_reads() -> None:
             checked += 1
             cut += bool(skipped)
     assert checked == 2 * len(raws) and cut >= 4
+
+
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_the_marked_lines_are_those_of_the_one_mark_pattern() -> None:
+    """marked_lines finds _MARK from the tab or the two blanks after the digit: over the
+    corpus, the shapes and the archive listings, each as a text and quoted, the same lines."""
+    found = 0
+    raws = [p.read_text(encoding="utf-8", errors="replace") for p in TEXTS] + [ROBOT, BLAME]
+    for raw in raws:
+        for text in (raw, "".join(f"> {ln}\n" for ln in raw.split("\n"))):
+            want = sorted({text.rfind("\n", 0, m.start()) + 1 for m in listings._MARK.finditer(text)})
+            assert listings.marked_lines(text) == want
+            found += len(want)
+    assert found > 100  # digits before a tab or a column gap: not a comparison of nothing
