@@ -198,15 +198,34 @@ def cut_matches(pattern: re.Pattern[str], text: str, lines: Iterable[int]) -> st
     return "".join(out)
 
 
+def cut_at_marks(pattern: re.Pattern[str], text: str, mark: re.Pattern[str]) -> str:
+    """`cut_matches(pattern, text, line_marks(mark, text))`, the marks looked for only after
+    each cut: the lines inside a hunk, most of a patch's, are not searched a second time."""
+    out: list[str] = []
+    pos = line = 0  # the text before `pos` is decided; the next line tried starts at `line`
+    while True:
+        if (m := pattern.match(text, line)) is not None:
+            out.append(text[pos:m.start()])
+            pos = m.end()
+        nxt = mark.search(text, max(pos, line + 1) - 1)  # the next marked line at or after pos
+        if nxt is None:
+            break
+        line = nxt.start() + 1
+    if not out:
+        return text
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def cut_hunks(text: str) -> str:
     """`text` without its patch hunks and headerless runs of code lines, quoted or not
     (a subset of what hunk_lines and fragment_runs skip)."""
     if any(h in text for h in HINTS):
-        text = cut_matches(_HUNK, text, line_marks(_AT_HUNK, text))
+        text = cut_at_marks(_HUNK, text, _AT_HUNK)
         if ">" in text:
-            text = cut_matches(_QHUNK, text, line_marks(_AT_QHUNK, text))
+            text = cut_at_marks(_QHUNK, text, _AT_QHUNK)
     if "\n+" in text or "> +" in text or ">+" in text or text.startswith("+"):
-        text = cut_matches(_FRAGMENT, text, line_marks(_AT_FRAGMENT, text))
+        text = cut_at_marks(_FRAGMENT, text, _AT_FRAGMENT)
         if ">" in text:
-            text = cut_matches(_QFRAGMENT, text, line_marks(_AT_QFRAGMENT, text))
+            text = cut_at_marks(_QFRAGMENT, text, _AT_QFRAGMENT)
     return text

@@ -145,6 +145,24 @@ def test_cutting_at_marked_lines_is_the_whole_text_substitution() -> None:
     assert cut > 10  # the corpus holds patches: the comparison is not of untouched texts
 
 
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_marks_looked_for_after_each_cut_give_the_same_cut() -> None:
+    """cut_at_marks searches for the next marked line only past the last cut: over the
+    corpus and the shapes, each as a text and quoted in a reply, each of cut_hunks' four
+    patterns cuts what it cuts when tried at every marked line (line_marks)."""
+    steps = ((hunks._HUNK, hunks._AT_HUNK), (hunks._QHUNK, hunks._AT_QHUNK),
+             (hunks._FRAGMENT, hunks._AT_FRAGMENT), (hunks._QFRAGMENT, hunks._AT_QFRAGMENT))
+    cut = 0
+    for path in TEXTS:
+        raw = path.read_text(encoding="utf-8", errors="replace")
+        for text in (raw, "".join(f"> {ln}\n" for ln in raw.split("\n"))):
+            for pattern, mark in steps:
+                want = hunks.cut_matches(pattern, text, hunks.line_marks(mark, text))
+                assert hunks.cut_at_marks(pattern, text, mark) == want, path.name
+                cut += want != text
+    assert cut > 10
+
+
 def test_a_hunk_on_the_first_line_and_right_after_another_is_cut() -> None:
     text = "@@ -1 +1 @@\n-a\n+b\n\n@@ -5 +5 @@\n-c\n+d\nafter: 12 Mpps\n"
     assert cut_hunks(text) == "\nafter: 12 Mpps\n"
