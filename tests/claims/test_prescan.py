@@ -138,6 +138,21 @@ def test_patch_hunks_and_signature_are_not_read() -> None:
     assert not might_have_claims(text)
 
 
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_the_signature_is_the_first_line_the_anchored_pattern_matches() -> None:
+    """_signature searches for the line after its newline: over the corpus and the shapes,
+    whole and from each "--" line on, the first line _SIGNATURE matches at its start."""
+    found = 0
+    for path in TEXTS:
+        raw = path.read_text(encoding="utf-8", errors="replace")
+        for text in (raw, *(raw[m.start():] for m in re.finditer(r"(?m)^--", raw))):
+            first = next((m.start() for m in prescan._SIGNATURE.finditer(text)
+                          if m.start() == 0 or text[m.start() - 1] == "\n"), -1)
+            assert prescan._signature(text) == first, path.name
+            found += first >= 0
+    assert found > 10
+
+
 def test_a_quoted_hunk_stops_where_the_quoting_changes() -> None:
     text = ("> @@ -1,2 +1,2 @@\n> -\ta = 1;\n> +\ta = 2;\n"
             " before: 10 Gbps\n"  # not quoted: a reply line, not part of the hunk
