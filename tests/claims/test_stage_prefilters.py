@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from claims import blocks, commands, extract, grid, normalise, prose
+from claims import blocks, commands, extract, grid, lkp, normalise, prose
 from claims.message import message_from_text
 from claims.numbers import MAX_LINE, has_digit, tokenize
 from claims.prescan import might_have_claims
@@ -375,3 +375,14 @@ def test_prose_word_and_dangling_scans_read_real_mail_as_before() -> None:
         s, r = text.strip(), text.rstrip()
         assert (prose._TWO_PROSE_WORDS.search(s) is not None) == (len(prose._PROSE_WORD.findall(s)) >= 2), s
         assert (prose._DANGLING.search(r[-prose._DANGLING_TAIL:]) is not None) == (prose._DANGLING.search(r) is not None)
+
+
+@pytest.mark.parametrize("text", ["  129489 \u00b1  2%     +94.7%     252151 \u00b1  1%  will-it-scale.per_process_ops",
+                                  "a -3 drop", "x\t+1", "no sign 12", "a+1", "-1 at the start", ""])
+def test_lkp_signed_check_as_the_scan(text: str) -> None:
+    assert lkp._has_signed(text) == (lkp._SIGNED.search(text) is not None)
+
+
+@needs_mail
+def test_lkp_signed_check_reads_real_mail_as_the_scan() -> None:
+    assert all(lkp._has_signed(t) == (lkp._SIGNED.search(t) is not None) for t in LINES)
