@@ -386,3 +386,28 @@ def test_lkp_signed_check_as_the_scan(text: str) -> None:
 @needs_mail
 def test_lkp_signed_check_reads_real_mail_as_the_scan() -> None:
     assert all(lkp._has_signed(t) == (lkp._SIGNED.search(t) is not None) for t in LINES)
+
+
+@pytest.mark.parametrize("text", ["", "one", "a. b", "a.b", "x; y", "x;y", "why? so", "yes! no", "1.5 Mpps ok",
+                                  "no mark at all", "a \u2026 b"])
+def test_sentences_without_an_end_mark_as_split(text: str) -> None:
+    for end in (prose._FULL_STOP, prose._SENTENCE_END, None):
+        assert not prose._ends_none(text, end) or [(text, 0)] == _split_sentences(text, end)
+        assert prose._sentences(text, end) == _split_sentences(text, end)
+
+
+@needs_mail
+def test_sentences_of_real_mail_as_split() -> None:
+    for text in LINES:
+        for end in (prose._FULL_STOP, None):
+            assert prose._sentences(text, end) == _split_sentences(text, end), text
+
+
+def _split_sentences(text: str, end: re.Pattern[str] | None) -> list[tuple[str, int]]:
+    """`prose._sentences` without its no-mark exit."""
+    out, pos = [], 0
+    for piece in (end or prose._SENTENCE_END).split(text):
+        start = text.find(piece, pos)
+        pos = start + len(piece)
+        out.append((piece, start))
+    return out
