@@ -1552,12 +1552,12 @@ def _paragraphs(lines: Sequence[Line], skip: set[int]) -> list[list[Statement]]:
             out.append(stmts)
 
     for i, ln in enumerate(lines):
-        structured = _structured(ln.text.strip()) and not _ITEM.match(ln.text)
-        if i in skip or not ln.text.strip() or structured or (cur and ln.depth != cur[-1].depth) \
-                or len(cur) >= 3 * MAX_PASSAGE_LINES:
+        gap = i in skip or not ln.text.strip()  # (a patch's lines are skipped: no layout read)
+        structured = not gap and _structured(ln.text.strip()) and not _ITEM.match(ln.text)
+        if gap or structured or (cur and ln.depth != cur[-1].depth) or len(cur) >= 3 * MAX_PASSAGE_LINES:
             if cur:
                 flush()
-            cur = [] if i in skip or not ln.text.strip() or structured else [ln]
+            cur = [] if gap or structured else [ln]
             continue
         cur.append(ln)
     if cur:
