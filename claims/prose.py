@@ -1615,8 +1615,9 @@ def _clauses(lines: Sequence[Line], skip: set[int]) -> list[Clause]:
     for i, ln in enumerate(lines):
         if i in skip or not ln.text.strip() or ln.depth != 0 or not _is_prose(ln.text) and not _ITEM.match(ln.text) \
                 and not (cur and _sentence_tail(cur[-1].text, ln.text)):
-            flush()
-            cur = []
+            if cur:  # (most lines end no clause's lines: nothing to read)
+                flush()
+                cur = []
             continue
         cur.append(ln)
     flush()
