@@ -411,3 +411,14 @@ def _split_sentences(text: str, end: re.Pattern[str] | None) -> list[tuple[str, 
         pos = start + len(piece)
         out.append((piece, start))
     return out
+
+
+@pytest.mark.parametrize("text", ["  12 foo", "12", "abcdef1 2021-01-01 3", "deadbeef12 x 2020-02-02  7", "\u0663 x",
+                                  "- 12", "failed 3", "", "   "])
+def test_numbered_start_as_the_listing_match(text: str) -> None:
+    assert blocks._NUMBERED_START.match(text) is not None or blocks._NUMBERED.match(text) is None
+
+
+@needs_mail
+def test_numbered_start_reads_real_mail_as_the_listing_match() -> None:
+    assert all(blocks._NUMBERED_START.match(t) is not None or blocks._NUMBERED.match(t) is None for t in LINES)
