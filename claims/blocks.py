@@ -76,6 +76,8 @@ _GAPS = re.compile(r"\S(?:\s{2,}|\t)\S")
 # a source line under its line number, also as git blame prints it ("8daafe9ebbd21a Xuan Zhuo
 # 2023-08-10  2778   * reset, ..."); a kernel config line ("CONFIG_CMA_SIZE_MBYTES=200")
 _NUMBERED = re.compile(r"^\s*(?:[0-9a-f]{7,40}\s+.{0,60}?\d{4}-\d\d-\d\d\s+)?(?P<n>\d{1,6})(?=\s|$)")
+# where _NUMBERED can match: its hash or its number opens the line (one character tried)
+_NUMBERED_START = re.compile(r"\s*[\da-f]")
 _CONFIG = re.compile(r"^\s*(?:#\s*)?CONFIG_[A-Z0-9_]+(?:=|\s+is not set\b)")
 # a bucket of a printed histogram (bcc funclatency/biolatency): "  8 -> 15  : 186485  |****|"
 _BUCKET = re.compile(r"^\s*\d+\s*->\s*\d+\s*:\s*\d+\s*\|")
@@ -163,11 +165,11 @@ def _listings(lines: Sequence[Line]) -> set[int]:
     for i, ln in enumerate(lines):
         if "CONFIG_" in ln.text and _CONFIG.match(ln.text):
             out.add(i)
-        m = _NUMBERED.match(ln.text)
+        m = _NUMBERED.match(ln.text) if _NUMBERED_START.match(ln.text) else None  # (one line in eight)
         n = int(m.group("n")) if m else None
         if n is not None and prev is not None and run and 1 <= n - prev <= 3 and lines[run[-1]].depth == ln.depth:
             run.append(i)
-        else:
+        elif n is not None or run:  # (an empty run has nothing to close)
             close()
             run = [i] if n is not None else []
         prev = n

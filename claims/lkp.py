@@ -16,6 +16,12 @@ from claims.numbers import Token, better_for, tokenize
 _SIGNED = re.compile(r"\s[+-]\d")
 
 
+def _has_signed(text: str) -> bool:
+    """`_SIGNED.search(text)`: a row's change is signed, so a line with neither "+" nor "-"
+    (over half of a mail's lines) is passed by without the scan at each of its blanks."""
+    return ("+" in text or "-" in text) and _SIGNED.search(text) is not None
+
+
 def _shape(toks: list[Token]) -> tuple[Token, Token | None, Token, Token, Token | None, str] | None:
     i = 0
     seq = [t for t in toks if t.text not in ("±", "+-")]
@@ -50,7 +56,7 @@ def lkp_claims(lines: Sequence[Line], skip: set[int]) -> tuple[list[Claim], set[
     out: list[Claim] = []
     covered: set[int] = set()
     for i, ln in enumerate(lines):
-        if i in skip or len(ln.text) > 300 or _SIGNED.search(ln.text) is None:
+        if i in skip or len(ln.text) > 300 or not _has_signed(ln.text):
             continue
         got = _shape(tokenize(ln.text))
         if got is None:

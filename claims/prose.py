@@ -913,12 +913,22 @@ _FULL_STOP = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 def _sentences(text: str, end: re.Pattern[str] | None = None) -> list[tuple[str, int]]:
     """The sentences of a text with their offsets ("1.5 Mpps." ends one; "1.5" does not)."""
+    if _ends_none(text, end):
+        return [(text, 0)]  # the split's look-behind would be tried at every blank in vain
     out, pos = [], 0
     for piece in (end or _SENTENCE_END).split(text):
         start = text.find(piece, pos)
         pos = start + len(piece)
         out.append((piece, start))
     return out
+
+
+def _ends_none(text: str, end: re.Pattern[str] | None) -> bool:
+    """Whether `text` lacks each mark a sentence ends at after (`_FULL_STOP`'s ".!?", and
+    the ";" of `_SENTENCE_END`), so that it is one sentence: about half the texts read."""
+    if "." in text or "!" in text or "?" in text:
+        return False
+    return end is _FULL_STOP or (end is None or end is _SENTENCE_END) and ";" not in text
 
 
 _PREPOSITION = re.compile(r"(?i)(?:in|on|for|with|at|across|over|when|compared)\b")
@@ -1542,12 +1552,12 @@ def _paragraphs(lines: Sequence[Line], skip: set[int]) -> list[list[Statement]]:
             out.append(stmts)
 
     for i, ln in enumerate(lines):
-        structured = _structured(ln.text.strip()) and not _ITEM.match(ln.text)
-        if i in skip or not ln.text.strip() or structured or (cur and ln.depth != cur[-1].depth) \
-                or len(cur) >= 3 * MAX_PASSAGE_LINES:
+        gap = i in skip or not ln.text.strip()  # (a patch's lines are skipped: no layout read)
+        structured = not gap and _structured(ln.text.strip()) and not _ITEM.match(ln.text)
+        if gap or structured or (cur and ln.depth != cur[-1].depth) or len(cur) >= 3 * MAX_PASSAGE_LINES:
             if cur:
                 flush()
-            cur = [] if i in skip or not ln.text.strip() or structured else [ln]
+            cur = [] if gap or structured else [ln]
             continue
         cur.append(ln)
     if cur:
@@ -1605,8 +1615,9 @@ def _clauses(lines: Sequence[Line], skip: set[int]) -> list[Clause]:
     for i, ln in enumerate(lines):
         if i in skip or not ln.text.strip() or ln.depth != 0 or not _is_prose(ln.text) and not _ITEM.match(ln.text) \
                 and not (cur and _sentence_tail(cur[-1].text, ln.text)):
-            flush()
-            cur = []
+            if cur:  # (most lines end no clause's lines: nothing to read)
+                flush()
+                cur = []
             continue
         cur.append(ln)
     flush()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from claims import blocks, commands, extract, grid, normalise, prose
+from claims import blocks, commands, extract, grid, lkp, normalise, prose
 from claims.message import message_from_text
 from claims.numbers import MAX_LINE, has_digit, tokenize
 from claims.prescan import might_have_claims
@@ -375,3 +375,50 @@ def test_prose_word_and_dangling_scans_read_real_mail_as_before() -> None:
         s, r = text.strip(), text.rstrip()
         assert (prose._TWO_PROSE_WORDS.search(s) is not None) == (len(prose._PROSE_WORD.findall(s)) >= 2), s
         assert (prose._DANGLING.search(r[-prose._DANGLING_TAIL:]) is not None) == (prose._DANGLING.search(r) is not None)
+
+
+@pytest.mark.parametrize("text", ["  129489 \u00b1  2%     +94.7%     252151 \u00b1  1%  will-it-scale.per_process_ops",
+                                  "a -3 drop", "x\t+1", "no sign 12", "a+1", "-1 at the start", ""])
+def test_lkp_signed_check_as_the_scan(text: str) -> None:
+    assert lkp._has_signed(text) == (lkp._SIGNED.search(text) is not None)
+
+
+@needs_mail
+def test_lkp_signed_check_reads_real_mail_as_the_scan() -> None:
+    assert all(lkp._has_signed(t) == (lkp._SIGNED.search(t) is not None) for t in LINES)
+
+
+@pytest.mark.parametrize("text", ["", "one", "a. b", "a.b", "x; y", "x;y", "why? so", "yes! no", "1.5 Mpps ok",
+                                  "no mark at all", "a \u2026 b"])
+def test_sentences_without_an_end_mark_as_split(text: str) -> None:
+    for end in (prose._FULL_STOP, prose._SENTENCE_END, None):
+        assert not prose._ends_none(text, end) or [(text, 0)] == _split_sentences(text, end)
+        assert prose._sentences(text, end) == _split_sentences(text, end)
+
+
+@needs_mail
+def test_sentences_of_real_mail_as_split() -> None:
+    for text in LINES:
+        for end in (prose._FULL_STOP, None):
+            assert prose._sentences(text, end) == _split_sentences(text, end), text
+
+
+def _split_sentences(text: str, end: re.Pattern[str] | None) -> list[tuple[str, int]]:
+    """`prose._sentences` without its no-mark exit."""
+    out, pos = [], 0
+    for piece in (end or prose._SENTENCE_END).split(text):
+        start = text.find(piece, pos)
+        pos = start + len(piece)
+        out.append((piece, start))
+    return out
+
+
+@pytest.mark.parametrize("text", ["  12 foo", "12", "abcdef1 2021-01-01 3", "deadbeef12 x 2020-02-02  7", "\u0663 x",
+                                  "- 12", "failed 3", "", "   "])
+def test_numbered_start_as_the_listing_match(text: str) -> None:
+    assert blocks._NUMBERED_START.match(text) is not None or blocks._NUMBERED.match(text) is None
+
+
+@needs_mail
+def test_numbered_start_reads_real_mail_as_the_listing_match() -> None:
+    assert all(blocks._NUMBERED_START.match(t) is not None or blocks._NUMBERED.match(t) is None for t in LINES)
