@@ -18,6 +18,7 @@ from claims.model import Claim, Extraction, Line, Message, SetupStep, Value
 from claims.model import Command as MailCommand
 from claims.shell import basename, invocation, split_words, without_redirections
 from claims.spec import Action, Command, Kernel, Metric, RunPlan, Source, Spec, Variant
+from claims.spec import schema as spec_schema
 from claims.tools import tool_for_program
 from claims.tools.base import ToolDescription, is_host, is_number
 
@@ -98,6 +99,8 @@ def _add(groups: list[_Group], bench: _Bench, ctx: str | None, claim: Claim,
     for g in groups:
         if g.bench is not bench or g.context != ctx or g.variants[0] != (base_label, base_state):
             continue
+        if _full(g, claim, cand_state):
+            continue
         vi = _variant_index(g, claim, cand_state)
         if (claim.metric, claim.context, vi) in g.metric_keys:
             continue  # the same metric again: another configuration the mail names
@@ -106,6 +109,20 @@ def _add(groups: list[_Group], bench: _Bench, ctx: str | None, claim: Claim,
     g = _Group(bench, ctx, variants=[(base_label, base_state)])
     groups.append(g)
     _attach(g, claim, _variant_index(g, claim, cand_state))
+
+
+def _schema_limit(name: str) -> int:
+    return int(spec_schema()["properties"][name]["maxItems"])
+
+
+def _full(g: _Group, claim: Claim, cand_state: tuple) -> bool:
+    """Whether the claim would take the group's spec past the schema's limits (32 variants,
+    256 metrics): a cover letter with more configurations than that (or hostile mail) gets
+    a second spec with the same baseline instead of one that fails its own schema."""
+    label = claim.candidate.label if claim.candidate else None
+    new_variant = (label, cand_state) not in g.variants[1:]
+    return (new_variant and len(g.variants) >= _schema_limit("variants")) or \
+        len(g.claims) >= _schema_limit("metrics")
 
 
 def _variant_index(g: _Group, claim: Claim, cand_state: tuple) -> int:

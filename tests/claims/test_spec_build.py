@@ -255,3 +255,20 @@ def test_per_device_sysctl_keeps_its_device():
     a = action_from_step(step)
     assert (a.device, a.key) == ("eth0", "net.ipv4.conf.eth0.rp_filter")
     assert safety.check_action(a) is None
+
+
+def test_more_configurations_than_one_spec_holds_split_into_specs_that_load():
+    """40 configurations against one baseline (a long cover-letter table, or hostile mail as
+    the fuzz found: seed 11411 gave 143) pass the schema's 32 variants: the builder opens a
+    second spec with the same baseline rather than one its own schema refuses."""
+    rows = [f"cfg{i} {100 + i}" for i in range(40)]
+    msg = message_from_text("iperf3 -c peer\nbase 100\n" + "\n".join(rows) + "\n")
+    cmd = Command(raw="iperf3 -c peer", line=1, tool="iperf3", argv=["iperf3", "-c", "peer"])
+    claims = [_pair("throughput", 100, 100 + i, 2, 3 + i, labels=("base", f"cfg{i}"))
+              for i in range(40)]
+    specs = build_specs([Extraction(msg, [cmd], [], claims)])
+    assert [len(s.variants) for s in specs] == [32, 10]
+    assert all(s.variants[0].label == "base" for s in specs)
+    assert sum(len(s.metrics) for s in specs) == 40
+    for s in specs:
+        assert Spec.from_yaml(s.to_yaml()) == s
