@@ -392,11 +392,26 @@ def _number_starts(text: str) -> list[int]:
     return starts
 
 
+# The patterns that start with a number and its unit (_U0: the units cue, a row's last
+# value): the unit list is the costly part of each, so the number starts where _U0 matches
+# are found once a text (_unit_starts, one in thirty), and each is matched only there.
+_U0_AT = re.compile(_U0)
+
+
+@lru_cache(maxsize=1)
+def _unit_starts(text: str) -> list[int]:
+    """The number starts (_number_starts) where a number with its unit starts (_U0): every
+    match of a pattern that starts with _U0 starts at one of them."""
+    return [pos for pos in _number_starts(text) if _U0_AT.match(text, pos) is not None]
+
+
 def _matches_at(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
     """`pattern.finditer(text)` for a pattern whose every match starts at a number start
-    (_number_starts): the leftmost match at or after where the last one ended, each time."""
+    (_number_starts): the leftmost match at or after where the last one ended, each time.
+    A pattern that starts with _U0 is tried only at the unit starts (_unit_starts)."""
     end = 0
-    for pos in _number_starts(text):
+    unit_first = pattern is _ROW_END or pattern is _CUES[_UNITS_CUE]
+    for pos in _unit_starts(text) if unit_first else _number_starts(text):
         if pos >= end and (m := pattern.match(text, pos)) is not None:
             yield m
             end = m.end()
