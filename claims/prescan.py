@@ -68,6 +68,7 @@ the texts an archive gives it, and checks that both pass the same ones.
 """
 from __future__ import annotations
 
+import codecs
 import itertools
 import re
 from collections.abc import Iterator
@@ -368,22 +369,31 @@ _DIGIT = re.compile(r"\d")
 _NUMBER_START = re.compile(r"\d(?<!\w\d)")
 
 
-# In a text of Latin-1 characters (most mail), one byte a character: each digit made "0",
-# each other word character "a", the rest a blank; a number starts at a "0" first or after
-# a blank, which bytes.find skips to (the regex tries every digit, most of them inside a
-# run: "3ef0e5ba", dates, hex dumps).
+# Each character made one byte: a digit "0", any other word character "a", the rest a
+# blank; a number starts at a "0" first or after a blank, which bytes.find skips to (the
+# regex tries every digit, most of them inside a run: "3ef0e5ba", dates, hex dumps). A
+# Latin-1 character (most mail) is its own byte, translated; one Latin-1 cannot hold (a
+# curly quote, a dash, CJK) is written as its kind's byte by an encoding error handler,
+# called once a run of such characters (the regex over such a text cost twice as much).
 _START_BYTES = bytes(0x30 if chr(b).isdecimal() else 0x61 if chr(b).isalnum() or b == 0x5F else 0x20
                      for b in range(256))
+
+
+def _start_kinds(error: UnicodeError) -> tuple[str, int]:
+    """Each character of an unencodable run as the byte of its kind (see _START_BYTES)."""
+    assert isinstance(error, UnicodeEncodeError)
+    run = error.object[error.start:error.end]
+    return "".join("0" if ch.isdecimal() else "a" if ch.isalnum() or ch == "_" else " " for ch in run), error.end
+
+
+codecs.register_error("prescan-start-kinds", _start_kinds)
 
 
 @lru_cache(maxsize=1)
 def _number_starts(text: str) -> list[int]:
     """Where numbers may start in `text` (the one text the gate is reading: a str keeps its
     hash, so asking again costs nothing)."""
-    try:
-        marks = text.encode("latin-1").translate(_START_BYTES)
-    except UnicodeEncodeError:
-        return [m.start() for m in _NUMBER_START.finditer(text)]
+    marks = text.encode("latin-1", "prescan-start-kinds").translate(_START_BYTES)
     starts = [0] if marks.startswith(b"0") else []
     pos = marks.find(b" 0")
     while pos >= 0:

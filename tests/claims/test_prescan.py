@@ -498,7 +498,8 @@ def test_number_starts_as_bytes_are_where_the_pattern_finds_them() -> None:
     for b in range(256):
         kind = "0" if re.fullmatch(r"\d", chr(b)) else "a" if re.fullmatch(r"\w", chr(b)) else " "
         assert chr(prescan._START_BYTES[b]) == kind, b
-    made = ["1 a1 _1 é1 ²1 ½1 µ1 -1 .5 (7)\n8", "x 12 ab3 4\xa05 ×6 º7", "→ 1 é2 ٣4 x٣ ٣", "12", "", " 1"]
+    made = ["1 a1 _1 é1 ²1 ½1 µ1 -1 .5 (7)\n8", "x 12 ab3 4\xa05 ×6 º7", "→ 1 é2 ٣4 x٣ ٣", "12", "", " 1",
+            "’5 —6 中7 ７ ａ８ 𝟘1 ⁵9 Ⅻ2 \udcff3 \u20280 ”", "٣", "中"]
     found = 0
     for text in [*_readable_texts(), *made]:
         prescan._number_starts.cache_clear()
