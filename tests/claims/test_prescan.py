@@ -551,6 +551,38 @@ def test_the_factor_hint_needs_its_of_and_number_or_a_size_word() -> None:
     assert not FACTOR_HINT.search("a factor of two") and not prescan._OF_NUMBER.search("a factor of two")
 
 
+_HINT_MADE = ("An Increase of 1.8, a SPEED-UP of ~3, a speedup of roughly 2 and a gain of about 5",
+              "a   factor\nof 4; xa factor of 4; a factor of two; A Factor Of 3; (a factor of 2)",
+              "it halves, HALVED, doubling, doubleX, tripled, redoubled, halve_it, by half, In  Half",
+              "xgain of 5, again of 5, boost of\n\n 7, improvement of ~9, increase of 1 increase of 2",
+              "ıncrease of 5, ſpeedup of 2, İn half, by half", "K factor of 3 and a\u2003factor of 3",
+              "a factor of 5", " a factor of 5", "doubles", "")
+
+
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_factor_hints_are_where_the_readers_hint_matches() -> None:
+    """_factor_hints finds the starts of claims.prose.FACTOR_HINT's matches from its forms'
+    words over the lower case: over the corpus and the shapes and made texts, the same
+    starts; and lower case is what `(?i)` folds but at the characters it leaves to the
+    case-free pattern (every other one lower-cases to one character of the same kind)."""
+    from claims.prose import FACTOR_HINT
+
+    found = 0
+    for text in [*_readable_texts(), *_HINT_MADE]:
+        want = [m.start() for m in FACTOR_HINT.finditer(text)]
+        assert prescan._factor_hints(text) == want, text[:80]
+        found += len(want)
+    assert found > 20
+    for code in range(0x110000):
+        ch = chr(code)
+        if ch.isascii() or ch in prescan._FOLDS_APART or 0xD800 <= code < 0xE000:
+            continue
+        low = ch.lower()
+        assert len(low) == 1 and low.isalnum() == ch.isalnum() and low.isspace() == ch.isspace(), hex(code)
+        if re.fullmatch("(?i)[a-z]", ch):
+            assert low.isascii(), hex(code)  # "K" (Kelvin) reads as "k" either way
+
+
 @pytest.mark.parametrize("text", ["An Increase OF 1.8", "it HALVES", "cut In Half", "cut ın half",
                                   "cut İn half", "xin half", "by halfway", "Ünïcode: doubled"])
 def test_the_lower_cased_factor_forms_are_the_case_free_ones(text: str) -> None:
