@@ -444,6 +444,12 @@ def _variant_words() -> re.Pattern[str]:
 
 
 _VARIANT = _variant_words()
+# The characters `(?i)` reads as another letter than their lower case does ("İ", "ı", "ſ"):
+# in a text without them, a case-free pattern written in lower case (its classes taking
+# a lower-case letter) matches where the same pattern, case-sensitive, matches the lower case,
+# a third less costly at each position (tests/claims/test_prescan.py checks the lexicon's).
+_FOLDS_APART = ("\u0130", "\u0131", "\u017f")
+_VARIANT_LOWER = re.compile(_VARIANT.pattern[4:]) if _VARIANT.pattern.startswith("(?i)") else None
 
 
 # "+" names a side only as the lexicon's tokenizer reads it: before a letter ("+patch",
@@ -457,7 +463,11 @@ def _is_variant(text: str) -> bool:
     """Does `text` name a variant? Cached: the same few words after or before a number
     ("  ", " ms, ", " without the patch") are asked about again and again (three asks in
     four are repeats over the archive, most within a message: a few lines are kept)."""
-    for m in _VARIANT.finditer(text):
+    if _VARIANT_LOWER is not None and (text.isascii() or not any(ch in text for ch in _FOLDS_APART)):
+        found = _VARIANT_LOWER.finditer(text.lower())
+    else:
+        found = _VARIANT.finditer(text)
+    for m in found:
         if m.group() != "+":
             return True
     return _PLUS.search(text) is not None
@@ -678,8 +688,6 @@ _HINT_FORMS = tuple(re.compile(rf"{w}(?<!\w{w}){rest}") for w, rest in (
     *((w, _HINT_TAIL) for w in ("increase", "improvement", "gain", "boost")), ("speed", rf"-?up{_HINT_TAIL}"),
     *((w, r"(?:e|es|ed|ing)\b") for w in _SIZE_WORDS)))
 _A_FACTOR = re.compile(rf"factor{_HINT_TAIL}")
-# the characters `(?i)` reads as another letter than their lower case does ("İ", "ı", "ſ")
-_FOLDS_APART = ("\u0130", "\u0131", "\u017f")
 
 
 def _sizes_a_change(text: str) -> bool:

@@ -605,6 +605,40 @@ def test_skipped_lines_are_cut_only_where_a_mark_stands() -> None:
             assert prescan._SKIPPED_MARK.search(m.group()), m.group()
 
 
+def _is_variant_case_free(text: str) -> bool:
+    """The specification of _is_variant: the lexicon's case-free pattern over the text."""
+    return any(m.group() != "+" for m in prescan._VARIANT.finditer(text)) or prescan._PLUS.search(text) is not None
+
+
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_side_words_over_the_lower_case_are_the_case_free_ones() -> None:
+    """_is_variant matches the lexicon's pattern, made case-sensitive, over the lower case:
+    the pattern is written in lower case (outside its escapes and classes) and each class
+    takes a lower-case letter where, case-free, it takes the letter; over the corpus's lines and pairs of lines, and made ones
+    with upper case and the characters that fold apart, both say the same."""
+    pattern = prescan._VARIANT.pattern
+    assert pattern.startswith("(?i)") and prescan._VARIANT_LOWER is not None
+    classes = re.findall(r"\[(?:\\.|[^\]])*\]", re.sub(r"\\.", "", pattern))
+    bare = re.sub(r"\[(?:\\.|[^\]])*\]", "", re.sub(r"\\.", "", pattern))
+    assert bare == bare.lower(), bare
+    for cls in classes:
+        for a in "abcdefghijklmnopqrstuvwxyz":
+            assert bool(re.fullmatch(cls, a)) == bool(re.fullmatch(f"(?i){cls}", a.upper())), cls
+    made = ["WITHOUT the patch", "Baseline", "NET-NEXT", "V2", "Un-Patched", "OFF  ", "w/O", "+Gro", "ſeries",
+            "ıs new", "İN", "UNMODIFIED, On", "Before\nafter", "Kelvin \u212a", "Über base", "x\u00c0fter"]
+    asked = 0
+    for text in _readable_texts()[::2]:
+        lines = text.split("\n")
+        for piece in [*lines, *("\n".join(pair) for pair in zip(lines, lines[1:], strict=False))]:
+            prescan._is_variant.cache_clear()
+            assert prescan._is_variant(piece) == _is_variant_case_free(piece), piece
+            asked += 1
+    for piece in made:
+        prescan._is_variant.cache_clear()
+        assert prescan._is_variant(piece) == _is_variant_case_free(piece), piece
+    assert asked > 1000
+
+
 def _flat_side_words() -> re.Pattern[str]:
     """The specification of claims.lexicon.side_word_pattern: the lexicon's words as one
     flat alternation, longest first (the tree of prefixes it is written as must match
