@@ -61,7 +61,10 @@ string made of every word, and a text is not split into its lines to find its lo
 The same holds for what several cues need: the places a number may start are found once a
 text, and every pattern that starts with a number (a change, columns, units, cells, row
 ends, side numbers) is matched only there (`_matches_at`), not searched for at each of the
-text's digits. What the extractor's readers answer about a paragraph or a command window
+text's digits, and one that starts with a number and its unit only where such a number
+starts (`_unit_starts`). A case-free pattern written in lower case (the lexicon's side
+words, the reader's factor hints) is matched, case-sensitive, over the lower case, where
+that is what `(?i)` folds. What the extractor's readers answer about a paragraph or a command window
 is kept for the next message that quotes the same one, and so is the lexicon's answer
 about a side's few words. bench/gate_cost.py times the gate against another commit's on
 the texts an archive gives it, and checks that both pass the same ones.
