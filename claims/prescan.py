@@ -61,13 +61,17 @@ string made of every word, and a text is not split into its lines to find its lo
 The same holds for what several cues need: the places a number may start are found once a
 text, and every pattern that starts with a number (a change, columns, units, cells, row
 ends, side numbers) is matched only there (`_matches_at`), not searched for at each of the
-text's digits. What the extractor's readers answer about a paragraph or a command window
+text's digits, and one that starts with a number and its unit only where such a number
+starts (`_unit_starts`). A case-free pattern written in lower case (the lexicon's side
+words, the reader's factor hints) is matched, case-sensitive, over the lower case, where
+that is what `(?i)` folds. What the extractor's readers answer about a paragraph or a command window
 is kept for the next message that quotes the same one, and so is the lexicon's answer
 about a side's few words. bench/gate_cost.py times the gate against another commit's on
 the texts an archive gives it, and checks that both pass the same ones.
 """
 from __future__ import annotations
 
+import codecs
 import itertools
 import re
 from collections.abc import Iterator
@@ -368,22 +372,31 @@ _DIGIT = re.compile(r"\d")
 _NUMBER_START = re.compile(r"\d(?<!\w\d)")
 
 
-# In a text of Latin-1 characters (most mail), one byte a character: each digit made "0",
-# each other word character "a", the rest a blank; a number starts at a "0" first or after
-# a blank, which bytes.find skips to (the regex tries every digit, most of them inside a
-# run: "3ef0e5ba", dates, hex dumps).
+# Each character made one byte: a digit "0", any other word character "a", the rest a
+# blank; a number starts at a "0" first or after a blank, which bytes.find skips to (the
+# regex tries every digit, most of them inside a run: "3ef0e5ba", dates, hex dumps). A
+# Latin-1 character (most mail) is its own byte, translated; one Latin-1 cannot hold (a
+# curly quote, a dash, CJK) is written as its kind's byte by an encoding error handler,
+# called once a run of such characters (the regex over such a text cost twice as much).
 _START_BYTES = bytes(0x30 if chr(b).isdecimal() else 0x61 if chr(b).isalnum() or b == 0x5F else 0x20
                      for b in range(256))
+
+
+def _start_kinds(error: UnicodeError) -> tuple[str, int]:
+    """Each character of an unencodable run as the byte of its kind (see _START_BYTES)."""
+    assert isinstance(error, UnicodeEncodeError)
+    run = error.object[error.start:error.end]
+    return "".join("0" if ch.isdecimal() else "a" if ch.isalnum() or ch == "_" else " " for ch in run), error.end
+
+
+codecs.register_error("prescan-start-kinds", _start_kinds)
 
 
 @lru_cache(maxsize=1)
 def _number_starts(text: str) -> list[int]:
     """Where numbers may start in `text` (the one text the gate is reading: a str keeps its
     hash, so asking again costs nothing)."""
-    try:
-        marks = text.encode("latin-1").translate(_START_BYTES)
-    except UnicodeEncodeError:
-        return [m.start() for m in _NUMBER_START.finditer(text)]
+    marks = text.encode("latin-1", "prescan-start-kinds").translate(_START_BYTES)
     starts = [0] if marks.startswith(b"0") else []
     pos = marks.find(b" 0")
     while pos >= 0:
@@ -392,11 +405,26 @@ def _number_starts(text: str) -> list[int]:
     return starts
 
 
+# The patterns that start with a number and its unit (_U0: the units cue, a row's last
+# value): the unit list is the costly part of each, so the number starts where _U0 matches
+# are found once a text (_unit_starts, one in thirty), and each is matched only there.
+_U0_AT = re.compile(_U0)
+
+
+@lru_cache(maxsize=1)
+def _unit_starts(text: str) -> list[int]:
+    """The number starts (_number_starts) where a number with its unit starts (_U0): every
+    match of a pattern that starts with _U0 starts at one of them."""
+    return [pos for pos in _number_starts(text) if _U0_AT.match(text, pos) is not None]
+
+
 def _matches_at(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
     """`pattern.finditer(text)` for a pattern whose every match starts at a number start
-    (_number_starts): the leftmost match at or after where the last one ended, each time."""
+    (_number_starts): the leftmost match at or after where the last one ended, each time.
+    A pattern that starts with _U0 is tried only at the unit starts (_unit_starts)."""
     end = 0
-    for pos in _number_starts(text):
+    unit_first = pattern is _ROW_END or pattern is _CUES[_UNITS_CUE]
+    for pos in _unit_starts(text) if unit_first else _number_starts(text):
         if pos >= end and (m := pattern.match(text, pos)) is not None:
             yield m
             end = m.end()
@@ -419,6 +447,12 @@ def _variant_words() -> re.Pattern[str]:
 
 
 _VARIANT = _variant_words()
+# The characters `(?i)` reads as another letter than their lower case does ("İ", "ı", "ſ"):
+# in a text without them, a case-free pattern written in lower case (its classes taking
+# a lower-case letter) matches where the same pattern, case-sensitive, matches the lower case,
+# a third less costly at each position (tests/claims/test_prescan.py checks the lexicon's).
+_FOLDS_APART = ("\u0130", "\u0131", "\u017f")
+_VARIANT_LOWER = re.compile(_VARIANT.pattern[4:]) if _VARIANT.pattern.startswith("(?i)") else None
 
 
 # "+" names a side only as the lexicon's tokenizer reads it: before a letter ("+patch",
@@ -432,7 +466,11 @@ def _is_variant(text: str) -> bool:
     """Does `text` name a variant? Cached: the same few words after or before a number
     ("  ", " ms, ", " without the patch") are asked about again and again (three asks in
     four are repeats over the archive, most within a message: a few lines are kept)."""
-    for m in _VARIANT.finditer(text):
+    if _VARIANT_LOWER is not None and (text.isascii() or not any(ch in text for ch in _FOLDS_APART)):
+        found = _VARIANT_LOWER.finditer(text.lower())
+    else:
+        found = _VARIANT.finditer(text)
+    for m in found:
         if m.group() != "+":
             return True
     return _PLUS.search(text) is not None
@@ -643,6 +681,16 @@ _OF_NUMBER = re.compile(r"(?i)of\s+(?:about\s+|~|roughly\s+)?\d|halv|doubl|tripl
 _OF_NUMBER_LOWER = re.compile(r"of\s+(?:about\s+|~|roughly\s+)?\d")
 _SIZE_WORDS = ("halv", "doubl", "tripl")
 _BY_HALF = re.compile(r"b(?<!\wb)y\s+half\b|i(?<!\wi)n\s+half\b")
+# claims.prose.FACTOR_HINT's own forms over the lower-cased text, each from its word (its
+# "\b" looked behind after it), where the hint's matches start: an "increase of 1.8", a
+# "speed-up of ~3", "halves", "by half" ("a factor of 4": from "factor", its "a" found
+# behind). The joint case-free pattern is tried at every position: 0.27 CPU-s over the
+# texts of the archive that hold a size form, these 0.03.
+_HINT_TAIL = r"\s+of\s+(?:about\s+|~|roughly\s+)?\d"
+_HINT_FORMS = tuple(re.compile(rf"{w}(?<!\w{w}){rest}") for w, rest in (
+    *((w, _HINT_TAIL) for w in ("increase", "improvement", "gain", "boost")), ("speed", rf"-?up{_HINT_TAIL}"),
+    *((w, r"(?:e|es|ed|ing)\b") for w in _SIZE_WORDS)))
+_A_FACTOR = re.compile(rf"factor{_HINT_TAIL}")
 
 
 def _sizes_a_change(text: str) -> bool:
@@ -654,19 +702,42 @@ def _sizes_a_change(text: str) -> bool:
         or _OF_NUMBER_LOWER.search(low) is not None
 
 
+def _is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"  # `\w`
+
+
+def _factor_hints(text: str) -> list[int]:
+    """Where claims.prose.FACTOR_HINT's matches start in `text`, in order (found from the
+    words of its forms over the lower case, see _HINT_FORMS)."""
+    from claims.prose import FACTOR_HINT
+
+    if any(ch in text for ch in _FOLDS_APART):
+        return [m.start() for m in FACTOR_HINT.finditer(text)]
+    low = text.lower()
+    starts = [m.start() for form in _HINT_FORMS for m in form.finditer(low)]
+    if "half" in low:
+        starts += (m.start() for m in _BY_HALF.finditer(low))
+    for m in _A_FACTOR.finditer(low):  # "a factor of": an "a" standing alone, blanks, "factor"
+        k = m.start()
+        while k > 0 and low[k - 1].isspace():
+            k -= 1
+        if k < m.start() and k > 0 and low[k - 1] == "a" and (k == 1 or not _is_word_char(low[k - 2])):
+            starts.append(k - 1)
+    return sorted(starts)
+
+
 def _states_change(text: str) -> bool:
     """A change stated alone (a percent, "2x", "tenfold", "an increase of 1.8": the reader's
     own FACTOR_HINT) is a claim only where the extractor's own reader of such sentences
     (claims.prose.relative_claims) finds one: it is asked about the paragraph of each cue,
     read into passages as the extractor reads them (a paragraph starts a passage)."""
-    from claims.prose import FACTOR_HINT
-
     tried: set[int] = set()
     # the reader's hint starts with a word tried at every position (1.4 CPU-s over the
-    # archive): it is looked for only in a text with its "of" and number or a size word
-    hint = [FACTOR_HINT.finditer(text)] if _sizes_a_change(text) else []
-    for m in itertools.chain(*(_cue_matches(k, text) for k in range(_ALONE)), *hint):
-        start, raw = _paragraph(text, m.start())
+    # archive): it is looked for only in a text with its "of" and number or a size word,
+    # and there from its forms' words (_factor_hints)
+    hints = _factor_hints(text) if _sizes_a_change(text) else []
+    for pos in itertools.chain((m.start() for k in range(_ALONE) for m in _cue_matches(k, text)), hints):
+        start, raw = _paragraph(text, pos)
         if start in tried:
             continue
         tried.add(start)

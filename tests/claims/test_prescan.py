@@ -498,7 +498,8 @@ def test_number_starts_as_bytes_are_where_the_pattern_finds_them() -> None:
     for b in range(256):
         kind = "0" if re.fullmatch(r"\d", chr(b)) else "a" if re.fullmatch(r"\w", chr(b)) else " "
         assert chr(prescan._START_BYTES[b]) == kind, b
-    made = ["1 a1 _1 é1 ²1 ½1 µ1 -1 .5 (7)\n8", "x 12 ab3 4\xa05 ×6 º7", "→ 1 é2 ٣4 x٣ ٣", "12", "", " 1"]
+    made = ["1 a1 _1 é1 ²1 ½1 µ1 -1 .5 (7)\n8", "x 12 ab3 4\xa05 ×6 º7", "→ 1 é2 ٣4 x٣ ٣", "12", "", " 1",
+            "’5 —6 中7 ７ ａ８ 𝟘1 ⁵9 Ⅻ2 \udcff3 \u20280 ”", "٣", "中"]
     found = 0
     for text in [*_readable_texts(), *made]:
         prescan._number_starts.cache_clear()
@@ -550,6 +551,38 @@ def test_the_factor_hint_needs_its_of_and_number_or_a_size_word() -> None:
     assert not FACTOR_HINT.search("a factor of two") and not prescan._OF_NUMBER.search("a factor of two")
 
 
+_HINT_MADE = ("An Increase of 1.8, a SPEED-UP of ~3, a speedup of roughly 2 and a gain of about 5",
+              "a   factor\nof 4; xa factor of 4; a factor of two; A Factor Of 3; (a factor of 2)",
+              "it halves, HALVED, doubling, doubleX, tripled, redoubled, halve_it, by half, In  Half",
+              "xgain of 5, again of 5, boost of\n\n 7, improvement of ~9, increase of 1 increase of 2",
+              "ıncrease of 5, ſpeedup of 2, İn half, by half", "K factor of 3 and a\u2003factor of 3",
+              "a factor of 5", " a factor of 5", "doubles", "")
+
+
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_factor_hints_are_where_the_readers_hint_matches() -> None:
+    """_factor_hints finds the starts of claims.prose.FACTOR_HINT's matches from its forms'
+    words over the lower case: over the corpus and the shapes and made texts, the same
+    starts; and lower case is what `(?i)` folds but at the characters it leaves to the
+    case-free pattern (every other one lower-cases to one character of the same kind)."""
+    from claims.prose import FACTOR_HINT
+
+    found = 0
+    for text in [*_readable_texts(), *_HINT_MADE]:
+        want = [m.start() for m in FACTOR_HINT.finditer(text)]
+        assert prescan._factor_hints(text) == want, text[:80]
+        found += len(want)
+    assert found > 20
+    for code in range(0x110000):
+        ch = chr(code)
+        if ch.isascii() or ch in prescan._FOLDS_APART or 0xD800 <= code < 0xE000:
+            continue
+        low = ch.lower()
+        assert len(low) == 1 and low.isalnum() == ch.isalnum() and low.isspace() == ch.isspace(), hex(code)
+        if re.fullmatch("(?i)[a-z]", ch):
+            assert low.isascii(), hex(code)  # "K" (Kelvin) reads as "k" either way
+
+
 @pytest.mark.parametrize("text", ["An Increase OF 1.8", "it HALVES", "cut In Half", "cut ın half",
                                   "cut İn half", "xin half", "by halfway", "Ünïcode: doubled"])
 def test_the_lower_cased_factor_forms_are_the_case_free_ones(text: str) -> None:
@@ -570,6 +603,40 @@ def test_skipped_lines_are_cut_only_where_a_mark_stands() -> None:
     for raw in (p.read_text(encoding="utf-8", errors="replace") for p in TEXTS):
         for m in prescan._SKIPPED_LINE.finditer(raw):
             assert prescan._SKIPPED_MARK.search(m.group()), m.group()
+
+
+def _is_variant_case_free(text: str) -> bool:
+    """The specification of _is_variant: the lexicon's case-free pattern over the text."""
+    return any(m.group() != "+" for m in prescan._VARIANT.finditer(text)) or prescan._PLUS.search(text) is not None
+
+
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_side_words_over_the_lower_case_are_the_case_free_ones() -> None:
+    """_is_variant matches the lexicon's pattern, made case-sensitive, over the lower case:
+    the pattern is written in lower case (outside its escapes and classes) and each class
+    takes a lower-case letter where, case-free, it takes the letter; over the corpus's lines and pairs of lines, and made ones
+    with upper case and the characters that fold apart, both say the same."""
+    pattern = prescan._VARIANT.pattern
+    assert pattern.startswith("(?i)") and prescan._VARIANT_LOWER is not None
+    classes = re.findall(r"\[(?:\\.|[^\]])*\]", re.sub(r"\\.", "", pattern))
+    bare = re.sub(r"\[(?:\\.|[^\]])*\]", "", re.sub(r"\\.", "", pattern))
+    assert bare == bare.lower(), bare
+    for cls in classes:
+        for a in "abcdefghijklmnopqrstuvwxyz":
+            assert bool(re.fullmatch(cls, a)) == bool(re.fullmatch(f"(?i){cls}", a.upper())), cls
+    made = ["WITHOUT the patch", "Baseline", "NET-NEXT", "V2", "Un-Patched", "OFF  ", "w/O", "+Gro", "ſeries",
+            "ıs new", "İN", "UNMODIFIED, On", "Before\nafter", "Kelvin \u212a", "Über base", "x\u00c0fter"]
+    asked = 0
+    for text in _readable_texts()[::2]:
+        lines = text.split("\n")
+        for piece in [*lines, *("\n".join(pair) for pair in zip(lines, lines[1:], strict=False))]:
+            prescan._is_variant.cache_clear()
+            assert prescan._is_variant(piece) == _is_variant_case_free(piece), piece
+            asked += 1
+    for piece in made:
+        prescan._is_variant.cache_clear()
+        assert prescan._is_variant(piece) == _is_variant_case_free(piece), piece
+    assert asked > 1000
 
 
 def _flat_side_words() -> re.Pattern[str]:
