@@ -14,10 +14,11 @@ import binascii
 import codecs
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from email.header import decode_header, make_header
-from functools import cache
+from functools import cache, lru_cache
+from types import MappingProxyType
 
 from claims.clean import one_line
 from claims.message import fill_lines, set_header
@@ -207,14 +208,19 @@ def _parse_headers_slow(lines: Sequence[bytes], start: int, end: int) -> tuple[l
     return [(n, decode_header_value(v)) for n, v in headers], i
 
 
-def content_type(headers: Sequence[tuple[str, str]]) -> tuple[str, dict[str, str]]:
+def content_type(headers: Sequence[tuple[str, str]]) -> tuple[str, Mapping[str, str]]:
     """('text/plain', {'charset': 'utf-8'}) from a Content-Type header (default text/plain)."""
-    value = next((v for n, v in headers if n == "content-type"), "")
+    return _content_type(next((v for n, v in headers if n == "content-type"), ""))
+
+
+@lru_cache(maxsize=32)
+def _content_type(value: str) -> tuple[str, Mapping[str, str]]:
+    """Kept by value: most mails of a list share a few Content-Type values (the parameters
+    come read-only, being shared)."""
     mime = value.split(";", 1)[0].strip().lower() or "text/plain"
     if "/" not in mime:
         mime = "text/plain"
-    params = {k.lower(): v.strip('"') for k, v in _PARAM.findall(value)}
-    return mime, params
+    return mime, MappingProxyType({k.lower(): v.strip('"') for k, v in _PARAM.findall(value)})
 
 
 def _header(headers: Sequence[tuple[str, str]], name: str) -> str:
