@@ -23,8 +23,13 @@ REPLACEMENT = "\ufffd"
 def has_control(text: str) -> bool:
     """True when `text` holds a character `clean_line` would change. Every such character
     is unprintable to `str.isprintable` (categories Cc, Cf, Zl, Zp), which is checked
-    first: it runs in C without the regex machinery, and almost every line is printable."""
-    return not text.isprintable() and _CONTROL.search(text) is not None
+    first: it runs in C without the regex machinery, and almost every line is printable.
+    So is nearly every body but for its TABs (kept), and that is checked in C too."""
+    if text.isprintable():
+        return False
+    if "\t" in text and text.replace("\t", " ").isprintable():
+        return False
+    return _CONTROL.search(text) is not None
 
 
 def clean_line(text: str) -> str:

@@ -84,8 +84,16 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
     eof = False
     dropped = dropped_lines = 0  # bytes and lines of the current message already dropped
     kept = b""  # the head of an oversize message
+    quoted = False  # a ">From " in the current message: its mboxrd quoting to undo
     while True:
-        nl = buf.find(b"\nFrom ", search)
+        # every "From " is looked at once (nearly all open a line): a separator candidate
+        # when a newline precedes it, mboxrd quoting when a ">" does, so the message needs
+        # no search of its own for ">From "
+        nl = buf.find(b"From ", search + 1) - 1
+        if nl >= 0 and buf[nl] != 10:  # not at a line start
+            quoted = quoted or buf[nl] == 62  # ">"
+            search = nl + 1
+            continue
         if nl >= 0:
             end_line = buf.find(b"\n", nl + 1)
             if end_line >= 0 or eof:
@@ -98,9 +106,10 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
                         dropped = dropped_lines = 0
                         kept = b""
                     else:
-                        yield line, _message(buf, begin, nl)
+                        yield line, _message(buf, begin, nl, quoted)
                         line += buf.count(b"\n", begin, end_line + 1)
                     begin = end_line + 1
+                    quoted = False
                 search = end_line
                 continue
             resume = nl  # separator line incomplete: read more, then look here again
@@ -126,14 +135,15 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
         if dropped:
             yield line, Oversize(kept, dropped + len(buf) - begin)
         else:
-            yield line, _message(buf, begin, len(buf))
+            yield line, _message(buf, begin, len(buf), quoted)
 
 
-def _message(buf: bytes, begin: int, end: int) -> bytes:
-    """Message bytes without the blank line the format puts before a separator."""
+def _message(buf: bytes, begin: int, end: int, quoted: bool) -> bytes:
+    """Message bytes without the blank line the format puts before a separator; `quoted`:
+    a ">From " was seen in them (its line, if it opens one, loses a ">")."""
     if end > begin and buf[end - 1:end] == b"\n":
         end -= 1  # the newline that ends the last line belongs to the line
     data = buf[begin:end]
-    if b">From " in data:
+    if quoted:
         data = _MBOXRD.sub(rb"\1", data)
     return data

@@ -62,6 +62,10 @@ def quote_depth(raw: str) -> tuple[int, str]:
     """Quote depth of a line and its text with the markers removed ('> > x' -> 2, 'x')."""
     if not raw or raw[0] not in "> \t":
         return 0, raw
+    if raw[0] == ">":  # most quoted lines: '>' markers, then no '>' after a space or TAB
+        text = raw.lstrip(">")
+        if text[1:2] != ">":
+            return len(raw) - len(text), text[1:] if text[:1] == " " else text
     m = _QUOTE.match(raw)
     if not m:
         return 0, raw

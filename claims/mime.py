@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import binascii
 import codecs
+import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from email.header import decode_header, make_header
-from functools import cache
+from functools import cache, lru_cache
+from types import MappingProxyType
 
 from claims.clean import one_line
 from claims.message import fill_lines, set_header
@@ -100,17 +102,36 @@ def parse_header_block(block: bytes, names: frozenset[str] | None = None) -> lis
     None when a line is neither a header nor a continuation (the body then starts there:
     `_parse_headers_slow` finds where). With `names`, only the headers of those names,
     in their order: the two-level reader decodes no more than a message's summary needs.
-
-    Those few are found by one regular expression when every line of the block is a
-    `name:` line (printable ASCII, no space) or a continuation, as nearly every mail's
-    are: the forty-odd trace and list headers of a list message are then never split."""
-    if names is not None and _NAME_FIRST.match(block) and _NOT_A_HEADER_LINE.search(block) is None:
-        return [(m.group(1).decode("latin-1").lower(), _header_value(m.group(2)))
-                for m in _headers_named(names).finditer(b"\n" + block)]
+    Transport and filter headers (`_skipped`) are never read."""
+    if _NAME_FIRST.match(block) and _NOT_A_HEADER_LINE.search(block) is None:
+        return plain_headers(block, len(block), names)
     headers = _parse_block_lines(block)
     if headers is None or names is None:
         return headers
     return [h for h in headers if h[0] in names]
+
+
+def plain_header_end(data: bytes) -> int:
+    """Where the header block of message bytes ends, `data.find(b"\\n\\n")`, when every
+    line before it is a `name:` line (printable ASCII, no space) or a continuation, as
+    nearly every mail's are; else -1. One regex scan both checks the lines and finds the
+    end (a search for the blank line alone stops at each of the block's hundred lines)."""
+    if _NAME_FIRST.match(data) is None:
+        return -1
+    m = _NOT_A_HEADER_LINE.search(data)
+    end = -1 if m is None else m.start()
+    return end if data[end + 1:end + 2] == b"\n" else -1
+
+
+def plain_headers(data: bytes, end: int, names: frozenset[str] | None = None) -> list[tuple[str, str]]:
+    """`parse_header_block(data[:end], names)` of a block of plain lines (see
+    `plain_header_end`), without copying it: the headers wanted are found by a regular
+    expression, so the forty-odd trace and list headers of a list message are never split."""
+    first, rest = _headers_named(names)
+    found = rest.finditer(data, 0, end)
+    m = first.match(data, 0, end)
+    return [(m.group(1).decode("latin-1").lower(), _header_value(m.group(2)))
+            for m in (found if m is None else itertools.chain((m,), found))]
 
 
 def _header_value(raw: bytes) -> str:
@@ -130,10 +151,14 @@ def _parse_block_lines(block: bytes) -> list[tuple[str, str]] | None:
                 continue
             return None
         key = name.strip().decode("latin-1").lower()
-        if key in _TRACE or key[:2] == "x-" or key[:4] == "arc-" or key[:5] == "list-":
+        if _skipped(key):
             continue  # transport and filter headers: never read, costly in bulk
         headers.append((key, decode_header_value(value.strip())))
     return headers
+
+
+def _skipped(key: str) -> bool:
+    return key in _TRACE or key[:2] == "x-" or key[:4] == "arc-" or key[:5] == "list-"
 
 
 # A header block of plain lines is a header whose name is printable ASCII without a space
@@ -144,12 +169,20 @@ _NOT_A_HEADER_LINE = re.compile(rb"\n(?![ \t]|%s:)" % _NAME)
 
 
 @cache
-def _headers_named(names: frozenset[str]) -> re.Pattern[bytes]:
-    """(name, value with its continuation lines) of each header of one of `names` in a
-    plain header block after a newline (every match starts with a literal newline: the
-    search jumps from line to line in C)."""
-    alternatives = b"|".join(re.escape(k.encode()) for k in sorted(names))
-    return re.compile(rb"\n(%s):([^\n]*(?:\n[ \t][^\n]*)*)" % alternatives, re.I)
+def _headers_named(names: frozenset[str] | None) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """Patterns of (name, value with its continuation lines) of each header of one of
+    `names` (None: each header `_skipped` does not drop) in a plain header block: one for
+    its first line, one for the others, whose every match opens with a newline (so the
+    search jumps from line to line in C, and tries a name only where a line opens with a
+    letter one of them does)."""
+    if names is None:
+        skipped = b"|".join(re.escape(k.encode()) for k in sorted(_TRACE))
+        name = rb"(?!x-|arc-|list-|(?:%s):)(%s)" % (skipped, _NAME)
+    else:
+        initials = re.escape(bytes(sorted({ord(k[0]) for k in names})))
+        name = rb"(?=[%s])(%s)" % (initials, b"|".join(re.escape(k.encode()) for k in sorted(names)))
+    header = name + rb":([^\n]*(?:\n[ \t][^\n]*)*)"
+    return re.compile(header, re.I), re.compile(b"\n" + header, re.I)
 
 
 def _parse_headers_slow(lines: Sequence[bytes], start: int, end: int) -> tuple[list[tuple[str, str]], int]:
@@ -175,14 +208,19 @@ def _parse_headers_slow(lines: Sequence[bytes], start: int, end: int) -> tuple[l
     return [(n, decode_header_value(v)) for n, v in headers], i
 
 
-def content_type(headers: Sequence[tuple[str, str]]) -> tuple[str, dict[str, str]]:
+def content_type(headers: Sequence[tuple[str, str]]) -> tuple[str, Mapping[str, str]]:
     """('text/plain', {'charset': 'utf-8'}) from a Content-Type header (default text/plain)."""
-    value = next((v for n, v in headers if n == "content-type"), "")
+    return _content_type(next((v for n, v in headers if n == "content-type"), ""))
+
+
+@lru_cache(maxsize=32)
+def _content_type(value: str) -> tuple[str, Mapping[str, str]]:
+    """Kept by value: most mails of a list share a few Content-Type values (the parameters
+    come read-only, being shared)."""
     mime = value.split(";", 1)[0].strip().lower() or "text/plain"
     if "/" not in mime:
         mime = "text/plain"
-    params = {k.lower(): v.strip('"') for k, v in _PARAM.findall(value)}
-    return mime, params
+    return mime, MappingProxyType({k.lower(): v.strip('"') for k, v in _PARAM.findall(value)})
 
 
 def _header(headers: Sequence[tuple[str, str]], name: str) -> str:
@@ -351,9 +389,15 @@ def _unqp(logical: list[bytes], warnings: list[str]) -> bytes:
 def _unbase64(encoded: bytes, warnings: list[str]) -> bytes | None:
     """A base64 body (line breaks and junk ignored), or None with a warning when broken.
 
-    The line breaks go with `bytes.translate`, and the regex runs only on a body with
+    Nearly every body is padded as it should be and decoded as it is; for the others,
+    the line breaks go with `bytes.translate`, and the regex runs only on a body with
     other bytes left: nearly every body has none, and the regex's copy of a large
     attachment costs more than the decoding."""
+    if encoded.rstrip(b"=\n").find(b"=") < 0:  # padded at the end only, as mailers write it
+        try:  # skips line breaks and junk itself: the same bytes unless it raises
+            return binascii.a2b_base64(encoded)
+        except (binascii.Error, ValueError):
+            pass  # short of padding, or one data character too many: mended below
     raw = encoded.translate(None, b"\n")
     if raw.translate(None, _BASE64_ALPHABET):
         raw = _NOT_BASE64.sub(b"", raw)

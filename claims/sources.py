@@ -28,6 +28,7 @@ import re
 import sys
 import zlib
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import BinaryIO
 
 from claims.mbox import Oversize, looks_like_separator, split_mbox
@@ -43,6 +44,8 @@ from claims.mime import (
     message_from_bytes,
     message_from_lines,
     parse_header_block,
+    plain_header_end,
+    plain_headers,
 )
 from claims.model import Message
 from claims.prescan import mark_passed, might_have_claims
@@ -312,14 +315,21 @@ def _read_plain(raw: bytes, first: int, name: str, gate: Callable[[str], bool] |
     if len(data) >= MAX_MESSAGE_LINES and _line_count(data, end) > MAX_MESSAGE_LINES:
         return None  # (a message of fewer bytes has fewer lines: most are never counted)
     headless = data[:1] == b"\n"  # no headers at all
-    k = -1 if headless else data.find(b"\n\n")
-    if headless:
-        block, body = b"", data[1:end]
-    elif k < 0:
-        block, body = data[:end], b""
+    k = plain_header_end(data)
+    headers_of: Callable[[frozenset[str] | None], list[tuple[str, str]] | None]
+    if k >= 0:  # nearly every mail: lines of plain headers, then the blank line
+        body = data[k + 2:end]
+        headers_of = partial(plain_headers, data, k)
     else:
-        block, body = data[:k], data[k + 2:end]
-    headers = parse_header_block(block, SUMMARY_HEADERS if gate else None)
+        k = -1 if headless else data.find(b"\n\n")
+        if headless:
+            block, body = b"", data[1:end]
+        elif k < 0:
+            block, body = data[:end], b""
+        else:
+            block, body = data[:k], data[k + 2:end]
+        headers_of = partial(parse_header_block, block)
+    headers = headers_of(SUMMARY_HEADERS if gate else None)
     if headers is None:
         return None
     mime, params = content_type(headers)
@@ -335,7 +345,7 @@ def _read_plain(raw: bytes, first: int, name: str, gate: Callable[[str], bool] |
         if not gate(text):
             return msg  # its summary and warnings; no body lines: nothing to extract
         mark_passed(msg)
-        for key, value in parse_header_block(block) or ():  # the rest of its headers
+        for key, value in headers_of(None) or ():  # the rest of its headers
             set_header(msg, key, value)
     count = _line_count(data, end)
     start = 1 if headless else count if k < 0 else data.count(b"\n", 0, k) + 2
