@@ -422,3 +422,30 @@ def test_numbered_start_as_the_listing_match(text: str) -> None:
 @needs_mail
 def test_numbered_start_reads_real_mail_as_the_listing_match() -> None:
     assert all(blocks._NUMBERED_START.match(t) is not None or blocks._NUMBERED.match(t) is None for t in LINES)
+
+
+# every word _NAMED_BY ends a text with, and what a number after it may follow
+_NAMED_WORDS = ("patch", "patches", "commit", "version", "rev", "revision", "series", "part", "step", "case", "bug",
+                "issue", "number", "no.", "cpu", "cpus", "core", "cores", "node", "nodes", "queue", "queues", "port",
+                "ports", "vcpu", "vcpus", "v", "#")
+
+
+def test_named_by_words_end_in_the_listed_characters() -> None:
+    assert all(prose._NAMED_BY.search(w) for w in _NAMED_WORDS)
+    ends = re.compile("(?i)[" + re.escape("".join({w[-1] for w in _NAMED_WORDS})) + "]")
+    assert {chr(c) for c in range(0x110000) if ends.fullmatch(chr(c))} == prose._NAMED_BY_LAST
+
+
+@pytest.mark.parametrize("text", ["", " ", "patch ", "PATCHES\n", "see no.", "#", "v", " v  ", "CPUſ", "vcpu\t",
+                                  "xv", "eport ", "cpus\u00a0", "in version\n\n", "bug.", "of the queue  x",
+                                  "Patch", "\u212a", "at step  \u2003"])
+def test_named_by_as_the_search(text: str) -> None:
+    assert prose._named_by(text) == (prose._NAMED_BY.search(text) is not None)
+
+
+@needs_mail
+def test_named_by_reads_real_mail_as_the_search() -> None:
+    for text in LINES:
+        for k in range(0, min(len(text), 400), 7):
+            before = text[max(0, k - 20):k]
+            assert prose._named_by(before) == (prose._NAMED_BY.search(before) is not None), before
