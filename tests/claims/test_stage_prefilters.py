@@ -449,3 +449,52 @@ def test_named_by_reads_real_mail_as_the_search() -> None:
         for k in range(0, min(len(text), 400), 7):
             before = text[max(0, k - 20):k]
             assert prose._named_by(before) == (prose._NAMED_BY.search(before) is not None), before
+
+
+def _commands_read(lines: list, monkeypatch: pytest.MonkeyPatch, passing: bool) -> str:
+    with monkeypatch.context() as m:
+        if not passing:
+            m.setattr(commands, "_passed_by", lambda text, ran: False)
+        return repr(commands.find_commands(lines))
+
+
+_COMMAND_MAIL = """Hi,
+
+I ran netperf against the box:
+netperf -H 10.0.0.1 -t TCP_RR
+netperf
+1) netperf
+* sockperf ping-pong
+client: iperf3 -c 10.0.0.2
+client: iperf3
+server: nothing here
+Performance counter stats for 'system wide':
+Performance counter stats for './virtio_test --batch=64':
+  ./vringh_test
+  vringh_test now gives
+while doing iperf -P 4 it drops
+it's `perf stat -a` that I ran
+$ uperf -m profile.xml
+# echo 1 > /proc/sys/net/core/busy_poll
+taskset -c 2 \\
+  netperf -H host
+FOO=bar
+ip link set dev eth0 mtu 9000
+numactl
+./mybench --runs 3
+mybench again
+mybench: 12 ops
+"""
+
+
+@pytest.mark.parametrize("text", [_COMMAND_MAIL] + [ln + "\n" for ln in _COMMAND_MAIL.splitlines()])
+def test_lines_passed_by_read_as_before(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = message_from_text(text).lines
+    assert _commands_read(lines, monkeypatch, True) == _commands_read(lines, monkeypatch, False)
+
+
+@needs_mail
+def test_commands_of_real_mail_read_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    for p in _texts():
+        lines = message_from_text(p.read_text(errors="replace")).lines
+        assert _commands_read(lines, monkeypatch, True) == _commands_read(lines, monkeypatch, False), p.name
