@@ -1069,10 +1069,10 @@ def _two_runs(lines: Sequence[Line], idx: list[int], skip: set[int], neutral: fr
     anchored = {a for a, _ in twice}
     if sum(1 for ks in where.values() if anchored.intersection(ks)) < MIN_STEPS:
         return [], set()
-    kinds = {i: kinds[i] if i in kinds else kind(i) for i in idx}
     firsts, seconds = [a for a, _ in twice], [b for _, b in twice]
     if max(firsts) >= min(seconds) or seconds != sorted(seconds):
-        return [], set()
+        return [], set()  # (the steps interleave: no line's kind is needed)
+    kinds = {i: kinds[i] if i in kinds else kind(i) for i in idx}
     a_start, a_end, b_start, b_end = firsts[0], max(firsts), min(seconds), seconds[-1]
     # each run's readings after its last step: up to the next step of that run's own
     a_end = _readings_end(idx, kinds, a_end, b_start)
