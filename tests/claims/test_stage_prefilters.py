@@ -498,3 +498,22 @@ def test_commands_of_real_mail_read_as_before(monkeypatch: pytest.MonkeyPatch) -
     for p in _texts():
         lines = message_from_text(p.read_text(errors="replace")).lines
         assert _commands_read(lines, monkeypatch, True) == _commands_read(lines, monkeypatch, False), p.name
+
+
+@pytest.mark.parametrize("pair", [("", ""), ("", "a"), ("abcd", "abce"), ("abcd", "abcde"), ("ab", "abc"),
+                                  ("device_add x,id=b1", "device_add x,id=b1,cont-pages=on"), ("aaaa", "bbbb"),
+                                  ("abcde", "edcba"), ("12345678", "1234567890")])
+def test_alike_as_the_ratio(pair: tuple[str, str]) -> None:
+    from difflib import SequenceMatcher
+
+    assert blocks._alike(*pair) == (SequenceMatcher(None, *pair).ratio() >= 0.8)
+
+
+@needs_mail
+def test_alike_reads_real_lines_as_the_ratio() -> None:
+    from difflib import SequenceMatcher
+
+    texts = [t.strip() for t in LINES[::7] if t.strip()][:3000]
+    for x, y in zip(texts, texts[1:], strict=False):
+        for b in (y, x[:-1], x + "x", x.replace("1", "2")):
+            assert blocks._alike(x, b) == (SequenceMatcher(None, x, b).ratio() >= 0.8), (x, b)
