@@ -110,7 +110,7 @@ def main() -> int:
     spent = time.process_time() - started
     if sampler is not None:
         sampler.stop()
-    print(f"{len(msgs)} gated messages, {sum(len(e.claims) for e in out)} claims, stages {spent:.1f} CPU-s")
+    print(f"{len(msgs)} gated messages, {sum(len(e.claims) for e in out)} claims, stages {spent:.2f} CPU-s")
     if sampler is not None:
         print(sampler.report(args.top))
     if args.dump:

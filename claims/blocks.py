@@ -1069,10 +1069,10 @@ def _two_runs(lines: Sequence[Line], idx: list[int], skip: set[int], neutral: fr
     anchored = {a for a, _ in twice}
     if sum(1 for ks in where.values() if anchored.intersection(ks)) < MIN_STEPS:
         return [], set()
-    kinds = {i: kinds[i] if i in kinds else kind(i) for i in idx}
     firsts, seconds = [a for a, _ in twice], [b for _, b in twice]
     if max(firsts) >= min(seconds) or seconds != sorted(seconds):
-        return [], set()
+        return [], set()  # (the steps interleave: no line's kind is needed)
+    kinds = {i: kinds[i] if i in kinds else kind(i) for i in idx}
     a_start, a_end, b_start, b_end = firsts[0], max(firsts), min(seconds), seconds[-1]
     # each run's readings after its last step: up to the next step of that run's own
     a_end = _readings_end(idx, kinds, a_end, b_start)
@@ -1171,6 +1171,15 @@ def _label_above(lines: Sequence[Line], idx: list[int], kinds: dict[int, str], s
     return None
 
 
+def _alike(x: str, y: str) -> bool:
+    """`SequenceMatcher(None, x, y).ratio() >= 0.8`, its cheap upper bounds (the lengths,
+    then the characters in common) asked first: most pairs of two runs' steps fail them."""
+    if x and y and 2.0 * min(len(x), len(y)) / (len(x) + len(y)) < 0.8:
+        return False  # (ratio's own form of the bound: its matches are at most the shorter)
+    matcher = SequenceMatcher(None, x, y)
+    return matcher.quick_ratio() >= 0.8 and matcher.ratio() >= 0.8
+
+
 def _sides(lines: Sequence[Line], idx: list[int], kinds: dict[int, str], a: tuple[int, int],
            b: tuple[int, int], shared: set[int], subject: str | None) -> tuple[bool, str, str] | None:
     """(the first run is the baseline, baseline label, candidate label), or None when
@@ -1185,7 +1194,7 @@ def _sides(lines: Sequence[Line], idx: list[int], kinds: dict[int, str], a: tupl
     own_b = [lines[i].text.strip() for i in idx if b[0] <= i < b[1] and i not in shared and kinds[i] != "data"]
     for x in own_a:
         for y in own_b:
-            if x == y or SequenceMatcher(None, x, y).ratio() < 0.8 or not decided([x, y], subject):
+            if x == y or not _alike(x, y) or not decided([x, y], subject):
                 continue
             sx, sy = rank([x, y], subject)
             return (True, x, y) if sx < sy else (False, y, x)

@@ -464,6 +464,9 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
             continue
         ln = lines[i]
         text = _clean(ln.text)
+        if _passed_by(text, ran_now):
+            i += 1
+            continue
         prompted, host, rest = strip_prompt(text)
         labelled = False
         if not prompted:
@@ -494,6 +497,26 @@ def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
         if ev.setup is not None:
             found.setup.append(ev.setup)
     return found
+
+
+# What a line needs to be read below as more than a program's name with arguments (perhaps
+# after a label): a prompt's "$" or "#", a "\\" continuation, an option's "-", a backtick
+_READ_MARK = re.compile(r"[$#\\`-]")
+
+
+def _passed_by(text: str, ran: frozenset[str]) -> bool:
+    """Whether `find_commands` reads nothing in a line, told from its marks and first word
+    alone: without _READ_MARK or a perf stat header it has no prompt, continuation or
+    header, and no option for a program in a sentence to take, so only a first word (after
+    a bullet or a label) that is a program, or one the message ran, makes it a command.
+    Half the lines of a mail."""
+    if _READ_MARK.search(text) is not None or _PERF_OPEN in text:
+        return False
+    bare = _BULLET.sub("", text, count=1).strip()
+    if _unlabel(bare) != bare:
+        return False  # a label, then a program: read as a command line
+    first = _FIRST_WORD.match(bare)
+    return first is None or not (_program_like(first.group()) or first.group() in ran)
 
 
 def with_results(commands: Sequence[Command], measured: bool) -> list[Command]:

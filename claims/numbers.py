@@ -36,6 +36,9 @@ _WORD = re.compile(r"\S+")
 _WORDS = re.compile(r"(?=\S)[^\s\d]*(\d)?\S*")  # a word, its group set when it has a digit
 
 
+# asked of each line by four or five stages in turn (the skipped lines, the rows, the stated
+# orders, the passages): the search scans the line each time, a hit is a dict look-up
+@lru_cache(maxsize=1024)
 def has_digit(text: str) -> bool:
     """Whether `text` may hold a number: every value, spread, range and p-value token has a
     digit (`classify`), so a text without one tokenizes to words only, and a stage that

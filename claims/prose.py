@@ -839,7 +839,7 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
             prev_end = m.end("u") if m.group("u") and unit is not None else m.end("n")
             if unit is not None and _SIZE_UNITS.match(unit) and unit not in MAGNITUDES:
                 continue
-            if unit is None and _NAMED_BY.search(sentence[max(0, m.start() - 20):m.start()]):
+            if unit is None and _named_by(sentence[max(0, m.start() - 20):m.start()]):
                 continue  # "he did not ack patch 2 while he acked patch 1": names, not measures
             end = _PHRASE_END.search(after)
             phrase = after[:end.start()] if end else after
@@ -890,7 +890,16 @@ SIDE_CLAUSE_WORDS = 8  # "on the unpatched kernel it yields 9.1 Gbps": a clause 
 # a word a number after it names ("patch 2", "v3", "CPU 5", "#4"), not a measurement
 _NAMED_BY = re.compile(r"(?i)(?:\b(?:patch(?:es)?|commit|version|rev(?:ision)?|series|part|step|case|bug|"
                        r"issue|number|no\.|cpus?|cores?|nodes?|queues?|ports?|vcpus?|v)|#)\s*$")
+# The last character of a _NAMED_BY match before its trailing blanks: each word's last
+# letter in either case ("ſ" is an "s" to the case-blind match), "." of "no." and "#".
+_NAMED_BY_LAST = frozenset("hstnvpegru" "HSTNVPEGRU" "ſ.#")
 _WORD_NOTE = re.compile(r"\(([A-Za-z][\w +/-]{0,40})\)")
+
+
+def _named_by(before: str) -> bool:
+    """`_NAMED_BY.search(before)`: its search, tried at each place of the text, runs only
+    when the text's last character past its blanks can end a match (one text in eight)."""
+    return before.rstrip()[-1:] in _NAMED_BY_LAST and _NAMED_BY.search(before) is not None
 
 
 def _unit_word(word: str) -> str:

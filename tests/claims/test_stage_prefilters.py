@@ -422,3 +422,98 @@ def test_numbered_start_as_the_listing_match(text: str) -> None:
 @needs_mail
 def test_numbered_start_reads_real_mail_as_the_listing_match() -> None:
     assert all(blocks._NUMBERED_START.match(t) is not None or blocks._NUMBERED.match(t) is None for t in LINES)
+
+
+# every word _NAMED_BY ends a text with, and what a number after it may follow
+_NAMED_WORDS = ("patch", "patches", "commit", "version", "rev", "revision", "series", "part", "step", "case", "bug",
+                "issue", "number", "no.", "cpu", "cpus", "core", "cores", "node", "nodes", "queue", "queues", "port",
+                "ports", "vcpu", "vcpus", "v", "#")
+
+
+def test_named_by_words_end_in_the_listed_characters() -> None:
+    assert all(prose._NAMED_BY.search(w) for w in _NAMED_WORDS)
+    ends = re.compile("(?i)[" + re.escape("".join({w[-1] for w in _NAMED_WORDS})) + "]")
+    assert {chr(c) for c in range(0x110000) if ends.fullmatch(chr(c))} == prose._NAMED_BY_LAST
+
+
+@pytest.mark.parametrize("text", ["", " ", "patch ", "PATCHES\n", "see no.", "#", "v", " v  ", "CPUſ", "vcpu\t",
+                                  "xv", "eport ", "cpus\u00a0", "in version\n\n", "bug.", "of the queue  x",
+                                  "Patch", "\u212a", "at step  \u2003"])
+def test_named_by_as_the_search(text: str) -> None:
+    assert prose._named_by(text) == (prose._NAMED_BY.search(text) is not None)
+
+
+@needs_mail
+def test_named_by_reads_real_mail_as_the_search() -> None:
+    for text in LINES:
+        for k in range(0, min(len(text), 400), 7):
+            before = text[max(0, k - 20):k]
+            assert prose._named_by(before) == (prose._NAMED_BY.search(before) is not None), before
+
+
+def _commands_read(lines: list, monkeypatch: pytest.MonkeyPatch, passing: bool) -> str:
+    with monkeypatch.context() as m:
+        if not passing:
+            m.setattr(commands, "_passed_by", lambda text, ran: False)
+        return repr(commands.find_commands(lines))
+
+
+_COMMAND_MAIL = """Hi,
+
+I ran netperf against the box:
+netperf -H 10.0.0.1 -t TCP_RR
+netperf
+1) netperf
+* sockperf ping-pong
+client: iperf3 -c 10.0.0.2
+client: iperf3
+server: nothing here
+Performance counter stats for 'system wide':
+Performance counter stats for './virtio_test --batch=64':
+  ./vringh_test
+  vringh_test now gives
+while doing iperf -P 4 it drops
+it's `perf stat -a` that I ran
+$ uperf -m profile.xml
+# echo 1 > /proc/sys/net/core/busy_poll
+taskset -c 2 \\
+  netperf -H host
+FOO=bar
+ip link set dev eth0 mtu 9000
+numactl
+./mybench --runs 3
+mybench again
+mybench: 12 ops
+"""
+
+
+@pytest.mark.parametrize("text", [_COMMAND_MAIL] + [ln + "\n" for ln in _COMMAND_MAIL.splitlines()])
+def test_lines_passed_by_read_as_before(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = message_from_text(text).lines
+    assert _commands_read(lines, monkeypatch, True) == _commands_read(lines, monkeypatch, False)
+
+
+@needs_mail
+def test_commands_of_real_mail_read_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    for p in _texts():
+        lines = message_from_text(p.read_text(errors="replace")).lines
+        assert _commands_read(lines, monkeypatch, True) == _commands_read(lines, monkeypatch, False), p.name
+
+
+@pytest.mark.parametrize("pair", [("", ""), ("", "a"), ("abcd", "abce"), ("abcd", "abcde"), ("ab", "abc"),
+                                  ("device_add x,id=b1", "device_add x,id=b1,cont-pages=on"), ("aaaa", "bbbb"),
+                                  ("abcde", "edcba"), ("12345678", "1234567890")])
+def test_alike_as_the_ratio(pair: tuple[str, str]) -> None:
+    from difflib import SequenceMatcher
+
+    assert blocks._alike(*pair) == (SequenceMatcher(None, *pair).ratio() >= 0.8)
+
+
+@needs_mail
+def test_alike_reads_real_lines_as_the_ratio() -> None:
+    from difflib import SequenceMatcher
+
+    texts = [t.strip() for t in LINES[::7] if t.strip()][:3000]
+    for x, y in zip(texts, texts[1:], strict=False):
+        for b in (y, x[:-1], x + "x", x.replace("1", "2")):
+            assert blocks._alike(x, b) == (SequenceMatcher(None, x, b).ratio() >= 0.8), (x, b)
