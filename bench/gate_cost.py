@@ -188,6 +188,8 @@ def main() -> int:
     ap.add_argument("--repeats", action="store_true", help="bound a memo of paragraphs seen before")
     ap.add_argument("--sizes", action="store_true", help="the gate's CPU by text size")
     args = ap.parse_args()
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1: the gates are compared over whole rounds")
     sys.path.insert(0, ROOT)
     import claims.prescan as ours
 
