@@ -76,6 +76,7 @@ import itertools
 import re
 from collections.abc import Iterator
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from claims import numbers
 from claims.commands import BENCH_PROGRAMS, LINE_PROGRAMS
@@ -557,20 +558,200 @@ def _keys(text: str) -> Iterator[tuple[str, int]]:
 
 
 def _repeated_keys(text: str) -> bool:
-    """One key printed with a number on two lines, each of which can be a row of a block:
-    blocks of one tool's output, which the block model pairs by their keys even when no
-    label names a side (the variants may be named by the subject or by what each block
-    runs). A key on a line of code or of a trailer, with no output under it, is no row."""
+    """One key printed with a number on two lines whose rows a reader can pair: blocks of
+    one tool's output, which the block model pairs by their keys even when no label names
+    a side (the variants may be named by the subject or by what each block runs), or the
+    readings of a procedure printed twice (claims.blocks.transcript_claims). Each line
+    must be one a block can hold (_in_a_block: a key on a line of code or of a trailer,
+    with no output under it, is no row), and two of them must be rows that can give a
+    claim (_may_pair): the same line quoted again, or a build's "W=1" on each of its
+    lines, gives none."""
     lines_of: dict[str, list[int]] = {}
     for key, line in _keys(text):
         at = lines_of.setdefault(key, [])
         if not at or at[-1] != line + 1:
             at.append(line + 1)  # the line's start
     known: dict[int, bool] = {}
+    read: dict[int, _KeyLine] = {}
     for at in lines_of.values():
-        if len(at) >= 2 and sum(1 for line in at if _in_a_block(text, line, known)) >= 2:
+        if len(at) < 2:
+            continue
+        held = [line for line in at if _in_a_block(text, line, known)]
+        if len(held) >= 2 and _may_pair(text, held, read):
             return True
     return False
+
+
+class _Row(NamedTuple):
+    """What the pairing of two block rows depends on, of one line's row as the block model
+    reads it (claims.blocks.block_rows, the line alone)."""
+
+    values: tuple[float | None, ...]  # the values pair_rows compares
+    tail: bool  # a short row of numbers with no name: block_rows may join it to the row above
+    key_column: bool  # a bare whole number and another value: a header may make it a name
+
+
+class _KeyLine(NamedTuple):
+    """A line as the message model gives it (claims.message.fill_lines) and its block row."""
+
+    depth: int
+    body: str
+    row: _Row | None
+
+
+def _key_line(text: str, line: int, read: dict[int, _KeyLine]) -> _KeyLine:
+    """The line starting at `line` (see _KeyLine); `read` keeps those read for this text."""
+    got = read.get(line)
+    if got is None:
+        end = text.find("\n", line)
+        depth, body = _model_line(text[line:end if end >= 0 else len(text)])
+        got = read[line] = _KeyLine(depth, body, _block_row(body))
+    return got
+
+
+@lru_cache(maxsize=1024)  # a reply quotes the lines its parent printed
+def _block_row(body: str) -> _Row | None:
+    """The row block_rows reads from the line `body` alone, if any (a line it drops, a
+    sentence or a device's settings, or that has no value, is no row of any block)."""
+    from claims.blocks import block_rows
+
+    rows = block_rows([Line(body, 1, 0, None, None)], 0, 1, None, [], set())
+    if not rows:
+        return None
+    row = rows[0]
+    values = row.values
+    # (claims.blocks._unwrapped's tail; _key_columns' bare whole number, which leaves a
+    # value only beside another)
+    return _Row(tuple(t.value for t in values),
+                row.key is None and len(row.tokens) <= 3 and row.tokens[0].kind == "value",
+                len(values) >= 2 and any(t.text.isdigit() for t in values))
+
+
+def _model_line(raw: str) -> tuple[int, str]:
+    """A line's quote depth and text as the message model reads them (fill_lines): quote
+    markers off, a carriage return at its end off, control characters replaced."""
+    from claims.clean import clean_line
+    from claims.message import quote_depth
+
+    depth, body = quote_depth(raw[:-1] if raw.endswith("\r") else raw)
+    return depth, clean_line(body)
+
+
+def _may_pair(text: str, lines: list[int], read: dict[int, _KeyLine]) -> bool:
+    """Can a reader find a claim in a pair of these lines (their starts) of one key?
+    - The block model (claims.blocks: labelled blocks, runs of one command, transcripts)
+      reads each line's row with block_rows, and whichever way it pairs two rows (by
+      their order, their keys or their shapes) claims.pairs.pair_rows gives a claim only
+      where one of their values changed: it compares them place by place, as far as the
+      shorter row goes (_common_part cuts the longer), and every value of a block row
+      (its label, up to its first colon, holds none: block_rows clears label_in_text
+      otherwise). The same line printed twice, quoted again or at another depth, gives
+      none. Read alone here, a row may still differ in its block: a wrapped tail may join
+      it, or be it (claims.blocks._unwrapped), and a header may make a bare whole number
+      part of its name (_key_columns), which shifts the values after it.
+    - The grid model (rows of claims.grid.parse_line) pairs rows under different labels,
+      an unchanged value too.
+    - The prose "label: value" rows (claims.prose.line_row) pair only under different
+      labels (group_claims: a label seen again starts another comparison), and only a
+      change (pair_rows); a continuation line may join a row."""
+    from claims.grid import parse_line
+
+    keyed = [_key_line(text, line, read) for line in lines]
+    rows = [k.row for k in keyed if k.row is not None]
+    if _some_change([row.values for row in rows]):
+        return True
+    if len(rows) >= 2 and (any(_wraps(text, line, read) for line, k in zip(lines, keyed, strict=True) if k.row)
+                           or (any(row.key_column for row in rows) and _names_a_key_column(text))):
+        return True
+    if sum(1 for k in keyed if parse_line(k.body) is not None) >= 2:
+        return True
+    return _prose_pair(text, lines, read)
+
+
+def _some_change(values: list[tuple[float | None, ...]]) -> bool:
+    """Do two of these rows' values differ at a place both hold (a row and its own first
+    values are no change)? Sorted by length, each must start the next, or two differ."""
+    distinct = sorted(set(values), key=len)
+    return any(len(a) == len(b) or a != b[:len(a)] for a, b in itertools.pairwise(distinct))
+
+
+def _wraps(text: str, line: int, read: dict[int, _KeyLine]) -> bool:
+    """Is the row of the line at `line` one a wrapped tail may join (_Row.tail): the line
+    under it, or this line under the row of the line above?"""
+    end = text.find("\n", line)
+    if end >= 0 and (below := _key_line(text, end + 1, read).row) is not None and below.tail:
+        return True
+    own = _key_line(text, line, read).row
+    return line > 0 and own is not None and own.tail \
+        and _key_line(text, text.rfind("\n", 0, line - 1) + 1, read).row is not None
+
+
+def _key_word_pattern() -> re.Pattern[str] | None:
+    """A word that names a key column (claims.lexicon.names_key: the word, a ":" or "#"
+    after it) standing alone, as a line's words are split, in the lower-cased text (a
+    quote marker may be glued before it, or a label's colon: block_label's column names
+    are the words after it); None when the lexicon's words are not at hand."""
+    try:
+        from claims import lexicon
+
+        words = lexicon._KEY_HEADERS
+    except (ImportError, AttributeError):
+        return None
+    alternatives = "|".join(sorted(map(re.escape, words)))
+    return re.compile(rf"(?<![^\s>:])(?:{alternatives})[:#]*(?!\S)")
+
+
+_KEY_WORD = _key_word_pattern()
+
+
+def _names_a_key_column(text: str) -> bool:
+    """Can a header over a block make a row's bare whole number part of its name
+    (claims.blocks._key_columns)? Only a column named by a word the lexicon reads as a key
+    (claims.lexicon.names_key: "CPU", "queue"), alone over the number, does: a word of a
+    header line, which holds no value (block_rows), or of the column names after a block
+    label's colon (claims.blocks.block_label). Only the lines holding such a word are read
+    (every line where the control characters the message model removes may join one)."""
+    from claims.blocks import block_label
+    from claims.clean import has_control
+    from claims.lexicon import names_key
+    from claims.pairs import make_row
+
+    if _KEY_WORD is not None and not has_control(text.replace("\n", " ")):
+        low = text.lower()
+        starts = sorted({low.rfind("\n", 0, m.start()) + 1 for m in _KEY_WORD.finditer(low)})
+    else:
+        starts = [0, *(m.end() for m in re.finditer("\n", text))]
+    for start in starts:
+        end = text.find("\n", start)
+        body = _model_line(text[start:end if end >= 0 else len(text)])[1]
+        if any(names_key(w) for w in body.split()):
+            if not make_row(None, body, 0).values:
+                return True
+            label = block_label(body)
+            if label is not None and any(names_key(w) for w in label[1]):
+                return True
+    return False
+
+
+def _prose_pair(text: str, lines: list[int], read: dict[int, _KeyLine]) -> bool:
+    """Do two of these lines give prose "label: value" rows (claims.prose.line_row) under
+    different labels whose values differ (or one of which the next line continues)?"""
+    from claims.pairs import make_row
+    from claims.prose import line_row
+
+    segments: list[tuple[str, tuple[float | None, ...], bool]] = []  # label, values, continued
+    for line in lines:
+        k = _key_line(text, line, read)
+        own = [Line(k.body, 1, k.depth, None, None)]
+        end = text.find("\n", line)
+        if end >= 0:
+            own.append(Line(_key_line(text, end + 1, read).body, 2, k.depth, None, None))
+        got = line_row(own, 0, set())
+        if got is not None:
+            seg = got[0]
+            segments.append((seg.label.lower(), tuple(t.value for t in make_row(None, seg.text, 0).values), got[1] > 0))
+    return any(a[0] != b[0] and (a[2] or b[2] or _some_change([a[1], b[1]]))
+               for a, b in itertools.combinations(segments, 2))
 
 
 def _line_kind_at(text: str, line: int) -> tuple[int, int, str]:

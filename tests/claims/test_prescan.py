@@ -726,6 +726,121 @@ def test_a_block_row_is_a_line_a_block_can_hold() -> None:
     assert checked > 1000
 
 
+def _keys_in_blocks(text: str) -> bool:
+    """What _repeated_keys asked before its lines had to be rows a reader can pair: one
+    key on two lines a block can hold."""
+    lines_of: dict[str, list[int]] = {}
+    for key, line in prescan._keys(text):
+        lines_of.setdefault(key, []).append(line + 1)
+    known: dict[int, bool] = {}
+    return any(len(set(at)) >= 2 and sum(prescan._in_a_block(text, line, known) for line in set(at)) >= 2
+               for at in lines_of.values())
+
+
+# two blocks of `vdpa mgmtdev capab show` output in an archive review (each device's
+# settings; the variants named by their "mtu: on" / "mtu: off" lines), and an archive
+# cover letter's vsock results, "Before" and "After" over one key each
+_VDPA = ("On 2/2/2022 10:13 AM, Eli Cohen wrote:\n"
+         "> Here is what the device reports:\n>\n"
+         "> $ vdpa mgmtdev capab show\n"
+         "> pci/0000:41:00.2:\n>    class: net\n>       mac: off\n>       mtu: on\n"
+         ">       max_mtu: 9000\n>       max_vqp: 1\n"
+         "> auxiliary/mlx5_core.sf.1:\n>    class: net\n>       mac: on\n>       mtu: off\n"
+         ">       max_mtu: 1500\n>       max_vqp: 256\n\n"
+         "Thanks,\n-Siwei\n")
+_VSOCK = ("Payload: 64k\nThreads: 16\nTest Runs: 10\nType: SOCK_STREAM\n"
+          "Before: commit b7bfaa761d760 (\"Linux 6.2-rc3\")\n\n"
+          "Before\n------\ng2h: 16.77Gb/s\nh2g: 10.56Gb/s\n\n"
+          "After\n-----\ng2h: 21.04Gb/s\nh2g: 10.76Gb/s\n")
+
+
+def test_a_repeated_key_passes_only_on_rows_a_reader_can_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One key on two lines of blocks passes only where a reader can pair the two lines'
+    rows into a claim (_may_pair): block rows whose values differ (claims.pairs.pair_rows
+    gives nothing from unchanged rows), grid rows, prose rows under two labels. A review
+    that quotes one kernel-doc line under two functions, and a 0-day report whose make
+    lines each set W=1 (shapes of archive messages the key alone passed), hold none."""
+    review = ("On Tue, Mar 1, 2022 at 10:00 AM A wrote:\n"
+              "> +/**\n> + * vdpa_foo - do foo\n> + * @vdev: the device\n> + *\n"
+              "> + * Return: 0 on success, -errno on failure.\n> + */\n\n"
+              "The comment is fine.\n\n"
+              "> +/**\n> + * vdpa_bar - do bar\n> + * @vdev: the device\n> + *\n"
+              "> + * Return: 0 on success, -errno on failure.\n> + */\n\n"
+              "Same here.\n")
+    oday = ("config: m68k-allyesconfig\ncompiler: m68k-linux-gcc (GCC) 12.1.0\n"
+            "reproduce (this is a W=1 build):\n"
+            "        mkdir build_dir && cp config build_dir/.config\n"
+            "        COMPILER_INSTALL_PATH=$HOME/0day COMPILER=gcc-12.1.0 make.cross W=1 O=build_dir ARCH=m68k "
+            "olddefconfig\n"
+            "        COMPILER_INSTALL_PATH=$HOME/0day COMPILER=gcc-12.1.0 make.cross W=1 O=build_dir ARCH=m68k "
+            "SHELL=/bin/bash drivers/vhost/\n")
+    for text in (review, oday):
+        assert _keys_in_blocks(readable(text))  # what passed them before
+        assert not prescan._repeated_keys(readable(text))
+        assert not might_have_claims(text)
+    for text in (_VDPA, _VSOCK):  # the same keys over values that differ: the block model's pairs
+        assert prescan._repeated_keys(readable(text)) and might_have_claims(text)
+    gate_open(monkeypatch)
+    for text in (review, oday):
+        assert findings(extract.extract_message(message_from_text(text))) == set()
+    vdpa = extract.extract_message(message_from_text(_VDPA)).claims
+    assert {(c.metric, c.baseline.value, c.candidate.value) for c in vdpa if c.baseline and c.candidate} \
+        == {("max_mtu", 1500.0, 9000.0), ("max_vqp", 256.0, 1.0)}
+    vsock = extract.extract_message(message_from_text(_VSOCK)).claims
+    assert ("g2h", 16.77, 21.04) in {(c.metric, c.baseline.value, c.candidate.value)
+                                     for c in vsock if c.baseline and c.candidate}
+
+
+def test_a_repeated_key_passes_where_its_rows_may_differ_in_their_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two lines of one key read alone may print the same values and still give a claim in
+    their blocks: a wrapped tail under each (claims.blocks._unwrapped joins it to the row),
+    or a header that makes a bare whole number part of the row's name (_key_columns), in
+    another column over each block. Without either, the same lines give nothing."""
+    wrapped = "Before:\ntx: 5 Mpps 7\ntx: 5 Mpps\n7\n\nAfter:\ntx: 5 Mpps 7\ntx: 5 Mpps\n9\n"
+    headed = ("Before:  CPU  %usr  %sys\nAverage: 0 5.1 usr 7 sys\nMax: 0.5 5.5 usr 7.5 sys\n\n"
+              "After:  %usr  %sys  CPU\nAverage: 0 5.1 usr 7 sys\nMax: 0.5 5.5 usr 7.5 sys\n")
+    bare = "Before:\nAverage: 0 5.1 usr 7 sys\nMax: 0.5 5.5 usr 7.5 sys\n\nAfter:\nAverage: 0 5.1 usr 7 sys\n" \
+           "Max: 0.5 5.5 usr 7.5 sys\n"
+    assert prescan._repeated_keys(wrapped) and prescan._repeated_keys(headed)
+    assert not prescan._repeated_keys(bare)
+    gate_open(monkeypatch)
+    for text in (wrapped, headed):
+        assert extract.extract_message(message_from_text(text)).claims
+    assert not extract.extract_message(message_from_text(bare)).claims
+
+
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_a_pair_of_two_lines_of_one_key_is_one_the_gate_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every claim the extractor finds over the corpus and the shapes between two lines
+    that hold one key is a pair `_may_pair` accepts: the repeated-key cue is no stricter
+    than the readers that pair such lines."""
+    gate_open(monkeypatch)
+    checked = 0
+    for path in TEXTS:
+        msg = message_from_text(path.read_text(errors="replace"))
+        lines = msg.lines
+        if not lines:
+            continue
+        text = "\n".join(("> " * ln.depth) + ln.text for ln in lines)
+        starts: dict[int, list[int]] = {}
+        at = 0
+        for ln in lines:
+            starts.setdefault(ln.number, []).append(at)
+            at += len(("> " * ln.depth) + ln.text) + 1
+        keys: dict[int, set[str]] = {}
+        for key, line in prescan._keys(text):
+            keys.setdefault(line + 1, set()).add(key)
+        for c in extract.extract_message(msg).claims:
+            if c.baseline is None or c.candidate is None:
+                continue
+            pairs = [(a, b) for a in starts.get(c.baseline.line, []) for b in starts.get(c.candidate.line, [])
+                     if a != b and keys.get(a, set()) & keys.get(b, set())]
+            if pairs:
+                assert any(prescan._may_pair(text, list(pair), {}) for pair in pairs), (path.name, c.metric)
+                checked += 1
+    assert checked > 50
+
+
 def test_a_cell_counts_only_on_a_line_a_reader_takes_as_a_row(monkeypatch: pytest.MonkeyPatch) -> None:
     """A number after "key=" or a column gap is a cell only on a line the grid model, the
     prose reader's "label: value" rows or a block can take (_read_as_row): the links of
