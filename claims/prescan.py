@@ -28,7 +28,11 @@ extractor's own reader of that shape asked about the cue's lines only.
   only on a line one of their readers can take: a row of the grid model's own line parser
   or of the prose "label: value" rows, or a line a block can hold (a line of output, as
   claims.blocks.line_kind reads lines, at or below it, before code or another quote depth);
-  two measures also count in a paragraph whose sentences the prose readers pair.
+  two measures also count in a paragraph whose sentences the prose readers pair. A cell or
+  a block's label counts only where its reader can pair it with something: a grid row with a
+  second cell or a row of its grid beside it, a group of prose rows whose labels can tell
+  the sides apart, a run of blocks (no code or other quote depth between) two of which hold
+  a line of one shape; and two on one line only where a reader pairs two numbers of a line.
 - A pair written in words (from/to, "vs", "compared", "against", "instead of", numbers
   with side words: "645 without the patch, ~625 with batch") passes only where the
   extractor's readers of such text find a pair in the cue's paragraph: the sentence
@@ -1013,9 +1017,12 @@ def _read_as_row(text: str, line: int, known: dict[int, bool]) -> bool:
 GRID_REACH = 40  # lines a walk from a grid row to the next row of its grid reads at most
 GROUP_REACH = 60  # lines a walk from a row to either end of its run of prose rows reads at most
 BLOCKS_REACH = 300  # lines a walk from a line of output to either end of its run of blocks reads at most
-# what a line of code to the block model holds (claims.blocks._CODE_MARKS, and the ":" of a
-# compiler's message)
-_CODE_MARKS = frozenset("#|;{}(=:")
+# What every line of code to the block model holds (claims.blocks.line_kind: a compiler's
+# "file.c:12:", a "#define", a numbered listing's "|", a line ending in ";", "{" or "}", a
+# call ending so, a keyword before "(", an "==" or "!="): only such a line's kind is read
+# where the walks look for code (tests/claims/test_prescan.py checks the corpus's lines).
+_CODE_SCREEN = re.compile(r"[#|;{}]|==|!=|:\d|\b(?:if|else|return|while|for|switch)\b\s*\(")
+_ALNUM = re.compile(r"[^\W_]")  # a letter or digit (str.isalnum): a rule has none
 # a box's rule with a note written past it: a line find_grids passes over (claims.grid._RULED_NOTE)
 _RULED = re.compile(r"[^\S\n]*[*+|][-=*+|]{8,}")
 
@@ -1122,9 +1129,8 @@ class _Lines:
 
     def is_code(self, line: int) -> bool:
         """Is the line code to the block model? Its kind is read only for a line with a mark
-        some form of code has (claims.blocks.line_kind: a compiler's "file.c:12:" or one of
-        "#|;{}(="), which most lines of prose lack."""
-        return not _CODE_MARKS.isdisjoint(self.body(line)[1]) and self.kind(line) == "code"
+        every form of code has (_CODE_SCREEN), which most lines of prose lack."""
+        return _CODE_SCREEN.search(self.body(line)[1]) is not None and self.kind(line) == "code"
 
     # -- the readers' structures --
 
@@ -1211,7 +1217,7 @@ class _Lines:
                 return d == depth
             if label_over and step > 0:
                 return False  # the label line stands right over the row it names
-            if not any(ch.isalnum() for ch in body) or "|" in body or _RULED.match(body) is not None:
+            if _ALNUM.search(body) is None or "|" in body or _RULED.match(body) is not None:
                 continue  # a rule, a bordered line of labels, a box's rule with a note
             if not label_over and (step > 0 or n == 0) and 1 <= len(body.split()) <= 4 and len(body) < 60 \
                     and _DIGIT.search(body) is None:
@@ -1362,7 +1368,7 @@ class _Lines:
         """Is the line blank, or a rule (claims.blocks.line_kind; a rule holds no letter or
         digit)?"""
         body = self.body(line)[1]
-        return not body.strip() or not any(ch.isalnum() for ch in body) and self.kind(line) == "rule"
+        return not body.strip() or _ALNUM.search(body) is None and self.kind(line) == "rule"
 
     def paired_output(self, top: int, bottom: int) -> set[int]:
         """The lines of output, from `top` to `bottom` (none of code), in runs of blocks with
@@ -1423,8 +1429,8 @@ def _paired_cells(text: str) -> bool:
     next few lines), anywhere in the text (blocks pair output that is far apart); a pair of
     them names its two variants, so each cell or block label has a variant word on its line
     or just above it (a table's header). Each counts only where a reader can pair it with
-    something (_Lines.pairs_on, _Lines.labels_a_pair: a grid, a group of rows, a run of
-    blocks), and two on one line only where a reader pairs two numbers of one line
+    something (_Lines.pairs_in_rows, pairs_in_blocks, labels_a_pair: a grid, a group of
+    rows, a run of blocks), and two on one line only where a reader pairs two numbers of one line
     (_Lines.holds_a_pair): the two sides of every other pair stand on two lines. The variant
     words are looked up, once a line, only on the candidate lines, and the readers asked
     last: they are the costly part."""
