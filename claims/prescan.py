@@ -1096,7 +1096,7 @@ class _Lines:
         self._kinds: dict[int, str] = {}
         self.groups: dict[int, set[int] | None] = {}  # runs of prose rows read, by their first line
         self.runs: dict[int, set[int] | None] = {}  # lines of output that pair, by the first line read
-        self.tops: dict[int, int] = {}  # where the walk up from a line to a line of code ended
+        self.tops: dict[int, int] = {}  # where the run of blocks a line is in starts (run_start)
         self.breakers: dict[int, bool] = {}  # lines that end every group of prose rows (breaks_groups)
 
     def above(self, line: int) -> int:
@@ -1324,45 +1324,40 @@ class _Lines:
         an aside merged into the block above is such a block too) and that hold rows of one
         shape (claims.numbers.skeleton) each. So the run of such blocks around it must hold
         two blocks with rows of one shape (paired_output)."""
-        top = self.run_end(output, -1)
+        top = self.run_start(output)
         if top < 0:
             return True  # a run longer than the walk reads: not asked
         if top not in self.runs:
-            bottom = self.run_end(output, 1)
-            self.runs[top] = None if bottom < 0 else self.paired_output(top, bottom)
+            self.runs[top] = self.paired_output(top)
         paired = self.runs[top]
         return paired is None or output in paired
 
-    def run_end(self, output: int, step: int) -> int:
-        """The last line with text up (`step` -1) or down (1) from the line of output at
-        `output` in its run of blocks: the run ends at a line of code, and at a line of
-        another quote depth than the line with text before it unless it stands right under
-        a line of output (claims.blocks.find_blocks starts the text above a block there);
-        -1 when the walk reads BLOCKS_REACH lines. The lines passed up keep the answer."""
+    def run_start(self, output: int) -> int:
+        """The first line with text of the run of blocks the line of output at `output` is in,
+        found up from it: the run starts after a line of code, and at a line of another
+        quote depth than the line with text above it unless it stands right under a line of
+        output (claims.blocks.find_blocks starts the text above a block there); -1 when the
+        walk reads BLOCKS_REACH lines. The lines passed keep the answer."""
         passed = []
-        line, end = output, -1
+        line, start = output, -1
         for _ in range(BLOCKS_REACH):
-            if step < 0 and line in self.tops:
-                end = self.tops[line]
+            if line in self.tops:
+                start = self.tops[line]
                 break
             passed.append(line)
-            nxt = self.below(line) if step > 0 else self.above(line)
+            upper = self.above(line)
             gap = False  # a blank line or a rule between the two lines with text
-            while nxt >= 0 and self.blank_or_rule(nxt):
+            while upper >= 0 and self.blank_or_rule(upper):
                 gap = True
-                nxt = self.below(nxt) if step > 0 else self.above(nxt)
-            if nxt < 0 or self.is_code(nxt):
-                end = line
+                upper = self.above(upper)
+            if upper < 0 or self.is_code(upper) \
+                    or self.body(upper)[0] != self.body(line)[0] and (gap or self.kind(upper) != "data"):
+                start = line
                 break
-            upper, lower = (line, nxt) if step > 0 else (nxt, line)
-            if self.body(upper)[0] != self.body(lower)[0] and (gap or self.kind(upper) != "data"):
-                end = line
-                break
-            line = nxt
-        if step < 0:
-            for p in passed:
-                self.tops[p] = end
-        return end
+            line = upper
+        for p in passed:
+            self.tops[p] = start
+        return start
 
     def blank_or_rule(self, line: int) -> bool:
         """Is the line blank, or a rule (claims.blocks.line_kind; a rule holds no letter or
@@ -1370,12 +1365,15 @@ class _Lines:
         body = self.body(line)[1]
         return not body.strip() or _ALNUM.search(body) is None and self.kind(line) == "rule"
 
-    def paired_output(self, top: int, bottom: int) -> set[int]:
-        """The lines of output, from `top` to `bottom` (none of code), in runs of blocks with
-        two blocks whose rows have one shape (_shape). The lines are walked as
+    def paired_output(self, top: int) -> set[int] | None:
+        """The lines of output of the run of blocks that starts at `top` (run_start) that are
+        in runs of blocks with two blocks whose rows have one shape (_shape); None when the
+        run is longer than 2 * BLOCKS_REACH lines. The lines are walked as
         claims.blocks.find_blocks walks them: a line of output opens a block after a text or
         arrow line (a label) or a non-blank line of another quote depth, which also breaks
-        the run of blocks unless it stands right under a line of output. A block's rows are
+        the run of blocks unless it stands right under a line of output (a rule's change of
+        depth too, which run_start passes over: the run read may hold a few). The walk ends
+        at a line of code, or where run_start would start another run. A block's rows are
         its lines of output and the lines of text above them since the last line of output
         (block_rows reads those under the block's label)."""
         run = 0
@@ -1386,13 +1384,19 @@ class _Lines:
         waiting: list[str] = []  # the lines of text since the last line of output
         after_output = False  # the line before is a line of output
         pos = top
-        while 0 <= pos <= bottom:
+        for _ in range(2 * BLOCKS_REACH):
+            if pos < 0:
+                break
             line, pos = pos, self.below(pos)
             d, body = self.body(line)
             kind = self.kind(line)
+            if kind == "code":
+                break
             right_under, after_output = after_output, kind == "data"
             if depth is not None and d != depth and kind != "blank":
                 if not right_under:
+                    if kind != "rule":
+                        break  # another run starts here (run_start)
                     run += 1
                 open_block, label, waiting = False, False, []
             if kind in ("blank", "rule"):
@@ -1409,6 +1413,8 @@ class _Lines:
             blocks[-1][1].append(body)
             blocks[-1][2].append(line)
             label, waiting = False, []
+        else:
+            return None
         count: dict[int, int] = {}
         for r, _, _ in blocks:
             count[r] = count.get(r, 0) + 1
