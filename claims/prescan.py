@@ -28,7 +28,11 @@ extractor's own reader of that shape asked about the cue's lines only.
   only on a line one of their readers can take: a row of the grid model's own line parser
   or of the prose "label: value" rows, or a line a block can hold (a line of output, as
   claims.blocks.line_kind reads lines, at or below it, before code or another quote depth);
-  two measures also count in a paragraph whose sentences the prose readers pair.
+  two measures also count in a paragraph whose sentences the prose readers pair. A cell or
+  a block's label counts only where its reader can pair it with something: a grid row with a
+  second cell or a row of its grid beside it, a group of prose rows whose labels can tell
+  the sides apart, a run of blocks (no code or other quote depth between) two of which hold
+  a line of one shape; and two on one line only where a reader pairs two numbers of a line.
 - A pair written in words (from/to, "vs", "compared", "against", "instead of", numbers
   with side words: "645 without the patch, ~625 with batch") passes only where the
   extractor's readers of such text find a pair in the cue's paragraph: the sentence
@@ -1181,12 +1185,442 @@ def _read_as_row(text: str, line: int, known: dict[int, bool]) -> bool:
         or (":" in body and bool(line_segment_groups(ln))) or _in_a_block(text, line, known)
 
 
+# --- what a pair of cells needs: a structure of one reader that holds both -------------------
+#
+# A cell, a row's last value or a block's label is one side of a pair only where a reader
+# pairs it with something: the grid model pairs cells of one row or of rows of one grid,
+# the prose reader pairs "label: value" rows of one group whose labels can tell the sides
+# apart, the block model pairs blocks of one run of output whose lines have a shape in
+# common. Each is read over the lines around the candidate by the readers' own line parsers
+# (claims.grid.parse_line, claims.prose.variant_groups, claims.blocks.line_kind and the row
+# tokens of claims.pairs.make_row); a walk that would read further than its reach passes.
+
+GRID_REACH = 40  # lines a walk from a grid row to the next row of its grid reads at most
+GROUP_REACH = 60  # lines a walk from a row to either end of its run of prose rows reads at most
+BLOCKS_REACH = 300  # lines a walk from a line of output to either end of its run of blocks reads at most
+# What every line of code to the block model holds (claims.blocks.line_kind: a compiler's
+# "file.c:12:", a "#define", a numbered listing's "|", a line ending in ";", "{" or "}", a
+# call ending so, a keyword before "(", an "==" or "!="): only such a line's kind is read
+# where the walks look for code (tests/claims/test_prescan.py checks the corpus's lines).
+_CODE_SCREEN = re.compile(r"[#|;{}]|==|!=|:\d|\b(?:if|else|return|while|for|switch)\b\s*\(")
+_ALNUM = re.compile(r"[^\W_]")  # a letter or digit (str.isalnum): a rule has none
+# a box's rule with a note written past it: a line find_grids passes over (claims.grid._RULED_NOTE)
+_RULED = re.compile(r"[^\S\n]*[*+|][-=*+|]{8,}")
+
+
+def _sides_told(group: list) -> bool:
+    """Can claims.prose.group_claims pair rows of this group (claims.prose.Segment)? It pairs
+    only where a label names a side (claims.variants.role), or in a group of two rows whose
+    labels are `contrasted`: cues of opposite signs, or a word in common that `decided`
+    reads (with the message's subject, which the gate does not see: a word in common is
+    taken). Such a pair of rows is the group, a part of it between two copies of one label,
+    or, in a group of three, the two after a first row that is no clean row of numbers
+    (a setting heading the rows: group_claims reads those two as a group of their own)."""
+    from claims.lexicon import content_words, cue
+    from claims.variants import role
+
+    labels = [seg.label for seg in group]
+    if any(role(lab) is not None for lab in labels):
+        return True
+    parts: list[list] = [[]]
+    seen: set[str] = set()
+    for seg in group:  # claims.prose._repeats_split
+        if seg.label.lower() in seen:
+            parts.append([])
+            seen = set()
+        parts[-1].append(seg)
+        seen.add(seg.label.lower())
+    if len(parts) > 1:
+        return any(len(part) >= 2 and _sides_told(part) for part in parts)
+    if len(group) == 3 and not group[0].clean and group[1].clean and group[2].clean:
+        group = group[1:]
+    if len(group) != 2 or not all(seg.label for seg in group):
+        return False
+    a, b = (seg.label for seg in group)
+    return cue(a).score * cue(b).score < 0 or bool(set(content_words(a)) & set(content_words(b)))
+
+
+def _unit_only(body: str) -> bool:
+    """A line of one or two units, which claims.prose.line_row reads as a row's wrapped tail."""
+    words = body.split()
+    return 0 < len(words) <= 2 and all(numbers.is_unit(w.strip(".,;()")) for w in words)
+
+
+def _shape(body: str) -> tuple[str, ...] | None:
+    """The shape of a line of a block, as far as claims.blocks.block_rows can make it one of
+    its rows' (None for a line that gives no row): claims.numbers.skeleton of its tokens
+    (claims.pairs.make_row), every number and every word with a digit one mark "#".
+    block_rows makes some numbers words of the row's name ("Dhrystone 2 using ...",
+    "percentile 99.999 = 48.902", a CPU's number) and joins a wrapped row's two lines only
+    into a shape another of its rows has; it changes a shape in no other way."""
+    from claims.blocks import is_sentence
+    from claims.numbers import skeleton
+    from claims.pairs import make_row
+
+    if _DIGIT.search(body) is None or is_sentence(body.strip()):
+        return None
+    tokens = make_row(None, body, 0).tokens
+    if not any(t.kind == "value" for t in tokens):
+        return None
+    return tuple("#" if mark in ("#", "#%") or any(ch.isdigit() for ch in mark) else mark
+                 for mark in skeleton(tokens))
+
+
+class _Lines:
+    """The lines of one text as the readers read them, each read once: its quote depth and
+    text (claims.message.quote_depth), its kind to the block model (claims.blocks.line_kind),
+    and what each reader's walk found, kept for the next candidate."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._bodies: dict[int, tuple[int, str]] = {}
+        self._kinds: dict[int, str] = {}
+        self.groups: dict[int, set[int] | None] = {}  # runs of prose rows read, by their first line
+        self.runs: dict[int, set[int] | None] = {}  # lines of output that pair, by the first line read
+        self.tops: dict[int, int] = {}  # where the run of blocks a line is in starts (run_start)
+        self.breakers: dict[int, bool] = {}  # lines that end every group of prose rows (breaks_groups)
+
+    def above(self, line: int) -> int:
+        """The start of the line above the one starting at `line`, or -1 at the top."""
+        return -1 if line == 0 else self.text.rfind("\n", 0, line - 1) + 1
+
+    def below(self, line: int) -> int:
+        """The start of the line below the one starting at `line`, or -1 at the end."""
+        end = self.text.find("\n", line)
+        return -1 if end < 0 else end + 1
+
+    def body(self, line: int) -> tuple[int, str]:
+        """The quote depth and the text of the line starting at `line`."""
+        got = self._bodies.get(line)
+        if got is None:
+            from claims.message import quote_depth
+
+            end = self.text.find("\n", line)
+            got = self._bodies[line] = quote_depth(self.text[line:end if end >= 0 else len(self.text)])
+        return got
+
+    def kind(self, line: int) -> str:
+        """The line's kind as the block model reads it (claims.blocks.line_kind)."""
+        got = self._kinds.get(line)
+        if got is None:
+            from claims.blocks import line_kind
+
+            got = self._kinds[line] = line_kind(self.body(line)[1])
+        return got
+
+    def is_code(self, line: int) -> bool:
+        """Is the line code to the block model? Its kind is read only for a line with a mark
+        every form of code has (_CODE_SCREEN), which most lines of prose lack."""
+        return _CODE_SCREEN.search(self.body(line)[1]) is not None and self.kind(line) == "code"
+
+    # -- the readers' structures --
+
+    def pairs_in_rows(self, line: int) -> bool:
+        """Can a reader of rows pair a number on the line at `line` with another: the grid
+        model as a row of a grid (grid_pairs), or the prose reader as a row of a group of
+        "label: value" rows (prose_pairs)?"""
+        from claims.grid import parse_line
+
+        depth, body = self.body(line)
+        row = parse_line(body)
+        return row is not None and self.grid_pairs(line, depth, row.cells) or self.prose_pairs(line)
+
+    def pairs_in_blocks(self, line: int) -> bool:
+        """Can the block model pair a number on the line at `line` with another: a line of a
+        block (its line of output at or below it: output_at) in a run of blocks that pairs
+        (blocks_pair)?"""
+        output = self.output_at(line, self.body(line)[0])
+        return output >= 0 and self.blocks_pair(output)
+
+    def holds_a_pair(self, line: int) -> bool:
+        """Can a reader pair two numbers of the line at `line` with each other? Only the grid
+        model, in a row of two value cells (or a cell of two halves, "318K/316K"), and the
+        prose reader, in a line's "label: value" segments whose labels tell the sides apart
+        (_sides_told): every other pair takes its two sides from two lines."""
+        from claims.grid import parse_line
+        from claims.prose import line_segment_groups
+
+        depth, body = self.body(line)
+        row = parse_line(body)
+        if row is not None and (sum(c is not None for c in row.cells) >= 2
+                                or any(c is not None and c.second is not None for c in row.cells)):
+            return True
+        return ":" in body and any(len(g) >= 2 and _sides_told(g)
+                                   for g in line_segment_groups(Line(body, 1, depth, None, None)))
+
+    def labels_a_pair(self, line: int) -> bool:
+        """Can the `...:` line at `line` name a block the block model pairs? A label is a text
+        line (claims.blocks.line_kind) that block_label reads, over a line of output at its
+        quote depth with no line of code or of another depth between (find_blocks starts the
+        text above a block after those), in a run of blocks that pairs (blocks_pair)."""
+        from claims.blocks import block_label
+
+        depth, body = self.body(line)
+        if self.kind(line) != "text" or block_label(body) is None:
+            return False
+        below = self.below(line)
+        output = -1 if below < 0 else self.output_at(below, depth)
+        return output >= 0 and self.blocks_pair(output)
+
+    def grid_pairs(self, line: int, depth: int, cells: list) -> bool:
+        """Can the grid model pair a number of the row at `line` (its `cells` as
+        claims.grid.parse_line reads them)? grid_claims pairs two cells of one row (the
+        variants in columns), the two halves of one cell, or cells of two rows of one grid;
+        section_claims pairs the rows of grids of two columns or more. So a row of one cell
+        pairs only with another row of its own grid (grid_row_beside)."""
+        if len(cells) >= 2 or any(c is not None and c.second is not None for c in cells):
+            return True
+        return self.grid_row_beside(line, depth, 1) or self.grid_row_beside(line, depth, -1)
+
+    def grid_row_beside(self, line: int, depth: int, step: int) -> bool:
+        """Does claims.grid.find_grids read a row next to the one at `line` (below it for
+        `step` 1, above for -1) into the same grid? Between two rows of a grid it passes over
+        at most one blank line, rules, bordered lines of labels, and a short line of words
+        (no digit, four words at most) right over the next row; a row at another quote depth,
+        or any other line, closes the grid. (Any line with "|" is passed over, and every line
+        claims.grid.parse_line reads is taken for a row: only more than find_grids joins.)"""
+        from claims.grid import parse_line
+
+        blanks = 0
+        label_over = False  # find_grids' `pending`: a short label line over the next row
+        pos = line
+        for n in range(GRID_REACH):
+            pos = self.below(pos) if step > 0 else self.above(pos)
+            if pos < 0:
+                return False
+            d, body = self.body(pos)
+            if not body.strip():
+                blanks += 1
+                if blanks > 1 or label_over and step > 0:
+                    return False
+                continue
+            if parse_line(body) is not None:
+                return d == depth
+            if label_over and step > 0:
+                return False  # the label line stands right over the row it names
+            if _ALNUM.search(body) is None or "|" in body or _RULED.match(body) is not None:
+                continue  # a rule, a bordered line of labels, a box's rule with a note
+            if not label_over and (step > 0 or n == 0) and 1 <= len(body.split()) <= 4 and len(body) < 60 \
+                    and _DIGIT.search(body) is None:
+                label_over = True
+                continue
+            return False
+        return True
+
+    def prose_pairs(self, line: int) -> bool:
+        """Is the line at `line` in a group of rows claims.prose.variant_groups reads
+        ("label: value" lines one under the other, at most one blank line between, or
+        segments of one line) whose labels can tell the sides apart (_sides_told)? The reader
+        itself is run over the lines between two ends no group crosses (group_end), where
+        its walk starts as it does over the whole message."""
+        from claims.prose import variant_groups
+
+        top, closed = self.group_end(line, -1)
+        if top not in self.groups:
+            bottom, closed_below = self.group_end(line, 1)
+            covered: set[int] | None = None  # (None: the run is longer than the walk reads)
+            if closed and closed_below:
+                starts, lines = [], []
+                pos = top
+                while 0 <= pos <= bottom:
+                    depth, body = self.body(pos)
+                    starts.append(pos)
+                    lines.append(Line(body, len(lines) + 1, depth, None, None))
+                    pos = self.below(pos)
+                covered = set()
+                for group in variant_groups(lines, set()):
+                    if _sides_told(group):
+                        covered.update(starts[k - 1] for seg in group for k in range(seg.first, seg.last + 1))
+            self.groups[top] = covered
+        covered = self.groups[top]
+        return covered is None or line in covered
+
+    def group_end(self, line: int, step: int) -> tuple[int, bool]:
+        """The last line up (`step` -1) or down (1) from the line at `line` of the run of lines
+        claims.prose.variant_groups may read as one group with it, and whether the run ends
+        there within GROUP_REACH lines: a group never spans two blank lines, nor a line that
+        breaks every group (breaks_groups)."""
+        blanks = 0
+        last = pos = line
+        for _ in range(GROUP_REACH):
+            nxt = self.below(pos) if step > 0 else self.above(pos)
+            if nxt < 0:
+                return last, True
+            pos = nxt
+            body = self.body(pos)[1]
+            if not body.strip():
+                blanks += 1
+                if blanks > 1:
+                    return last, True
+                continue
+            blanks = 0
+            if self.breaks_groups(pos):
+                return last, True
+            last = pos
+        return last, False
+
+    def breaks_groups(self, line: int) -> bool:
+        """Does claims.prose.variant_groups end every group at the line at `line`? It does at
+        a line it reads that is no row (claims.prose.line_row, which it asks with the lines
+        under it, whose tail a row may take), and it reads every line that is no row's
+        tail: line_row takes as a tail only a line indented three more than the row, or a
+        unit alone."""
+        got = self.breakers.get(line)
+        if got is None:
+            from claims.prose import line_row
+
+            depth, body = self.body(line)
+            got = False
+            if len(body) - len(body.lstrip()) <= 2 and not _unit_only(body):
+                got = _DIGIT.search(body) is None
+                if not got:
+                    rows = [Line(body, 1, depth, None, None)]
+                    pos = line
+                    while len(rows) < 5 and (pos := self.below(pos)) >= 0:
+                        rows.append(Line(self.body(pos)[1], len(rows) + 1, self.body(pos)[0], None, None))
+                    got = line_row(rows, 0, set()) is None
+            self.breakers[line] = got
+        return got
+
+    def output_at(self, line: int, depth: int) -> int:
+        """The start of the first line of output (claims.blocks.line_kind "data") at or below
+        `line`, at `depth`, before a line of code or a non-blank line of another depth (where
+        claims.blocks.find_blocks starts the text above a block anew); -1 when none."""
+        pos = line
+        while pos >= 0:
+            kind = self.kind(pos)
+            if kind != "blank":
+                if self.body(pos)[0] != depth or kind == "code":
+                    return -1
+                if kind == "data":
+                    return pos
+            pos = self.below(pos)
+        return -1
+
+    def blocks_pair(self, output: int) -> bool:
+        """Can the block model pair the block that holds the line of output at `output` with
+        another? claims.blocks._series runs only blocks that follow one another (the text
+        above a block starts where the block before it ends: no line of code, skipped line
+        or line of another quote depth, but one right under a line of output, between them;
+        an aside merged into the block above is such a block too) and that hold rows of one
+        shape (claims.numbers.skeleton) each. So the run of such blocks around it must hold
+        two blocks with rows of one shape (paired_output)."""
+        top = self.run_start(output)
+        if top < 0:
+            return True  # a run longer than the walk reads: not asked
+        if top not in self.runs:
+            self.runs[top] = self.paired_output(top)
+        paired = self.runs[top]
+        return paired is None or output in paired
+
+    def run_start(self, output: int) -> int:
+        """The first line with text of the run of blocks the line of output at `output` is in,
+        found up from it: the run starts after a line of code, and at a line of another
+        quote depth than the line with text above it unless it stands right under a line of
+        output (claims.blocks.find_blocks starts the text above a block there); -1 when the
+        walk reads BLOCKS_REACH lines. The lines passed keep the answer."""
+        passed = []
+        line, start = output, -1
+        for _ in range(BLOCKS_REACH):
+            if line in self.tops:
+                start = self.tops[line]
+                break
+            passed.append(line)
+            upper = self.above(line)
+            gap = False  # a blank line or a rule between the two lines with text
+            while upper >= 0 and self.blank_or_rule(upper):
+                gap = True
+                upper = self.above(upper)
+            if upper < 0 or self.is_code(upper) \
+                    or self.body(upper)[0] != self.body(line)[0] and (gap or self.kind(upper) != "data"):
+                start = line
+                break
+            line = upper
+        for p in passed:
+            self.tops[p] = start
+        return start
+
+    def blank_or_rule(self, line: int) -> bool:
+        """Is the line blank, or a rule (claims.blocks.line_kind; a rule holds no letter or
+        digit)?"""
+        body = self.body(line)[1]
+        return not body.strip() or _ALNUM.search(body) is None and self.kind(line) == "rule"
+
+    def paired_output(self, top: int) -> set[int] | None:
+        """The lines of output of the run of blocks that starts at `top` (run_start) that are
+        in runs of blocks with two blocks whose rows have one shape (_shape); None when the
+        run is longer than 2 * BLOCKS_REACH lines. The lines are walked as
+        claims.blocks.find_blocks walks them: a line of output opens a block after a text or
+        arrow line (a label) or a non-blank line of another quote depth, which also breaks
+        the run of blocks unless it stands right under a line of output (a rule's change of
+        depth too, which run_start passes over: the run read may hold a few). The walk ends
+        at a line of code, or where run_start would start another run. A block's rows are
+        its lines of output and the lines of text above them since the last line of output
+        (block_rows reads those under the block's label)."""
+        run = 0
+        blocks: list[tuple[int, list[str], list[int]]] = []  # per block: its run, its rows, its lines of output
+        open_block = False
+        depth: int | None = None
+        label = False  # a text or arrow line since the last line of output
+        waiting: list[str] = []  # the lines of text since the last line of output
+        after_output = False  # the line before is a line of output
+        pos = top
+        for _ in range(2 * BLOCKS_REACH):
+            if pos < 0:
+                break
+            line, pos = pos, self.below(pos)
+            d, body = self.body(line)
+            kind = self.kind(line)
+            if kind == "code":
+                break
+            right_under, after_output = after_output, kind == "data"
+            if depth is not None and d != depth and kind != "blank":
+                if not right_under:
+                    if kind != "rule":
+                        break  # another run starts here (run_start)
+                    run += 1
+                open_block, label, waiting = False, False, []
+            if kind in ("blank", "rule"):
+                continue
+            depth = d
+            if kind != "data":
+                label = label or kind in ("text", "arrow")
+                waiting.append(body)
+                continue
+            if not open_block or label:
+                blocks.append((run, [], []))
+                open_block = True
+            blocks[-1][1].extend(waiting)
+            blocks[-1][1].append(body)
+            blocks[-1][2].append(line)
+            label, waiting = False, []
+        else:
+            return None
+        count: dict[int, int] = {}
+        for r, _, _ in blocks:
+            count[r] = count.get(r, 0) + 1
+        seen: dict[int, set[tuple[str, ...]]] = {}
+        pairing: set[int] = set()
+        for r, rows, _ in blocks:
+            if count[r] < 2 or r in pairing:
+                continue
+            shapes = {shape for row in rows if (shape := _shape(row)) is not None}
+            if shapes & seen.setdefault(r, set()):
+                pairing.add(r)
+            seen[r] |= shapes
+        return {line for r, _, outputs in blocks if r in pairing for line in outputs}
+
+
 def _paired_cells(text: str) -> bool:
     """Two numbers in cells, or blocks opened by a `...:` line over a line of output (in the
     next few lines), anywhere in the text (blocks pair output that is far apart); a pair of
     them names its two variants, so each cell or block label has a variant word on its line
-    or just above it (a table's header). The variant words are looked up, once a line, only
-    on the candidate lines, and a block's output line last: they are the costly part."""
+    or just above it (a table's header). Each counts only where a reader can pair it with
+    something (_Lines.pairs_in_rows, pairs_in_blocks, labels_a_pair: a grid, a group of
+    rows, a run of blocks), and two on one line only where a reader pairs two numbers of one line
+    (_Lines.holds_a_pair): the two sides of every other pair stand on two lines. The variant
+    words are looked up, once a line, only on the candidate lines, and the readers asked
+    last: they are the costly part."""
     # (line start, a position on it, lines above, where a block's output is looked for, or
     # _ROW for a cell, whose line a reader must take as a row, or -1)
     candidates: list[tuple[int, int, int, int]] = []
@@ -1200,10 +1634,16 @@ def _paired_cells(text: str) -> bool:
                 candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0, m.end()))
     if len(candidates) < 2:
         return False
-    seen = 0
     named: dict[tuple[int, int], bool] = {}
     rows: dict[int, bool] = {}  # lines some reader takes as a row (_read_as_row)
     known: dict[int, bool] = {}  # lines a block can hold (_in_a_block)
+    # the readers are asked last, once two candidates stand, those of rows first: the block
+    # model's runs cost the most, and are read after every candidate's rows
+    lines: _Lines | None = None
+    kept = 0
+    counted: dict[int, int] = {}  # candidates counted on each line
+    later: list[tuple[int, bool]] = []  # (line, a block's label?) for the block model
+    first: tuple[int, bool] = (-1, False)
     for line, pos, above, output in candidates:
         key = (line, above)
         if key not in named:
@@ -1217,10 +1657,33 @@ def _paired_cells(text: str) -> bool:
                 continue
         elif output >= 0 and not _data_line_after(text, output):
             continue
-        seen += 1
-        if seen >= 2:
+        kept += 1
+        if kept == 1:
+            first = (line, output >= 0)
+            continue
+        if lines is None:
+            lines = _Lines(text)
+            asked = [first, (line, output >= 0)]
+        else:
+            asked = [(line, output >= 0)]
+        for at, label in asked:
+            if label or not lines.pairs_in_rows(at):
+                later.append((at, label))
+            elif _count(lines, counted, at):
+                return True
+    if lines is None:
+        return False
+    for line, label in later:
+        if (lines.labels_a_pair(line) if label else lines.pairs_in_blocks(line)) and _count(lines, counted, line):
             return True
     return False
+
+
+def _count(lines: _Lines, counted: dict[int, int], line: int) -> bool:
+    """Count a candidate on the line at `line`: are there two now, on two lines, or on one
+    line a reader pairs two numbers of (_Lines.holds_a_pair)?"""
+    counted[line] = counted.get(line, 0) + 1
+    return len(counted) >= 2 or counted[line] == 2 and lines.holds_a_pair(line)
 
 
 # A number as claims.prose.side_claims reads one (not glued to a word, a dot, a sign) and its

@@ -860,6 +860,124 @@ def test_a_cell_counts_only_on_a_line_a_reader_takes_as_a_row(monkeypatch: pytes
                                  "tcp_rr       10200      12100\n")
 
 
+def test_two_cells_on_one_line_count_once_unless_a_reader_pairs_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two cells of one line are the two sides of a pair only on a line a reader pairs two
+    numbers of (a grid row of two value cells, "label: value" segments whose labels tell
+    sides apart: _Lines.holds_a_pair): a kernel warning's "CPU: 0 PID: 112695" under a
+    line naming linux-next (archive reports of syzbot and the test robots) is no pair; a
+    table row under "before  after" is."""
+    oops = ("Tested on linux-next-20221220, the guest still warns at boot:\n\n"
+            "------------[ cut here ]------------\n"
+            "WARNING: CPU: 0 PID: 112695 at lib/kobject.c:236 kobject_add_internal+0x2a0/0x390\n"
+            "Modules linked in: virtio_net net_failover failover\n")
+    assert prescan._variant_near(oops, oops.index("PID: 1"), 2)
+    assert not prescan._paired_cells(oops)
+    table = "             before     after\ntcp_rr       10200      12100\n"
+    assert prescan._paired_cells(table)
+    gate_open(monkeypatch)
+    assert findings(extract.extract_message(message_from_text(oops))) == set()
+    assert findings(extract.extract_message(message_from_text(table)))
+
+
+def test_a_cell_counts_only_where_a_reader_pairs_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A "label: value" cell is one side of a pair only in a group of rows whose labels can
+    tell the sides apart (_sides_told: a side word, or two rows contrasted): a build robot's
+    "elapsed time: 721m" over "configs tested: 121" / "configs skipped: 5" (under a line
+    naming linux-next) is three rows of one report; "Before:" / "After:" rows are a pair."""
+    robot = ("tree/branch: https://git.kernel.org/pub/scm/linux/kernel/git/next/linux-next.git master\n"
+             "branch HEAD: 5b0be9ab6d1f3b0b0e8ff6de5e0e3b0a1c3c1f4e  Add linux-next specific files for 20221220\n\n"
+             "elapsed time: 721m\n\nconfigs tested: 121\nconfigs skipped: 5\n")
+    assert not prescan._paired_cells(robot)
+    rows = "Before: 10.2 Gbps\nAfter: 12.1 Gbps\n"
+    assert prescan._paired_cells(rows)
+    gate_open(monkeypatch)
+    assert findings(extract.extract_message(message_from_text(robot))) == set()
+    assert findings(extract.extract_message(message_from_text(rows)))
+
+
+def test_a_block_label_counts_only_over_blocks_that_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A "...:" label naming a side counts only over a block the block model can pair: in a
+    run of blocks (no code or other quote depth between) two of which hold a line of one
+    shape. A cover letter's change log ("v5:" over "Update commit message.", "v4:" over a
+    note that quotes "#2", an archive series of virtio_ring) has no two lines of one shape;
+    "Before:" / "After:" over one tool's output has."""
+    log = ("Fix theoretical issues in virtio_ring.\n\n"
+           "v5:\n    Update commit message.\n\n"
+           "v4:\n    Inside the #2 patch, virtqueue_add_indirect_packed() return -EAGAIN when\n"
+           "    desc == NULL.\n\n"
+           "v3:\n    Update commit message of the #1 patch.\n\n"
+           "v2:\n    Separate the style fix into a single patch.\n")
+    assert not prescan._paired_cells(log)
+    blocks = "Before:\n  rx 10 Mpps\n\nAfter:\n  rx 12 Mpps\n"
+    assert prescan._paired_cells(blocks)
+    # the same output under labels split by a line of code is no run of blocks
+    assert not prescan._paired_cells(blocks.replace("\nAfter:", "\tfoo(bar);\nAfter:"))
+    gate_open(monkeypatch)
+    assert findings(extract.extract_message(message_from_text(log))) == set()
+    assert findings(extract.extract_message(message_from_text(blocks)))
+
+
+def test_every_pair_of_the_readers_of_cells_stands_where_the_gate_looks() -> None:
+    """Over the corpus and the shapes, each side of every pair the grid model, the block
+    model's labelled blocks and the prose reader's groups of rows give stands on a line the
+    gate's matching walk accepts (_Lines.grid_pairs, pairs_in_blocks, prose_pairs), and a
+    pair from one line stands on a line that holds a pair (_Lines.holds_a_pair): the
+    conditions _paired_cells asks are no stricter than those readers. (A grid names the
+    row of a cell equal to one of the row above by that row; the pair's lines tell.)"""
+    from claims.blocks import _block_claims
+    from claims.grid import all_grid_claims, parse_line
+    from claims.prose import group_claims, variant_groups
+
+    checked = 0
+    for path in TEXTS:
+        msg = message_from_text(path.read_text(errors="replace"))
+        lines = msg.lines
+        if not lines:
+            continue
+        text = "\n".join(("> " * ln.depth) + ln.text for ln in lines)
+        starts = [0]
+        for ln in lines[:-1]:
+            starts.append(starts[-1] + len(("> " * ln.depth) + ln.text) + 1)
+        at: dict[int, list[int]] = {}
+        for k, ln in enumerate(lines):
+            at.setdefault(ln.number, []).append(starts[k])
+        walk = prescan._Lines(text)
+
+        def grid_row(line: int, walk: prescan._Lines = walk) -> bool:
+            depth, body = walk.body(line)
+            row = parse_line(body)
+            return row is not None and walk.grid_pairs(line, depth, row.cells)
+
+        readers = [(all_grid_claims(lines, set(), msg.subject or "")[0], grid_row),
+                   (_block_claims(lines, set(), frozenset(), {}, msg.subject)[0], walk.pairs_in_blocks),
+                   ([c for g in variant_groups(lines, set()) for c in group_claims(g, msg.subject)],
+                    walk.prose_pairs)]
+        for claims, holds in readers:
+            for c in claims:
+                assert c.baseline is not None and c.candidate is not None
+                sides = {c.baseline.line, c.candidate.line}
+                for side in sides:
+                    assert any(holds(line) for line in at[side]), (path.name, side)
+                    checked += 1
+                if len(sides) == 1 and c.lines[0] == c.lines[1] and len(at[c.baseline.line]) == 1:
+                    assert walk.holds_a_pair(at[c.baseline.line][0]), (path.name, c.baseline.line)
+    assert checked > 1000
+
+
+def test_the_code_screen_holds_every_line_of_code() -> None:
+    """Every line of the corpus and the shapes the block model reads as code matches
+    _CODE_SCREEN, the marks the gate's walks look for before asking a line's kind."""
+    from claims.blocks import line_kind
+
+    code = 0
+    for path in TEXTS:
+        for ln in message_from_text(path.read_text(errors="replace")).lines:
+            if line_kind(ln.text) == "code":
+                assert prescan._CODE_SCREEN.search(ln.text) is not None, (path.name, ln.text)
+                code += 1
+    assert code > 100
+
+
 def test_two_measures_on_a_line_count_only_where_a_reader_pairs_them(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two numbers with units on one line pass only on a line read as a row or in a
     paragraph whose sentences the prose readers pair (_measures_read): an archive
