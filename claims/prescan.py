@@ -1196,6 +1196,7 @@ def _read_as_row(text: str, line: int, known: dict[int, bool]) -> bool:
 # tokens of claims.pairs.make_row); a walk that would read further than its reach passes.
 
 GRID_REACH = 40  # lines a walk from a grid row to the next row of its grid reads at most
+NAMES_REACH = 200  # rows of one grid whose names _rows_told_apart compares at most
 GROUP_REACH = 60  # lines a walk from a row to either end of its run of prose rows reads at most
 BLOCKS_REACH = 300  # lines a walk from a line of output to either end of its run of blocks reads at most
 # What every line of code to the block model holds (claims.blocks.line_kind: a compiler's
@@ -1268,17 +1269,14 @@ def _shape(body: str) -> tuple[str, ...] | None:
 
 class _Lines:
     """The lines of one text as the readers read them, each read once: its quote depth and
-    text (claims.message.quote_depth), its kind to the block model (claims.blocks.line_kind),
-    and what each reader's walk found, kept for the next candidate."""
+    text (claims.message.quote_depth) and its kind to the block model
+    (claims.blocks.line_kind). The walks of the readers' structures (_RowReaders,
+    _BlockRuns) share one."""
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._bodies: dict[int, tuple[int, str]] = {}
         self._kinds: dict[int, str] = {}
-        self.groups: dict[int, set[int] | None] = {}  # runs of prose rows read, by their first line
-        self.runs: dict[int, set[int] | None] = {}  # lines of output that pair, by the first line read
-        self.tops: dict[int, int] = {}  # where the run of blocks a line is in starts (run_start)
-        self.breakers: dict[int, bool] = {}  # lines that end every group of prose rows (breaks_groups)
 
     def above(self, line: int) -> int:
         """The start of the line above the one starting at `line`, or -1 at the top."""
@@ -1313,7 +1311,22 @@ class _Lines:
         every form of code has (_CODE_SCREEN), which most lines of prose lack."""
         return _CODE_SCREEN.search(self.body(line)[1]) is not None and self.kind(line) == "code"
 
-    # -- the readers' structures --
+    def blank_or_rule(self, line: int) -> bool:
+        """Is the line blank, or a rule (claims.blocks.line_kind; a rule holds no letter or
+        digit)?"""
+        body = self.body(line)[1]
+        return not body.strip() or _ALNUM.search(body) is None and self.kind(line) == "rule"
+
+
+class _RowReaders:
+    """Where the readers of rows pair a number of a line: the grid model (rows of one grid,
+    cells of one row) and the prose reader (groups of "label: value" rows), walked over
+    the lines around it; what each walk found is kept for the next candidate."""
+
+    def __init__(self, lines: _Lines) -> None:
+        self.lines = lines
+        self.groups: dict[int, set[int] | None] = {}  # runs of prose rows read, by their first line
+        self.breakers: dict[int, bool] = {}  # lines that end every group of prose rows (breaks_groups)
 
     def pairs_in_rows(self, line: int) -> bool:
         """Can a reader of rows pair a number on the line at `line` with another: the grid
@@ -1321,16 +1334,9 @@ class _Lines:
         "label: value" rows (prose_pairs)?"""
         from claims.grid import parse_line
 
-        depth, body = self.body(line)
+        depth, body = self.lines.body(line)
         row = parse_line(body)
         return row is not None and self.grid_pairs(line, depth, row.cells) or self.prose_pairs(line)
-
-    def pairs_in_blocks(self, line: int) -> bool:
-        """Can the block model pair a number on the line at `line` with another: a line of a
-        block (its line of output at or below it: output_at) in a run of blocks that pairs
-        (blocks_pair)?"""
-        output = self.output_at(line, self.body(line)[0])
-        return output >= 0 and self.blocks_pair(output)
 
     def holds_a_pair(self, line: int) -> bool:
         """Can a reader pair two numbers of the line at `line` with each other? Only the grid
@@ -1340,27 +1346,13 @@ class _Lines:
         from claims.grid import parse_line
         from claims.prose import line_segment_groups
 
-        depth, body = self.body(line)
+        depth, body = self.lines.body(line)
         row = parse_line(body)
         if row is not None and (sum(c is not None for c in row.cells) >= 2
                                 or any(c is not None and c.second is not None for c in row.cells)):
             return True
         return ":" in body and any(len(g) >= 2 and _sides_told(g)
                                    for g in line_segment_groups(Line(body, 1, depth, None, None)))
-
-    def labels_a_pair(self, line: int) -> bool:
-        """Can the `...:` line at `line` name a block the block model pairs? A label is a text
-        line (claims.blocks.line_kind) that block_label reads, over a line of output at its
-        quote depth with no line of code or of another depth between (find_blocks starts the
-        text above a block after those), in a run of blocks that pairs (blocks_pair)."""
-        from claims.blocks import block_label
-
-        depth, body = self.body(line)
-        if self.kind(line) != "text" or block_label(body) is None:
-            return False
-        below = self.below(line)
-        output = -1 if below < 0 else self.output_at(below, depth)
-        return output >= 0 and self.blocks_pair(output)
 
     def grid_pairs(self, line: int, depth: int, cells: list) -> bool:
         """Can the grid model pair a number of the row at `line` (its `cells` as
@@ -1385,10 +1377,10 @@ class _Lines:
         label_over = False  # find_grids' `pending`: a short label line over the next row
         pos = line
         for n in range(GRID_REACH):
-            pos = self.below(pos) if step > 0 else self.above(pos)
+            pos = self.lines.below(pos) if step > 0 else self.lines.above(pos)
             if pos < 0:
                 return False
-            d, body = self.body(pos)
+            d, body = self.lines.body(pos)
             if not body.strip():
                 blanks += 1
                 if blanks > 1 or label_over and step > 0:
@@ -1420,15 +1412,16 @@ class _Lines:
             bottom, closed_below = self.group_end(line, 1)
             covered: set[int] | None = None  # (None: the run is longer than the walk reads)
             if closed and closed_below:
-                starts, lines = [], []
+                starts: list[int] = []
+                read: list[Line] = []
                 pos = top
                 while 0 <= pos <= bottom:
-                    depth, body = self.body(pos)
+                    depth, body = self.lines.body(pos)
                     starts.append(pos)
-                    lines.append(Line(body, len(lines) + 1, depth, None, None))
-                    pos = self.below(pos)
+                    read.append(Line(body, len(read) + 1, depth, None, None))
+                    pos = self.lines.below(pos)
                 covered = set()
-                for group in variant_groups(lines, set()):
+                for group in variant_groups(read, set()):
                     if _sides_told(group):
                         covered.update(starts[k - 1] for seg in group for k in range(seg.first, seg.last + 1))
             self.groups[top] = covered
@@ -1443,11 +1436,11 @@ class _Lines:
         blanks = 0
         last = pos = line
         for _ in range(GROUP_REACH):
-            nxt = self.below(pos) if step > 0 else self.above(pos)
+            nxt = self.lines.below(pos) if step > 0 else self.lines.above(pos)
             if nxt < 0:
                 return last, True
             pos = nxt
-            body = self.body(pos)[1]
+            body = self.lines.body(pos)[1]
             if not body.strip():
                 blanks += 1
                 if blanks > 1:
@@ -1469,18 +1462,50 @@ class _Lines:
         if got is None:
             from claims.prose import line_row
 
-            depth, body = self.body(line)
+            depth, body = self.lines.body(line)
             got = False
             if len(body) - len(body.lstrip()) <= 2 and not _unit_only(body):
                 got = _DIGIT.search(body) is None
                 if not got:
                     rows = [Line(body, 1, depth, None, None)]
                     pos = line
-                    while len(rows) < 5 and (pos := self.below(pos)) >= 0:
-                        rows.append(Line(self.body(pos)[1], len(rows) + 1, self.body(pos)[0], None, None))
+                    while len(rows) < 5 and (pos := self.lines.below(pos)) >= 0:
+                        rows.append(Line(self.lines.body(pos)[1], len(rows) + 1, self.lines.body(pos)[0], None, None))
                     got = line_row(rows, 0, set()) is None
             self.breakers[line] = got
         return got
+
+
+class _BlockRuns:
+    """Where the block model pairs a block: runs of blocks (labelled lines of output) that
+    hold two blocks of one row shape, walked over the lines around a candidate; the runs
+    read are kept for the next candidate."""
+
+    def __init__(self, lines: _Lines) -> None:
+        self.lines = lines
+        self.runs: dict[int, set[int] | None] = {}  # lines of output that pair, by the first line read
+        self.tops: dict[int, int] = {}  # where the run of blocks a line is in starts (run_start)
+
+    def pairs_in_blocks(self, line: int) -> bool:
+        """Can the block model pair a number on the line at `line` with another: a line of a
+        block (its line of output at or below it: output_at) in a run of blocks that pairs
+        (blocks_pair)?"""
+        output = self.output_at(line, self.lines.body(line)[0])
+        return output >= 0 and self.blocks_pair(output)
+
+    def labels_a_pair(self, line: int) -> bool:
+        """Can the `...:` line at `line` name a block the block model pairs? A label is a text
+        line (claims.blocks.line_kind) that block_label reads, over a line of output at its
+        quote depth with no line of code or of another depth between (find_blocks starts the
+        text above a block after those), in a run of blocks that pairs (blocks_pair)."""
+        from claims.blocks import block_label
+
+        depth, body = self.lines.body(line)
+        if self.lines.kind(line) != "text" or block_label(body) is None:
+            return False
+        below = self.lines.below(line)
+        output = -1 if below < 0 else self.output_at(below, depth)
+        return output >= 0 and self.blocks_pair(output)
 
     def output_at(self, line: int, depth: int) -> int:
         """The start of the first line of output (claims.blocks.line_kind "data") at or below
@@ -1488,13 +1513,13 @@ class _Lines:
         claims.blocks.find_blocks starts the text above a block anew); -1 when none."""
         pos = line
         while pos >= 0:
-            kind = self.kind(pos)
+            kind = self.lines.kind(pos)
             if kind != "blank":
-                if self.body(pos)[0] != depth or kind == "code":
+                if self.lines.body(pos)[0] != depth or kind == "code":
                     return -1
                 if kind == "data":
                     return pos
-            pos = self.below(pos)
+            pos = self.lines.below(pos)
         return -1
 
     def blocks_pair(self, output: int) -> bool:
@@ -1526,25 +1551,19 @@ class _Lines:
                 start = self.tops[line]
                 break
             passed.append(line)
-            upper = self.above(line)
+            upper = self.lines.above(line)
             gap = False  # a blank line or a rule between the two lines with text
-            while upper >= 0 and self.blank_or_rule(upper):
+            while upper >= 0 and self.lines.blank_or_rule(upper):
                 gap = True
-                upper = self.above(upper)
-            if upper < 0 or self.is_code(upper) \
-                    or self.body(upper)[0] != self.body(line)[0] and (gap or self.kind(upper) != "data"):
+                upper = self.lines.above(upper)
+            if upper < 0 or self.lines.is_code(upper) \
+                    or self.lines.body(upper)[0] != self.lines.body(line)[0] and (gap or self.lines.kind(upper) != "data"):
                 start = line
                 break
             line = upper
         for p in passed:
             self.tops[p] = start
         return start
-
-    def blank_or_rule(self, line: int) -> bool:
-        """Is the line blank, or a rule (claims.blocks.line_kind; a rule holds no letter or
-        digit)?"""
-        body = self.body(line)[1]
-        return not body.strip() or _ALNUM.search(body) is None and self.kind(line) == "rule"
 
     def paired_output(self, top: int) -> set[int] | None:
         """The lines of output of the run of blocks that starts at `top` (run_start) that are
@@ -1568,9 +1587,9 @@ class _Lines:
         for _ in range(2 * BLOCKS_REACH):
             if pos < 0:
                 break
-            line, pos = pos, self.below(pos)
-            d, body = self.body(line)
-            kind = self.kind(line)
+            line, pos = pos, self.lines.below(pos)
+            d, body = self.lines.body(line)
+            kind = self.lines.kind(line)
             if kind == "code":
                 break
             right_under, after_output = after_output, kind == "data"
@@ -1616,11 +1635,12 @@ def _paired_cells(text: str) -> bool:
     next few lines), anywhere in the text (blocks pair output that is far apart); a pair of
     them names its two variants, so each cell or block label has a variant word on its line
     or just above it (a table's header). Each counts only where a reader can pair it with
-    something (_Lines.pairs_in_rows, pairs_in_blocks, labels_a_pair: a grid, a group of
+    something (_RowReaders.pairs_in_rows, _BlockRuns.pairs_in_blocks, labels_a_pair: a grid, a group of
     rows, a run of blocks), and two on one line only where a reader pairs two numbers of one line
-    (_Lines.holds_a_pair): the two sides of every other pair stand on two lines. The variant
+    (_RowReaders.holds_a_pair): the two sides of every other pair stand on two lines. The variant
     words are looked up, once a line, only on the candidate lines, and the readers asked
-    last: they are the costly part."""
+    last: they are the costly part. Rows of a grid need no variant word where their names
+    tell them apart (_rows_told_apart)."""
     # (line start, a position on it, lines above, where a block's output is looked for, or
     # _ROW for a cell, whose line a reader must take as a row, or -1)
     candidates: list[tuple[int, int, int, int]] = []
@@ -1639,12 +1659,15 @@ def _paired_cells(text: str) -> bool:
     known: dict[int, bool] = {}  # lines a block can hold (_in_a_block)
     # the readers are asked last, once two candidates stand, those of rows first: the block
     # model's runs cost the most, and are read after every candidate's rows
-    lines: _Lines | None = None
+    readers: _Readers | None = None
     kept = 0
     counted: dict[int, int] = {}  # candidates counted on each line
     later: list[tuple[int, bool]] = []  # (line, a block's label?) for the block model
     first: tuple[int, bool] = (-1, False)
+    cells: dict[int, None] = {}  # the lines with a cell, named or not, in order
     for line, pos, above, output in candidates:
+        if output == _ROW:
+            cells[line] = None
         key = (line, above)
         if key not in named:
             named[key] = _variant_near(text, pos, above)
@@ -1661,29 +1684,69 @@ def _paired_cells(text: str) -> bool:
         if kept == 1:
             first = (line, output >= 0)
             continue
-        if lines is None:
-            lines = _Lines(text)
+        if readers is None:
+            walked = _Lines(text)
+            readers = _Readers(_RowReaders(walked), _BlockRuns(walked))
             asked = [first, (line, output >= 0)]
         else:
             asked = [(line, output >= 0)]
         for at, label in asked:
-            if label or not lines.pairs_in_rows(at):
+            if label or not readers.rows.pairs_in_rows(at):
                 later.append((at, label))
-            elif _count(lines, counted, at):
+            elif _count(readers.rows, counted, at):
                 return True
-    if lines is None:
-        return False
-    for line, label in later:
-        if (lines.labels_a_pair(line) if label else lines.pairs_in_blocks(line)) and _count(lines, counted, line):
-            return True
-    return False
+    if readers is not None:
+        for line, label in later:
+            if (readers.blocks.labels_a_pair(line) if label else readers.blocks.pairs_in_blocks(line)) \
+                    and _count(readers.rows, counted, line):
+                return True
+    return len(cells) >= 2 and _rows_told_apart(readers.rows if readers else _RowReaders(_Lines(text)), list(cells))
 
 
-def _count(lines: _Lines, counted: dict[int, int], line: int) -> bool:
+class _Readers(NamedTuple):
+    rows: _RowReaders
+    blocks: _BlockRuns
+
+
+def _count(rows: _RowReaders, counted: dict[int, int], line: int) -> bool:
     """Count a candidate on the line at `line`: are there two now, on two lines, or on one
-    line a reader pairs two numbers of (_Lines.holds_a_pair)?"""
+    line a reader pairs two numbers of (_RowReaders.holds_a_pair)?"""
     counted[line] = counted.get(line, 0) + 1
-    return len(counted) >= 2 or counted[line] == 2 and lines.holds_a_pair(line)
+    return len(counted) >= 2 or counted[line] == 2 and rows.holds_a_pair(line)
+
+
+def _rows_told_apart(rows: _RowReaders, cell_lines: list[int]) -> bool:
+    """Two rows of one grid whose names may tell baseline from candidate with no variant
+    word: claims.grid._decide pairs rows by their names alone where the baseline's name is
+    written inside the other's ("virtio-blk" / "virtio-blk-numa": _told_apart), where two
+    names differ in one word (_one_word_apart) or share one (lexicon.contrasted), or where
+    one is a bare release (lexicon.lone_release). Asked of every two rows of a run of cell
+    lines that are grid rows (claims.grid.parse_line) one below the other, as find_grids
+    joins them (_RowReaders.grid_row_beside); a name pair passes on any of those relations
+    of its squashed text or its words, looser than the grid model's own tests."""
+    from claims.grid import parse_line
+    from claims.lexicon import lone_release
+
+    names: list[tuple[str, str, set[str]]] = []  # the run's names: as printed, squashed, words
+    for k, line in enumerate(cell_lines):
+        depth, body = rows.lines.body(line)
+        row = parse_line(body)
+        if row is None or not row.label.strip():
+            continue
+        if k and names and not rows.grid_row_beside(cell_lines[k - 1], depth, 1):
+            names = []  # a grid ends between the two
+        label = row.label.strip()
+        squashed = re.sub(r"[^a-z0-9]", "", label.lower())
+        words = set(label.lower().split())
+        for other, osquashed, owords in names:
+            if squashed and osquashed and squashed != osquashed \
+                    and (squashed in osquashed or osquashed in squashed or words & owords
+                         or lone_release([label, other]) is not None):
+                return True
+        names.append((label, squashed, words))
+        if len(names) > NAMES_REACH:
+            return True  # a grid longer than the walk reads: not asked
+    return False
 
 
 # A number as claims.prose.side_claims reads one (not glued to a word, a dot, a sign) and its
