@@ -1196,6 +1196,11 @@ def _read_as_row(text: str, line: int, known: dict[int, bool]) -> bool:
 # tokens of claims.pairs.make_row); a walk that would read further than its reach passes.
 
 GRID_REACH = 40  # lines a walk from a grid row to the next row of its grid reads at most
+# a line that starts with its value, after quote marks, blanks and a bullet: claims.grid.parse_line
+# reads it as a row with its name after the value, where no cell context (_CELL) stands; found
+# from each line end (a literal the engine skips to), the text's first line apart
+_VALUE_FIRST_AT = re.compile(r"[ \t>]*(?:[-*+\u2022][ \t]+)?[~\u2248+-]?\d")
+_VALUE_FIRST = re.compile(r"\n(?=" + _VALUE_FIRST_AT.pattern + ")")
 NAMES_REACH = 200  # rows of one grid whose names _rows_told_apart compares at most
 GROUP_REACH = 60  # lines a walk from a row to either end of its run of prose rows reads at most
 BLOCKS_REACH = 300  # lines a walk from a line of output to either end of its run of blocks reads at most
@@ -1653,7 +1658,7 @@ def _paired_cells(text: str) -> bool:
             if _block_num_in(text, m.end(), m.end() + BLOCK_REACH):
                 candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0, m.end()))
     if len(candidates) < 2:
-        return False
+        return _rows_told_apart(text, [line for line, _, _, output in candidates if output == _ROW], None)
     named: dict[tuple[int, int], bool] = {}
     rows: dict[int, bool] = {}  # lines some reader takes as a row (_read_as_row)
     known: dict[int, bool] = {}  # lines a block can hold (_in_a_block)
@@ -1700,7 +1705,7 @@ def _paired_cells(text: str) -> bool:
             if (readers.blocks.labels_a_pair(line) if label else readers.blocks.pairs_in_blocks(line)) \
                     and _count(readers.rows, counted, line):
                 return True
-    return len(cells) >= 2 and _rows_told_apart(readers.rows if readers else _RowReaders(_Lines(text)), list(cells))
+    return _rows_told_apart(text, list(cells), readers)
 
 
 class _Readers(NamedTuple):
@@ -1715,18 +1720,32 @@ def _count(rows: _RowReaders, counted: dict[int, int], line: int) -> bool:
     return len(counted) >= 2 or counted[line] == 2 and rows.holds_a_pair(line)
 
 
-def _rows_told_apart(rows: _RowReaders, cell_lines: list[int]) -> bool:
+def _rows_told_apart(text: str, cell_lines: list[int], readers: _Readers | None) -> bool:
     """Two rows of one grid whose names may tell baseline from candidate with no variant
     word: claims.grid._decide pairs rows by their names alone where the baseline's name is
     written inside the other's ("virtio-blk" / "virtio-blk-numa": _told_apart), where two
     names differ in one word (_one_word_apart) or share one (lexicon.contrasted), or where
-    one is a bare release (lexicon.lone_release). Asked of every two rows of a run of cell
-    lines that are grid rows (claims.grid.parse_line) one below the other, as find_grids
-    joins them (_RowReaders.grid_row_beside); a name pair passes on any of those relations
-    of its squashed text or its words, looser than the grid model's own tests."""
+    one is a bare release (lexicon.lone_release). Asked of every two rows of a run of lines
+    with a cell (`cell_lines`) or a value first ("* 5,112,930 - udp gso": _VALUE_FIRST) that
+    are grid rows (claims.grid.parse_line) one below the other, as find_grids joins them
+    (_RowReaders.grid_row_beside); a name pair passes on any of those relations of its
+    squashed text or its words, looser than the grid model's own tests."""
     from claims.grid import parse_line
     from claims.lexicon import lone_release
 
+    firsts = [m.start() + 1 for m in _VALUE_FIRST.finditer(text)]
+    if _VALUE_FIRST_AT.match(text):
+        firsts.insert(0, 0)
+    if firsts:
+        cell_lines = sorted(set(cell_lines).union(firsts))
+    # a row of a grid of two rows or more has another within a few lines (find_grids passes
+    # over a blank line, a rule and a short label line between two rows)
+    cell_lines = [line for k, line in enumerate(cell_lines)
+                  if k and text.count("\n", cell_lines[k - 1], line) <= 3
+                  or k + 1 < len(cell_lines) and text.count("\n", line, cell_lines[k + 1]) <= 3]
+    if len(cell_lines) < 2:
+        return False
+    rows = readers.rows if readers is not None else _RowReaders(_Lines(text))
     names: list[tuple[str, str, set[str]]] = []  # the run's names: as printed, squashed, words
     for k, line in enumerate(cell_lines):
         depth, body = rows.lines.body(line)
