@@ -377,14 +377,15 @@ _DIGIT = re.compile(r"\d")
 _NUMBER_START = re.compile(r"\d(?<!\w\d)")
 
 
-# Each character made one byte: a digit "0", any other word character "a", the rest a
-# blank; a number starts at a "0" first or after a blank, which bytes.find skips to (the
-# regex tries every digit, most of them inside a run: "3ef0e5ba", dates, hex dumps). A
-# Latin-1 character (most mail) is its own byte, translated; one Latin-1 cannot hold (a
-# curly quote, a dash, CJK) is written as its kind's byte by an encoding error handler,
-# called once a run of such characters (the regex over such a text cost twice as much).
-_START_BYTES = bytes(0x30 if chr(b).isdecimal() else 0x61 if chr(b).isalnum() or b == 0x5F else 0x20
-                     for b in range(256))
+# Each character made one byte: a digit "0", any other word character "a", a line end
+# "\n", the rest a blank; a number starts at a "0" first or after a blank or a line end,
+# which bytes.find skips to (the regex tries every digit, most of them inside a run:
+# "3ef0e5ba", dates, hex dumps). A Latin-1 character (most mail) is its own byte,
+# translated; one Latin-1 cannot hold (a curly quote, a dash, CJK) is written as its kind's
+# byte by an encoding error handler, called once a run of such characters (the regex over
+# such a text cost twice as much).
+_START_BYTES = bytes(0x30 if chr(b).isdecimal() else 0x61 if chr(b).isalnum() or b == 0x5F
+                     else 0x0A if b == 0x0A else 0x20 for b in range(256))
 
 
 def _start_kinds(error: UnicodeError) -> tuple[str, int]:
@@ -398,16 +399,31 @@ codecs.register_error("prescan-start-kinds", _start_kinds)
 
 
 @lru_cache(maxsize=1)
+def _marks(text: str) -> bytes:
+    """`text` as the bytes of its characters' kinds (_START_BYTES), one byte a character."""
+    return text.encode("latin-1", "prescan-start-kinds").translate(_START_BYTES)
+
+
+@lru_cache(maxsize=1)
 def _number_starts(text: str) -> list[int]:
     """Where numbers may start in `text` (the one text the gate is reading: a str keeps its
     hash, so asking again costs nothing)."""
-    marks = text.encode("latin-1", "prescan-start-kinds").translate(_START_BYTES)
+    marks = _marks(text)
     starts = [0] if marks.startswith(b"0") else []
-    pos = marks.find(b" 0")
-    while pos >= 0:
-        starts.append(pos + 1)
-        pos = marks.find(b" 0", pos + 2)
+    for after in (b" 0", b"\n0"):
+        pos = marks.find(after)
+        while pos >= 0:
+            starts.append(pos + 1)
+            pos = marks.find(after, pos + 2)
+    if b"\n0" in marks:
+        starts.sort()
     return starts
+
+
+# a line whose first word character is a digit, as the kinds of its characters (_marks): what
+# every line _VALUE_FIRST_AT matches is
+# (from each line end: a literal the engine skips to; the text's first line apart)
+_VALUE_FIRST_MARKS = re.compile(rb"\n *0")
 
 
 # The patterns that start with a number and its unit (_U0: the units cue, a row's last
@@ -1197,10 +1213,9 @@ def _read_as_row(text: str, line: int, known: dict[int, bool]) -> bool:
 
 GRID_REACH = 40  # lines a walk from a grid row to the next row of its grid reads at most
 # a line that starts with its value, after quote marks, blanks and a bullet: claims.grid.parse_line
-# reads it as a row with its name after the value, where no cell context (_CELL) stands; found
-# from each line end (a literal the engine skips to), the text's first line apart
+# reads it as a row with its name after the value, where no cell context (_CELL) stands; asked
+# only of the lines whose first word character is a digit (_VALUE_FIRST_MARKS)
 _VALUE_FIRST_AT = re.compile(r"[ \t>]*(?:[-*+\u2022][ \t]+)?[~\u2248+-]?\d")
-_VALUE_FIRST = re.compile(r"\n(?=" + _VALUE_FIRST_AT.pattern + ")")
 NAMES_REACH = 200  # rows of one grid whose names _rows_told_apart compares at most
 GROUP_REACH = 60  # lines a walk from a row to either end of its run of prose rows reads at most
 BLOCKS_REACH = 300  # lines a walk from a line of output to either end of its run of blocks reads at most
@@ -1708,6 +1723,16 @@ def _paired_cells(text: str) -> bool:
     return _rows_told_apart(text, list(cells), readers)
 
 
+def _value_first_lines(text: str) -> list[int]:
+    """The starts of the lines of `text` that start with a value (_VALUE_FIRST_AT), found
+    among those whose first word character is a digit (_VALUE_FIRST_MARKS)."""
+    firsts = [line for m in _VALUE_FIRST_MARKS.finditer(_marks(text))
+              if _VALUE_FIRST_AT.match(text, line := m.start() + 1)]
+    if _VALUE_FIRST_AT.match(text):
+        firsts.insert(0, 0)
+    return firsts
+
+
 class _Readers(NamedTuple):
     rows: _RowReaders
     blocks: _BlockRuns
@@ -1726,16 +1751,14 @@ def _rows_told_apart(text: str, cell_lines: list[int], readers: _Readers | None)
     written inside the other's ("virtio-blk" / "virtio-blk-numa": _told_apart), where two
     names differ in one word (_one_word_apart) or share one (lexicon.contrasted), or where
     one is a bare release (lexicon.lone_release). Asked of every two rows of a run of lines
-    with a cell (`cell_lines`) or a value first ("* 5,112,930 - udp gso": _VALUE_FIRST) that
+    with a cell (`cell_lines`) or a value first ("* 5,112,930 - udp gso": _VALUE_FIRST_AT) that
     are grid rows (claims.grid.parse_line) one below the other, as find_grids joins them
     (_RowReaders.grid_row_beside); a name pair passes on any of those relations of its
     squashed text or its words, looser than the grid model's own tests."""
     from claims.grid import parse_line
     from claims.lexicon import lone_release
 
-    firsts = [m.start() + 1 for m in _VALUE_FIRST.finditer(text)]
-    if _VALUE_FIRST_AT.match(text):
-        firsts.insert(0, 0)
+    firsts = _value_first_lines(text)
     if firsts:
         cell_lines = sorted(set(cell_lines).union(firsts))
     # a row of a grid of two rows or more has another within a few lines (find_grids passes

@@ -492,13 +492,13 @@ def test_long_lines_are_the_lines_of_flat_min_characters_or_more() -> None:
 
 @pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
 def test_number_starts_as_bytes_are_where_the_pattern_finds_them() -> None:
-    """Each Latin-1 character's byte is a digit, a word character or neither as `\\d` and
-    `\\w` read it; over the corpus and the shapes, and texts with Latin-1 and wider
-    characters, the number starts are where _NUMBER_START finds them."""
+    """Each Latin-1 character's byte is a digit, a word character, a line end or neither as
+    `\\d` and `\\w` read it; over the corpus and the shapes, and texts with Latin-1 and
+    wider characters, the number starts are where _NUMBER_START finds them."""
     for b in range(256):
-        kind = "0" if re.fullmatch(r"\d", chr(b)) else "a" if re.fullmatch(r"\w", chr(b)) else " "
+        kind = "0" if re.fullmatch(r"\d", chr(b)) else "a" if re.fullmatch(r"\w", chr(b)) else "\n" if b == 10 else " "
         assert chr(prescan._START_BYTES[b]) == kind, b
-    made = ["1 a1 _1 é1 ²1 ½1 µ1 -1 .5 (7)\n8", "x 12 ab3 4\xa05 ×6 º7", "→ 1 é2 ٣4 x٣ ٣", "12", "", " 1",
+    made = ["1 a1 _1 é1 ²1 ½1 µ1 -1 .5 (7)\n8\n\n9 x\n 3\n", "\n1", "x 12 ab3 4\xa05 ×6 º7", "→ 1 é2 ٣4 x٣ ٣", "12", "", " 1",
             "’5 —6 中7 ７ ａ８ 𝟘1 ⁵9 Ⅻ2 \udcff3 \u20280 ”", "٣", "中"]
     found = 0
     for text in [*_readable_texts(), *made]:
@@ -507,6 +507,20 @@ def test_number_starts_as_bytes_are_where_the_pattern_finds_them() -> None:
         assert prescan._number_starts(text) == want, text[:80]
         found += len(want)
     assert found > 1000
+
+
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_value_first_lines_are_every_line_the_pattern_starts() -> None:
+    """The lines found from the characters' kinds (_VALUE_FIRST_MARKS) hold every line
+    _VALUE_FIRST_AT matches at its start: quoted, indented, bulleted, signed."""
+    made = ["5 a\n> 6 b\n  * 7 c\n\t- ~8 d\n\u2022 9 e\n\u2248+1 f\nx 2\n(3) g\n", "7", "", "\n\n> > 4"]
+    found = 0
+    for text in [*_readable_texts(), *made]:
+        prescan._marks.cache_clear()
+        want = [m.start() for m in re.finditer(r"(?m)^", text) if prescan._VALUE_FIRST_AT.match(text, m.start())]
+        assert prescan._value_first_lines(text) == want, text[:80]
+        found += len(want)
+    assert found > 100
 
 
 def test_a_pattern_at_number_starts_resumes_after_its_last_match() -> None:
