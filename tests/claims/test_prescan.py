@@ -1045,3 +1045,62 @@ def test_rows_told_apart_by_their_names_pass_the_gate(monkeypatch: pytest.Monkey
         assert got == want, text
         found += bool(want)
     assert found >= 40
+
+
+SIDES = [("without the patch", "with the patch"), ("on net-next", "patched"), ("before", "after"),
+         ("unpatched", "with batching"), ("in the baseline", "with this series")]
+
+
+def _sided_texts() -> Iterator[str]:
+    """Pairs whose sides only words near the numbers name, in each pairing mode of the
+    readers _sided_numbers stands for: claims.prose.side_claims (words after each number,
+    before it, wrapped over a line, a past value against one set "now"), vs_claims' side
+    templates ("X before and Y after", "before: X, after Y"), statements across sentences
+    (statement_claims: a baseline named in one sentence, its numbers in the next), and
+    value-first list rows (group_claims and the grid model); plain and quoted."""
+    made: list[str] = []
+    for base, cand in SIDES:
+        for a, b, unit in (("645", "625", ""), ("9.1", "9.4", " Gbps")):
+            made += [
+                f"The rate was about {a}{unit} {base}, ~{b}{unit} {cand}.\n",
+                f"The rate was about {a}{unit} {base},\n~{b}{unit} {cand}.\n",
+                f"{base.capitalize()} {a}{unit}, {cand} {b}{unit}.\n",
+                f"We measured {a}{unit} {base}\nand {b}{unit} {cand} on the same box.\n",
+                f"{cand.capitalize()} I see {b}{unit}. That is against a baseline of {a}{unit}.\n",
+                f"* {a}{unit} - {base}\n* {b}{unit} - {cand}\n",
+                f"{a}{unit} - {base}\n{b}{unit} - {cand}\n",
+            ]
+        made.append(f"It was 9.4 Gbps {base}, and now it is 9.8 Gbps.\n")
+    made += ["latency before: 25 us,\nafter 20 us\n", "9.41 Gbits/sec before and\n9.39 Gbits/sec after\n",
+             "Results:\n\n* 5,112,930 - v6.5\n* 5,300,000 - v6.5+s\n"]
+    for text in made:
+        yield text
+        yield "".join("> " + ln + "\n" for ln in text.splitlines())
+
+
+def test_numbers_with_side_words_the_readers_pair_pass_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every pair the extractor finds in _sided_texts with the gate open, it finds with the
+    gate: the side words _sided_numbers looks for are no stricter than those the readers
+    take. (Without _sided_numbers, pairs are lost here.)"""
+    texts = list(_sided_texts())
+    gated = [findings(extract.extract_message(message_from_text(t))) for t in texts]
+    gate_open(monkeypatch)
+    found = 0
+    for text, got in zip(texts, gated, strict=True):
+        want = findings(extract.extract_message(message_from_text(text)))
+        assert got == want, text
+        found += bool(want)
+    assert found >= 60
+
+
+@pytest.mark.xfail(strict=True, reason="hole in the gate: statement_claims reads a statement's side from its whole "
+                   "head, _sided_numbers only from the clause before the number (after the comma)")
+def test_statements_whose_side_is_set_off_by_a_comma_pass_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Without the patch, the rate is 9.1 Gbps. / With the patch, it is 9.4 Gbps.":
+    statement_claims pairs the two sentences; the gate turns the text away (found while
+    deriving _sided_numbers from the readers, left open: see the helper's report)."""
+    texts = [f"{base.capitalize()}, the rate is 9.1 Gbps.\n{cand.capitalize()}, it is 9.4 Gbps.\n"
+             for base, cand in SIDES]
+    gated = [findings(extract.extract_message(message_from_text(t))) for t in texts]
+    gate_open(monkeypatch)
+    assert all(got == findings(extract.extract_message(message_from_text(t))) for t, got in zip(texts, gated, strict=True))
