@@ -1821,18 +1821,21 @@ def _side_after(text: str, end: int) -> bool:
 def _sided_numbers(text: str) -> Iterator[int]:
     """Two numbers of one paragraph that each have a side word where claims.prose.side_claims
     reads one ("645 without the patch, ~625 with batch", "baseline 645, patched 625"; also
-    claims.grid's value-first rows, "* 5,112,930 - baseline"). The words are the lexicon's
+    claims.grid's value-first rows, "* 5,112,930 - baseline"), or where statement_claims
+    reads a statement's side: anywhere in its sentence before its first value ("Without
+    the patch, the rate is 9.1 Gbps.": _Head). The words are the lexicon's
     (`_is_variant`); looked up only for a number with another number within SIDE_SPAN.
     Yields where the second number of each such pair stands."""
     nums = [(m.start(), m.end()) for m in _matches_at(_SIDE_NUM, text)]
     last_sided = -1
+    head = _Head(text)
     for k, (start, end) in enumerate(nums):
         prev_end = nums[k - 1][1] if k else 0
         near_before = k > 0 and start - nums[k - 1][0] <= SIDE_SPAN
         near_after = k + 1 < len(nums) and nums[k + 1][0] - start <= SIDE_SPAN
         if not (near_before or near_after):
             continue
-        sided = _side_after(text, end) or _side_before(text, start, prev_end)
+        sided = _side_after(text, end) or _side_before(text, start, prev_end) or head.named(start)
         if last_sided >= 0 and start - nums[last_sided][0] <= SIDE_SPAN \
                 and _PARAGRAPH_END.search(text, nums[last_sided][1], start) is None:
             yield start  # a number after a sided one: statements need only the baseline named
@@ -1840,6 +1843,56 @@ def _sided_numbers(text: str) -> Iterator[int]:
             yield start
         if sided:
             last_sided = k
+
+
+# where claims.prose._FULL_STOP splits a statement's sentences (after a stop, at a blank),
+# and where its paragraphs end (_PARAGRAPH_END)
+_SENTENCE_STOP = re.compile(r"[.!?]\s|\n[ \t>]*\n")
+
+
+_QUOTED_BREAK = re.compile(r"\n[ \t>]*")  # a line end and the next line's quote marks
+
+
+class _Head:
+    """The sentence a number stands in, read from its start up to the numbers asked about,
+    in order: do the words before the number in its sentence name the baseline as
+    claims.prose.statement_claims asks a statement's head to (`_side` of the words before
+    its first value, commas and all: lexicon.cue scoring STATED_BASELINE or less)? The
+    head is read as the reader's passage holds it (its lines joined with a blank, quote
+    marks dropped, at most claims.numbers.MAX_LINE characters: a longer passage gives no statement), and
+    scored again only where a side word (`_is_variant`) stands since the last score: the
+    lexicon scores its own words. A sentence ends at a stop or a paragraph break."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.start = 0  # where the sentence of the last number asked about starts
+        self.read = 0  # how far it has been read for side words
+        self.said = False  # its head up to `read` names the baseline
+        self.stop = -1  # where the next sentence starts, once looked for
+
+    def named(self, start: int) -> bool:
+        text = self.text
+        if self.stop < self.read:
+            m = _SENTENCE_STOP.search(text, self.read)
+            self.stop = m.end() if m is not None else len(text) + 1
+        while self.stop <= start:  # a new sentence since
+            self.start = self.read = self.stop
+            self.said = False
+            m = _SENTENCE_STOP.search(text, self.read)
+            self.stop = m.end() if m is not None else len(text) + 1
+        if _is_variant(text[self.read:start]):
+            head = text[self.start:start]
+            self.said = len(head) <= 4 * numbers.MAX_LINE and _names_baseline(_QUOTED_BREAK.sub(" ", head))
+        self.read = start
+        return self.said
+
+
+@lru_cache(maxsize=1024)
+def _names_baseline(head: str) -> bool:
+    from claims.lexicon import cue
+    from claims.prose import STATED_BASELINE
+
+    return len(head) <= numbers.MAX_LINE and cue(head).score <= STATED_BASELINE
 
 
 _PASSED = "_prescan_passed"

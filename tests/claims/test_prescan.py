@@ -1093,14 +1093,22 @@ def test_numbers_with_side_words_the_readers_pair_pass_the_gate(monkeypatch: pyt
     assert found >= 60
 
 
-@pytest.mark.xfail(strict=True, reason="hole in the gate: statement_claims reads a statement's side from its whole "
-                   "head, _sided_numbers only from the clause before the number (after the comma)")
 def test_statements_whose_side_is_set_off_by_a_comma_pass_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
     """"Without the patch, the rate is 9.1 Gbps. / With the patch, it is 9.4 Gbps.":
-    statement_claims pairs the two sentences; the gate turns the text away (found while
-    deriving _sided_numbers from the readers, left open: see the helper's report)."""
-    texts = [f"{base.capitalize()}, the rate is 9.1 Gbps.\n{cand.capitalize()}, it is 9.4 Gbps.\n"
-             for base, cand in SIDES]
+    statement_claims reads a statement's side from its whole head, commas and all, not only
+    the clause before the number (_sided_numbers reads the head too: _Head)."""
+    made = []
+    for base, cand in SIDES:
+        made += [f"{base.capitalize()}, the rate is 9.1 Gbps.\n{cand.capitalize()}, it is 9.4 Gbps.\n",
+                 f"{cand.capitalize()}, it is 9.4 Gbps. {base.capitalize()}, the rate is 9.1 Gbps.\n",
+                 f"{base.capitalize()} and 4 queues, the rate is 9.1 Gbps.\n"
+                 f"{cand.capitalize()} and 4 queues, it is 9.4 Gbps.\n"]
+    texts = [x for text in made for x in (text, "".join("> " + ln + "\n" for ln in text.splitlines()))]
     gated = [findings(extract.extract_message(message_from_text(t))) for t in texts]
     gate_open(monkeypatch)
-    assert all(got == findings(extract.extract_message(message_from_text(t))) for t, got in zip(texts, gated, strict=True))
+    found = 0
+    for text, got in zip(texts, gated, strict=True):
+        want = findings(extract.extract_message(message_from_text(text)))
+        assert got == want, text
+        found += bool(want)
+    assert found >= 10
