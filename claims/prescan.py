@@ -1085,7 +1085,8 @@ def _may_run(text: str, pos: int) -> bool:
       claims.commands._program_like reads;
     - a program _runs_benchmark runs: a known one (_known_program, also of a listed family
       or with a version), a path or a script (_executable_word), all _program_like, or a
-      variable naming a known or benchmark-named program (`$NETPERF`); an assignment is never
+      variable naming a known or benchmark-named program (`$NETPERF`: its `$` branch asks
+      no more; a word after a variable, `$DIR/x`, runs its base); an assignment is never
       the program (claims.shell.invocation walks past it);
     - an option (`-x`, counted by _OPTION_WORD for a program the reader does not know, and
       by the prose reader's _options_after), a word starting with a dash;
@@ -1106,10 +1107,15 @@ def _may_run(text: str, pos: int) -> bool:
         return True
     for word in _SHELL_BLANKS.split(body):
         for part in {word, word.rstrip(":.,"), *_SHELL_SEPARATORS.split(word)}:
-            if part.startswith("-") or (program_like(part) and _SHELL_ASSIGNMENT.match(part) is None):
+            if part.startswith("-"):
                 return True
-            base = basename(part)
-            if base.startswith("$") and _benchmark_named(base.strip("${}").lower()):
+            if not part.startswith("$"):
+                if program_like(part) and _SHELL_ASSIGNMENT.match(part) is None:
+                    return True
+                continue
+            base = basename(part)  # the program a variable's word runs: by its name, or its base's
+            if base.startswith("$") and _benchmark_named(base.strip("${}").lower()) or \
+                    not base.startswith("$") and program_like(base):
                 return True
     nxt = text[end + 1:text.find("\n", end + 1) if text.find("\n", end + 1) >= 0 else len(text)]
     return nxt.lstrip(" \t>").startswith("-")
