@@ -272,11 +272,27 @@ _WORD_BYTES = bytes(b if _ASCII_WORD.fullmatch(chr(b)) else 0x20 for b in range(
 _PROGRAM_BYTES = frozenset(w.encode() for w in _PROGRAM_WORDS if _ASCII_WORD.fullmatch(w))
 
 
-def _program_words(text: str) -> list[str]:
-    """The program words that stand whole somewhere in `text` (and perhaps a few that
-    stand only glued to a non-ASCII letter, which _word_re then finds nowhere)."""
+# The same tokens tell, for free, whether a few other routes can find anything: each needs a
+# word that stands whole wherever it holds (no letter, digit, "_" or "-" glued to it): a
+# setup step's "echo" (_ECHO), a loop's "do" (_LOOP), a perf stat header's "counter" (its
+# " counter "), a script's "sh", "py" or "bash" (after its ".", _OWN_MARKS).
+_MARK_BYTES = frozenset({b"echo", b"do", b"counter", b"sh", b"py", b"bash"})
+_TOKEN_BYTES = _PROGRAM_BYTES | _MARK_BYTES
+_SCRIPT_BYTES = frozenset({b"sh", b"py", b"bash"})
+
+
+@lru_cache(maxsize=1)
+def _tokens_found(text: str) -> frozenset[bytes]:
+    """The program words and mark words (_MARK_BYTES) that stand whole somewhere in
+    `text` (and perhaps a few that stand only glued to a non-ASCII letter, which _word_re
+    then finds nowhere): one split of the text's bytes for every route that asks."""
     tokens = text.encode("utf-8", "surrogatepass").translate(_WORD_BYTES).split()
-    return [w.decode() for w in _PROGRAM_BYTES.intersection(tokens)]
+    return _TOKEN_BYTES.intersection(tokens)
+
+
+def _program_words(text: str) -> list[str]:
+    """The program words that stand whole somewhere in `text` (see _tokens_found)."""
+    return [w.decode() for w in _tokens_found(text) if w in _PROGRAM_BYTES]
 # What may stand before a program at the start of a line: quotes, a bullet, a backtick, a path.
 # (the bullets are claims.commands' own: "- ", "+ ", "2) ", "(2) ", "(b) ")
 _BULLET = r"(?:[-*•+][^\S\n]+|\(?\d{1,2}[.)][^\S\n]+|\(?[a-z]\)[^\S\n]+)?"
@@ -288,7 +304,8 @@ _LEAD_LABEL = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}{_LABEL}`?(?:[\w.~-]*/)?")
 # a word the reader does not know starts a line with an option after it: a program it runs
 # only when named like a benchmark (claims.commands._BENCH_NAME) or sent to the background
 _UNKNOWN_PROGRAM = re.compile(
-    rf"^(?:[^\S\n]|>)*{_BULLET}(?:{_LABEL})?`?(?P<w>[a-z][\w.+-]{{0,60}})[^\S\n][^\n]*?[^\S\n]-[^\n]*", re.M)
+    rf"^(?:[^\S\n]|>)*{_BULLET}(?:{_LABEL})?`?(?P<w>[a-z][\w.+-]{{0,60}})[^\S\n][^\n]*?[^\S\n]-(?=[-\"'\\]*[A-Za-z])"
+    r"[^\n]*", re.M)
 _BENCH_STEM = re.compile(r"(?i:bench|perf|test|stress|load|mark|_rr|_stream|lat_|bw_|iops)")
 # ... and before a prompt's # or $: [user@host dir], user@host:path, host
 _PROMPT_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:\[[^\]\n]{0,80}\]|[\w.@-]{1,60}:[^\s#$]{0,80}|[\w.~-]{1,60})?"
@@ -317,19 +334,35 @@ _OWN_MARKS = tuple((re.compile(mark), re.compile(_OWN_LEAD + head)) for mark, he
 ))
 
 
+# each mark's literal, asked first (`in` costs a tenth of a search): the script's extension
+# is one of the text's tokens (_tokens_found) wherever the mark is
+_OWN_HAS = (lambda text: "/" in text, lambda text: not _SCRIPT_BYTES.isdisjoint(_tokens_found(text)),
+            lambda text: "=" in text, lambda text: "$" in text)
+
+
+_OWN_SCREENED = (2, 3)  # an assignment or a variable first: read only where _may_run
+
+
 def _own_program_lines(text: str) -> Iterator[int]:
     """The starts of the lines that begin with a program of one's own (see _OWN_MARKS)."""
-    for mark, lead in _OWN_MARKS:
+    return (line for _, line in _own_program_marks(text))
+
+
+def _own_program_marks(text: str) -> Iterator[tuple[int, int]]:
+    """(the index of the mark in _OWN_MARKS, the line start) for each line that begins with
+    a program of one's own."""
+    for k, ((mark, lead), has) in enumerate(zip(_OWN_MARKS, _OWN_HAS, strict=True)):
+        if not has(text):
+            continue
         for m in mark.finditer(text):
             line = text.rfind("\n", 0, m.start()) + 1
             if lead.fullmatch(text, line, m.start()) is not None:
-                yield line
+                yield k, line
 # ... or named in a sentence before an option ("a fix in virtio_test --reset"): a path, or a
 # word named like a benchmark (the stems claims.commands reads a benchmark's name by). Found
 # from the option back to the word before it: options are rarer than words.
 _OPTION = re.compile(r"-(?<=[^\S\n]-)-?[A-Za-z]")  # its dash first, the blank looked behind
 _OWN_STEM = re.compile(r"(?i:bench|perf|test|stress|load|mark|iops|_rr|_stream|lat_|bw_)")
-_TOKEN_START = re.compile(r"[\w.~/-]*\Z")
 
 
 @cache
@@ -1012,32 +1045,109 @@ def _command_starts(text: str) -> Iterator[int]:
     file, "Performance counter stats", a path run with arguments, a program word starting a
     line (after a bullet or a `label:` too) or, for a benchmark program or a program named
     like one, before an option in prose; a lower-case word starting a line with an option
-    after it (the reader's own test for a program it does not know)."""
-    yield from (m.start() for m in _marked_finditer(_PROMPTS, text) if _at_line_start(text, m.start(), _PROMPT_LEAD))
-    if "; do" in text:
+    after it (the reader's own test for a program it does not know). A prompt, an
+    assignment or a variable first counts only on a line where something may run
+    (_may_run)."""
+    found = _tokens_found(text)
+    yield from (m.start() for m in _marked_finditer(_PROMPTS, text)
+                if _at_line_start(text, m.start(), _PROMPT_LEAD) and _may_run(text, m.start()))
+    if b"do" in found and ";" in text and "; do" in text:
         yield from _lines_matching(_LOOP, text, "for")
-    yield from _lines_matching(_ECHO, text, "echo")
-    pos = text.find("Performance counter stats")
-    if pos >= 0:
-        yield pos
-    yield from _own_program_lines(text)
-    yield from _prose_own_program(text)
-    for name in ("bench", "xdp"):  # any program named so ("./xdp_redirect", "io_uring-bench")
-        pos = text.find(name)
-        while pos >= 0:
-            line = text.rfind("\n", 0, pos) + 1
-            start = _TOKEN_START.search(text, line, pos)
-            if start is not None and _LEAD_NO_PATH.fullmatch(text, line, start.start()):
-                yield pos
-            pos = text.find(name, pos + 1)
-    for word in _program_words(text):
+    if b"echo" in found:
+        yield from _lines_matching(_ECHO, text, "echo")
+    if b"counter" in found:
+        pos = text.find("Performance counter stats")
+        if pos >= 0:
+            yield pos
+    for k, line in _own_program_marks(text):
+        if k not in _OWN_SCREENED or _may_run(text, line):
+            yield line
+    options = [m.start() for m in _OPTION_DASH.finditer(text)]
+    yield from _prose_own_program(text, options)
+    for name in _NAMED:  # any program named so ("./xdp_redirect", "io_uring-bench")
+        for m in name.finditer(text):
+            if _NAMED_LEAD.fullmatch(text, text.rfind("\n", 0, m.start()) + 1, m.start()) is not None:
+                yield m.start()
+    for word in (w.decode() for w in found if w in _PROGRAM_BYTES):
         if word in _BENCH_WORDS:
             yield from (m.start() for m in _prose_re(word).finditer(text))
         for m in _word_re(word).finditer(text):
             if _at_line_start(text, m.start()) or _at_line_start(text, m.start(), _LEAD_LABEL):
                 yield m.start()
-    if " -" in text:
-        yield from _unknown_program_lines(text)
+    yield from _unknown_program_lines(text, options)
+
+
+# A program named like a benchmark: the name inside a token that starts its line (after the
+# lead, no path before it). One fullmatch from the line start to the name: the lead ends in a
+# blank, a ">" or a backtick, none of them a token character, so its split from the token
+# is the one the token's start gives.
+_NAMED = (re.compile("bench"), re.compile("xdp"))
+_NAMED_LEAD = re.compile(rf"{_LEAD_NO_PATH.pattern}[\w.~/-]*")
+# The words the command reader splits a line into (claims.shell.split_words: shlex, whose
+# blanks are these; claims.commands._clean makes a no-break space one) and the separators
+# of its pieces (claims.shell.pieces). A line with a quote, an escape, a backtick, a
+# parenthesis or a redirection, where shlex and pieces join or cut words otherwise, is read.
+_SHELL_BLANKS = re.compile(r"[ \t\r\xa0]+")
+_SHELL_SEPARATORS = re.compile(r"[;|&]+")
+_SHELL_QUOTING = re.compile(r"[\"'\\`()<>]")
+
+
+def _may_run(text: str, pos: int) -> bool:
+    """Can the command reader find a command or a setup step in the logical line at `pos`
+    (a prompt, or an assignment or a variable first)? claims.commands.find_commands finds
+    one only where a word of it (each shell word, and each of `a;b|c`'s) is
+    - a setup step's program (claims.setup_steps.parse_setup: for, echo, sysctl, ethtool, tc,
+      ip, taskset, numactl) or a wrapper (claims.shell.WRAPPERS): program words, which
+      claims.commands._program_like reads;
+    - a program _runs_benchmark runs: a known one (_known_program, also of a listed family
+      or with a version), a path or a script (_executable_word), all _program_like, or a
+      variable naming a known or benchmark-named program (`$NETPERF`: its `$` branch asks
+      no more; a word after a variable, `$DIR/x`, runs its base); an assignment is never
+      the program (claims.shell.invocation walks past it);
+    - an option (`-x`, counted by _OPTION_WORD for a program the reader does not know, and
+      by the prose reader's _options_after), a word starting with a dash;
+    or where the line goes on: a "\\" continuation, or the next line starting with an option
+    (commands._wrapped_args; _wrapped_value needs an option ending this one). A program an
+    earlier line ran counts again, but that line is a command of its own; a perf stat
+    header is a start of its own. A trailing ":" or "." is read off the word
+    (_results_after, _line_events)."""
+    from claims import commands
+    from claims.shell import basename
+
+    line = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    end = len(text) if end < 0 else end
+    body = text[line:end].lstrip(" \t>")
+    program_like = getattr(commands, "_program_like", None)
+    if program_like is None or len(body) > 1500 or _SHELL_QUOTING.search(body) is not None:
+        return True
+    for word in _SHELL_BLANKS.split(body):
+        for part in {word, word.rstrip(":.,"), *_SHELL_SEPARATORS.split(word)}:
+            if part.startswith("-"):
+                return True
+            if not part.startswith("$"):
+                if program_like(part) and _SHELL_ASSIGNMENT.match(part) is None:
+                    return True
+                continue
+            base = basename(part)  # the program a variable's word runs: by its name, or its base's
+            if base.startswith("$") and _benchmark_named(base.strip("${}").lower()) or \
+                    not base.startswith("$") and program_like(base):
+                return True
+    nxt = text[end + 1:text.find("\n", end + 1) if text.find("\n", end + 1) >= 0 else len(text)]
+    return nxt.lstrip(" \t>").startswith("-")
+
+
+_SHELL_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # claims.shell._ASSIGNMENT
+
+
+def _benchmark_named(name: str) -> bool:
+    """Does the program a variable names run a benchmark by its name
+    (claims.commands._runs_benchmark: _known_program, or _BENCH_NAME)?"""
+    from claims import commands
+
+    known = getattr(commands, "_known_program", None)
+    named = getattr(commands, "_BENCH_NAME", None)
+    return known is None or named is None or bool(name) and (known(name) or named.search(name) is not None)
 
 
 COMMAND_WINDOW = 21  # lines: a line and the 20 the command reader may join to it
@@ -1066,10 +1176,13 @@ def _runs_in(raw: str) -> bool:
     return bool(find_commands(_lines(raw)).events)
 
 
-def _prose_own_program(text: str) -> Iterator[int]:
-    """A path or a benchmark-named word, then whitespace and an option, on one line."""
-    for m in _OPTION.finditer(text):
-        end = m.start()
+def _prose_own_program(text: str, options: list[int]) -> Iterator[int]:
+    """A path or a benchmark-named word, then whitespace and an option (_OPTION, at one
+    of the `options` dashes), on one line."""
+    for at in options:
+        if _OPTION.match(text, at) is None:
+            continue
+        end = at
         while end > 0 and text[end - 1] != "\n" and text[end - 1].isspace():
             end -= 1
         start = end
@@ -1080,15 +1193,19 @@ def _prose_own_program(text: str) -> Iterator[int]:
             yield start
 
 
-# A line the unknown-program pattern may pass holds an option after a blank: only those
-# lines are matched, each at its start (the pattern never crosses a line).
-_BLANK_DASH = re.compile(r"-(?<=[^\S\n]-)")
+# An option as the command reader counts one (claims.commands._OPTION_WORD, `--?[A-Za-z]`
+# at a shell word's start): a dash after a blank, then a letter after at most other dashes
+# and what shlex drops (quotes, backslashes). The dash first, the blank looked behind.
+_OPTION_DASH = re.compile(r"-(?<=[^\S\n]-)(?=[-\"'\\]*[A-Za-z])")
 
 
-def _unknown_program_lines(text: str) -> Iterator[int]:
+def _unknown_program_lines(text: str, options: list[int] | None = None) -> Iterator[int]:
     """The starts of the lines whose first word the command reader runs as a program it
-    does not know: named like a benchmark or sent to the background, with an option."""
-    lines = {text.rfind("\n", 0, m.start()) + 1 for m in _BLANK_DASH.finditer(text)}
+    does not know: named like a benchmark or sent to the background, with an option
+    (_runs_benchmark: `options > 0`; the `options` dashes, _OPTION_DASH, when given)."""
+    if options is None:
+        options = [m.start() for m in _OPTION_DASH.finditer(text)]
+    lines = {text.rfind("\n", 0, at) + 1 for at in options}
     for line in lines:
         m = _UNKNOWN_PROGRAM.match(text, line)
         if m is not None and (_BENCH_STEM.search(m.group("w")) or m.group().rstrip().endswith("&")):

@@ -289,6 +289,89 @@ def test_a_prompt_passes_only_when_something_runs_behind_it() -> None:
     assert might_have_claims("[root@vm ~]# netperf -H 10.0.0.2 \\\n  -t TCP_RR -l 30\n")
 
 
+# Lines the command reader takes, one per form it accepts (claims.commands._runs_benchmark,
+# claims.setup_steps.parse_setup, the joins of claims.commands._joined), each written after a
+# prompt, an assignment or a variable: the starts the gate reads only where _may_run.
+_RUN_BODIES = (
+    "netperf -H 10.0.0.1 -t TCP_RR", "netserver", "fio", "iperf3.16 -c x", "fio-3.35 --name=x",
+    "netperf_2.7 -H x", "pktgen_sample01 -i eth0", "xdp_foo -d eth0", "super_netperf 4 -H x",
+    "./a.out", "~/bin/x --y 5", "/usr/local/bin/foo 5", "run.sh", "bench.py -n 4",
+    "$NETPERF -H x", "${NETPERF} $ARGS", "/opt/$NETPERF -x", "taskset -c 1 foo 5",
+    "perf stat -e cycles foo", "time foo 5", "nice -n 5 ./x", "foo_bench -n 4", "mytest --x &",
+    "foo -x &", "foo -\"x\" &", "echo 1 > /sys/kernel/x", "sysctl -w net.core.x=1",
+    "sysctl net.core.x=1", "ethtool -K eth0 gro off", "tc qdisc add dev eth0 root fq",
+    "ip link set eth0 up", "for i in /sys/a /sys/b; do echo 1 > $i; done",
+    "sudo sh -c 'echo 1 > /sys/x'", "cd /x && ./bench -t", "cd x; netperf", "true|./x -y",
+    "./bench: 5 Mbps", "./bench.", "\\\n  netperf -H x", "\\\n./a.out", "foo_bench\n-n 4 -t 5",
+    "foo_bench -n\n4 -t 5", "./udp_rr -c x\t\t./udp_stream -c y", "do netperf -H x", "{ ./x; }",
+    "\"./bench\" -x", "'netperf' -H x", "uperf -m x.xml", "stress-ng --cpu 4", "xdp-bench drop eth0",
+    "numactl -C 2 ./x", "ssh host netserver", "nohup netserver &", "docker exec c1 iperf3 -c x",
+    "ip netns exec ns1 netperf -H x", "`./bench -x`", "run ./vsock_perf --sender 2 here",
+)
+_RUN_LEADS = ("$ ", "# ", "[root@vm ~]# ", "host$ ", "> $ ", "FOO=1 ", "A=1 B=2 ", "$X ", "client: FOO=1 ")
+
+
+@pytest.mark.parametrize("lead", _RUN_LEADS)
+def test_a_prompt_or_assignment_start_is_read_wherever_the_reader_finds_something(lead: str) -> None:
+    """Gated findings == ungated: wherever the command reader finds a command or a setup
+    step on such a line, _may_run lets the line's window be read, and _has_command passes."""
+    found = 0
+    for body in _RUN_BODIES:
+        text = f"{lead}{body}\n"
+        events = find_commands(prescan._lines(text)).events
+        if not any(ev.index == 0 for ev in events):
+            continue
+        found += 1
+        assert prescan._may_run(text, 0), text
+        assert prescan._has_command(text), text
+    assert found >= (3 if lead.startswith("$X") else len(_RUN_BODIES) // 2), found
+
+
+@pytest.mark.parametrize("text", [
+    "$ vdpa dev add mgmtdev vdpasim_net name foo2\n",  # an unknown program, no option
+    "        # save the attached .config to linux build tree\n",
+    "> $ make defconfig\n",
+    "CONFIG_VIRTIO_PCI=y\n",  # an assignment alone runs nothing (commands._worth_parsing)
+    "        COMPILER_INSTALL_PATH=$HOME/0day COMPILER=gcc-11.2.0 make.cross ARCH=sh\n",
+    "$max_qps that is smaller than what hardware did.\n",  # a variable naming no benchmark
+])
+def test_a_prompt_or_assignment_with_nothing_to_run_is_not_read(text: str) -> None:
+    assert not find_commands(prescan._lines(text)).events
+    assert not prescan._may_run(text, text.find("$") if text.lstrip().startswith("$") else 0)
+    assert not prescan._has_command(text)
+
+
+@pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
+def test_may_run_holds_every_prompt_and_assignment_line_the_reader_reads() -> None:
+    """Over the corpus and the shapes (as texts and quoted): every line the command reader
+    finds a command or setup step at, that starts with a prompt, an assignment or a
+    variable, is one _may_run lets through."""
+    checked = 0
+    for text in _readable_texts():
+        starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        screened = {text.rfind("\n", 0, m.start()) + 1 for m in prescan._marked_finditer(prescan._PROMPTS, text)
+                    if prescan._at_line_start(text, m.start(), prescan._PROMPT_LEAD)}
+        screened |= {line for k, line in prescan._own_program_marks(text) if k in prescan._OWN_SCREENED}
+        for ev in find_commands(prescan._lines(text)).events:
+            if starts[ev.index] in screened:
+                assert prescan._may_run(text, starts[ev.index]), text[starts[ev.index]:starts[ev.index] + 80]
+                checked += 1
+    assert checked > 20
+
+
+def test_an_option_dash_is_every_option_the_reader_counts() -> None:
+    """_OPTION_DASH finds the raw form of each word claims.commands._OPTION_WORD reads as an
+    option (shlex drops the quotes and escapes)."""
+    import shlex
+
+    from claims.commands import _OPTION_WORD
+
+    for raw in ("-x", "--xy", "-\"x\"", "-'x'", "-\\x", "--\"x\"", "-\"\"x", "-5", "- x", "-", "--", "-.x"):
+        words = shlex.split(f"prog {raw}")
+        counted = len(words) > 1 and _OPTION_WORD.match(words[1]) is not None
+        assert (prescan._OPTION_DASH.search(f"prog {raw}") is not None) >= counted, raw
+
+
 def test_a_command_after_a_lettered_bullet_passes() -> None:
     # claims.commands reads "(b) " as a bullet: a setup step after it is found
     assert might_have_claims("Here VF mac is either set using\n(b) ip link set vf mac\n")
