@@ -1952,7 +1952,7 @@ def _sided_numbers(text: str) -> Iterator[int]:
         near_after = k + 1 < len(nums) and nums[k + 1][0] - start <= SIDE_SPAN
         if not (near_before or near_after):
             continue
-        sided = _side_after(text, end) or _side_before(text, start, prev_end) or head.named(start)
+        sided = _side_after(text, end) or _side_before(text, start, prev_end) or head.named(start, end)
         if last_sided >= 0 and start - nums[last_sided][0] <= SIDE_SPAN \
                 and _PARAGRAPH_END.search(text, nums[last_sided][1], start) is None:
             yield start  # a number after a sided one: statements need only the baseline named
@@ -1976,32 +1976,58 @@ class _Head:
     claims.prose.statement_claims asks a statement's head to (`_side` of the words before
     its first value, commas and all: lexicon.cue scoring STATED_BASELINE or less)? The
     head is read as the reader's passage holds it (its lines joined with a blank, quote
-    marks dropped, at most claims.numbers.MAX_LINE characters: a longer passage gives no statement), and
-    scored again only where a side word (`_is_variant`) stands since the last score: the
-    lexicon scores its own words. A sentence ends at a stop or a paragraph break."""
+    marks dropped, at most claims.numbers.MAX_LINE characters: a longer passage gives no
+    statement), and scored again only where a side word (`_is_variant`) stands since the
+    last score: the lexicon scores its own words. The head ends at the sentence's first
+    number the reader takes as a value (_passed_over tells those it does not); a sentence
+    ends at a stop or a paragraph break."""
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.start = 0  # where the sentence of the last number asked about starts
         self.read = 0  # how far it has been read for side words
         self.said = False  # its head up to `read` names the baseline
+        self.done = False  # its head is read: a value the reader takes stands at `read`
         self.stop = -1  # where the next sentence starts, once looked for
 
-    def named(self, start: int) -> bool:
+    def named(self, start: int, end: int) -> bool:
+        if self.done and start < self.stop:
+            return self.said
         text = self.text
         if self.stop < self.read:
             m = _SENTENCE_STOP.search(text, self.read)
             self.stop = m.end() if m is not None else len(text) + 1
         while self.stop <= start:  # a new sentence since
             self.start = self.read = self.stop
-            self.said = False
+            self.said = self.done = False
             m = _SENTENCE_STOP.search(text, self.read)
             self.stop = m.end() if m is not None else len(text) + 1
-        if _is_variant(text[self.read:start]):
-            head = text[self.start:start]
-            self.said = len(head) <= 4 * numbers.MAX_LINE and _names_baseline(_QUOTED_BREAK.sub(" ", head))
-        self.read = start
+        if not self.done:
+            if _is_variant(text[self.read:start]):
+                head = text[self.start:start]
+                self.said = len(head) <= 4 * numbers.MAX_LINE and _names_baseline(_QUOTED_BREAK.sub(" ", head))
+            self.read = start
+            self.done = not _passed_over(text, start, end)
         return self.said
+
+
+def _passed_over(text: str, start: int, end: int) -> bool:
+    """Might claims.prose._statement pass over the number at start:end on its way to its
+    first value? It takes the tokens claims.numbers.tokenize reads as values, but a
+    percentage (a change, or a level), and not a range or a list ("1-5", "1/2"), a spread
+    ("± 2", "+- 2", "+/- 2"), a p-value ("p=0.03", "p < 0.05"), an id ("[  5]", "port 4711":
+    numbers._ID_WORDS). Any "=" or "<" before it counts too: more is read, never less."""
+    after = text[end:end + 2]
+    if after[:1] in ("%", "-", "/") or after == " %":
+        return True
+    before = text[max(0, start - 8):start]
+    if any(mark in before for mark in ("±", "+-", "[", "=", "<")):
+        return True
+    word = before.rsplit(None, 1)[-1:] if before[-1:].isspace() else []
+    return bool(word) and word[0].lower() in _ID_WORDS
+
+
+_ID_WORDS = getattr(numbers, "_ID_WORDS", frozenset({"port", "pid", "tid", "irq", "id"}))
 
 
 @lru_cache(maxsize=1024)

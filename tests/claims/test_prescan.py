@@ -1185,7 +1185,9 @@ def test_statements_whose_side_is_set_off_by_a_comma_pass_the_gate(monkeypatch: 
         made += [f"{base.capitalize()}, the rate is 9.1 Gbps.\n{cand.capitalize()}, it is 9.4 Gbps.\n",
                  f"{cand.capitalize()}, it is 9.4 Gbps. {base.capitalize()}, the rate is 9.1 Gbps.\n",
                  f"{base.capitalize()} and 4 queues, the rate is 9.1 Gbps.\n"
-                 f"{cand.capitalize()} and 4 queues, it is 9.4 Gbps.\n"]
+                 f"{cand.capitalize()} and 4 queues, it is 9.4 Gbps.\n",
+                 # a number the reader passes over ends no head (_passed_over)
+                 f"On port 4711 {base}, the rate is 9.1 Gbps.\nOn port 4711 {cand}, it is 9.4 Gbps.\n"]
     texts = [x for text in made for x in (text, "".join("> " + ln + "\n" for ln in text.splitlines()))]
     gated = [findings(extract.extract_message(message_from_text(t))) for t in texts]
     gate_open(monkeypatch)
