@@ -216,6 +216,17 @@ def side_word_pattern() -> re.Pattern[str]:
                       rf"|\b(?:on|off)\b(?={_STATE_END.pattern})")
 
 
+def baseline_word_pattern() -> re.Pattern[str]:
+    """Text holding a word that can pull `cue`'s score below zero: a negation, a head or a
+    word of negative weight, a "-next" tree, an "un-patched" or "non-" word, a state "off"
+    ending its phrase. Every other word scores zero or more, so a label without one of
+    these never names the baseline (the pre-scan asks this before scoring a long head)."""
+    negative = {w for table in (_HEADS, _WORDS, _BARE_WEAK) for w, weight in table.items()
+                if weight < 0 and not w.startswith("=")} | set(_NEGATIONS)
+    return re.compile(rf"(?i)(?<![A-Za-z]){_trie(negative)}(?![A-Za-z])|[a-z]-next\b|\bnext-\d"
+                      rf"|\bun-?(?:patched|modified|optimi[sz]ed)\b|\bnon-[a-z]|\boff\b(?={_STATE_END.pattern})")
+
+
 def _trie(words: set[str]) -> str:
     """One alternation of `words` written as a tree of their common prefixes ("b(?:a(?:se|
     tch)|efore)"): the regex engine tries each next letter once, not every word at every

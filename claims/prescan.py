@@ -1965,6 +1965,7 @@ def _sided_numbers(text: str) -> Iterator[int]:
 # where claims.prose._FULL_STOP splits a statement's sentences (after a stop, at a blank),
 # and where its paragraphs end (_PARAGRAPH_END)
 _SENTENCE_STOP = re.compile(r"[.!?]\s|\n[ \t>]*\n")
+_LAST_STOP = re.compile(rf"(?s:.*)(?:{_SENTENCE_STOP.pattern})")  # the last one in a span
 
 
 _QUOTED_BREAK = re.compile(r"\n[ \t>]*")  # a line end and the next line's quote marks
@@ -1977,57 +1978,46 @@ class _Head:
     its first value, commas and all: lexicon.cue scoring STATED_BASELINE or less)? The
     head is read as the reader's passage holds it (its lines joined with a blank, quote
     marks dropped, at most claims.numbers.MAX_LINE characters: a longer passage gives no
-    statement), and scored again only where a side word (`_is_variant`) stands since the
-    last score: the lexicon scores its own words. The head ends at the sentence's first
-    number the reader takes as a value (_passed_over tells those it does not); a sentence
-    ends at a stop or a paragraph break."""
+    statement). It is scored only once a word that can score below zero stands in it
+    (_BASELINE_WORDS), and again where a side word (`_is_variant`) stands since the last
+    score: the lexicon scores its own words, and words after them only ever shrink a score
+    (a long label's scale), so a score kept names the baseline as often or more. The head
+    ends at the sentence's first number the reader takes as a value (_passed_over tells
+    those it does not); a sentence ends at a stop or a paragraph break."""
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.start = 0  # where the sentence of the last number asked about starts
         self.read = 0  # how far it has been read for side words
+        self.negative = False  # a word that can score below zero stands in it up to `read`
         self.said = False  # its head up to `read` names the baseline
         self.done = False  # its head is read: a value the reader takes stands at `read`
-        self.stop = -1  # where the next sentence starts, once looked for
+        self.stop = -1  # where the sentence after it starts, once looked for
 
     def named(self, start: int, end: int) -> bool:
         if self.done and start < self.stop:
             return self.said
         text = self.text
-        if self.stop < self.read:
-            m = _SENTENCE_STOP.search(text, self.read)
-            self.stop = m.end() if m is not None else len(text) + 1
-        while self.stop <= start:  # a new sentence since
-            self.start = self.read = self.stop
-            self.said = self.done = False
-            m = _SENTENCE_STOP.search(text, self.read)
+        if self.stop <= start:  # a new sentence since: it starts after the last stop before the number
+            last = _LAST_STOP.match(text, self.read, start)
+            if last is not None:
+                self.start = self.read = last.end()
+            self.said = self.done = self.negative = False
+            m = _SENTENCE_STOP.search(text, start)
             self.stop = m.end() if m is not None else len(text) + 1
         if not self.done:
-            if _is_variant(text[self.read:start]):
-                head = text[self.start:start]
-                self.said = len(head) <= 4 * numbers.MAX_LINE and _names_baseline(_QUOTED_BREAK.sub(" ", head))
+            if _has_baseline_word(text[self.read:start]):
+                self.negative = True
+                self.said = self._scored(start)
+            elif self.negative and _is_variant(text[self.read:start]):
+                self.said = self._scored(start)
             self.read = start
             self.done = not _passed_over(text, start, end)
         return self.said
 
-
-def _passed_over(text: str, start: int, end: int) -> bool:
-    """Might claims.prose._statement pass over the number at start:end on its way to its
-    first value? It takes the tokens claims.numbers.tokenize reads as values, but a
-    percentage (a change, or a level), and not a range or a list ("1-5", "1/2"), a spread
-    ("± 2", "+- 2", "+/- 2"), a p-value ("p=0.03", "p < 0.05"), an id ("[  5]", "port 4711":
-    numbers._ID_WORDS). Any "=" or "<" before it counts too: more is read, never less."""
-    after = text[end:end + 2]
-    if after[:1] in ("%", "-", "/") or after == " %":
-        return True
-    before = text[max(0, start - 8):start]
-    if any(mark in before for mark in ("±", "+-", "[", "=", "<")):
-        return True
-    word = before.rsplit(None, 1)[-1:] if before[-1:].isspace() else []
-    return bool(word) and word[0].lower() in _ID_WORDS
-
-
-_ID_WORDS = getattr(numbers, "_ID_WORDS", frozenset({"port", "pid", "tid", "irq", "id"}))
+    def _scored(self, start: int) -> bool:
+        head = self.text[self.start:start]
+        return len(head) <= 4 * numbers.MAX_LINE and _names_baseline(_QUOTED_BREAK.sub(" ", head))
 
 
 @lru_cache(maxsize=1024)
@@ -2036,6 +2026,48 @@ def _names_baseline(head: str) -> bool:
     from claims.prose import STATED_BASELINE
 
     return len(head) <= numbers.MAX_LINE and cue(head).score <= STATED_BASELINE
+
+
+def _baseline_words() -> re.Pattern[str]:
+    """The words that can pull a label's score below zero (claims.lexicon), or every side
+    word when that module has changed shape."""
+    try:
+        from claims import lexicon
+
+        return lexicon.baseline_word_pattern()
+    except (ImportError, AttributeError, re.error):
+        return _VARIANT
+
+
+_BASELINE_WORDS = _baseline_words()
+_BASELINE_LOWER = re.compile(_BASELINE_WORDS.pattern[4:]) if _BASELINE_WORDS.pattern.startswith("(?i)") else None
+
+
+@lru_cache(maxsize=1024)
+def _has_baseline_word(text: str) -> bool:
+    """Does `text` hold a word of _BASELINE_WORDS? Cached and read lower-cased, as
+    _is_variant reads its words."""
+    if _BASELINE_LOWER is not None and (text.isascii() or not any(ch in text for ch in _FOLDS_APART)):
+        return _BASELINE_LOWER.search(text.lower()) is not None
+    return _BASELINE_WORDS.search(text) is not None
+# before a number the reader passes over: a spread's mark, an id's bracket, a p-value's "="
+# or "<" (any "=" or "<": more is read, never less)
+_PASSED_BEFORE = re.compile(r"±|\+-|\[|=|<")
+_ID_WORDS = getattr(numbers, "_ID_WORDS", frozenset({"port", "pid", "tid", "irq", "id"}))
+
+
+def _passed_over(text: str, start: int, end: int) -> bool:
+    """Might claims.prose._statement pass over the number at start:end on its way to its
+    first value? It takes the tokens claims.numbers.tokenize reads as values, but a
+    percentage (a change, or a level), and not a range or a list ("1-5", "1/2"), a spread
+    ("± 2", "+- 2", "+/- 2"), a p-value ("p=0.03", "p < 0.05"), an id ("[  5]", "port 4711":
+    numbers._ID_WORDS)."""
+    if text.startswith(("%", "-", "/", " %"), end) or _PASSED_BEFORE.search(text, max(0, start - 8), start):
+        return True
+    if start == 0 or not text[start - 1].isspace():
+        return False
+    word = text[max(0, start - 8):start].rsplit(None, 1)[-1:]
+    return bool(word) and word[0].lower() in _ID_WORDS
 
 
 _PASSED = "_prescan_passed"

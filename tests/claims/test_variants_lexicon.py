@@ -79,3 +79,36 @@ def test_lexicon_never_crashes(labels: list[str], subject: str) -> None:
     assert 0 <= pick_baseline(labels, subject) < max(1, len(labels))
     for lab in labels:
         role(lab)
+
+
+_LEXICON_WORDS = ["before", "after", "without", "w/o", "with", "no", "not", "patch", "patched", "unpatched",
+                  "net-next", "next-20240101", "off", "on", "old", "new", "base", "+", "disabled", "enabled",
+                  "non-gso", "before-patch", "un-patched", "vanilla", "series", "revert", "fix", "the", "GRO",
+                  "kernel", "(", ")", ",", "sans", "minus", "previously", "=", "v2"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_LEXICON_WORDS), min_size=1, max_size=12), st.sampled_from(["", ".", ":", ","]))
+def test_a_label_scoring_below_zero_holds_a_baseline_word(ws: list[str], end: str) -> None:
+    """lexicon.baseline_word_pattern finds a word in every label `cue` scores below zero:
+    the pre-scan scores a sentence's head only where it finds one."""
+    from claims.lexicon import baseline_word_pattern
+
+    label = " ".join(ws) + end
+    if cue(label).score < 0:
+        assert baseline_word_pattern().search(label) is not None, label
+
+
+def test_the_baseline_words_pass_the_corpus_labels() -> None:
+    """Every line of the corpus and the shapes that `cue` scores below zero holds a word of
+    lexicon.baseline_word_pattern."""
+    from claims.lexicon import baseline_word_pattern
+    from tests.paths import SHARED
+
+    pattern, negative = baseline_word_pattern(), 0
+    for path in sorted((SHARED / "corpus").glob("*.txt")) + sorted((SHARED / "shapes").glob("*.txt")):
+        for line in path.read_text(errors="replace").splitlines():
+            if cue(line).score < 0:
+                negative += 1
+                assert pattern.search(line) is not None, (path.name, line)
+    assert negative > 200
