@@ -1878,11 +1878,11 @@ def _rows_told_apart(text: str, cell_lines: list[int], readers: _Readers | None)
     firsts = _value_first_lines(text)
     if firsts:
         cell_lines = sorted(set(cell_lines).union(firsts))
-    # a row of a grid of two rows or more has another within a few lines (find_grids passes
-    # over a blank line, a rule and a short label line between two rows)
+    # a row of a grid of two rows or more has another within GRID_REACH lines (find_grids
+    # passes over a blank line, a short label line, rules and bordered lines between two)
     cell_lines = [line for k, line in enumerate(cell_lines)
-                  if k and text.count("\n", cell_lines[k - 1], line) <= 3
-                  or k + 1 < len(cell_lines) and text.count("\n", line, cell_lines[k + 1]) <= 3]
+                  if k and text.count("\n", cell_lines[k - 1], line) <= GRID_REACH
+                  or k + 1 < len(cell_lines) and text.count("\n", line, cell_lines[k + 1]) <= GRID_REACH]
     if len(cell_lines) < 2:
         return False
     rows = readers.rows if readers is not None else _RowReaders(_Lines(text))

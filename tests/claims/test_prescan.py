@@ -1100,7 +1100,7 @@ NAME_PAIRS = [("virtio-blk", "virtio-blk-numa"), ("copy", "zerocopy"), ("udp", "
 def _grids_named_by_rows() -> Iterator[str]:
     """Grids whose rows are told apart by their names alone, under leads with no variant
     word, in the layouts find_grids reads: a header or none, a spread in each cell, a
-    blank line under the header, a third row, quoted, the value first."""
+    blank line under the header, a third row, quoted, the value first, rows far apart."""
     for a, b in NAME_PAIRS:
         width = max(len(a), len(b)) + 4
         for cells in (("42373.79", "42517.07"), ("9421 \u00b1 1.2%", "9875 \u00b1 0.9%"), ("1.20  98%", "1.55  91%")):
@@ -1113,6 +1113,10 @@ def _grids_named_by_rows() -> Iterator[str]:
             yield "\n".join([rows[0], rows[1], f"{b + '+x':<{width}}{cells[1]}"]) + "\n"
         for bullet in ("* ", "- ", ""):  # value first, the name after it
             yield f"Numbers:\n\n{bullet}5,112,930 - {a}\n{bullet}5,300,000 - {b}\n"
+        # rows far apart in one grid: bordered rules, or a blank, a rule and a label between
+        rule = "|" + "-" * width + "|\n"
+        yield f"{'Name':<{width}}IOPS\n{a:<{width}}42373.79\n{rule * 3}{b:<{width}}42517.07\n"
+        yield f"{a:<{width}}42373.79\n\n{'-' * width}\nnuma\n{b:<{width}}42517.07\n"
 
 
 def test_rows_told_apart_by_their_names_pass_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
