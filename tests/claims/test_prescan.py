@@ -1092,6 +1092,24 @@ def test_two_measures_on_a_line_count_only_where_a_reader_pairs_them(monkeypatch
     assert prescan._measures_read("Throughput went from 9.1 Gbps without the patch to 9.4 Gbps with it.\n")
 
 
+def _quoted(text: str) -> str:
+    """`text` as a reply quotes it, each line after "> "."""
+    return "".join("> " + ln + "\n" for ln in text.splitlines())
+
+
+def _found_as_with_the_gate_open(monkeypatch: pytest.MonkeyPatch, texts: list[str]) -> int:
+    """Each text gives the same findings with the gate as with it open (asserted); how
+    many give any (so a test can ask that its texts exercise the readers at all)."""
+    gated = [findings(extract.extract_message(message_from_text(t))) for t in texts]
+    gate_open(monkeypatch)
+    found = 0
+    for text, got in zip(texts, gated, strict=True):
+        want = findings(extract.extract_message(message_from_text(text)))
+        assert got == want, text
+        found += bool(want)
+    return found
+
+
 NAME_PAIRS = [("virtio-blk", "virtio-blk-numa"), ("copy", "zerocopy"), ("udp", "udp gso"),
               ("xmit by sockperf", "xmit by xsk"), ("single-free", "batch-free"),
               ("5.10.0-rc6", "pv_cond_yield"), ("spinlock", "qspinlock"), ("vhost", "vhost-vdpa")]
@@ -1109,7 +1127,7 @@ def _grids_named_by_rows() -> Iterator[str]:
                 for lead in ("Numbers from fio, 4k randread, xsk queue:\n\n", ""):
                     text = lead + head + "\n".join(rows) + "\n"
                     yield text
-                    yield "".join("> " + ln + "\n" for ln in text.splitlines())
+                    yield _quoted(text)
             yield "\n".join([rows[0], rows[1], f"{b + '+x':<{width}}{cells[1]}"]) + "\n"
         for bullet in ("* ", "- ", ""):  # value first, the name after it
             yield f"Numbers:\n\n{bullet}5,112,930 - {a}\n{bullet}5,300,000 - {b}\n"
@@ -1123,15 +1141,7 @@ def test_rows_told_apart_by_their_names_pass_the_gate(monkeypatch: pytest.Monkey
     """The grid model pairs rows with no variant word where their names tell them apart
     (<20200625135752.227293-1-stefanha@redhat.com>: "virtio-blk" / "virtio-blk-numa");
     every such grid the extractor reads with the gate open, it reads with the gate."""
-    texts = list(_grids_named_by_rows())
-    gated = [findings(extract.extract_message(message_from_text(t))) for t in texts]
-    gate_open(monkeypatch)
-    found = 0
-    for text, got in zip(texts, gated, strict=True):
-        want = findings(extract.extract_message(message_from_text(text)))
-        assert got == want, text
-        found += bool(want)
-    assert found >= 40
+    assert _found_as_with_the_gate_open(monkeypatch, list(_grids_named_by_rows())) >= 40
 
 
 SIDES = [("without the patch", "with the patch"), ("on net-next", "patched"), ("before", "after"),
@@ -1162,22 +1172,14 @@ def _sided_texts() -> Iterator[str]:
              "Results:\n\n* 5,112,930 - v6.5\n* 5,300,000 - v6.5+s\n"]
     for text in made:
         yield text
-        yield "".join("> " + ln + "\n" for ln in text.splitlines())
+        yield _quoted(text)
 
 
 def test_numbers_with_side_words_the_readers_pair_pass_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every pair the extractor finds in _sided_texts with the gate open, it finds with the
     gate: the side words _sided_numbers looks for are no stricter than those the readers
     take. (Without _sided_numbers, pairs are lost here.)"""
-    texts = list(_sided_texts())
-    gated = [findings(extract.extract_message(message_from_text(t))) for t in texts]
-    gate_open(monkeypatch)
-    found = 0
-    for text, got in zip(texts, gated, strict=True):
-        want = findings(extract.extract_message(message_from_text(text)))
-        assert got == want, text
-        found += bool(want)
-    assert found >= 60
+    assert _found_as_with_the_gate_open(monkeypatch, list(_sided_texts())) >= 60
 
 
 def test_statements_whose_side_is_set_off_by_a_comma_pass_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1192,12 +1194,5 @@ def test_statements_whose_side_is_set_off_by_a_comma_pass_the_gate(monkeypatch: 
                  f"{cand.capitalize()} and 4 queues, it is 9.4 Gbps.\n",
                  # a number the reader passes over ends no head (_passed_over)
                  f"On port 4711 {base}, the rate is 9.1 Gbps.\nOn port 4711 {cand}, it is 9.4 Gbps.\n"]
-    texts = [x for text in made for x in (text, "".join("> " + ln + "\n" for ln in text.splitlines()))]
-    gated = [findings(extract.extract_message(message_from_text(t))) for t in texts]
-    gate_open(monkeypatch)
-    found = 0
-    for text, got in zip(texts, gated, strict=True):
-        want = findings(extract.extract_message(message_from_text(text)))
-        assert got == want, text
-        found += bool(want)
-    assert found >= 10
+    texts = [x for text in made for x in (text, _quoted(text))]
+    assert _found_as_with_the_gate_open(monkeypatch, texts) >= 10
