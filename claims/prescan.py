@@ -453,9 +453,9 @@ def _number_starts(text: str) -> list[int]:
     return starts
 
 
-# a line whose first word character is a digit, as the kinds of its characters (_marks): what
-# every line _VALUE_FIRST_AT matches is
-# (from each line end: a literal the engine skips to; the text's first line apart)
+# a line whose first word character is a digit, in the kinds of its characters (_marks): every
+# line _VALUE_FIRST_AT matches is one. Found from each line end (a literal the engine skips
+# to); the text's first line is asked apart.
 _VALUE_FIRST_MARKS = re.compile(rb"\n *0")
 
 
@@ -506,7 +506,24 @@ _VARIANT = _variant_words()
 # a lower-case letter) matches where the same pattern, case-sensitive, matches the lower case,
 # a third less costly at each position (tests/claims/test_prescan.py checks the lexicon's).
 _FOLDS_APART = ("\u0130", "\u0131", "\u017f")
-_VARIANT_LOWER = re.compile(_VARIANT.pattern[4:]) if _VARIANT.pattern.startswith("(?i)") else None
+
+
+def _lower_case(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
+    """A case-free pattern written in lower case, without its `(?i)`: read over a text
+    lower-cased (_folded_finditer); None for another pattern."""
+    return re.compile(pattern.pattern[4:]) if pattern.pattern.startswith("(?i)") else None
+
+
+def _folded_finditer(pattern: re.Pattern[str], lower: re.Pattern[str] | None,
+                     text: str) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)` for a case-free pattern, read as `lower` (_lower_case) over
+    the lower-cased text where no character folds apart; the matches' text is lower case."""
+    if lower is not None and (text.isascii() or not any(ch in text for ch in _FOLDS_APART)):
+        return lower.finditer(text.lower())
+    return pattern.finditer(text)
+
+
+_VARIANT_LOWER = _lower_case(_VARIANT)
 
 
 # "+" names a side only as the lexicon's tokenizer reads it: before a letter ("+patch",
@@ -520,11 +537,7 @@ def _is_variant(text: str) -> bool:
     """Does `text` name a variant? Cached: the same few words after or before a number
     ("  ", " ms, ", " without the patch") are asked about again and again (three asks in
     four are repeats over the archive, most within a message: a few lines are kept)."""
-    if _VARIANT_LOWER is not None and (text.isascii() or not any(ch in text for ch in _FOLDS_APART)):
-        found = _VARIANT_LOWER.finditer(text.lower())
-    else:
-        found = _VARIANT.finditer(text)
-    for m in found:
+    for m in _folded_finditer(_VARIANT, _VARIANT_LOWER, text):
         if m.group() != "+":
             return True
     return _PLUS.search(text) is not None
@@ -1068,7 +1081,7 @@ def _command_starts(text: str) -> Iterator[int]:
         for m in name.finditer(text):
             if _NAMED_LEAD.fullmatch(text, text.rfind("\n", 0, m.start()) + 1, m.start()) is not None:
                 yield m.start()
-    for word in (w.decode() for w in found if w in _PROGRAM_BYTES):
+    for word in _program_words(text):
         if word in _BENCH_WORDS:
             yield from (m.start() for m in _prose_re(word).finditer(text))
         for m in _word_re(word).finditer(text):
@@ -1133,7 +1146,8 @@ def _may_run(text: str, pos: int) -> bool:
             if base.startswith("$") and _benchmark_named(base.strip("${}").lower()) or \
                     not base.startswith("$") and program_like(base):
                 return True
-    nxt = text[end + 1:text.find("\n", end + 1) if text.find("\n", end + 1) >= 0 else len(text)]
+    after = text.find("\n", end + 1)
+    nxt = text[end + 1:after if after >= 0 else len(text)]
     return nxt.lstrip(" \t>").startswith("-")
 
 
@@ -1789,8 +1803,9 @@ def _paired_cells(text: str) -> bool:
         for m in _BLOCK_END.finditer(text):
             if _block_num_in(text, m.end(), m.end() + BLOCK_REACH):
                 candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0, m.end()))
+    cell_lines = list(dict.fromkeys(line for line, _, _, output in candidates if output == _ROW))
     if len(candidates) < 2:
-        return _rows_told_apart(text, [line for line, _, _, output in candidates if output == _ROW], None)
+        return _rows_told_apart(text, cell_lines, None)
     named: dict[tuple[int, int], bool] = {}
     rows: dict[int, bool] = {}  # lines some reader takes as a row (_read_as_row)
     known: dict[int, bool] = {}  # lines a block can hold (_in_a_block)
@@ -1801,10 +1816,7 @@ def _paired_cells(text: str) -> bool:
     counted: dict[int, int] = {}  # candidates counted on each line
     later: list[tuple[int, bool]] = []  # (line, a block's label?) for the block model
     first: tuple[int, bool] = (-1, False)
-    cells: dict[int, None] = {}  # the lines with a cell, named or not, in order
     for line, pos, above, output in candidates:
-        if output == _ROW:
-            cells[line] = None
         key = (line, above)
         if key not in named:
             named[key] = _variant_near(text, pos, above)
@@ -1837,7 +1849,7 @@ def _paired_cells(text: str) -> bool:
             if (readers.blocks.labels_a_pair(line) if label else readers.blocks.pairs_in_blocks(line)) \
                     and _count(readers.rows, counted, line):
                 return True
-    return _rows_told_apart(text, list(cells), readers)
+    return _rows_told_apart(text, cell_lines, readers)
 
 
 def _value_first_lines(text: str) -> list[int]:
@@ -1964,7 +1976,7 @@ def _sided_numbers(text: str) -> Iterator[int]:
 
 # where claims.prose._FULL_STOP splits a statement's sentences (after a stop, at a blank),
 # and where its paragraphs end (_PARAGRAPH_END)
-_SENTENCE_STOP = re.compile(r"[.!?]\s|\n[ \t>]*\n")
+_SENTENCE_STOP = re.compile(rf"[.!?]\s|{_PARAGRAPH_END.pattern}")
 _LAST_STOP = re.compile(rf"(?s:.*)(?:{_SENTENCE_STOP.pattern})")  # the last one in a span
 
 
@@ -2040,16 +2052,14 @@ def _baseline_words() -> re.Pattern[str]:
 
 
 _BASELINE_WORDS = _baseline_words()
-_BASELINE_LOWER = re.compile(_BASELINE_WORDS.pattern[4:]) if _BASELINE_WORDS.pattern.startswith("(?i)") else None
+_BASELINE_LOWER = _lower_case(_BASELINE_WORDS)
 
 
 @lru_cache(maxsize=1024)
 def _has_baseline_word(text: str) -> bool:
     """Does `text` hold a word of _BASELINE_WORDS? Cached and read lower-cased, as
     _is_variant reads its words."""
-    if _BASELINE_LOWER is not None and (text.isascii() or not any(ch in text for ch in _FOLDS_APART)):
-        return _BASELINE_LOWER.search(text.lower()) is not None
-    return _BASELINE_WORDS.search(text) is not None
+    return next(_folded_finditer(_BASELINE_WORDS, _BASELINE_LOWER, text), None) is not None
 # before a number the reader passes over: a spread's mark, an id's bracket, a p-value's "="
 # or "<" (any "=" or "<": more is read, never less)
 _PASSED_BEFORE = re.compile(r"±|\+-|\[|=|<")
