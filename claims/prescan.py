@@ -489,18 +489,20 @@ def _found_at(pattern: re.Pattern[str], text: str) -> bool:
     return next(_matches_at(pattern, text), None) is not None
 
 
-def _variant_words() -> re.Pattern[str]:
-    """The words that name a variant, from the extractor's lexicon (claims.lexicon), or a
-    broad stand-in when that module has changed shape."""
+def _lexicon_pattern(name: str, stand_in: re.Pattern[str]) -> re.Pattern[str]:
+    """The pattern claims.lexicon's function `name` writes from its own words, or a broader
+    `stand_in` when that module has changed shape."""
     try:
         from claims import lexicon
 
-        return lexicon.side_word_pattern()
+        return getattr(lexicon, name)()
     except (ImportError, AttributeError, re.error):
-        return re.compile(r"(?i)before|after|with|no|base|old|new|patch|orig|vanilla|upstream|next|pre|post|on|off")
+        return stand_in
 
 
-_VARIANT = _variant_words()
+# the words that name a variant
+_VARIANT = _lexicon_pattern("side_word_pattern", re.compile(
+    r"(?i)before|after|with|no|base|old|new|patch|orig|vanilla|upstream|next|pre|post|on|off"))
 # The characters `(?i)` reads as another letter than their lower case does ("İ", "ı", "ſ"):
 # in a text without them, a case-free pattern written in lower case (its classes taking
 # a lower-case letter) matches where the same pattern, case-sensitive, matches the lower case,
@@ -2040,18 +2042,8 @@ def _names_baseline(head: str) -> bool:
     return len(head) <= numbers.MAX_LINE and cue(head).score <= STATED_BASELINE
 
 
-def _baseline_words() -> re.Pattern[str]:
-    """The words that can pull a label's score below zero (claims.lexicon), or every side
-    word when that module has changed shape."""
-    try:
-        from claims import lexicon
-
-        return lexicon.baseline_word_pattern()
-    except (ImportError, AttributeError, re.error):
-        return _VARIANT
-
-
-_BASELINE_WORDS = _baseline_words()
+# the words that can pull a label's score below zero (every side word, failing that)
+_BASELINE_WORDS = _lexicon_pattern("baseline_word_pattern", _VARIANT)
 _BASELINE_LOWER = _lower_case(_BASELINE_WORDS)
 
 
