@@ -255,7 +255,7 @@ _BLOCK_END = re.compile(r":(?<!wrote:)(?<!writes:)(?<!said:)(?<!schrieb:)(?<!cri
 # also reads in prose before an option: its own sets (claims.commands), so a program, wrapper
 # or setup tool it learns is one the gate looks for ("netserver -D", "ssh host ./netserver",
 # "nohup netserver &", "podman exec c1 ./x"). "for" and "echo" start sentences too; the gate
-# looks for their shell forms instead (_LOOP, _ECHO).
+# looks for their shell forms instead (_LOOP_HEAD, _ECHO).
 _PROGRAM_WORDS = LINE_PROGRAMS - {"for", "echo"}
 _BENCH_WORDS = BENCH_PROGRAMS
 # The words of a text that may be a program name: runs of word characters and dashes from a
@@ -274,7 +274,7 @@ _PROGRAM_BYTES = frozenset(w.encode() for w in _PROGRAM_WORDS if _ASCII_WORD.ful
 
 # The same tokens tell, for free, whether a few other routes can find anything: each needs a
 # word that stands whole wherever it holds (no letter, digit, "_" or "-" glued to it): a
-# setup step's "echo" (_ECHO), a loop's "do" (_LOOP), a perf stat header's "counter" (its
+# setup step's "echo" (_ECHO), a loop's "do" (_LOOP_HEAD), a perf stat header's "counter" (its
 # " counter "), a script's "sh", "py" or "bash" (after its ".", _OWN_MARKS).
 _MARK_BYTES = frozenset({b"echo", b"do", b"counter", b"sh", b"py", b"bash"})
 _TOKEN_BYTES = _PROGRAM_BYTES | _MARK_BYTES
@@ -312,8 +312,14 @@ _PROMPT_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:\[[^\]\n]{0,80}\]|[\w.@-]{1,60}:[^\
                           r"[^\S\n]?")
 _PROMPT = re.compile(r"[#$][^\S\n]+\S")
 _PROMPTS = _by_first_char(("#", r"#[^\S\n]+\S"), ("$", r"\$[^\S\n]+\S"))  # _PROMPT, one per mark
-_LOOP = re.compile(rf"^{_LEAD.pattern}for[^\S\n]+\w+[^\S\n]+in\b[^\n]*;[^\S\n]*do\b", re.M)
-_ECHO = re.compile(rf"^{_LEAD.pattern}echo\b[^\n]*(?:>|\|[^\S\n]*(?:sudo[^\S\n]+)?tee\b)", re.M)
+# A shell loop's head: the command reader reads every line whose first word (after a bullet
+# or a `label:`) is "for", and its loop grammar (claims.setup_steps._FOR_ECHO) takes the
+# "do" with or without a blank (";do"), or on a "\\" continuation line; so the head is
+# what counts ("for NAME in", a C-style "for (("), and the reader reads the rest. Found
+# from its "for" (a literal the regex engine skips to), then its line start asked.
+_LOOP_HEAD = re.compile(r"for(?<![\w-]for)(?:[^\S\n]+\w+[^\S\n]+in\b|[^\S\n]*\(\()")
+_ECHO = re.compile(rf"^(?:[^\S\n]|>)*{_BULLET}(?:{_LABEL})?`?(?:[\w.~-]*/)?echo\b[^\n]*"
+                   r"(?:>|\|[^\S\n]*(?:sudo[^\S\n]+)?tee\b)", re.M)
 # A program of one's own run by its path ("./vsock_perf --port 1234", "~/bin/x"), a script
 # ("run.sh"), an assignment or a variable first ("NETPERF=... ", "$NETPERF -H"): the command
 # reader's other words that may start a shell line (claims.commands._program_like).
@@ -1066,8 +1072,9 @@ def _command_starts(text: str) -> Iterator[int]:
     found = _tokens_found(text)
     yield from (m.start() for m in _marked_finditer(_PROMPTS, text)
                 if _at_line_start(text, m.start(), _PROMPT_LEAD) and _may_run(text, m.start()))
-    if b"do" in found and ";" in text and "; do" in text:
-        yield from _lines_matching(_LOOP, text, "for")
+    if b"do" in found:  # every loop holds its "do" (after a ";", a blank or a "))")
+        yield from (m.start() for m in _LOOP_HEAD.finditer(text)
+                    if _at_line_start(text, m.start()) or _at_line_start(text, m.start(), _LEAD_LABEL))
     if b"echo" in found:
         yield from _lines_matching(_ECHO, text, "echo")
     if b"counter" in found:

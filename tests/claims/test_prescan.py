@@ -538,18 +538,17 @@ def test_patterns_split_by_first_character_find_what_the_joint_pattern_finds() -
 
 @pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
 def test_line_patterns_tried_at_their_words_lines_find_every_line() -> None:
-    """Over the corpus and the shapes (and lines made to hold each): a shell loop or an
-    echo into a file tried only on the lines holding its "for" or "echo" is found on the
-    lines `finditer` finds; a benchmark named before an option, its word first, where the
-    pattern with its look-behind first finds it."""
-    made = ("for i in 1 2; do x; done\n  - for cpu in $(seq 4);do echo 1 > /sys/x; done\n"
-            "> echo performance | sudo tee /sys/y\nwe ran netperf -H h and /netperf -x, io_uring-bench  --d\n")
-    found = {"for": 0, "echo": 0, "prose": 0}
+    """Over the corpus and the shapes (and lines made to hold each): an echo into a file
+    tried only on the lines holding its "echo" is found on the lines `finditer` finds; a
+    benchmark named before an option, its word first, where the pattern with its
+    look-behind first finds it."""
+    made = ("> echo performance | sudo tee /sys/y\n  - echo 1 > /sys/x\n"
+            "we ran netperf -H h and /netperf -x, io_uring-bench  --d\n")
+    found = {"echo": 0, "prose": 0}
     for text in [*_readable_texts(), made]:
-        for pattern, word in ((prescan._LOOP, "for"), (prescan._ECHO, "echo")):
-            want = [m.start() for m in pattern.finditer(text)]
-            assert list(prescan._lines_matching(pattern, text, word)) == want, word
-            found[word] += len(want)
+        want = [m.start() for m in prescan._ECHO.finditer(text)]
+        assert list(prescan._lines_matching(prescan._ECHO, text, "echo")) == want
+        found["echo"] += len(want)
         for w in prescan._BENCH_WORDS:
             behind_first = re.compile(rf"(?<![\w/.-]){re.escape(w)}[^\S\n]+(?:[a-z][a-z-]{{1,15}}[^\S\n]+)?-")
             want = [m.span() for m in behind_first.finditer(text)]
@@ -1196,3 +1195,35 @@ def test_statements_whose_side_is_set_off_by_a_comma_pass_the_gate(monkeypatch: 
                  f"On port 4711 {base}, the rate is 9.1 Gbps.\nOn port 4711 {cand}, it is 9.4 Gbps.\n"]
     texts = [x for text in made for x in (text, _quoted(text))]
     assert _found_as_with_the_gate_open(monkeypatch, texts) >= 10
+
+
+_LOOP_JOINS = (";do ", "; do ", " ;do ", ";\tdo ", "; \\\n  do ", " \\\n  ;do ")
+_LOOP_BODIES = (("f", "/sys/block/*/queue/nomerges", "echo 2 > $f"),
+                ("q", "0 1 2 3", "echo 1 > /sys/class/net/eth0/queues/rx-$q/rps_cpus"),
+                ("j", "rand-read seq-read", "fio --name=$j --rw=randread"), ("j", "a.fio b.fio", "fio $j"))
+_SHELL_LEADS = ("", "    ", "- ", "`", "Setup: ", "host setup: ", "2) ")
+
+
+def _loops_and_echoes() -> Iterator[str]:
+    """Shell loops and echoes into a file as a cover letter writes them: with or without a
+    blank before the loop's "do" or its "done", its "do" on a continuation line, after a
+    bullet, a backtick or a `label:`; a sentence after; plain and quoted."""
+    for join in _LOOP_JOINS:
+        for var, items, body in _LOOP_BODIES:
+            for lead in _SHELL_LEADS:
+                done = ";done" if join.startswith(";do") else "; done"
+                loop = f"{lead}for {var} in {items}{join}{body}{done}\n"
+                for text in (loop, f"Before each run:\n\n{loop}\nthen the numbers settle.\n"):
+                    yield text
+                    yield _quoted(text)
+    for lead in _SHELL_LEADS:
+        yield f"{lead}echo 2 > /sys/block/sda/queue/nomerges\n"
+        yield _quoted(f"{lead}echo performance | sudo tee /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor\n")
+
+
+def test_loops_and_echoes_the_reader_takes_pass_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader reads a line whose first word is "for" or "echo" after a bullet or a
+    `label:`, and its loop grammar takes ";do" as well as "; do": every setup step or
+    command it finds in such a loop or echo, it finds with the gate. (A loop whose only
+    "do" had no blank before it, or an echo after a label, was turned away.)"""
+    assert _found_as_with_the_gate_open(monkeypatch, list(_loops_and_echoes())) >= 600
