@@ -43,7 +43,8 @@ extractor's own reader of that shape asked about the cue's lines only.
   a file, a perf stat header, a path, script, assignment or variable first, a program
   word first or after a bullet or a `label:` (the command reader's own benchmarks, setup
   tools and wrappers: claims.commands.LINE_PROGRAMS), a benchmark-like word before an option, an
-  unknown program named like a benchmark or sent to the background) is read with the
+  unknown program named like a benchmark or sent to the background, its options on "\\"
+  continuation lines or quoted too, a span in backticks holding an option) is read with the
   lines it may join by claims.commands.find_commands itself (`_has_command`).
 The gate is checked against extraction without it over the labelled corpus, the shapes,
 their parts and re-layouts (paragraphs, windows of lines, re-quoted, re-indented, re-flowed,
@@ -83,7 +84,7 @@ from functools import cache, lru_cache
 from typing import NamedTuple
 
 from claims import numbers
-from claims.commands import BENCH_PROGRAMS, LINE_PROGRAMS
+from claims.commands import _BACKTICKS, BENCH_PROGRAMS, LINE_PROGRAMS
 from claims.hunks import cut_hunks, cut_matches
 from claims.listings import cut_listings
 from claims.model import Line
@@ -304,8 +305,8 @@ _LEAD_LABEL = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}{_LABEL}`?(?:[\w.~-]*/)?")
 # a word the reader does not know starts a line with an option after it: a program it runs
 # only when named like a benchmark (claims.commands._BENCH_NAME) or sent to the background
 _UNKNOWN_PROGRAM = re.compile(
-    rf"^(?:[^\S\n]|>)*{_BULLET}(?:{_LABEL})?`?(?P<w>[a-z][\w.+-]{{0,60}})[^\S\n][^\n]*?[^\S\n]-(?=[-\"'\\]*[A-Za-z])"
-    r"[^\n]*", re.M)
+    rf"^(?:[^\S\n]|>)*{_BULLET}(?:{_LABEL})?`?(?P<w>[a-z][\w.+-]{{0,60}})(?:[^\S\n][^\n]*?)?[^\S\n][\"'\\]*-"
+    r"(?=[-\"'\\]*[A-Za-z])[^\n]*", re.M)
 _BENCH_STEM = re.compile(r"(?i:bench|perf|test|stress|load|mark|_rr|_stream|lat_|bw_|iops)")
 # ... and before a prompt's # or $: [user@host dir], user@host:path, host
 _PROMPT_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:\[[^\]\n]{0,80}\]|[\w.@-]{1,60}:[^\s#$]{0,80}|[\w.~-]{1,60})?"
@@ -1065,8 +1066,9 @@ def _command_starts(text: str) -> Iterator[int]:
     """Where a command or setup step may start: a shell prompt, a loop or an echo into a
     file, "Performance counter stats", a path run with arguments, a program word starting a
     line (after a bullet or a `label:` too) or, for a benchmark program or a program named
-    like one, before an option in prose; a lower-case word starting a line with an option
-    after it (the reader's own test for a program it does not know). A prompt, an
+    like one, before an option in prose; a span in backticks holding an option; a
+    lower-case word starting a line with an option after it, also on its "\\" continuation
+    lines (the reader's own test for a program it does not know). A prompt, an
     assignment or a variable first counts only on a line where something may run
     (_may_run)."""
     found = _tokens_found(text)
@@ -1086,6 +1088,8 @@ def _command_starts(text: str) -> Iterator[int]:
             yield line
     options = [m.start() for m in _OPTION_DASH.finditer(text)]
     yield from _prose_own_program(text, options)
+    if "`" in text:  # a command quoted in a sentence, judged as a line of its own
+        yield from (m.start() for m in _BACKTICKS.finditer(text) if _BACKTICK_OPTION.search(m.group(1)))
     for name in _NAMED:  # any program named so ("./xdp_redirect", "io_uring-bench")
         for m in name.finditer(text):
             if _NAMED_LEAD.fullmatch(text, text.rfind("\n", 0, m.start()) + 1, m.start()) is not None:
@@ -1099,6 +1103,11 @@ def _command_starts(text: str) -> Iterator[int]:
     yield from _unknown_program_lines(text, options)
 
 
+# A span in backticks (the command reader's own pattern, claims.commands._BACKTICKS) is read
+# as a command where a shell word after its first holds an option ("we ran `vsock_stress
+# 10.0.0.1 -n 4` on the guest": the program need not stand before the option, nor the option
+# unquoted): a blank, perhaps quotes or a backslash, a dash and more.
+_BACKTICK_OPTION = re.compile(r"\s[\"'\\]*-[^\s`]")
 # A program named like a benchmark: the name inside a token that starts its line (after the
 # lead, no path before it). One fullmatch from the line start to the name: the lead ends in a
 # blank, a ">" or a backtick, none of them a token character, so its split from the token
@@ -1218,8 +1227,11 @@ def _prose_own_program(text: str, options: list[int]) -> Iterator[int]:
 
 # An option as the command reader counts one (claims.commands._OPTION_WORD, `--?[A-Za-z]`
 # at a shell word's start): a dash after a blank, then a letter after at most other dashes
-# and what shlex drops (quotes, backslashes). The dash first, the blank looked behind.
-_OPTION_DASH = re.compile(r"-(?<=[^\S\n]-)(?=[-\"'\\]*[A-Za-z])")
+# and what shlex drops (quotes, backslashes), which may stand before the dash too ("-x" in
+# quotes, \-x). The dash first, the blank (and quotes) looked behind.
+_OPTION_DASH = re.compile(r"-(?:(?<=[^\S\n]-)|(?<=[^\S\n][\"'\\]-)|(?<=[^\S\n][\"'\\][\"'\\]-))"
+                          r"(?=[-\"'\\]*[A-Za-z])")
+JOIN_REACH = 20  # lines the command reader joins to a line by "\\" continuations (commands._joined)
 
 
 def _unknown_program_lines(text: str, options: list[int] | None = None) -> Iterator[int]:
@@ -1230,9 +1242,41 @@ def _unknown_program_lines(text: str, options: list[int] | None = None) -> Itera
         options = [m.start() for m in _OPTION_DASH.finditer(text)]
     lines = {text.rfind("\n", 0, at) + 1 for at in options}
     for line in lines:
-        m = _UNKNOWN_PROGRAM.match(text, line)
-        if m is not None and (_BENCH_STEM.search(m.group("w")) or m.group().rstrip().endswith("&")):
+        if _runs_unknown(_UNKNOWN_PROGRAM.match(text, line)):
             yield line
+        elif (chain := _continued(text, line)) is not None and _runs_unknown(_UNKNOWN_PROGRAM.match(chain[1])):
+            yield chain[0]  # the option on a continuation line of the program's ("x_bench \\", "  -n 4")
+
+
+def _runs_unknown(m: re.Match[str] | None) -> bool:
+    """Does a match of _UNKNOWN_PROGRAM name a program the reader runs (by its name, or sent
+    to the background)?"""
+    return m is not None and (_BENCH_STEM.search(m.group("w")) is not None or m.group().rstrip().endswith("&"))
+
+
+def _continued(text: str, line: int) -> tuple[int, str] | None:
+    """The "\\" continuation lines the line at `line` is one of (None when it stands alone):
+    where the first starts, and all of them joined as claims.commands._joined joins them
+    (a line's "\\" and the next one's quote marks and blanks off, one blank between; at
+    most JOIN_REACH lines joined to the first)."""
+    start = line
+    for _ in range(JOIN_REACH):
+        above = text.rfind("\n", 0, start - 1) + 1 if start > 0 else -1
+        if above < 0 or not text[above:start - 1].rstrip().endswith("\\"):
+            break
+        start = above
+    parts: list[str] = []
+    pos = start
+    for _ in range(JOIN_REACH + 1):
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        body = (text[pos:end].lstrip(" \t>") if parts else text[pos:end]).rstrip()
+        if not body.endswith("\\") or end == len(text):
+            parts.append(body)
+            break
+        parts.append(body[:-1].rstrip())
+        pos = end + 1
+    return (start, " ".join(parts)) if len(parts) > 1 else None
 
 
 def _variant_near(text: str, pos: int, above: int = 2) -> bool:

@@ -366,7 +366,8 @@ def test_an_option_dash_is_every_option_the_reader_counts() -> None:
 
     from claims.commands import _OPTION_WORD
 
-    for raw in ("-x", "--xy", "-\"x\"", "-'x'", "-\\x", "--\"x\"", "-\"\"x", "-5", "- x", "-", "--", "-.x"):
+    for raw in ("-x", "--xy", "-\"x\"", "-'x'", "-\\x", "--\"x\"", "-\"\"x", "-5", "- x", "-", "--", "-.x",
+                "\"-x\"", "'--xy'", "\\-x", "\"'-x'\"", "\"-\"x"):
         words = shlex.split(f"prog {raw}")
         counted = len(words) > 1 and _OPTION_WORD.match(words[1]) is not None
         assert (prescan._OPTION_DASH.search(f"prog {raw}") is not None) >= counted, raw
@@ -1227,3 +1228,35 @@ def test_loops_and_echoes_the_reader_takes_pass_the_gate(monkeypatch: pytest.Mon
     command it finds in such a loop or echo, it finds with the gate. (A loop whose only
     "do" had no blank before it, or an echo after a label, was turned away.)"""
     assert _found_as_with_the_gate_open(monkeypatch, list(_loops_and_echoes())) >= 600
+
+
+_OWN_BENCHES = ("vsock_stress", "tcp_crr_test", "vhost_load", "blk_iops")
+_BENCH_ARGS = (("10.0.0.1", "-n 4"), ("", "--runtime=30"), ("4G", "-t 30 -s 1"))
+
+
+def _options_apart() -> Iterator[str]:
+    """A program the reader runs by its benchmark-like name, whose options stand apart from
+    it: on "\\\\" continuation lines (one or two, quoted too, sent to the background), or in a
+    command quoted in backticks in a sentence, after an argument, a wrapper, or in quotes."""
+    for prog in _OWN_BENCHES:
+        for arg, opts in _BENCH_ARGS:
+            head = f"{prog} {arg}".rstrip()
+            first, *rest = opts.split(" -")
+            tail = " \\\n      -".join([first, *rest])
+            for block in (f"{head} \\\n    {opts}", f"{head} \\\n    {tail}", f"{head} \\\n    {opts} &"):
+                text = f"I ran:\n\n  {block}\n\nthen compared the runs.\n"
+                yield text
+                yield _quoted(text)
+            option, _, value = opts.partition(" ")
+            quoted_opt = f'"{option}" {value}' if value else f"'{option}'"
+            for span in (f"{head} {opts}", f"taskset -c 2 {head} {opts}", f"{head} {quoted_opt}"):
+                yield f"We ran `{span}` on the guest.\n"
+                yield _quoted(f"For the numbers we ran\n`{span}` in the guest.\n")
+
+
+def test_options_apart_from_their_program_pass_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader joins "\\\\" continuation lines before it counts a program's options, and
+    judges a span in backticks by its shell words (shlex drops an option's quotes): every
+    command it finds so, it finds with the gate. (An option on a continuation line, or in
+    backticks after an argument or in quotes, was turned away.)"""
+    assert _found_as_with_the_gate_open(monkeypatch, list(dict.fromkeys(_options_apart()))) >= 100
