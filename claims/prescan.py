@@ -44,8 +44,9 @@ extractor's own reader of that shape asked about the cue's lines only.
   word first or after a bullet or a `label:` (the command reader's own benchmarks, setup
   tools and wrappers: claims.commands.LINE_PROGRAMS), a benchmark-like word before an option, an
   unknown program named like a benchmark or sent to the background, its options on "\\"
-  continuation lines or quoted too, a span in backticks holding an option) is read with the
-  lines it may join by claims.commands.find_commands itself (`_has_command`).
+  continuation lines or quoted too, a benchmark named with its version or of a listed
+  family, "fio-3.35", a span in backticks holding an option) is read with the lines it may
+  join by claims.commands.find_commands itself (`_has_command`).
 The gate is checked against extraction without it over the labelled corpus, the shapes,
 their parts and re-layouts (paragraphs, windows of lines, re-quoted, re-indented, re-flowed,
 blanks folded: tests/claims/test_prescan_variants.py) and (slow) the whole archive:
@@ -277,7 +278,7 @@ _PROGRAM_BYTES = frozenset(w.encode() for w in _PROGRAM_WORDS if _ASCII_WORD.ful
 # word that stands whole wherever it holds (no letter, digit, "_" or "-" glued to it): a
 # setup step's "echo" (_ECHO), a loop's "do" (_LOOP_HEAD), a perf stat header's "counter" (its
 # " counter "), a script's "sh", "py" or "bash" (after its ".", _OWN_MARKS).
-_MARK_BYTES = frozenset({b"echo", b"do", b"counter", b"sh", b"py", b"bash"})
+_MARK_BYTES = frozenset({b"echo", b"do", b"counter", b"sh", b"py", b"bash", b"stat", b"record"})  # _FIRST_ARG_WORDS
 _TOKEN_BYTES = _PROGRAM_BYTES | _MARK_BYTES
 _SCRIPT_BYTES = frozenset({b"sh", b"py", b"bash"})
 
@@ -1067,8 +1068,9 @@ def _command_starts(text: str) -> Iterator[int]:
     file, "Performance counter stats", a path run with arguments, a program word starting a
     line (after a bullet or a `label:` too) or, for a benchmark program or a program named
     like one, before an option in prose; a span in backticks holding an option; a
-    lower-case word starting a line with an option after it, also on its "\\" continuation
-    lines (the reader's own test for a program it does not know). A prompt, an
+    benchmark named with its version ("fio-3.35") before its arguments; a lower-case word
+    starting a line with an option after it, also on its "\\" continuation lines (the
+    reader's own test for a program it does not know). A prompt, an
     assignment or a variable first counts only on a line where something may run
     (_may_run)."""
     found = _tokens_found(text)
@@ -1100,6 +1102,8 @@ def _command_starts(text: str) -> Iterator[int]:
         for m in _word_re(word).finditer(text):
             if _at_line_start(text, m.start()) or _at_line_start(text, m.start(), _LEAD_LABEL):
                 yield m.start()
+    if options or "$" in text or not _FIRST_ARG_BYTES.isdisjoint(found):
+        yield from _known_names(text, options, found)
     yield from _unknown_program_lines(text, options)
 
 
@@ -1171,6 +1175,67 @@ def _may_run(text: str, pos: int) -> bool:
 
 _SHELL_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # claims.shell._ASSIGNMENT
 
+# A benchmark the reader knows by a name that is no program word: named with its version,
+# "fio-3.35", "netperf_v2.7" (claims.commands.unversioned strips a "-", "_" or "." and digits;
+# a token split leaves "fio-3" of it, where "iperf3.16" leaves "iperf3", a program word), or
+# of a listed family, "pktgen_sample03" (commands._known_program). The reader runs a known
+# program only with command-line words after it (commands._looks_like_args: an option, a
+# variable, "stat", "bench" or "record" first, or sub-command words and an option), so such a
+# name is looked for only as the first word of a line that holds one (a search of the text
+# for a version's "-" or "_" and digit costs 0.1 CPU-s an archive): an option's line (asked
+# by _unknown_program_lines, its "\\" continuation lines too), the line a mail client's wrap
+# of options joins to (above options that start their lines: commands._joined), a variable's
+# or such a word's line.
+_FIRST_ARG_WORDS = ("stat", "bench", "record")
+_FIRST_ARG_BYTES = frozenset(w.encode() for w in _FIRST_ARG_WORDS)
+_VARIABLE_ARG = re.compile(r"\$(?:(?<=\s\$)|(?<=\s[\"']\$))")  # a "$" that starts a shell word
+_OPTION_LEAD = re.compile(r"[ \t>]*[\"'\\]*")  # what stands before an option that starts its line
+_OPTION_LINE = re.compile(rf"{_OPTION_LEAD.pattern}--?[A-Za-z]")  # a line that starts with an option
+# the first word of a line, after what may stand before a program (as _LEAD, _LEAD_LABEL)
+_FIRST_NAME = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?(?:[\w.~-]*/)?(?P<w>[\w.+-]+)")
+_LABELLED_NAME = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}{_LABEL}`?(?:[\w.~-]*/)?(?P<w>[\w.+-]+)")
+
+
+def _known_names(text: str, options: list[int], found: frozenset[bytes]) -> Iterator[int]:
+    """Where a benchmark the reader knows by such a name starts a line whose words after
+    it may be the reader's first argument: a variable, "stat", "bench" or "record", or
+    options that start the lines below it (an option on its own line is
+    _unknown_program_lines')."""
+    lines: set[int] = set()
+    tried: set[int] = set()
+    for at in options:  # options that start their lines: the line the reader joins them to
+        line = text.rfind("\n", 0, at) + 1
+        if _OPTION_LEAD.fullmatch(text, line, at) is None or line in tried:
+            continue
+        tried.add(line)
+        for _ in range(JOIN_REACH):
+            line = text.rfind("\n", 0, line - 1) + 1 if line > 0 else -1
+            if line < 0 or line in tried or _OPTION_LINE.match(text, line) is None:
+                break
+            tried.add(line)
+        if line >= 0:
+            lines.add(line)
+    if "$" in text:
+        lines.update(text.rfind("\n", 0, m.start()) + 1 for m in _VARIABLE_ARG.finditer(text))
+    for word in _FIRST_ARG_BYTES.intersection(found):
+        lines.update(text.rfind("\n", 0, m.start()) + 1 for m in _word_re(word.decode()).finditer(text))
+    for line in lines:
+        for first in (_FIRST_NAME, _LABELLED_NAME):
+            m = first.match(text, line)
+            if m is not None and _known(m.group("w").rstrip(".")):
+                yield m.start("w")
+                break
+
+
+@lru_cache(maxsize=1024)
+def _known(word: str) -> bool:
+    """Does the reader know `word` as a benchmark by its name (claims.commands._known_program:
+    listed, of a listed family, or with a version)?"""
+    from claims import commands
+
+    known = getattr(commands, "_known_program", None)
+    return known is None or known(word)
+
 
 def _benchmark_named(name: str) -> bool:
     """Does the program a variable names run a benchmark by its name
@@ -1228,8 +1293,9 @@ def _prose_own_program(text: str, options: list[int]) -> Iterator[int]:
 # An option as the command reader counts one (claims.commands._OPTION_WORD, `--?[A-Za-z]`
 # at a shell word's start): a dash after a blank, then a letter after at most other dashes
 # and what shlex drops (quotes, backslashes), which may stand before the dash too ("-x" in
-# quotes, \-x). The dash first, the blank (and quotes) looked behind.
-_OPTION_DASH = re.compile(r"-(?:(?<=[^\S\n]-)|(?<=[^\S\n][\"'\\]-)|(?<=[^\S\n][\"'\\][\"'\\]-))"
+# quotes, \-x); the blank may be a line end or a quote mark's ">" (an option starting its
+# line). The dash first, the blank (and quotes) looked behind.
+_OPTION_DASH = re.compile(r"-(?:(?<=[\s>]-)|(?<=[\s>][\"'\\]-)|(?<=[\s>][\"'\\][\"'\\]-))"
                           r"(?=[-\"'\\]*[A-Za-z])")
 JOIN_REACH = 20  # lines the command reader joins to a line by "\\" continuations (commands._joined)
 
@@ -1250,8 +1316,9 @@ def _unknown_program_lines(text: str, options: list[int] | None = None) -> Itera
 
 def _runs_unknown(m: re.Match[str] | None) -> bool:
     """Does a match of _UNKNOWN_PROGRAM name a program the reader runs (by its name, or sent
-    to the background)?"""
-    return m is not None and (_BENCH_STEM.search(m.group("w")) is not None or m.group().rstrip().endswith("&"))
+    to the background), or one it knows by a name that is no program word (_known_names)?"""
+    return m is not None and (_BENCH_STEM.search(m.group("w")) is not None or m.group().rstrip().endswith("&")
+                              or _known(m.group("w")))
 
 
 def _continued(text: str, line: int) -> tuple[int, str] | None:
