@@ -2053,6 +2053,7 @@ _CLAUSE = re.compile(r"[,;:()]|[.!?]\s|\s(?:and|but|while|whereas|vs\.?|versus)\
 # baseline named in one sentence against the numbers of the next ("statement_claims").
 _PARAGRAPH_END = re.compile(r"\n[ \t>]*\n")
 SIDE_SPAN = 300  # characters: two numbers of one paragraph, wrapped over a few lines
+MAX_PASSAGE_LINES = 8  # lines claims.prose.passages joins into one passage at most
 SIDE_BEFORE = 80  # characters before a number that may name its side: eight words at most
 
 
@@ -2073,25 +2074,74 @@ def _sided_numbers(text: str) -> Iterator[int]:
     claims.grid's value-first rows, "* 5,112,930 - baseline"), or where statement_claims
     reads a statement's side: anywhere in its sentence before its first value ("Without
     the patch, the rate is 9.1 Gbps.": _Head). The words are the lexicon's
-    (`_is_variant`); looked up only for a number with another number within SIDE_SPAN.
-    Yields where the second number of each such pair stands."""
+    (`_is_variant`); looked up only for a number with another number in its paragraph.
+    Yields where the second number of each such pair stands: within SIDE_SPAN of a sided
+    one, or further in its paragraph where the readers pair them at any distance (a
+    statement and one whose head names the baseline, either first: statement_claims; two
+    sided numbers of one sentence of a passage: side_claims, _one_sentence). A pair of statements needs a value with a unit in the one that is
+    not the baseline (_with_unit)."""
     nums = [(m.start(), m.end()) for m in _matches_at(_SIDE_NUM, text)]
-    last_sided = -1
+    paragraph = _paragraph_numbers(text, nums)
+    last_sided = last_named = -1
     head = _Head(text)
     for k, (start, end) in enumerate(nums):
         prev_end = nums[k - 1][1] if k else 0
-        near_before = k > 0 and start - nums[k - 1][0] <= SIDE_SPAN
-        near_after = k + 1 < len(nums) and nums[k + 1][0] - start <= SIDE_SPAN
-        if not (near_before or near_after):
+        in_before = k > 0 and paragraph[k - 1] == paragraph[k]
+        if not (in_before or k + 1 < len(nums) and paragraph[k + 1] == paragraph[k]):
             continue
-        sided = _side_after(text, end) or _side_before(text, start, prev_end) or head.named(start, end)
-        if last_sided >= 0 and start - nums[last_sided][0] <= SIDE_SPAN \
-                and _PARAGRAPH_END.search(text, nums[last_sided][1], start) is None:
+        named = head.named(start, end)
+        sided = named or _side_after(text, end) or _side_before(text, start, prev_end)
+        if last_sided >= 0 and start - nums[last_sided][0] <= SIDE_SPAN and paragraph[last_sided] == paragraph[k]:
             yield start  # a number after a sided one: statements need only the baseline named
-        elif sided and near_before and _PARAGRAPH_END.search(text, prev_end, start) is None:
+        elif sided and in_before and start - nums[k - 1][0] <= SIDE_SPAN:
             yield start
+        elif last_named >= 0 and paragraph[last_named] == paragraph[k] and _with_unit(text, start) \
+                or named and in_before and any(_with_unit(text, nums[j][0]) for j in range(k - 1, -1, -1)
+                                               if paragraph[j] == paragraph[k]):
+            yield start  # far from the other: a statement and the named baseline
+        elif sided and last_sided >= 0 and paragraph[last_sided] == paragraph[k] \
+                and _one_sentence(text, nums[last_sided][1], start):
+            yield start  # far from the other: two sided numbers of one sentence
         if sided:
             last_sided = k
+        if named:
+            last_named = k
+
+
+def _one_sentence(text: str, start: int, end: int) -> bool:
+    """Can the text from `start` to `end` lie in one sentence of one passage as
+    claims.prose.passages joins lines (at most MAX_PASSAGE_LINES, each of prose: the lines
+    from the first to the last, read alone, make one passage)?"""
+    from claims.prose import passages
+
+    if text.count("\n", start, end) >= MAX_PASSAGE_LINES or _SENTENCE_STOP.search(text, start, end) is not None:
+        return False
+    first = text.rfind("\n", 0, start) + 1
+    last = text.find("\n", end)
+    return len(passages(_lines(text[first:last if last >= 0 else len(text)]), set())) == 1
+
+
+# a number and its unit as the tokenizer may read them in a passage, whose lines it joins
+# (claims.numbers: its units; blanks, a line end and quote marks between, more than it takes)
+_UNIT_NEAR = re.compile(rf"\d[\d,.]*[\s>]{{0,12}}(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])")
+
+
+def _with_unit(text: str, start: int) -> bool:
+    """Might the number at `start` be a value with a unit to claims.prose._statement?"""
+    return _UNIT_NEAR.match(text, start) is not None
+
+
+def _paragraph_numbers(text: str, nums: list[tuple[int, int]]) -> list[int]:
+    """For each number (start, end), in order, how many paragraph breaks stand before it:
+    two numbers of one paragraph have the same."""
+    breaks = [m.end() for m in _PARAGRAPH_END.finditer(text)] if nums else []
+    paragraph: list[int] = []
+    b = 0
+    for start, _ in nums:
+        while b < len(breaks) and breaks[b] <= start:
+            b += 1
+        paragraph.append(b)
+    return paragraph
 
 
 # where claims.prose._FULL_STOP splits a statement's sentences (after a stop, at a blank),

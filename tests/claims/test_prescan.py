@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import quopri
 import re
+import textwrap
 from collections.abc import Iterator
 
 import pytest
@@ -1290,3 +1291,36 @@ def test_benchmarks_known_by_a_name_that_is_no_program_word_pass_the_gate(monkey
     it finds with the gate. (A token split leaves no program word of such a name, and
     these were turned away.)"""
     assert _found_as_with_the_gate_open(monkeypatch, list(_known_by_name())) >= 250
+
+
+_ASIDES = ("on the usual box in the lab with the guest pinned to the cores of the first socket",
+           "the host threads left free so that noise from other tenants does not skew the numbers",
+           "the scheduler kept from moving the vhost workers around while the run is going on",
+           "as we also saw in the earlier rounds of the series on other boxes with the same setup")
+
+
+def _far_apart() -> Iterator[str]:
+    """Pairs the readers take whose two numbers stand far apart in one paragraph (more than
+    SIDE_SPAN characters: a long aside between them): statements across sentences, the
+    named baseline first or last, and two sided numbers of one long sentence; on one line,
+    wrapped at 72 columns, and quoted."""
+    for base, cand in SIDES:
+        for asides in (_ASIDES, _ASIDES[1:] + _ASIDES[:2]):
+            aside = ", and ".join(asides)
+            for text in (f"{base.capitalize()}, the rate is 9.1 Gbps. It ran {aside}. {cand.capitalize()}, it is 9.4 Gbps.",
+                         f"{cand.capitalize()}, it is 9.4 Gbps. It ran {aside}. {base.capitalize()}, the rate is 9.1 Gbps.",
+                         f"We measured 9.1 Gbps {base} {aside}, and 9.4 Gbps {cand}.",
+                         f"The rate was about 645 {base}, {aside}, ~625 {cand}."):
+                wrapped = "\n".join(textwrap.wrap(text, 72)) + "\n"
+                yield from (text + "\n", wrapped, _quoted(wrapped))
+
+
+def test_pairs_far_apart_in_a_paragraph_pass_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """statement_claims pairs a named baseline with a statement anywhere in its paragraph,
+    and side_claims the sided numbers of a sentence however long: every such pair the
+    extractor finds with the gate open, it finds with the gate. (Two numbers more than
+    SIDE_SPAN characters apart were never paired by _sided_numbers, and these were lost.)"""
+    texts = list(_far_apart())
+    assert all(max(m.start() for m in re.finditer(r"\d", t)) - re.search(r"\d", t).start() > prescan.SIDE_SPAN
+               for t in texts)
+    assert _found_as_with_the_gate_open(monkeypatch, texts) >= 100
