@@ -43,8 +43,10 @@ extractor's own reader of that shape asked about the cue's lines only.
   a file, a perf stat header, a path, script, assignment or variable first, a program
   word first or after a bullet or a `label:` (the command reader's own benchmarks, setup
   tools and wrappers: claims.commands.LINE_PROGRAMS), a benchmark-like word before an option, an
-  unknown program named like a benchmark or sent to the background) is read with the
-  lines it may join by claims.commands.find_commands itself (`_has_command`).
+  unknown program named like a benchmark or sent to the background, its options on "\\"
+  continuation lines or quoted too, a benchmark named with its version or of a listed
+  family, "fio-3.35", a span in backticks holding an option) is read with the lines it may
+  join by claims.commands.find_commands itself (`_has_command`).
 The gate is checked against extraction without it over the labelled corpus, the shapes,
 their parts and re-layouts (paragraphs, windows of lines, re-quoted, re-indented, re-flowed,
 blanks folded: tests/claims/test_prescan_variants.py) and (slow) the whole archive:
@@ -83,7 +85,7 @@ from functools import cache, lru_cache
 from typing import NamedTuple
 
 from claims import numbers
-from claims.commands import BENCH_PROGRAMS, LINE_PROGRAMS
+from claims.commands import _BACKTICKS, BENCH_PROGRAMS, LINE_PROGRAMS
 from claims.hunks import cut_hunks, cut_matches
 from claims.listings import cut_listings
 from claims.model import Line
@@ -255,7 +257,7 @@ _BLOCK_END = re.compile(r":(?<!wrote:)(?<!writes:)(?<!said:)(?<!schrieb:)(?<!cri
 # also reads in prose before an option: its own sets (claims.commands), so a program, wrapper
 # or setup tool it learns is one the gate looks for ("netserver -D", "ssh host ./netserver",
 # "nohup netserver &", "podman exec c1 ./x"). "for" and "echo" start sentences too; the gate
-# looks for their shell forms instead (_LOOP, _ECHO).
+# looks for their shell forms instead (_LOOP_HEAD, _ECHO).
 _PROGRAM_WORDS = LINE_PROGRAMS - {"for", "echo"}
 _BENCH_WORDS = BENCH_PROGRAMS
 # The words of a text that may be a program name: runs of word characters and dashes from a
@@ -274,9 +276,9 @@ _PROGRAM_BYTES = frozenset(w.encode() for w in _PROGRAM_WORDS if _ASCII_WORD.ful
 
 # The same tokens tell, for free, whether a few other routes can find anything: each needs a
 # word that stands whole wherever it holds (no letter, digit, "_" or "-" glued to it): a
-# setup step's "echo" (_ECHO), a loop's "do" (_LOOP), a perf stat header's "counter" (its
+# setup step's "echo" (_ECHO), a loop's "do" (_LOOP_HEAD), a perf stat header's "counter" (its
 # " counter "), a script's "sh", "py" or "bash" (after its ".", _OWN_MARKS).
-_MARK_BYTES = frozenset({b"echo", b"do", b"counter", b"sh", b"py", b"bash"})
+_MARK_BYTES = frozenset({b"echo", b"do", b"counter", b"sh", b"py", b"bash", b"stat", b"record"})  # _FIRST_ARG_WORDS
 _TOKEN_BYTES = _PROGRAM_BYTES | _MARK_BYTES
 _SCRIPT_BYTES = frozenset({b"sh", b"py", b"bash"})
 
@@ -304,16 +306,22 @@ _LEAD_LABEL = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}{_LABEL}`?(?:[\w.~-]*/)?")
 # a word the reader does not know starts a line with an option after it: a program it runs
 # only when named like a benchmark (claims.commands._BENCH_NAME) or sent to the background
 _UNKNOWN_PROGRAM = re.compile(
-    rf"^(?:[^\S\n]|>)*{_BULLET}(?:{_LABEL})?`?(?P<w>[a-z][\w.+-]{{0,60}})[^\S\n][^\n]*?[^\S\n]-(?=[-\"'\\]*[A-Za-z])"
-    r"[^\n]*", re.M)
+    rf"^(?:[^\S\n]|>)*{_BULLET}(?:{_LABEL})?`?(?P<w>[a-z][\w.+-]{{0,60}})(?:[^\S\n][^\n]*?)?[^\S\n][\"'\\]*-"
+    r"(?=[-\"'\\]*[A-Za-z])[^\n]*", re.M)
 _BENCH_STEM = re.compile(r"(?i:bench|perf|test|stress|load|mark|_rr|_stream|lat_|bw_|iops)")
 # ... and before a prompt's # or $: [user@host dir], user@host:path, host
 _PROMPT_LEAD = re.compile(r"(?:[^\S\n]|>)*(?:\[[^\]\n]{0,80}\]|[\w.@-]{1,60}:[^\s#$]{0,80}|[\w.~-]{1,60})?"
                           r"[^\S\n]?")
 _PROMPT = re.compile(r"[#$][^\S\n]+\S")
 _PROMPTS = _by_first_char(("#", r"#[^\S\n]+\S"), ("$", r"\$[^\S\n]+\S"))  # _PROMPT, one per mark
-_LOOP = re.compile(rf"^{_LEAD.pattern}for[^\S\n]+\w+[^\S\n]+in\b[^\n]*;[^\S\n]*do\b", re.M)
-_ECHO = re.compile(rf"^{_LEAD.pattern}echo\b[^\n]*(?:>|\|[^\S\n]*(?:sudo[^\S\n]+)?tee\b)", re.M)
+# A shell loop's head: the command reader reads every line whose first word (after a bullet
+# or a `label:`) is "for", and its loop grammar (claims.setup_steps._FOR_ECHO) takes the
+# "do" with or without a blank (";do"), or on a "\\" continuation line; so the head is
+# what counts ("for NAME in", a C-style "for (("), and the reader reads the rest. Found
+# from its "for" (a literal the regex engine skips to), then its line start asked.
+_LOOP_HEAD = re.compile(r"for(?<![\w-]for)(?:[^\S\n]+\w+[^\S\n]+in\b|[^\S\n]*\(\()")
+_ECHO = re.compile(rf"^(?:[^\S\n]|>)*{_BULLET}(?:{_LABEL})?`?(?:[\w.~-]*/)?echo\b[^\n]*"
+                   r"(?:>|\|[^\S\n]*(?:sudo[^\S\n]+)?tee\b)", re.M)
 # A program of one's own run by its path ("./vsock_perf --port 1234", "~/bin/x"), a script
 # ("run.sh"), an assignment or a variable first ("NETPERF=... ", "$NETPERF -H"): the command
 # reader's other words that may start a shell line (claims.commands._program_like).
@@ -1059,15 +1067,18 @@ def _command_starts(text: str) -> Iterator[int]:
     """Where a command or setup step may start: a shell prompt, a loop or an echo into a
     file, "Performance counter stats", a path run with arguments, a program word starting a
     line (after a bullet or a `label:` too) or, for a benchmark program or a program named
-    like one, before an option in prose; a lower-case word starting a line with an option
-    after it (the reader's own test for a program it does not know). A prompt, an
+    like one, before an option in prose; a span in backticks holding an option; a
+    benchmark named with its version ("fio-3.35") before its arguments; a lower-case word
+    starting a line with an option after it, also on its "\\" continuation lines (the
+    reader's own test for a program it does not know). A prompt, an
     assignment or a variable first counts only on a line where something may run
     (_may_run)."""
     found = _tokens_found(text)
     yield from (m.start() for m in _marked_finditer(_PROMPTS, text)
                 if _at_line_start(text, m.start(), _PROMPT_LEAD) and _may_run(text, m.start()))
-    if b"do" in found and ";" in text and "; do" in text:
-        yield from _lines_matching(_LOOP, text, "for")
+    if b"do" in found:  # every loop holds its "do" (after a ";", a blank or a "))")
+        yield from (m.start() for m in _LOOP_HEAD.finditer(text)
+                    if _at_line_start(text, m.start()) or _at_line_start(text, m.start(), _LEAD_LABEL))
     if b"echo" in found:
         yield from _lines_matching(_ECHO, text, "echo")
     if b"counter" in found:
@@ -1079,6 +1090,8 @@ def _command_starts(text: str) -> Iterator[int]:
             yield line
     options = [m.start() for m in _OPTION_DASH.finditer(text)]
     yield from _prose_own_program(text, options)
+    if "`" in text:  # a command quoted in a sentence, judged as a line of its own
+        yield from (m.start() for m in _BACKTICKS.finditer(text) if _BACKTICK_OPTION.search(m.group(1)))
     for name in _NAMED:  # any program named so ("./xdp_redirect", "io_uring-bench")
         for m in name.finditer(text):
             if _NAMED_LEAD.fullmatch(text, text.rfind("\n", 0, m.start()) + 1, m.start()) is not None:
@@ -1089,9 +1102,16 @@ def _command_starts(text: str) -> Iterator[int]:
         for m in _word_re(word).finditer(text):
             if _at_line_start(text, m.start()) or _at_line_start(text, m.start(), _LEAD_LABEL):
                 yield m.start()
+    if options or "$" in text or not _FIRST_ARG_BYTES.isdisjoint(found):
+        yield from _known_names(text, options, found)
     yield from _unknown_program_lines(text, options)
 
 
+# A span in backticks (the command reader's own pattern, claims.commands._BACKTICKS) is read
+# as a command where a shell word after its first holds an option ("we ran `vsock_stress
+# 10.0.0.1 -n 4` on the guest": the program need not stand before the option, nor the option
+# unquoted): a blank, perhaps quotes or a backslash, a dash and more.
+_BACKTICK_OPTION = re.compile(r"\s[\"'\\]*-[^\s`]")
 # A program named like a benchmark: the name inside a token that starts its line (after the
 # lead, no path before it). One fullmatch from the line start to the name: the lead ends in a
 # blank, a ">" or a backtick, none of them a token character, so its split from the token
@@ -1155,6 +1175,67 @@ def _may_run(text: str, pos: int) -> bool:
 
 _SHELL_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # claims.shell._ASSIGNMENT
 
+# A benchmark the reader knows by a name that is no program word: named with its version,
+# "fio-3.35", "netperf_v2.7" (claims.commands.unversioned strips a "-", "_" or "." and digits;
+# a token split leaves "fio-3" of it, where "iperf3.16" leaves "iperf3", a program word), or
+# of a listed family, "pktgen_sample03" (commands._known_program). The reader runs a known
+# program only with command-line words after it (commands._looks_like_args: an option, a
+# variable, "stat", "bench" or "record" first, or sub-command words and an option), so such a
+# name is looked for only as the first word of a line that holds one (a search of the text
+# for a version's "-" or "_" and digit costs 0.1 CPU-s an archive): an option's line (asked
+# by _unknown_program_lines, its "\\" continuation lines too), the line a mail client's wrap
+# of options joins to (above options that start their lines: commands._joined), a variable's
+# or such a word's line.
+_FIRST_ARG_WORDS = ("stat", "bench", "record")
+_FIRST_ARG_BYTES = frozenset(w.encode() for w in _FIRST_ARG_WORDS)
+_VARIABLE_ARG = re.compile(r"\$(?:(?<=\s\$)|(?<=\s[\"']\$))")  # a "$" that starts a shell word
+_OPTION_LEAD = re.compile(r"[ \t>]*[\"'\\]*")  # what stands before an option that starts its line
+_OPTION_LINE = re.compile(rf"{_OPTION_LEAD.pattern}--?[A-Za-z]")  # a line that starts with an option
+# the first word of a line, after what may stand before a program (as _LEAD, _LEAD_LABEL)
+_FIRST_NAME = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?(?:[\w.~-]*/)?(?P<w>[\w.+-]+)")
+_LABELLED_NAME = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}{_LABEL}`?(?:[\w.~-]*/)?(?P<w>[\w.+-]+)")
+
+
+def _known_names(text: str, options: list[int], found: frozenset[bytes]) -> Iterator[int]:
+    """Where a benchmark the reader knows by such a name starts a line whose words after
+    it may be the reader's first argument: a variable, "stat", "bench" or "record", or
+    options that start the lines below it (an option on its own line is
+    _unknown_program_lines')."""
+    lines: set[int] = set()
+    tried: set[int] = set()
+    for at in options:  # options that start their lines: the line the reader joins them to
+        line = text.rfind("\n", 0, at) + 1
+        if _OPTION_LEAD.fullmatch(text, line, at) is None or line in tried:
+            continue
+        tried.add(line)
+        for _ in range(JOIN_REACH):
+            line = text.rfind("\n", 0, line - 1) + 1 if line > 0 else -1
+            if line < 0 or line in tried or _OPTION_LINE.match(text, line) is None:
+                break
+            tried.add(line)
+        if line >= 0:
+            lines.add(line)
+    if "$" in text:
+        lines.update(text.rfind("\n", 0, m.start()) + 1 for m in _VARIABLE_ARG.finditer(text))
+    for word in _FIRST_ARG_BYTES.intersection(found):
+        lines.update(text.rfind("\n", 0, m.start()) + 1 for m in _word_re(word.decode()).finditer(text))
+    for line in lines:
+        for first in (_FIRST_NAME, _LABELLED_NAME):
+            m = first.match(text, line)
+            if m is not None and _known(m.group("w").rstrip(".")):
+                yield m.start("w")
+                break
+
+
+@lru_cache(maxsize=1024)
+def _known(word: str) -> bool:
+    """Does the reader know `word` as a benchmark by its name (claims.commands._known_program:
+    listed, of a listed family, or with a version)?"""
+    from claims import commands
+
+    known = getattr(commands, "_known_program", None)
+    return known is None or known(word)
+
 
 def _benchmark_named(name: str) -> bool:
     """Does the program a variable names run a benchmark by its name
@@ -1211,8 +1292,12 @@ def _prose_own_program(text: str, options: list[int]) -> Iterator[int]:
 
 # An option as the command reader counts one (claims.commands._OPTION_WORD, `--?[A-Za-z]`
 # at a shell word's start): a dash after a blank, then a letter after at most other dashes
-# and what shlex drops (quotes, backslashes). The dash first, the blank looked behind.
-_OPTION_DASH = re.compile(r"-(?<=[^\S\n]-)(?=[-\"'\\]*[A-Za-z])")
+# and what shlex drops (quotes, backslashes), which may stand before the dash too ("-x" in
+# quotes, \-x); the blank may be a line end or a quote mark's ">" (an option starting its
+# line). The dash first, the blank (and quotes) looked behind.
+_OPTION_DASH = re.compile(r"-(?:(?<=[\s>]-)|(?<=[\s>][\"'\\]-)|(?<=[\s>][\"'\\][\"'\\]-))"
+                          r"(?=[-\"'\\]*[A-Za-z])")
+JOIN_REACH = 20  # lines the command reader joins to a line by "\\" continuations (commands._joined)
 
 
 def _unknown_program_lines(text: str, options: list[int] | None = None) -> Iterator[int]:
@@ -1223,9 +1308,42 @@ def _unknown_program_lines(text: str, options: list[int] | None = None) -> Itera
         options = [m.start() for m in _OPTION_DASH.finditer(text)]
     lines = {text.rfind("\n", 0, at) + 1 for at in options}
     for line in lines:
-        m = _UNKNOWN_PROGRAM.match(text, line)
-        if m is not None and (_BENCH_STEM.search(m.group("w")) or m.group().rstrip().endswith("&")):
+        if _runs_unknown(_UNKNOWN_PROGRAM.match(text, line)):
             yield line
+        elif (chain := _continued(text, line)) is not None and _runs_unknown(_UNKNOWN_PROGRAM.match(chain[1])):
+            yield chain[0]  # the option on a continuation line of the program's ("x_bench \\", "  -n 4")
+
+
+def _runs_unknown(m: re.Match[str] | None) -> bool:
+    """Does a match of _UNKNOWN_PROGRAM name a program the reader runs (by its name, or sent
+    to the background), or one it knows by a name that is no program word (_known_names)?"""
+    return m is not None and (_BENCH_STEM.search(m.group("w")) is not None or m.group().rstrip().endswith("&")
+                              or _known(m.group("w")))
+
+
+def _continued(text: str, line: int) -> tuple[int, str] | None:
+    """The "\\" continuation lines the line at `line` is one of (None when it stands alone):
+    where the first starts, and all of them joined as claims.commands._joined joins them
+    (a line's "\\" and the next one's quote marks and blanks off, one blank between; at
+    most JOIN_REACH lines joined to the first)."""
+    start = line
+    for _ in range(JOIN_REACH):
+        above = text.rfind("\n", 0, start - 1) + 1 if start > 0 else -1
+        if above < 0 or not text[above:start - 1].rstrip().endswith("\\"):
+            break
+        start = above
+    parts: list[str] = []
+    pos = start
+    for _ in range(JOIN_REACH + 1):
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        body = (text[pos:end].lstrip(" \t>") if parts else text[pos:end]).rstrip()
+        if not body.endswith("\\") or end == len(text):
+            parts.append(body)
+            break
+        parts.append(body[:-1].rstrip())
+        pos = end + 1
+    return (start, " ".join(parts)) if len(parts) > 1 else None
 
 
 def _variant_near(text: str, pos: int, above: int = 2) -> bool:
@@ -1935,6 +2053,7 @@ _CLAUSE = re.compile(r"[,;:()]|[.!?]\s|\s(?:and|but|while|whereas|vs\.?|versus)\
 # baseline named in one sentence against the numbers of the next ("statement_claims").
 _PARAGRAPH_END = re.compile(r"\n[ \t>]*\n")
 SIDE_SPAN = 300  # characters: two numbers of one paragraph, wrapped over a few lines
+MAX_PASSAGE_LINES = 8  # lines claims.prose.passages joins into one passage at most
 SIDE_BEFORE = 80  # characters before a number that may name its side: eight words at most
 
 
@@ -1955,25 +2074,74 @@ def _sided_numbers(text: str) -> Iterator[int]:
     claims.grid's value-first rows, "* 5,112,930 - baseline"), or where statement_claims
     reads a statement's side: anywhere in its sentence before its first value ("Without
     the patch, the rate is 9.1 Gbps.": _Head). The words are the lexicon's
-    (`_is_variant`); looked up only for a number with another number within SIDE_SPAN.
-    Yields where the second number of each such pair stands."""
+    (`_is_variant`); looked up only for a number with another number in its paragraph.
+    Yields where the second number of each such pair stands: within SIDE_SPAN of a sided
+    one, or further in its paragraph where the readers pair them at any distance (a
+    statement and one whose head names the baseline, either first: statement_claims; two
+    sided numbers of one sentence of a passage: side_claims, _one_sentence). A pair of statements needs a value with a unit in the one that is
+    not the baseline (_with_unit)."""
     nums = [(m.start(), m.end()) for m in _matches_at(_SIDE_NUM, text)]
-    last_sided = -1
+    paragraph = _paragraph_numbers(text, nums)
+    last_sided = last_named = -1
     head = _Head(text)
     for k, (start, end) in enumerate(nums):
         prev_end = nums[k - 1][1] if k else 0
-        near_before = k > 0 and start - nums[k - 1][0] <= SIDE_SPAN
-        near_after = k + 1 < len(nums) and nums[k + 1][0] - start <= SIDE_SPAN
-        if not (near_before or near_after):
+        in_before = k > 0 and paragraph[k - 1] == paragraph[k]
+        if not (in_before or k + 1 < len(nums) and paragraph[k + 1] == paragraph[k]):
             continue
-        sided = _side_after(text, end) or _side_before(text, start, prev_end) or head.named(start, end)
-        if last_sided >= 0 and start - nums[last_sided][0] <= SIDE_SPAN \
-                and _PARAGRAPH_END.search(text, nums[last_sided][1], start) is None:
+        named = head.named(start, end)
+        sided = named or _side_after(text, end) or _side_before(text, start, prev_end)
+        if last_sided >= 0 and start - nums[last_sided][0] <= SIDE_SPAN and paragraph[last_sided] == paragraph[k]:
             yield start  # a number after a sided one: statements need only the baseline named
-        elif sided and near_before and _PARAGRAPH_END.search(text, prev_end, start) is None:
+        elif sided and in_before and start - nums[k - 1][0] <= SIDE_SPAN:
             yield start
+        elif last_named >= 0 and paragraph[last_named] == paragraph[k] and _with_unit(text, start) \
+                or named and in_before and any(_with_unit(text, nums[j][0]) for j in range(k - 1, -1, -1)
+                                               if paragraph[j] == paragraph[k]):
+            yield start  # far from the other: a statement and the named baseline
+        elif sided and last_sided >= 0 and paragraph[last_sided] == paragraph[k] \
+                and _one_sentence(text, nums[last_sided][1], start):
+            yield start  # far from the other: two sided numbers of one sentence
         if sided:
             last_sided = k
+        if named:
+            last_named = k
+
+
+def _one_sentence(text: str, start: int, end: int) -> bool:
+    """Can the text from `start` to `end` lie in one sentence of one passage as
+    claims.prose.passages joins lines (at most MAX_PASSAGE_LINES, each of prose: the lines
+    from the first to the last, read alone, make one passage)?"""
+    from claims.prose import passages
+
+    if text.count("\n", start, end) >= MAX_PASSAGE_LINES or _SENTENCE_STOP.search(text, start, end) is not None:
+        return False
+    first = text.rfind("\n", 0, start) + 1
+    last = text.find("\n", end)
+    return len(passages(_lines(text[first:last if last >= 0 else len(text)]), set())) == 1
+
+
+# a number and its unit as the tokenizer may read them in a passage, whose lines it joins
+# (claims.numbers: its units; blanks, a line end and quote marks between, more than it takes)
+_UNIT_NEAR = re.compile(rf"\d[\d,.]*[\s>]{{0,12}}(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])")
+
+
+def _with_unit(text: str, start: int) -> bool:
+    """Might the number at `start` be a value with a unit to claims.prose._statement?"""
+    return _UNIT_NEAR.match(text, start) is not None
+
+
+def _paragraph_numbers(text: str, nums: list[tuple[int, int]]) -> list[int]:
+    """For each number (start, end), in order, how many paragraph breaks stand before it:
+    two numbers of one paragraph have the same."""
+    breaks = [m.end() for m in _PARAGRAPH_END.finditer(text)] if nums else []
+    paragraph: list[int] = []
+    b = 0
+    for start, _ in nums:
+        while b < len(breaks) and breaks[b] <= start:
+            b += 1
+        paragraph.append(b)
+    return paragraph
 
 
 # where claims.prose._FULL_STOP splits a statement's sentences (after a stop, at a blank),
