@@ -117,7 +117,11 @@ _PROMPT = re.compile(
 _PERF_HEADER = re.compile(r"Performance counter stats for '(?P<cmd>[^'\n]{1,500})'")
 _PERF_OPEN = "Performance counter stats for '"
 _VAR = re.compile(r"\$\{?(\w+)\}?|\$\(\((?P<arith>[^)]{1,80})\)\)")
-_BULLET = re.compile(r"^\s*(?:[-=]>\s+|→\s*|[-*•+]\s+|\(?\d{1,2}[.)]\s+|\(?[a-z]\)\s+)?`?")
+# What may stand before a command on its line: an arrow, a bullet or an item's number. Public:
+# the gate (claims.prescan) looks for a command after the same marks; blanks that never
+# cross a line, for it reads a whole text (on one line they are any blanks).
+BULLET = r"(?:[-=]>[^\S\n]+|→[^\S\n]*|[-*•+][^\S\n]+|\(?\d{1,2}[.)][^\S\n]+|\(?[a-z]\)[^\S\n]+)"
+_BULLET = re.compile(rf"^\s*{BULLET}?`?")
 # `iperf3 -c x \ -t 30 \ -P 8`: continuation lines an archive page ran into one line
 _COLLAPSED_CONTINUATION = re.compile(r"(?<=\s)\\\s+(?=\S)")
 # "client:  taskset -c 1 sockperf ...", "xmit command: sockperf tp ...": a short label

@@ -85,7 +85,7 @@ from functools import cache, lru_cache
 from typing import NamedTuple
 
 from claims import numbers
-from claims.commands import _BACKTICKS, BENCH_PROGRAMS, LINE_PROGRAMS
+from claims.commands import _BACKTICKS, BENCH_PROGRAMS, BULLET, LINE_PROGRAMS
 from claims.hunks import cut_hunks, cut_matches
 from claims.listings import cut_listings
 from claims.model import Line
@@ -296,8 +296,8 @@ def _program_words(text: str) -> list[str]:
     """The program words that stand whole somewhere in `text` (see _tokens_found)."""
     return [w.decode() for w in _tokens_found(text) if w in _PROGRAM_BYTES]
 # What may stand before a program at the start of a line: quotes, a bullet, a backtick, a path.
-# (the bullets are claims.commands' own: "- ", "+ ", "2) ", "(2) ", "(b) ")
-_BULLET = r"(?:[-*•+][^\S\n]+|\(?\d{1,2}[.)][^\S\n]+|\(?[a-z]\)[^\S\n]+)?"
+# (the bullets are claims.commands' own, BULLET: "- ", "+ ", "=> ", "→", "2) ", "(2) ", "(b) ")
+_BULLET = rf"{BULLET}?"
 _LEAD = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?(?:[\w.~-]*/)?")
 _LEAD_NO_PATH = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?")
 # ... or a label ("client:", "Test Cmd:"), which the command reader drops before a program

@@ -1204,7 +1204,7 @@ _LOOP_JOINS = (";do ", "; do ", " ;do ", ";\tdo ", "; \\\n  do ", " \\\n  ;do ")
 _LOOP_BODIES = (("f", "/sys/block/*/queue/nomerges", "echo 2 > $f"),
                 ("q", "0 1 2 3", "echo 1 > /sys/class/net/eth0/queues/rx-$q/rps_cpus"),
                 ("j", "rand-read seq-read", "fio --name=$j --rw=randread"), ("j", "a.fio b.fio", "fio $j"))
-_SHELL_LEADS = ("", "    ", "- ", "`", "Setup: ", "host setup: ", "2) ")
+_SHELL_LEADS = ("", "    ", "- ", "`", "Setup: ", "host setup: ", "2) ", "=> ", "→ ")
 
 
 def _loops_and_echoes() -> Iterator[str]:
@@ -1274,10 +1274,11 @@ def _known_by_name() -> Iterator[str]:
     """Benchmarks the reader knows by a name that is no program word (with a version, or of
     a listed family) starting a line, as a cover letter shows them: options after them, on
     "\\\\" continuation lines or on lines a mail client wrapped, a variable first, after a
-    bullet or a `label:`; plain and quoted."""
+    bullet, an arrow (the reader's bullets too: claims.commands.BULLET) or a `label:`; plain
+    and quoted."""
     for name, args in _NAMED_RUNS:
         first, _, rest = args.partition(" ")
-        for lead in ("  ", "- ", "client: "):
+        for lead in ("  ", "- ", "client: ", "=> ", "-> ", "→"):
             for run in (f"{name} {args}", f"{name} \\\n    {args}", f"{name}\n    {args}", f"{name}\n{args}",
                         f"{name} $ARGS", f'{name} "$JOB" {first}'):
                 text = f"Numbers below come from:\n\n{lead}{run}\n\nwith the patch applied.\n"
