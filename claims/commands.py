@@ -291,7 +291,7 @@ def _evidence(args: Sequence[str]) -> int:
     return sum(1 for a in args if _OPTION_WORD.match(a) or _VALUEISH.match(a))
 
 
-def _known_program(prog: str) -> bool:
+def known_program(prog: str) -> bool:
     """A benchmark program by name: described, listed, or of a listed family (pktgen_*.sh)."""
     return prog in BENCH_PROGRAMS or (prog.startswith(("pktgen_", "xdp_", "udpgso_bench", "super_netperf"))
                                       and _PROGRAM_WORD.match(prog) is not None) \
@@ -321,10 +321,10 @@ def _executable_word(word: str) -> bool:
 
 
 @lru_cache(maxsize=4096)  # asked of each line's first word two or three times; words recur
-def _program_like(word: str) -> bool:
+def program_like(word: str) -> bool:
     """Could a shell line start with `word`? (cheap: no parse)"""
     base = basename(word)
-    return (base in _ALWAYS or _known_program(base) or _executable_word(word)
+    return (base in _ALWAYS or known_program(base) or _executable_word(word)
             or _ASSIGNMENT.match(word) is not None or word.startswith("$") and len(word) > 2)
 
 
@@ -350,7 +350,7 @@ def _unlabel(text: str) -> str:
         return text
     rest = m.group("rest").strip()
     first = _FIRST_WORD.match(rest)
-    return rest if first and _program_like(first.group()) else text
+    return rest if first and program_like(first.group()) else text
 
 
 def _wrapped_value(line: str, text: str) -> bool:
@@ -408,11 +408,11 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
     if prog.startswith("$"):
         # `$NETPERF -H $host ...` in a script: the variable names the program it holds
         name = _named_program(prog)
-        return bool(name) and (_known_program(name) or _BENCH_NAME.search(name) is not None) \
+        return bool(name) and (known_program(name) or BENCH_NAME.search(name) is not None) \
             and _looks_like_args(args)
     if not prog or prog.endswith(":") or _never_benchmark(prog):
         return False
-    if _known_program(prog):
+    if known_program(prog):
         if _other_mode(prog, args):
             return False
         # with no argument: at a prompt, labelled or a path; a server put in the background
@@ -431,13 +431,13 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
     measured = any(measures(words) for _, words in inv.wrappers)
     if _executable_word(word):
         # alone on its line with no argument: a script, or a program named as a benchmark
-        bare = alone and not args and (prog.endswith(_SCRIPT_EXT) or _BENCH_NAME.search(prog) is not None)
+        bare = alone and not args and (prog.endswith(_SCRIPT_EXT) or BENCH_NAME.search(prog) is not None)
         return _evidence(args) > 0 or ctx.prompted or measured or bare
     if loose > 1:
         return False
     if measured:
         return _evidence(args) > 0
-    return options > 0 and (background or _BENCH_NAME.search(prog) is not None)
+    return options > 0 and (background or BENCH_NAME.search(prog) is not None)
 
 
 def _other_mode(prog: str, args: Sequence[str]) -> bool:
@@ -451,7 +451,7 @@ def _other_mode(prog: str, args: Sequence[str]) -> bool:
 
 _LIBRARY = re.compile(r"\.so(?:\.\d+)*$")
 # how benchmark and test programs are named (netperf, vsock_perf, blkio-bench, virtio_test)
-_BENCH_NAME = re.compile(r"bench|perf|test|stress|(?<!un)load|mark|_rr$|_stream$|^lat_|^bw_|iops", re.I)
+BENCH_NAME = re.compile(r"bench|perf|test|stress|(?<!un)load|mark|_rr$|_stream$|^lat_|^bw_|iops", re.I)
 
 
 def find_commands(lines: Sequence[Line], skip: set[int] | None = None) -> Found:
@@ -520,7 +520,7 @@ def _passed_by(text: str, ran: frozenset[str]) -> bool:
     if _unlabel(bare) != bare:
         return False  # a label, then a program: read as a command line
     first = _FIRST_WORD.match(bare)
-    return first is None or not (_program_like(first.group()) or first.group() in ran)
+    return first is None or not (program_like(first.group()) or first.group() in ran)
 
 
 def with_results(commands: Sequence[Command], measured: bool) -> list[Command]:
@@ -539,7 +539,7 @@ def _benchmark_by_name(cmd: Command) -> bool:
     """Is the command's program a benchmark by its name or by a wrapper that measures it?"""
     inv = invocation(split_argv(cmd.raw))
     prog = _named_program(inv.program)
-    return _known_program(prog) or _BENCH_NAME.search(prog) is not None or \
+    return known_program(prog) or BENCH_NAME.search(prog) is not None or \
         any(measures(words) for _, words in inv.wrappers)
 
 
@@ -561,7 +561,7 @@ def _joined(rest: str, lines: Sequence[Line], i: int, skip: set[int],
         last += 1
         rest = rest[:-1].rstrip() + " " + _clean(lines[last].text).strip()
     first = _FIRST_WORD.match(rest.strip())
-    if first is None or not (prompted or _program_like(first.group())):
+    if first is None or not (prompted or program_like(first.group())):
         return rest, last
     depth = lines[i].depth
     while last + 1 < n and last - i < 20 and last + 1 not in skip and lines[last + 1].depth == depth:
@@ -590,7 +590,7 @@ def _worth_parsing(rest: str, ctx: _Context) -> bool:
         return False
     if ctx.prompted:
         return _KCONFIG_UNSET.fullmatch(line) is None
-    if _program_like(word) or word in ctx.ran:
+    if program_like(word) or word in ctx.ran:
         return True
     # an unknown program is a benchmark only with options (see _runs_benchmark)
     return _PROGRAM_WORD.match(word) is not None and word[0].islower() and " -" in rest
@@ -620,7 +620,7 @@ def _line_events(rest: str, ctx: _Context, ln: Line) -> list[ShellEvent]:
     parts = pieces(rest)
     events: list[ShellEvent] = []
     for part in parts:
-        texts, results = gap_splits(part.text, _program_like) \
+        texts, results = gap_splits(part.text, program_like) \
             if ("\t" in part.text or "   " in part.text) else ([part.text], False)
         for k, text in enumerate(texts):
             if k or part.start:
@@ -673,7 +673,7 @@ def _results_after(rest: str) -> tuple[str, bool]:
     if m is None or "://" in m.group("cmd") or m.group("rest").lstrip().startswith("-"):
         return rest, False
     after = m.group("rest").split()
-    if _program_like(after[0]) and any(_OPTION_WORD.match(w) for w in after[1:4]):
+    if program_like(after[0]) and any(_OPTION_WORD.match(w) for w in after[1:4]):
         return rest, False  # `iperf3 -s; client: iperf3 -c x`: another labelled command
     return m.group("cmd"), True
 
@@ -752,8 +752,8 @@ _SHELL_LINE = re.compile(r"^\s*(?:[\w.@-]+[#$]\s+)?[\w./~+-]+\s+-")
 
 def _own_program(word: str) -> bool:
     base = basename(word)
-    return not _known_program(base) and not _never_benchmark(base) and (
-        _executable_word(word) or (_BENCH_NAME.search(base) is not None and _PROGRAM_WORD.match(base)
+    return not known_program(base) and not _never_benchmark(base) and (
+        _executable_word(word) or (BENCH_NAME.search(base) is not None and _PROGRAM_WORD.match(base)
                                    is not None))
 
 
@@ -762,7 +762,7 @@ def _never_benchmark(prog: str) -> bool:
     a kernel image, a shared library) whatever wraps them."""
     return (prog in _NOT_BENCH or prog.split(".")[0] in _NOT_BENCH or prog.startswith("qemu")
             or prog in SETUP_PROGRAMS or prog.endswith(_NOT_PROGRAM_EXT) or _LIBRARY.search(prog) is not None
-            or prog != prog.lower() and not _known_program(prog))
+            or prog != prog.lower() and not known_program(prog))
 
 
 def _options_after(tail: str, prog: str = "") -> list[str]:
@@ -845,7 +845,7 @@ def _option_arities(prog: str) -> tuple[frozenset[str], frozenset[str]]:
     return valued, flags
 
 
-_BACKTICKS = re.compile(r"`([^`\n]{3,300})`")
+BACKTICKS = re.compile(r"`([^`\n]{3,300})`")
 
 
 def _quoted_commands(lines: Sequence[Line], i: int, found: Found) -> list[tuple[int, int]]:
@@ -855,7 +855,7 @@ def _quoted_commands(lines: Sequence[Line], i: int, found: Found) -> list[tuple[
     ln = lines[i]
     text = _clean(ln.text)
     spans: list[tuple[int, int]] = []
-    for m in _BACKTICKS.finditer(text[:4000]):
+    for m in BACKTICKS.finditer(text[:4000]):
         if _hypothetical(text, m.start()):
             continue
         prompted, host, rest = strip_prompt(m.group(1))

@@ -58,7 +58,7 @@ _AMOUNT = r"(?:bytes?|b|bits?|cycles?|insns?|flops|ops|iops|ips)"
 _COUNT = (r"(?:transactions?|trans\.?|tr|requests?|reqs?|req|r|queries|q|operations?|ops?|iops?|io|"
           r"messages?|msgs?|packets?|pkts?|pkt|p|frames?|f|calls?|events?|conn|connections?|"
           r"t|lines?|loops?|faults?|wakeups?|switch(?:es)?|interrupts?|irqs?)")
-_UNIT_RE = re.compile(
+UNIT_RE = re.compile(
     rf"{_PREFIX}(?:{_AMOUNT}(?:{_PER_TIME})?|{_COUNT}{_PER_TIME}|hz)|{_TIME}|[kmg]/{_TIME}"
     r"|%|x|percent|cpu|ipc|times|us/tr|usec/tr|lps|lpm|mwips|mflops|b/sec",
     re.IGNORECASE,
@@ -91,7 +91,7 @@ class Token:
     signed: bool = False
 
 
-_ID_WORDS = frozenset({"port", "pid", "tid", "irq", "id"})  # words that a number after names
+ID_WORDS = frozenset({"port", "pid", "tid", "irq", "id"})  # words that a number after names
 MAGNITUDES = frozenset({"k", "K", "M", "G"})  # "812k", "4.2M": thousands, millions of what the text says
 # A column or row named for how many runs its numbers are ("runs", "n", "iterations"): a
 # count of the measurement, never one of its results (the grid and the table reader alike).
@@ -101,7 +101,7 @@ RUNS_NAME = re.compile(r"(?i)^(?:iterations?|runs?|n|samples?|count|reps?)$")
 @lru_cache(maxsize=2048)  # asked of a line's words by every stage; a message's words recur
 def is_unit(word: str) -> bool:
     w = _unit_text(word)
-    return bool(w) and len(w) <= 24 and _UNIT_RE.fullmatch(w) is not None
+    return bool(w) and len(w) <= 24 and UNIT_RE.fullmatch(w) is not None
 
 
 def is_rate(word: str) -> bool:
@@ -277,7 +277,7 @@ def _tokenize(text: str) -> tuple[Token, ...]:
             sign_at = None
         if kind == "value" and word.endswith("]") and out and out[-1].text == "[":
             kind = "word"  # an id such as iperf's "[  5]"
-        if kind == "value" and unit is None and not signed and out and out[-1].text.lower() in _ID_WORDS:
+        if kind == "value" and unit is None and not signed and out and out[-1].text.lower() in ID_WORDS:
             kind = "word"  # "port 40112", "pid 4711": a name for a thing, not a measurement
         if kind == "value" and spread_next:
             kind, value = "spread", abs(value) if value is not None else None

@@ -85,7 +85,15 @@ from functools import cache, lru_cache
 from typing import NamedTuple
 
 from claims import numbers
-from claims.commands import _BACKTICKS, BENCH_PROGRAMS, BULLET, LINE_PROGRAMS
+from claims.commands import (
+    BACKTICKS,
+    BENCH_NAME,
+    BENCH_PROGRAMS,
+    BULLET,
+    LINE_PROGRAMS,
+    known_program,
+    program_like,
+)
 from claims.hunks import cut_hunks, cut_matches
 from claims.listings import cut_listings
 from claims.model import Line
@@ -178,8 +186,7 @@ _NUM = re.compile(_N)
 _N0 = r"\d(?<!\w\d)[\d,.]*(?:[eE][+-]?\d+)?(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w)"
 # a number with its unit, glued or one space away ("25 us", "1.2Mpps", "40%"); the units are
 # the tokenizer's own (claims.numbers), so a unit it learns is one this gate knows
-_UNITS = getattr(numbers, "_UNIT_RE", None)
-_UNIT = _UNITS.pattern if isinstance(_UNITS, re.Pattern) else r"[^\W\d_][\w/%.]{0,11}"
+_UNIT = numbers.UNIT_RE.pattern
 _U = rf"(?<![\w.])\d[\d,.]*[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])"
 _U0 = rf"\d(?<!\w\d)[\d,.]*[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])"  # the same, digit first
 # Each cue is written to start with a literal or a digit, so the regex engine skips to
@@ -304,7 +311,7 @@ _LEAD_NO_PATH = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?")
 _LABEL = r"[A-Za-z][\w./+()-]*(?:[^\S\n][\w./+()-]+){0,3}[^\S\n]*:[^\S\n]+"
 _LEAD_LABEL = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}{_LABEL}`?(?:[\w.~-]*/)?")
 # a word the reader does not know starts a line with an option after it: a program it runs
-# only when named like a benchmark (claims.commands._BENCH_NAME) or sent to the background
+# only when named like a benchmark (claims.commands.BENCH_NAME) or sent to the background
 _UNKNOWN_PROGRAM = re.compile(
     rf"^(?:[^\S\n]|>)*{_BULLET}(?:{_LABEL})?`?(?P<w>[a-z][\w.+-]{{0,60}})(?:[^\S\n][^\n]*?)?[^\S\n][\"'\\]*-"
     r"(?=[-\"'\\]*[A-Za-z])[^\n]*", re.M)
@@ -324,7 +331,7 @@ _ECHO = re.compile(rf"^(?:[^\S\n]|>)*{_BULLET}(?:{_LABEL})?`?(?:[\w.~-]*/)?echo\
                    r"(?:>|\|[^\S\n]*(?:sudo[^\S\n]+)?tee\b)", re.M)
 # A program of one's own run by its path ("./vsock_perf --port 1234", "~/bin/x"), a script
 # ("run.sh"), an assignment or a variable first ("NETPERF=... ", "$NETPERF -H"): the command
-# reader's other words that may start a shell line (claims.commands._program_like).
+# reader's other words that may start a shell line (claims.commands.program_like).
 # Found from the mark each kind of word carries (its "/", its ".sh", its "=", its "$"): the
 # regex engine skips to those, where a pattern anchored at every line start costs about a
 # microsecond a line. The text from the line start to the mark is then matched whole
@@ -1091,7 +1098,7 @@ def _command_starts(text: str) -> Iterator[int]:
     options = [m.start() for m in _OPTION_DASH.finditer(text)]
     yield from _prose_own_program(text, options)
     if "`" in text:  # a command quoted in a sentence, judged as a line of its own
-        yield from (m.start() for m in _BACKTICKS.finditer(text) if _BACKTICK_OPTION.search(m.group(1)))
+        yield from (m.start() for m in BACKTICKS.finditer(text) if _BACKTICK_OPTION.search(m.group(1)))
     for name in _NAMED:  # any program named so ("./xdp_redirect", "io_uring-bench")
         for m in name.finditer(text):
             if _NAMED_LEAD.fullmatch(text, text.rfind("\n", 0, m.start()) + 1, m.start()) is not None:
@@ -1107,7 +1114,7 @@ def _command_starts(text: str) -> Iterator[int]:
     yield from _unknown_program_lines(text, options)
 
 
-# A span in backticks (the command reader's own pattern, claims.commands._BACKTICKS) is read
+# A span in backticks (the command reader's own pattern, claims.commands.BACKTICKS) is read
 # as a command where a shell word after its first holds an option ("we ran `vsock_stress
 # 10.0.0.1 -n 4` on the guest": the program need not stand before the option, nor the option
 # unquoted): a blank, perhaps quotes or a backslash, a dash and more.
@@ -1133,9 +1140,9 @@ def _may_run(text: str, pos: int) -> bool:
     one only where a word of it (each shell word, and each of `a;b|c`'s) is
     - a setup step's program (claims.setup_steps.parse_setup: for, echo, sysctl, ethtool, tc,
       ip, taskset, numactl) or a wrapper (claims.shell.WRAPPERS): program words, which
-      claims.commands._program_like reads;
-    - a program _runs_benchmark runs: a known one (_known_program, also of a listed family
-      or with a version), a path or a script (_executable_word), all _program_like, or a
+      claims.commands.program_like reads;
+    - a program _runs_benchmark runs: a known one (known_program, also of a listed family
+      or with a version), a path or a script (_executable_word), all program_like, or a
       variable naming a known or benchmark-named program (`$NETPERF`: its `$` branch asks
       no more; a word after a variable, `$DIR/x`, runs its base); an assignment is never
       the program (claims.shell.invocation walks past it);
@@ -1146,15 +1153,13 @@ def _may_run(text: str, pos: int) -> bool:
     earlier line ran counts again, but that line is a command of its own; a perf stat
     header is a start of its own. A trailing ":" or "." is read off the word
     (_results_after, _line_events)."""
-    from claims import commands
     from claims.shell import basename
 
     line = text.rfind("\n", 0, pos) + 1
     end = text.find("\n", pos)
     end = len(text) if end < 0 else end
     body = text[line:end].lstrip(" \t>")
-    program_like = getattr(commands, "_program_like", None)
-    if program_like is None or len(body) > 1500 or _SHELL_QUOTING.search(body) is not None:
+    if len(body) > 1500 or _SHELL_QUOTING.search(body) is not None:
         return True
     for word in _SHELL_BLANKS.split(body):
         for part in {word, word.rstrip(":.,"), *_SHELL_SEPARATORS.split(word)}:
@@ -1178,7 +1183,7 @@ _SHELL_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # claims.shell._ASSI
 # A benchmark the reader knows by a name that is no program word: named with its version,
 # "fio-3.35", "netperf_v2.7" (claims.commands.unversioned strips a "-", "_" or "." and digits;
 # a token split leaves "fio-3" of it, where "iperf3.16" leaves "iperf3", a program word), or
-# of a listed family, "pktgen_sample03" (commands._known_program). The reader runs a known
+# of a listed family, "pktgen_sample03" (commands.known_program). The reader runs a known
 # program only with command-line words after it (commands._looks_like_args: an option, a
 # variable, "stat", "bench" or "record" first, or sub-command words and an option), so such a
 # name is looked for only as the first word of a line that holds one (a search of the text
@@ -1229,22 +1234,15 @@ def _known_names(text: str, options: list[int], found: frozenset[bytes]) -> Iter
 
 @lru_cache(maxsize=1024)
 def _known(word: str) -> bool:
-    """Does the reader know `word` as a benchmark by its name (claims.commands._known_program:
+    """Does the reader know `word` as a benchmark by its name (claims.commands.known_program:
     listed, of a listed family, or with a version)?"""
-    from claims import commands
-
-    known = getattr(commands, "_known_program", None)
-    return known is None or known(word)
+    return known_program(word)
 
 
 def _benchmark_named(name: str) -> bool:
     """Does the program a variable names run a benchmark by its name
-    (claims.commands._runs_benchmark: _known_program, or _BENCH_NAME)?"""
-    from claims import commands
-
-    known = getattr(commands, "_known_program", None)
-    named = getattr(commands, "_BENCH_NAME", None)
-    return known is None or named is None or bool(name) and (known(name) or named.search(name) is not None)
+    (claims.commands._runs_benchmark: known_program, or BENCH_NAME)?"""
+    return bool(name) and (known_program(name) or BENCH_NAME.search(name) is not None)
 
 
 COMMAND_WINDOW = 21  # lines: a line and the 20 the command reader may join to it
@@ -2223,7 +2221,6 @@ def _has_baseline_word(text: str) -> bool:
 # before a number the reader passes over: a spread's mark, an id's bracket, a p-value's "="
 # or "<" (any "=" or "<": more is read, never less)
 _PASSED_BEFORE = re.compile(r"±|\+-|\[|=|<")
-_ID_WORDS = getattr(numbers, "_ID_WORDS", frozenset({"port", "pid", "tid", "irq", "id"}))
 
 
 def _passed_over(text: str, start: int, end: int) -> bool:
@@ -2231,13 +2228,13 @@ def _passed_over(text: str, start: int, end: int) -> bool:
     first value? It takes the tokens claims.numbers.tokenize reads as values, but a
     percentage (a change, or a level), and not a range or a list ("1-5", "1/2"), a spread
     ("± 2", "+- 2", "+/- 2"), a p-value ("p=0.03", "p < 0.05"), an id ("[  5]", "port 4711":
-    numbers._ID_WORDS)."""
+    numbers.ID_WORDS)."""
     if text.startswith(("%", "-", "/", " %"), end) or _PASSED_BEFORE.search(text, max(0, start - 8), start):
         return True
     if start == 0 or not text[start - 1].isspace():
         return False
     word = text[max(0, start - 8):start].rsplit(None, 1)[-1:]
-    return bool(word) and word[0].lower() in _ID_WORDS
+    return bool(word) and word[0].lower() in numbers.ID_WORDS
 
 
 _PASSED = "_prescan_passed"
