@@ -910,7 +910,39 @@ def _worded_pair(text: str) -> bool:
 @lru_cache(maxsize=PARAGRAPHS_KEPT)
 def _pairs_in(raw: str) -> bool:
     """Do the extractor's readers of sentences, rows and tables find a pair in the
-    paragraph `raw` (see _paragraph)?"""
+    paragraph `raw` (see _paragraph)? The answer is kept by the paragraph's lines with
+    their depths renumbered (_depths_kept): a reply quotes its parent's paragraph one
+    level deeper, in other markers (a fifth of the paragraphs asked about)."""
+    lines = _lines(raw)
+    key = (tuple(ln.text for ln in lines), _depths_kept(lines))
+    answer = _PAIRS_KNOWN.pop(key, None)
+    if answer is None:
+        answer = _readers_pair(lines)
+        if len(_PAIRS_KNOWN) >= PARAGRAPHS_KEPT:
+            del _PAIRS_KNOWN[next(iter(_PAIRS_KNOWN))]  # the least recently asked
+    _PAIRS_KNOWN[key] = answer
+    return answer
+
+
+# _pairs_in's answers by lines and renumbered depths, least recently asked first
+_PAIRS_KNOWN: dict[tuple[tuple[str, ...], tuple[int, ...]], bool] = {}
+
+
+def _depths_kept(lines: list[Line]) -> tuple[int, ...]:
+    """The lines' quote depths, each as its rank among them, 0 kept at 0. The readers
+    _readers_pair asks (claims.prose, tables, grid, pairs, variants) read a line's depth
+    only against another line's (`==`, `!=`) and against 0 (prose._clauses reads only
+    unquoted lines); a renumbering that keeps depths apart, in order, and 0 at 0 gives
+    them the same answer."""
+    levels = sorted({ln.depth for ln in lines} | {0})
+    if len(levels) == 1:
+        return (0,) * len(lines)
+    rank = {d: k for k, d in enumerate(levels)}
+    return tuple(rank[ln.depth] for ln in lines)
+
+
+def _readers_pair(lines: list[Line]) -> bool:
+    """Do the readers of sentences, rows and tables find a pair in `lines`?"""
     from claims.prose import (
         arrow_claims,
         from_to_claims,
@@ -923,7 +955,6 @@ def _pairs_in(raw: str) -> bool:
     )
     from claims.tables import all_table_claims
 
-    lines = _lines(raw)
     for p in passages(lines, set()):
         if from_to_claims(p) or arrow_claims(p) or vs_claims(p) or side_claims(p):
             return True
