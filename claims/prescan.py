@@ -2161,15 +2161,17 @@ def _with_unit(text: str, start: int) -> bool:
 
 
 def _paragraph_numbers(text: str, nums: list[tuple[int, int]]) -> list[int]:
-    """For each number (start, end), in order, how many paragraph breaks stand before it:
-    two numbers of one paragraph have the same."""
-    breaks = [m.end() for m in _PARAGRAPH_END.finditer(text)] if nums else []
+    """For each number (start, end), in order, the index of its paragraph: two numbers of
+    one paragraph have the same. A paragraph break holds no digit, so one between two
+    numbers stands in the text between them; it holds a line end, found first (most
+    numbers have none before the next: a line's values)."""
     paragraph: list[int] = []
-    b = 0
-    for start, _ in nums:
-        while b < len(breaks) and breaks[b] <= start:
+    b = prev_end = 0
+    for start, end in nums:
+        if text.find("\n", prev_end, start) >= 0 and _PARAGRAPH_END.search(text, prev_end, start) is not None:
             b += 1
         paragraph.append(b)
+        prev_end = end
     return paragraph
 
 
