@@ -2087,7 +2087,15 @@ SIDE_BEFORE = 80  # characters before a number that may name its side: eight wor
 
 
 def _side_before(text: str, start: int, prev_end: int) -> bool:
-    ahead = _CLAUSE.split(text[max(prev_end, start - SIDE_BEFORE):start].rstrip(" ,:~"))[-1]
+    return _side_in_last_clause(text[max(prev_end, start - SIDE_BEFORE):start])
+
+
+@lru_cache(maxsize=256)
+def _side_in_last_clause(before: str) -> bool:
+    """Do the few words of the last clause of `before` name a side? Cached: more than half
+    the texts before a number are asked about again, most soon after (the blanks between
+    a table's values, a label repeated on every row: 256 kept hold nearly all repeats)."""
+    ahead = _CLAUSE.split(before.rstrip(" ,:~"))[-1]
     words = ahead.split()
     return 0 < len(words) <= 8 and _is_variant(ahead)
 
