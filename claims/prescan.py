@@ -907,14 +907,14 @@ def _worded_pair(text: str) -> bool:
     return False
 
 
-@lru_cache(maxsize=PARAGRAPHS_KEPT)
 def _pairs_in(raw: str) -> bool:
     """Do the extractor's readers of sentences, rows and tables find a pair in the
-    paragraph `raw` (see _paragraph)? The answer is kept by the paragraph's lines with
-    their depths renumbered (_depths_kept): a reply quotes its parent's paragraph one
-    level deeper, in other markers (a fifth of the paragraphs asked about)."""
+    paragraph `raw` (see _paragraph)? The answer is kept (PARAGRAPHS_KEPT) by the
+    paragraph's lines with their depths renumbered (_depths_kept), not by its raw text:
+    a reply quotes its parent's paragraph one level deeper, in other markers (three
+    paragraphs asked about in ten are asked again, one in ten in the same raw text)."""
     lines = _lines(raw)
-    key = (tuple(ln.text for ln in lines), _depths_kept(lines))
+    key = ("\n".join(ln.text for ln in lines), _depths_kept(lines))
     answer = _PAIRS_KNOWN.pop(key, None)
     if answer is None:
         answer = _readers_pair(lines)
@@ -924,21 +924,22 @@ def _pairs_in(raw: str) -> bool:
     return answer
 
 
-# _pairs_in's answers by lines and renumbered depths, least recently asked first
-_PAIRS_KNOWN: dict[tuple[tuple[str, ...], tuple[int, ...]], bool] = {}
+# _pairs_in's answers by lines (joined: no line holds a line end) and renumbered depths,
+# least recently asked first
+_PAIRS_KNOWN: dict[tuple[str, bytes], bool] = {}
 
 
-def _depths_kept(lines: list[Line]) -> tuple[int, ...]:
-    """The lines' quote depths, each as its rank among them, 0 kept at 0. The readers
-    _readers_pair asks (claims.prose, tables, grid, pairs, variants) read a line's depth
-    only against another line's (`==`, `!=`) and against 0 (prose._clauses reads only
-    unquoted lines); a renumbering that keeps depths apart, in order, and 0 at 0 gives
-    them the same answer."""
+def _depths_kept(lines: list[Line]) -> bytes:
+    """The lines' quote depths, each as its rank among them, 0 kept at 0 (fewer ranks than
+    lines: a byte each). The readers _readers_pair asks (claims.prose, tables, grid, pairs,
+    variants) read a line's depth only against another line's (`==`, `!=`) and against 0
+    (prose._clauses reads only unquoted lines); a renumbering that keeps depths apart, in
+    order, and 0 at 0 gives them the same answer."""
     levels = sorted({ln.depth for ln in lines} | {0})
     if len(levels) == 1:
-        return (0,) * len(lines)
+        return bytes(len(lines))
     rank = {d: k for k, d in enumerate(levels)}
-    return tuple(rank[ln.depth] for ln in lines)
+    return bytes(rank[ln.depth] for ln in lines)
 
 
 def _readers_pair(lines: list[Line]) -> bool:
