@@ -907,10 +907,43 @@ def _worded_pair(text: str) -> bool:
     return False
 
 
-@lru_cache(maxsize=PARAGRAPHS_KEPT)
 def _pairs_in(raw: str) -> bool:
     """Do the extractor's readers of sentences, rows and tables find a pair in the
-    paragraph `raw` (see _paragraph)?"""
+    paragraph `raw` (see _paragraph)? The answer is kept (PARAGRAPHS_KEPT) by the
+    paragraph's lines with their depths renumbered (_depths_kept), not by its raw text:
+    a reply quotes its parent's paragraph one level deeper, in other markers (three
+    paragraphs asked about in ten are asked again, one in ten in the same raw text)."""
+    lines = _lines(raw)
+    key = ("\n".join(ln.text for ln in lines), _depths_kept(lines))
+    answer = _PAIRS_KNOWN.pop(key, None)
+    if answer is None:
+        answer = _readers_pair(lines)
+        if len(_PAIRS_KNOWN) >= PARAGRAPHS_KEPT:
+            del _PAIRS_KNOWN[next(iter(_PAIRS_KNOWN))]  # the least recently asked
+    _PAIRS_KNOWN[key] = answer
+    return answer
+
+
+# _pairs_in's answers by lines (joined: no line holds a line end) and renumbered depths,
+# least recently asked first
+_PAIRS_KNOWN: dict[tuple[str, bytes], bool] = {}
+
+
+def _depths_kept(lines: list[Line]) -> bytes:
+    """The lines' quote depths, each as its rank among them, 0 kept at 0 (fewer ranks than
+    lines: a byte each). The readers _readers_pair asks (claims.prose, tables, grid, pairs,
+    variants) read a line's depth only against another line's (`==`, `!=`) and against 0
+    (prose._clauses reads only unquoted lines); a renumbering that keeps depths apart, in
+    order, and 0 at 0 gives them the same answer."""
+    levels = sorted({ln.depth for ln in lines} | {0})
+    if len(levels) == 1:
+        return bytes(len(lines))
+    rank = {d: k for k, d in enumerate(levels)}
+    return bytes(rank[ln.depth] for ln in lines)
+
+
+def _readers_pair(lines: list[Line]) -> bool:
+    """Do the readers of sentences, rows and tables find a pair in `lines`?"""
     from claims.prose import (
         arrow_claims,
         from_to_claims,
@@ -923,7 +956,6 @@ def _pairs_in(raw: str) -> bool:
     )
     from claims.tables import all_table_claims
 
-    lines = _lines(raw)
     for p in passages(lines, set()):
         if from_to_claims(p) or arrow_claims(p) or vs_claims(p) or side_claims(p):
             return True
@@ -2056,7 +2088,15 @@ SIDE_BEFORE = 80  # characters before a number that may name its side: eight wor
 
 
 def _side_before(text: str, start: int, prev_end: int) -> bool:
-    ahead = _CLAUSE.split(text[max(prev_end, start - SIDE_BEFORE):start].rstrip(" ,:~"))[-1]
+    return _side_in_last_clause(text[max(prev_end, start - SIDE_BEFORE):start])
+
+
+@lru_cache(maxsize=256)
+def _side_in_last_clause(before: str) -> bool:
+    """Do the few words of the last clause of `before` name a side? Cached: more than half
+    the texts before a number are asked about again, most soon after (the blanks between
+    a table's values, a label repeated on every row: 256 kept hold nearly all repeats)."""
+    ahead = _CLAUSE.split(before.rstrip(" ,:~"))[-1]
     words = ahead.split()
     return 0 < len(words) <= 8 and _is_variant(ahead)
 
@@ -2130,15 +2170,17 @@ def _with_unit(text: str, start: int) -> bool:
 
 
 def _paragraph_numbers(text: str, nums: list[tuple[int, int]]) -> list[int]:
-    """For each number (start, end), in order, how many paragraph breaks stand before it:
-    two numbers of one paragraph have the same."""
-    breaks = [m.end() for m in _PARAGRAPH_END.finditer(text)] if nums else []
+    """For each number (start, end), in order, the index of its paragraph: two numbers of
+    one paragraph have the same. A paragraph break holds no digit, so one between two
+    numbers stands in the text between them; it holds a line end, found first (most
+    numbers have none before the next: a line's values)."""
     paragraph: list[int] = []
-    b = 0
-    for start, _ in nums:
-        while b < len(breaks) and breaks[b] <= start:
+    b = prev_end = 0
+    for start, end in nums:
+        if text.find("\n", prev_end, start) >= 0 and _PARAGRAPH_END.search(text, prev_end, start) is not None:
             b += 1
         paragraph.append(b)
+        prev_end = end
     return paragraph
 
 

@@ -1325,3 +1325,21 @@ def test_pairs_far_apart_in_a_paragraph_pass_the_gate(monkeypatch: pytest.Monkey
     assert all(max(m.start() for m in re.finditer(r"\d", t)) - re.search(r"\d", t).start() > prescan.SIDE_SPAN
                for t in texts)
     assert _found_as_with_the_gate_open(monkeypatch, texts) >= 100
+
+
+def test_a_paragraph_quoted_deeper_keeps_its_answer() -> None:
+    """_pairs_in keeps an answer by the paragraph's lines and their depths ranked, 0 kept
+    at 0 (_depths_kept): quoted one level deeper, in any markers, the readers read it the
+    same; unquoted it is another paragraph to them (claims.prose reads parallel clauses
+    only unquoted)."""
+    said = ["Without the patch the rate is 9.1 Gbps.", "With the patch it is 9.4 Gbps."]
+    plain = prescan._lines("\n".join(said) + "\n")
+    quoted = [prescan._lines(f"{a}{said[0]}\n{b}{said[1]}\n")
+              for a, b in (("> ", "> "), (">> > ", "> > > "), ("> ", "> > "), (">> ", "> > > "))]
+    assert [prescan._depths_kept(ls) for ls in (plain, *quoted)] == [bytes([0, 0, 0])] + [bytes([1, 1, 0])] * 2 \
+        + [bytes([1, 2, 0])] * 2
+    assert prescan._readers_pair(plain) and prescan._readers_pair(quoted[0]) and prescan._readers_pair(quoted[1])
+    assert prescan._readers_pair(quoted[2]) == prescan._readers_pair(quoted[3])
+    for ls in (plain, *quoted):
+        raw = "\n".join("> " * ln.depth + ln.text for ln in ls)
+        assert prescan._pairs_in(raw) == prescan._readers_pair(ls)
