@@ -63,6 +63,10 @@ _UNIT_IN_TITLE = re.compile(r"[(\[](?P<u>[A-Za-zµ/%]{1,12})[)\]]")
 _PAREN_NUMBER = re.compile(r"(?P<v>[^()]{1,30}?)\s*\(\s*(?:±|\+-|\+/-)?\s*(?P<s>\d[\d.,]*%?)\s*\)")
 # a note with no number printed after a value: "(??)", "(*)", "(noisy)"
 _ANNOTATION = re.compile(r"[?*!]{1,3}|[a-z][a-z ]{2,20}")
+# A value cell's first token is its value (or a sign or spread mark before it): a token is
+# a word cut at blanks, and a value has a digit; a lone "+" joins the number after it
+_FIRST_WORD = re.compile(r"\S+")
+_LEADS = ("+", "+-", "±")
 _WORD_NOTE = re.compile(r"\([^()\s]{1,30}\)")  # "(step:32)", "(tsc)" written against a word
 _WORSE = re.compile(r"(?i)regress|slower|worse|drop|degrad|loss")
 
@@ -221,6 +225,9 @@ def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False)
             paren_spread = Token(st[0].text, st[0].start, st[0].end, "spread", abs(st[0].value or 0.0),
                                  st[0].unit, st[0].percent)
             t = ps.group("v")
+    first = _FIRST_WORD.search(t)
+    if first is None or _DIGIT.search(first.group()) is None and first.group() not in _LEADS:
+        return None  # the first token (the first word) is no value: most pieces of prose
     toks = tokenize(t)
     vals = [x for x in toks if x.kind == "value"]
     if len(vals) != 1 or toks[0] is not vals[0] and toks[0].text not in ("+-", "±"):
@@ -251,6 +258,10 @@ def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False)
 def _glued_values(text: str, start: int, piece: int) -> tuple[str, list[Cell | None]]:
     """A text piece ending in numbers separated by single spaces ("batch = 1 410 +0%"):
     the leading words and the trailing value cells."""
+    last = text.rsplit(None, 1)[-1:]
+    if last and _DIGIT.search(last[0]) is None and not _WORD_NOTE.fullmatch(last[0]) \
+            and not is_unit(last[0]) and last[0].lower() not in _NA:
+        return text.strip(), []  # the last token (the last word) is none the walk below takes
     toks = tokenize(text)
     cells: list[Cell | None] = []
     i = len(toks) - 1
