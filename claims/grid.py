@@ -39,6 +39,7 @@ from claims.numbers import (
     common_scale,
     is_unit,
     tokenize,
+    tokens,
     unit_kind,
 )
 from claims.variants import baseline_index, clean_label, cue, decided, role
@@ -228,7 +229,7 @@ def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False)
     first = _FIRST_WORD.search(t)
     if first is None or _DIGIT.search(first.group()) is None and first.group() not in _LEADS:
         return None  # the first token (the first word) is no value: most pieces of prose
-    toks = tokenize(t)
+    toks = tokens(t)
     vals = [x for x in toks if x.kind == "value"]
     if len(vals) != 1 or toks[0] is not vals[0] and toks[0].text not in ("+-", "±"):
         return None
@@ -262,7 +263,7 @@ def _glued_values(text: str, start: int, piece: int) -> tuple[str, list[Cell | N
     if last and _DIGIT.search(last[0]) is None and not _WORD_NOTE.fullmatch(last[0]) \
             and not is_unit(last[0]) and last[0].lower() not in _NA:
         return text.strip(), []  # the last token (the last word) is none the walk below takes
-    toks = tokenize(text)
+    toks = tokens(text)
     cells: list[Cell | None] = []
     i = len(toks) - 1
     unit = None

@@ -199,6 +199,12 @@ def tokenize(line: str) -> list[Token]:
     return list(_tokenize(line[:MAX_LINE]))
 
 
+def tokens(line: str) -> tuple[Token, ...]:
+    """`tokenize`'s tokens as the cache holds them, not copied into a list: for readers that
+    only read them (most calls; the copy was a fifth of a call that hits the cache)."""
+    return _tokenize(line[:MAX_LINE])
+
+
 # Several results packed into one word under as many names: "min/avg/max/mdev =
 # 0.031/0.244/41.870/2.210 ms" (ping), "Min/Mean/Max = 77,665/90,153/106,895".
 _PACKED_NAMES = re.compile(r"[A-Za-z][\w-]{0,15}(?:/[A-Za-z][\w-]{0,15}){1,7}")

@@ -29,6 +29,7 @@ from claims.numbers import (
     is_unit,
     parse_number,
     tokenize,
+    tokens,
     unit_kind,
 )
 from claims.pairs import Row, make_row, pair_rows, strip_annotations
@@ -231,7 +232,7 @@ def line_segment_groups(ln: Line) -> list[list[Segment]]:
     text = ln.text[:MAX_LINE]
     if not has_digit(text):
         return []  # a segment is a label and the value after it
-    toks = tokenize(text)
+    toks = tokens(text)
     groups: list[list[Segment]] = []
     prev_end = -1  # index of the last token of the previous segment's value run
     for j, t in enumerate(toks[:-1]):
@@ -327,8 +328,8 @@ def line_row(lines: Sequence[Line], i: int, skip: set[int]) -> tuple[Segment, in
         j += 1
         text += " " + lines[j].text.strip()
     # "360(-87.3%)": the change glued to the value is an annotation, the value is still one
-    toks = tokenize(strip_annotations(text)[0])
-    clean = all(t.kind in ("value", "spread", "pvalue") or is_unit(t.text) for t in tokenize(_strip_ann(text)))
+    toks = tokens(strip_annotations(text)[0])
+    clean = all(t.kind in ("value", "spread", "pvalue") or is_unit(t.text) for t in tokens(_strip_ann(text)))
     if not any(t.kind == "value" for t in toks):
         return None
     return Segment(label, text, ln.number, lines[j].number, ln, clean), j
@@ -1496,7 +1497,7 @@ MAX_TAIL_WORDS = 15
 def _statement(p: Passage, sentence: str, start: int) -> Statement | None:
     if not has_digit(sentence):
         return None  # a statement has a value, and a value a digit: no tokens to read
-    toks = [t for t in tokenize(sentence) if t.kind in ("value", "spread", "range", "pvalue")]
+    toks = [t for t in tokens(sentence) if t.kind in ("value", "spread", "range", "pvalue")]
     vals: list[tuple[float, str | None, int]] = []
     # a percentage is a level ("34.25% Hitm", "reduces to 1.57%") when the sentence states
     # no change: "a 5% gain" is read by the change templates, against a baseline unsaid
@@ -1609,7 +1610,7 @@ def _clauses(lines: Sequence[Line], skip: set[int]) -> list[Clause]:
                 if _TWO_DIGITS.search(piece) is None:
                     continue  # a clause of two values has two digits
                 vals: list[tuple[float, str, int]] = []
-                for t in tokenize(piece):
+                for t in tokens(piece):
                     unit = (t.unit or "").rstrip(".,;:)")
                     if t.kind == "value" and t.value is not None and unit and is_unit(unit) \
                             and not _SIZE_UNITS.match(unit):
@@ -1727,7 +1728,7 @@ STATED_FIT = 0.2  # how near (a share of the stated change) two values' change m
 def _measured_values(text: str) -> list[tuple[float, str, int]] | None:
     """A line's measured values (value, unit, offset); None when it holds a size or count."""
     vals: list[tuple[float, str, int]] = []
-    for t in tokenize(text[:MAX_LINE]):
+    for t in tokens(text[:MAX_LINE]):
         unit = (t.unit or "").rstrip(".,;:)")
         if t.kind != "value" or t.value is None or t.percent or not unit:
             continue
