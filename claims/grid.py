@@ -851,7 +851,8 @@ def name_kind(name: str) -> str:
     return _kind_of_name(name)
 
 
-def _kind_of_name(name: str) -> str:
+@lru_cache(maxsize=1024)  # asked of each row's label and column's name by several steps (the change rows,
+def _kind_of_name(name: str) -> str:  # the axis, the long format); kept across messages as the rows are
     n = name.strip()
     if not n:
         return "empty"
@@ -925,7 +926,8 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
     rows = g.rows
     labels = [r.label for r in rows]
     change_rows = [i for i, r in enumerate(rows) if _is_change_row(r)]
-    body = [i for i in range(len(rows)) if i not in change_rows]
+    changes = set(change_rows)
+    body = [i for i in range(len(rows)) if i not in changes]
     rkinds = [_kind_of_name(labels[i]) for i in body]
     vcols = [j for j in range(k) if kinds[j] in ("variant", "name", "empty", "metric", "param")
              and not (key_col and j == 0)]
