@@ -41,6 +41,7 @@ class Block:
     window: int = 0  # index of the first line after the previous block's numbers
 
 
+@lru_cache(maxsize=256)  # a block's label lines are asked of several times as it opens (the callers only read it)
 def block_label(text: str) -> tuple[str, list[str]] | None:
     """('Before', ['Secs', ...]) for a line that introduces a block of results: any short
     text ("without prefetch", "- after", "1.1 Zero-copy mode", "Prior:", the sentence that
