@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from claims.commands import BENCH_PROGRAMS
-from claims.lexicon import BASELINE_AT, CANDIDATE_AT, adds_to, content_words, cue
+from claims.lexicon import BASELINE_AT, CANDIDATE_AT, adds_to, content_words, cue, signed_words
 from claims.model import Claim, Line, Value
 from claims.numbers import (
     MAGNITUDES,
@@ -813,6 +813,8 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
     for sentence, start in _sentences(text, _FULL_STOP):
         if not has_digit(sentence):
             continue  # (no digit: no number to side, see above)
+        if not _sided(sentence):
+            continue  # no word of one sign or the other: no number on that side (see _sided)
         sides = []
         past: list[tuple[float, str | None, float, str, int]] = []
         prev_end = 0
@@ -887,6 +889,27 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
 
 
 SIDE_CLAUSE_WORDS = 8  # "on the unpatched kernel it yields 9.1 Gbps": a clause whose side word is strong
+
+
+# Words a number's side is read from, below zero and above (claims.lexicon.signed_words, with
+# _PAST's and _NOW's words): every phrase side_claims scores is cut from its sentence where no
+# letter follows, and `cue` reads a word where none follows in the phrase, so a sentence
+# without a word of each sign (the search asks no boundary before a word: a phrase may start
+# inside one, after a number glued to it) has no pair. `cue` reads a label's first
+# _CUE_SPAN characters (a word cut there may end inside a longer one), and only ASCII text
+# lower-cases to the letters `cue` reads: other sentences are read whole.
+_CUE_SPAN = 200
+_SIDED_BELOW = signed_words(-1, frozenset({"was", "were", "used", "took", "had", "got", "gave"}),
+                            r"|w/o|-next|next-\d|un-?(?:patched|modified|optimi[sz]ed)|non-")
+_SIDED_ABOVE = signed_words(1, frozenset({"now"}), r"|w/|\+[a-z]|#\d|\d/\d")
+
+
+def _sided(sentence: str) -> bool:
+    """Whether `sentence` may give side_claims a pair (see above)."""
+    if len(sentence) > _CUE_SPAN or not sentence.isascii():
+        return True
+    low = sentence.lower()
+    return _SIDED_BELOW.search(low) is not None and _SIDED_ABOVE.search(low) is not None
 
 # a word a number after it names ("patch 2", "v3", "CPU 5", "#4"), not a measurement
 _NAMED_BY = re.compile(r"(?i)(?:\b(?:patch(?:es)?|commit|version|rev(?:ision)?|series|part|step|case|bug|"
