@@ -17,7 +17,7 @@ from claims.commands import ShellEvent
 from claims.grid import name_kind
 from claims.lexicon import content_words, cue, distinguishes, names_key
 from claims.model import Claim, Line
-from claims.numbers import MAX_LINE, Token, is_unit, skeleton, tokenize
+from claims.numbers import MAX_LINE, Token, is_unit, skeleton, tokenize, tokens
 from claims.pairs import Row, make_row, pair_rows, runs_in
 from claims.setup_steps import variant_key
 from claims.tools.lines import line_samples
@@ -41,6 +41,7 @@ class Block:
     window: int = 0  # index of the first line after the previous block's numbers
 
 
+@lru_cache(maxsize=256)  # a block's label lines are asked of several times as it opens (the callers only read it)
 def block_label(text: str) -> tuple[str, list[str]] | None:
     """('Before', ['Secs', ...]) for a line that introduces a block of results: any short
     text ("without prefetch", "- after", "1.1 Zero-copy mode", "Prior:", the sentence that
@@ -50,7 +51,7 @@ def block_label(text: str) -> tuple[str, list[str]] | None:
         return None
     header: list[str] = []
     head, colon, rest = s.partition(":")
-    if colon and rest.strip() and not any(t.kind == "value" for t in tokenize(rest)) and len(head) <= 60 \
+    if colon and rest.strip() and not any(t.kind == "value" for t in tokens(rest)) and len(head) <= 60 \
             and not rest.strip().endswith(":") and len(rest.split()) >= 2 and not is_sentence(rest):
         label, header = head, rest.split()  # "Before:  Secs  MB/s"
     else:
@@ -136,7 +137,7 @@ def line_kind(text: str) -> str:
     m = _SECTION.match(s)
     if m is not None and not is_unit(s[m.end():].split()[0].rstrip(",;:")):
         body, whole = s[m.end():], False  # "1.1 Zero-copy mode" is a heading, "1.08 MBytes" a value
-    has_value = _DIGIT.search(body) is not None and any(t.kind == "value" for t in tokenize(text if whole else body))
+    has_value = _DIGIT.search(body) is not None and any(t.kind == "value" for t in tokens(text if whole else body))
     if has_value and not is_sentence(s) and not _is_prose(s):
         return "data"
     if has_value:

@@ -39,6 +39,7 @@ from claims.numbers import (
     common_scale,
     is_unit,
     tokenize,
+    tokens,
     unit_kind,
 )
 from claims.variants import baseline_index, clean_label, cue, decided, role
@@ -63,6 +64,10 @@ _UNIT_IN_TITLE = re.compile(r"[(\[](?P<u>[A-Za-zµ/%]{1,12})[)\]]")
 _PAREN_NUMBER = re.compile(r"(?P<v>[^()]{1,30}?)\s*\(\s*(?:±|\+-|\+/-)?\s*(?P<s>\d[\d.,]*%?)\s*\)")
 # a note with no number printed after a value: "(??)", "(*)", "(noisy)"
 _ANNOTATION = re.compile(r"[?*!]{1,3}|[a-z][a-z ]{2,20}")
+# A value cell's first token is its value (or a sign or spread mark before it): a token is
+# a word cut at blanks, and a value has a digit; a lone "+" joins the number after it
+_FIRST_WORD = re.compile(r"\S+")
+_LEADS = ("+", "+-", "±")
 _WORD_NOTE = re.compile(r"\([^()\s]{1,30}\)")  # "(step:32)", "(tsc)" written against a word
 _WORSE = re.compile(r"(?i)regress|slower|worse|drop|degrad|loss")
 
@@ -221,7 +226,10 @@ def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False)
             paren_spread = Token(st[0].text, st[0].start, st[0].end, "spread", abs(st[0].value or 0.0),
                                  st[0].unit, st[0].percent)
             t = ps.group("v")
-    toks = tokenize(t)
+    first = _FIRST_WORD.search(t)
+    if first is None or _DIGIT.search(first.group()) is None and first.group() not in _LEADS:
+        return None  # the first token (the first word) is no value: most pieces of prose
+    toks = tokens(t)
     vals = [x for x in toks if x.kind == "value"]
     if len(vals) != 1 or toks[0] is not vals[0] and toks[0].text not in ("+-", "±"):
         return None
@@ -251,7 +259,11 @@ def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False)
 def _glued_values(text: str, start: int, piece: int) -> tuple[str, list[Cell | None]]:
     """A text piece ending in numbers separated by single spaces ("batch = 1 410 +0%"):
     the leading words and the trailing value cells."""
-    toks = tokenize(text)
+    last = text.rsplit(None, 1)[-1:]
+    if last and _DIGIT.search(last[0]) is None and not _WORD_NOTE.fullmatch(last[0]) \
+            and not is_unit(last[0]) and last[0].lower() not in _NA:
+        return text.strip(), []  # the last token (the last word) is none the walk below takes
+    toks = tokens(text)
     cells: list[Cell | None] = []
     i = len(toks) - 1
     unit = None
@@ -839,7 +851,8 @@ def name_kind(name: str) -> str:
     return _kind_of_name(name)
 
 
-def _kind_of_name(name: str) -> str:
+@lru_cache(maxsize=1024)  # asked of each row's label and column's name by several steps (the change rows,
+def _kind_of_name(name: str) -> str:  # the axis, the long format); kept across messages as the rows are
     n = name.strip()
     if not n:
         return "empty"
@@ -913,7 +926,8 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
     rows = g.rows
     labels = [r.label for r in rows]
     change_rows = [i for i, r in enumerate(rows) if _is_change_row(r)]
-    body = [i for i in range(len(rows)) if i not in change_rows]
+    changes = set(change_rows)
+    body = [i for i in range(len(rows)) if i not in changes]
     rkinds = [_kind_of_name(labels[i]) for i in body]
     vcols = [j for j in range(k) if kinds[j] in ("variant", "name", "empty", "metric", "param")
              and not (key_col and j == 0)]

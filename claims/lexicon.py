@@ -216,6 +216,18 @@ def side_word_pattern() -> re.Pattern[str]:
                       rf"|\b(?:on|off)\b(?={_STATE_END.pattern})")
 
 
+def signed_words(sign: int, more: frozenset[str] = frozenset(), tokens: str = "") -> re.Pattern[str]:
+    """A search of lower-cased ASCII text for a word `cue` weighs on its own with that sign (a
+    head, a cue word, a bare head; a state "on"/"off"; for a negative sign the negations), or
+    one of `more`, where no letter follows it; or one of `tokens` (a pattern). A label none of
+    whose words is one of these, nor a "-next" tree, an "un-"/"non-" word or a patch number
+    (given in `tokens` by the caller), scores no lower (no higher) than zero."""
+    words = {w.lstrip("=") for table in (_HEADS, _WORDS, _BARE_WEAK) for w, weight in table.items()
+             if weight * sign > 0} | (set(_NEGATIONS) if sign < 0 else set()) | set(more)
+    plain = {w for w in words if w.isascii() and all(ch.isalpha() or ch == "-" for ch in w)}
+    return re.compile(rf"{_trie(plain)}(?![a-z]){tokens}")  # "w/", "w/o", "+x": tokens whatever follows
+
+
 def baseline_word_pattern() -> re.Pattern[str]:
     """Text holding a word that can pull `cue`'s score below zero: a negation, a head or a
     word of negative weight, a "-next" tree, an "un-patched" or "non-" word, a state "off"

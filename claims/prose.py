@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from claims.commands import BENCH_PROGRAMS
-from claims.lexicon import BASELINE_AT, CANDIDATE_AT, adds_to, content_words, cue
+from claims.lexicon import BASELINE_AT, CANDIDATE_AT, adds_to, content_words, cue, signed_words
 from claims.model import Claim, Line, Value
 from claims.numbers import (
     MAGNITUDES,
@@ -29,6 +29,7 @@ from claims.numbers import (
     is_unit,
     parse_number,
     tokenize,
+    tokens,
     unit_kind,
 )
 from claims.pairs import Row, make_row, pair_rows, strip_annotations
@@ -231,7 +232,7 @@ def line_segment_groups(ln: Line) -> list[list[Segment]]:
     text = ln.text[:MAX_LINE]
     if not has_digit(text):
         return []  # a segment is a label and the value after it
-    toks = tokenize(text)
+    toks = tokens(text)
     groups: list[list[Segment]] = []
     prev_end = -1  # index of the last token of the previous segment's value run
     for j, t in enumerate(toks[:-1]):
@@ -327,8 +328,8 @@ def line_row(lines: Sequence[Line], i: int, skip: set[int]) -> tuple[Segment, in
         j += 1
         text += " " + lines[j].text.strip()
     # "360(-87.3%)": the change glued to the value is an annotation, the value is still one
-    toks = tokenize(strip_annotations(text)[0])
-    clean = all(t.kind in ("value", "spread", "pvalue") or is_unit(t.text) for t in tokenize(_strip_ann(text)))
+    toks = tokens(strip_annotations(text)[0])
+    clean = all(t.kind in ("value", "spread", "pvalue") or is_unit(t.text) for t in tokens(_strip_ann(text)))
     if not any(t.kind == "value" for t in toks):
         return None
     return Segment(label, text, ln.number, lines[j].number, ln, clean), j
@@ -812,6 +813,8 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
     for sentence, start in _sentences(text, _FULL_STOP):
         if not has_digit(sentence):
             continue  # (no digit: no number to side, see above)
+        if not _sided(sentence):
+            continue  # no word of one sign or the other: no number on that side (see _sided)
         sides = []
         past: list[tuple[float, str | None, float, str, int]] = []
         prev_end = 0
@@ -886,6 +889,27 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
 
 
 SIDE_CLAUSE_WORDS = 8  # "on the unpatched kernel it yields 9.1 Gbps": a clause whose side word is strong
+
+
+# Words a number's side is read from, below zero and above (claims.lexicon.signed_words, with
+# _PAST's and _NOW's words): every phrase side_claims scores is cut from its sentence where no
+# letter follows, and `cue` reads a word where none follows in the phrase, so a sentence
+# without a word of each sign (the search asks no boundary before a word: a phrase may start
+# inside one, after a number glued to it) has no pair. `cue` reads a label's first
+# _CUE_SPAN characters (a word cut there may end inside a longer one), and only ASCII text
+# lower-cases to the letters `cue` reads: other sentences are read whole.
+_CUE_SPAN = 200
+_SIDED_BELOW = signed_words(-1, frozenset({"was", "were", "used", "took", "had", "got", "gave"}),
+                            r"|w/o|-next|next-\d|un-?(?:patched|modified|optimi[sz]ed)|non-")
+_SIDED_ABOVE = signed_words(1, frozenset({"now"}), r"|w/|\+[a-z]|#\d|\d/\d")
+
+
+def _sided(sentence: str) -> bool:
+    """Whether `sentence` may give side_claims a pair (see above)."""
+    if len(sentence) > _CUE_SPAN or not sentence.isascii():
+        return True
+    low = sentence.lower()
+    return _SIDED_BELOW.search(low) is not None and _SIDED_ABOVE.search(low) is not None
 
 # a word a number after it names ("patch 2", "v3", "CPU 5", "#4"), not a measurement
 _NAMED_BY = re.compile(r"(?i)(?:\b(?:patch(?:es)?|commit|version|rev(?:ision)?|series|part|step|case|bug|"
@@ -1496,7 +1520,7 @@ MAX_TAIL_WORDS = 15
 def _statement(p: Passage, sentence: str, start: int) -> Statement | None:
     if not has_digit(sentence):
         return None  # a statement has a value, and a value a digit: no tokens to read
-    toks = [t for t in tokenize(sentence) if t.kind in ("value", "spread", "range", "pvalue")]
+    toks = [t for t in tokens(sentence) if t.kind in ("value", "spread", "range", "pvalue")]
     vals: list[tuple[float, str | None, int]] = []
     # a percentage is a level ("34.25% Hitm", "reduces to 1.57%") when the sentence states
     # no change: "a 5% gain" is read by the change templates, against a baseline unsaid
@@ -1609,7 +1633,7 @@ def _clauses(lines: Sequence[Line], skip: set[int]) -> list[Clause]:
                 if _TWO_DIGITS.search(piece) is None:
                     continue  # a clause of two values has two digits
                 vals: list[tuple[float, str, int]] = []
-                for t in tokenize(piece):
+                for t in tokens(piece):
                     unit = (t.unit or "").rstrip(".,;:)")
                     if t.kind == "value" and t.value is not None and unit and is_unit(unit) \
                             and not _SIZE_UNITS.match(unit):
@@ -1727,7 +1751,7 @@ STATED_FIT = 0.2  # how near (a share of the stated change) two values' change m
 def _measured_values(text: str) -> list[tuple[float, str, int]] | None:
     """A line's measured values (value, unit, offset); None when it holds a size or count."""
     vals: list[tuple[float, str, int]] = []
-    for t in tokenize(text[:MAX_LINE]):
+    for t in tokens(text[:MAX_LINE]):
         unit = (t.unit or "").rstrip(".,;:)")
         if t.kind != "value" or t.value is None or t.percent or not unit:
             continue
