@@ -232,6 +232,11 @@ def _tool_accepts(argv: list[str]) -> bool:
     return True
 
 
+# The words a known program's first argument may be instead of an option or a variable
+# ("perf stat", "perf bench", "perf record"). Public: the gate looks for them too.
+FIRST_ARGS = ("stat", "bench", "record")
+
+
 def _looks_like_args(args: list[str], prog: str = "") -> bool:
     """Option-like arguments, not a sentence that starts with a program's name (`ping -f
     requires root`: by the tool's description `-f` takes no value, so two plain words
@@ -246,7 +251,7 @@ def _looks_like_args(args: list[str], prog: str = "") -> bool:
     if lead == 0 and _SUBCOMMAND.fullmatch(args[0]):
         lead = 1  # `super_netperf 200 -H ...`
     subcommand = 0 < lead < len(args) and _OPTION_WORD.match(args[lead]) is not None
-    if not (args[0].startswith(("-", "$")) or args[0] in ("stat", "bench", "record") or subcommand):
+    if not (args[0].startswith(("-", "$")) or args[0] in FIRST_ARGS or subcommand):
         return False
     flags = _option_arities(prog)[1] if prog else frozenset()
     loose = _loose_words(args[lead:] if subcommand else args, flags)
@@ -551,20 +556,25 @@ def _runs_inside(cmd: Command, others: list[Command]) -> bool:
                                for o_words in ([basename(w) for w in split_argv(o.raw)] for o in others))
 
 
+# Lines _joined joins to a command's first at most (continuations, wrapped options). Public: the
+# gate (claims.prescan) reads as far.
+JOIN_REACH = 20
+
+
 def _joined(rest: str, lines: Sequence[Line], i: int, skip: set[int],
             prompted: bool) -> tuple[str, int]:
     """The logical line from `i`: `\\` continuations joined, and the lines of options a mail
     client wrapped a long command onto."""
     last = i
     n = len(lines)
-    while rest.endswith("\\") and last + 1 < n and last - i < 20:
+    while rest.endswith("\\") and last + 1 < n and last - i < JOIN_REACH:
         last += 1
         rest = rest[:-1].rstrip() + " " + _clean(lines[last].text).strip()
     first = _FIRST_WORD.match(rest.strip())
     if first is None or not (prompted or program_like(first.group())):
         return rest, last
     depth = lines[i].depth
-    while last + 1 < n and last - i < 20 and last + 1 not in skip and lines[last + 1].depth == depth:
+    while last + 1 < n and last - i < JOIN_REACH and last + 1 not in skip and lines[last + 1].depth == depth:
         nxt = _clean(lines[last + 1].text).strip()
         if not (_wrapped_args(nxt) or _wrapped_value(rest, nxt)) or strip_prompt(nxt)[0]:
             break

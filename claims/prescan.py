@@ -90,6 +90,8 @@ from claims.commands import (
     BENCH_NAME,
     BENCH_PROGRAMS,
     BULLET,
+    FIRST_ARGS,
+    JOIN_REACH,
     LINE_PROGRAMS,
     known_program,
     program_like,
@@ -285,7 +287,8 @@ _PROGRAM_BYTES = frozenset(w.encode() for w in _PROGRAM_WORDS if _ASCII_WORD.ful
 # word that stands whole wherever it holds (no letter, digit, "_" or "-" glued to it): a
 # setup step's "echo" (_ECHO), a loop's "do" (_LOOP_HEAD), a perf stat header's "counter" (its
 # " counter "), a script's "sh", "py" or "bash" (after its ".", _OWN_MARKS).
-_MARK_BYTES = frozenset({b"echo", b"do", b"counter", b"sh", b"py", b"bash", b"stat", b"record"})  # _FIRST_ARG_WORDS
+_FIRST_ARG_BYTES = frozenset(w.encode() for w in FIRST_ARGS)  # a known program's first argument (_known_names)
+_MARK_BYTES = frozenset({b"echo", b"do", b"counter", b"sh", b"py", b"bash"}) | _FIRST_ARG_BYTES
 _TOKEN_BYTES = _PROGRAM_BYTES | _MARK_BYTES
 _SCRIPT_BYTES = frozenset({b"sh", b"py", b"bash"})
 
@@ -1223,8 +1226,6 @@ _SHELL_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # claims.shell._ASSI
 # by _unknown_program_lines, its "\\" continuation lines too), the line a mail client's wrap
 # of options joins to (above options that start their lines: commands._joined), a variable's
 # or such a word's line.
-_FIRST_ARG_WORDS = ("stat", "bench", "record")
-_FIRST_ARG_BYTES = frozenset(w.encode() for w in _FIRST_ARG_WORDS)
 _VARIABLE_ARG = re.compile(r"\$(?:(?<=\s\$)|(?<=\s[\"']\$))")  # a "$" that starts a shell word
 _OPTION_LEAD = re.compile(r"[ \t>]*[\"'\\]*")  # what stands before an option that starts its line
 _OPTION_LINE = re.compile(rf"{_OPTION_LEAD.pattern}--?[A-Za-z]")  # a line that starts with an option
@@ -1327,7 +1328,6 @@ def _prose_own_program(text: str, options: list[int]) -> Iterator[int]:
 # line). The dash first, the blank (and quotes) looked behind.
 _OPTION_DASH = re.compile(r"-(?:(?<=[\s>]-)|(?<=[\s>][\"'\\]-)|(?<=[\s>][\"'\\][\"'\\]-))"
                           r"(?=[-\"'\\]*[A-Za-z])")
-JOIN_REACH = 20  # lines the command reader joins to a line by "\\" continuations (commands._joined)
 
 
 def _unknown_program_lines(text: str, options: list[int] | None = None) -> Iterator[int]:
@@ -2083,7 +2083,6 @@ _CLAUSE = re.compile(r"[,;:()]|[.!?]\s|\s(?:and|but|while|whereas|vs\.?|versus)\
 # baseline named in one sentence against the numbers of the next ("statement_claims").
 _PARAGRAPH_END = re.compile(r"\n[ \t>]*\n")
 SIDE_SPAN = 300  # characters: two numbers of one paragraph, wrapped over a few lines
-MAX_PASSAGE_LINES = 8  # lines claims.prose.passages joins into one passage at most
 SIDE_BEFORE = 80  # characters before a number that may name its side: eight words at most
 
 
@@ -2150,7 +2149,7 @@ def _one_sentence(text: str, start: int, end: int) -> bool:
     """Can the text from `start` to `end` lie in one sentence of one passage as
     claims.prose.passages joins lines (at most MAX_PASSAGE_LINES, each of prose: the lines
     from the first to the last, read alone, make one passage)?"""
-    from claims.prose import passages
+    from claims.prose import MAX_PASSAGE_LINES, passages
 
     if text.count("\n", start, end) >= MAX_PASSAGE_LINES or _SENTENCE_STOP.search(text, start, end) is not None:
         return False
