@@ -63,7 +63,8 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
     """Yield (input line number of the message's first line, its bytes) for each message.
 
     `head` is data already read from `stream` (to sniff the format); the input must start
-    with a `From ` line. A message over `max_message` bytes comes out as an `Oversize`.
+    with a `From ` line. A message is the bytes after its separator line up to the newline
+    ending its last line; over `max_message` of them, it comes out as an `Oversize`.
     Memory stays within about max_message + 2 blocks whatever the input. The output does
     not depend on how the stream's reads are cut.
     """
@@ -89,6 +90,7 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
     dropped = dropped_lines = 0  # bytes and lines of the current message already dropped
     kept = b""  # the head of an oversize message
     quoted = False  # a ">From " in the current message: its mboxrd quoting to undo
+    head_size = min(OVERSIZE_HEAD, max_message)  # never past the message's end
     while True:
         # every "From " is looked at once (nearly all open a line): a separator candidate
         # when a newline precedes it, mboxrd quoting when a ">" does, so the message needs
@@ -104,8 +106,9 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
                 end_line = len(buf)
             if end_line >= 0:
                 if _is_separator(buf, nl, end_line):
-                    if dropped:
-                        yield line, Oversize(kept, dropped + nl - begin)
+                    size = dropped + nl - begin
+                    if size > max_message:
+                        yield line, Oversize(kept if dropped else bytes(buf[begin:begin + head_size]), size)
                     else:
                         yield line, _message(buf, begin, nl, quoted)
                     line += dropped_lines + buf.count(b"\n", begin, end_line + 1)
@@ -119,10 +122,11 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
             resume = max(len(buf) - 6, search)  # a "From " may start in the last 5 bytes
         if eof:
             break
-        if len(buf) - begin + dropped > max_message and resume - begin > 0:
-            # too large: keep its head, count and drop what is already searched
+        if dropped + resume - begin > max_message:
+            # oversize for sure (all before `resume` is in it): keep its head, count and
+            # drop the rest of what is searched
             if not dropped:
-                kept = bytes(buf[begin:begin + OVERSIZE_HEAD])
+                kept = bytes(buf[begin:begin + head_size])
             dropped += resume - begin
             dropped_lines += buf.count(b"\n", begin, resume)
             begin = resume
@@ -138,8 +142,9 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
         else:
             eof = True
     if begin < len(buf) or dropped:
-        if dropped:
-            yield line, Oversize(kept, dropped + len(buf) - begin)
+        size = dropped + len(buf) - begin - (buf[-1:] == b"\n")  # as if a separator followed
+        if size > max_message:
+            yield line, Oversize(kept if dropped else bytes(buf[begin:begin + head_size]), size)
         else:
             yield line, _message(buf, begin, len(buf), quoted)
 

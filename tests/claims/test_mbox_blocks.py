@@ -1,7 +1,7 @@
 """`claims.mbox.split_mbox` gives the same messages (line numbers, bytes, oversize sizes)
 whatever the read blocks: every block size from 1 byte up, short reads, any split of the
-input's head, checked against a line-by-line reading of the same rules; and in time linear
-in the size of a huge message."""
+input's head, checked against a line-by-line reading of the same rules. Also: oversize
+exactly above max_message, and time linear in the size of a huge message."""
 from __future__ import annotations
 
 import io
@@ -134,6 +134,32 @@ def test_random_mboxes_split_alike_in_any_blocks(monkeypatch: pytest.MonkeyPatch
     rng = random.Random(seed)
     for data in _cases(seed, 400):
         _check(data, rng, monkeypatch)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_random_mboxes_with_oversize_messages(monkeypatch: pytest.MonkeyPatch,
+                                              seed: int) -> None:
+    rng = random.Random(seed)
+    monkeypatch.setattr(mbox, "OVERSIZE_HEAD", 16)
+    for data in _cases(seed + 100, 300):
+        _check(data, rng, monkeypatch, rng.choice([200, 300]))
+
+
+def test_oversize_exactly_above_max_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message of max_message bytes is read whole, one of max_message + 1 is not, whether
+    another message follows it or the input ends, in any blocks."""
+    limit = 5050
+    for size in (limit - 1, limit, limit + 1, limit + 2):
+        body = (b"y" * 99 + b"\n") * (size // 100) + b"z" * (size % 100)  # no newline last
+        for data in (_DATED + body + b"\n" + _DATED + b"next\n", _DATED + body + b"\n",
+                     _DATED + body):
+            for block in (1 << 20, 4096, 100, 7):
+                monkeypatch.setattr(mbox, "BLOCK", block)
+                first = _split(io.BytesIO(data), b"", limit)[0]
+                if size > limit:
+                    assert first == (2, body[:min(mbox.OVERSIZE_HEAD, limit)], size), (size, block)
+                else:
+                    assert first == (2, body, None), (size, block)
 
 
 def _cpu_to_split(size: int) -> float:
