@@ -64,9 +64,11 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
 
     `head` is data already read from `stream` (to sniff the format); the input must start
     with a `From ` line. A message is the bytes after its separator line up to the newline
-    ending its last line; over `max_message` of them, it comes out as an `Oversize`.
-    Memory stays within about max_message + 2 blocks whatever the input. The output does
-    not depend on how the stream's reads are cut.
+    ending its last line; over `max_message` of them, it comes out as an `Oversize`. A
+    `From ` line longer than max_message is no separator (it would have to be held whole to
+    be judged), so memory stays bounded whatever the input: about max_message + 2 blocks,
+    twice max_message at worst (a message that long, then a `From ` line as long). The
+    output does not depend on how the stream's reads are cut.
     """
     # one bytearray, extended in place: re-joining the pending message to each block
     # recopied it, quadratic in its size. Positions index buf; its consumed prefix is
@@ -83,6 +85,8 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
             return
         buf += more
         eol = buf.find(b"\n", len(buf) - len(more))
+    if eol > max_message:
+        return  # the same answer whether or not the newline came in the same read
     begin = eol + 1  # start of the current message: just after its separator line
     line += 1
     search = eol  # where the next separator's newline may be: at or after `search`
@@ -105,10 +109,11 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
             if end_line < 0 and eof:
                 end_line = len(buf)
             if end_line >= 0:
-                if _is_separator(buf, nl, end_line):
+                if end_line - nl - 1 <= max_message and _is_separator(buf, nl, end_line):
                     size = dropped + nl - begin
                     if size > max_message:
-                        yield line, Oversize(kept if dropped else bytes(buf[begin:begin + head_size]), size)
+                        top = kept if dropped else bytes(buf[begin:begin + head_size])
+                        yield line, Oversize(top, size)
                     else:
                         yield line, _message(buf, begin, nl, quoted)
                     line += dropped_lines + buf.count(b"\n", begin, end_line + 1)
@@ -116,6 +121,9 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
                     begin = end_line + 1
                     quoted = False
                 search = end_line
+                continue
+            if len(buf) - nl - 1 > max_message:  # too long to be a separator: text
+                search = max(len(buf) - 6, nl + 1)
                 continue
             resume = nl  # separator line incomplete: read more, then look here again
         else:
@@ -144,7 +152,8 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
     if begin < len(buf) or dropped:
         size = dropped + len(buf) - begin - (buf[-1:] == b"\n")  # as if a separator followed
         if size > max_message:
-            yield line, Oversize(kept if dropped else bytes(buf[begin:begin + head_size]), size)
+            top = kept if dropped else bytes(buf[begin:begin + head_size])
+            yield line, Oversize(top, size)
         else:
             yield line, _message(buf, begin, len(buf), quoted)
 

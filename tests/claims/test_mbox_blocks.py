@@ -1,13 +1,15 @@
 """`claims.mbox.split_mbox` gives the same messages (line numbers, bytes, oversize sizes)
 whatever the read blocks: every block size from 1 byte up, short reads, any split of the
 input's head, checked against a line-by-line reading of the same rules. Also: oversize
-exactly above max_message, and time linear in the size of a huge message."""
+exactly above max_message, a `From ` line that never ends held within max_message, and
+time linear in the size of a huge message."""
 from __future__ import annotations
 
 import io
 import random
 import re
 import time
+import tracemalloc
 from collections.abc import Iterator
 
 import pytest
@@ -142,7 +144,7 @@ def test_random_mboxes_with_oversize_messages(monkeypatch: pytest.MonkeyPatch,
     rng = random.Random(seed)
     monkeypatch.setattr(mbox, "OVERSIZE_HEAD", 16)
     for data in _cases(seed + 100, 300):
-        _check(data, rng, monkeypatch, rng.choice([200, 300]))
+        _check(data, rng, monkeypatch, rng.choice([12, 20, 40, 60, 100, 300]))
 
 
 def test_oversize_exactly_above_max_message(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -160,6 +162,54 @@ def test_oversize_exactly_above_max_message(monkeypatch: pytest.MonkeyPatch) -> 
                     assert first == (2, body[:min(mbox.OVERSIZE_HEAD, limit)], size), (size, block)
                 else:
                     assert first == (2, body, None), (size, block)
+
+
+class _Endless(io.RawIOBase):
+    """`prefix`, then `size` bytes of one line without a newline (made as asked, never
+    held), then `suffix`."""
+
+    def __init__(self, prefix: bytes, size: int, suffix: bytes) -> None:
+        self.prefix, self.left, self.suffix = prefix, size, suffix
+
+    def read(self, n: int = -1) -> bytes:
+        if self.prefix:
+            out, self.prefix = self.prefix, b""
+            return out
+        if self.left:
+            take = min(n, self.left)
+            self.left -= take
+            return b"x" * take
+        out, self.suffix = self.suffix, b""
+        return out
+
+
+def test_a_from_line_that_never_ends_is_held_within_max_message() -> None:
+    """A `From ` line longer than max_message is no separator (it would have to be held whole
+    to be judged): the message it is in is oversize, and memory stays bounded."""
+    limit = 1 << 20
+    after = b"\n" + _DATED + b"next\n"
+    stream = _Endless(_DATED + b"Subject: s\n\nFrom ", 16 * limit, after)
+    tracemalloc.start()
+    try:
+        got = _split(stream, b"", limit)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < limit + 4 * mbox.BLOCK, peak
+    size = len(b"Subject: s\n\nFrom ") + 16 * limit
+    head = (b"Subject: s\n\nFrom " + b"x" * mbox.OVERSIZE_HEAD)[:mbox.OVERSIZE_HEAD]
+    assert got == [(2, head, size), (6, b"next", None)]
+
+
+def test_a_first_line_that_never_ends_yields_nothing_in_bounded_memory() -> None:
+    limit = 1 << 20
+    tracemalloc.start()
+    try:
+        got = _split(_Endless(b"From ", 16 * limit, b"\n" + _DATED), b"", limit)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got == [] and peak < limit + 4 * mbox.BLOCK, peak
 
 
 def _cpu_to_split(size: int) -> float:
