@@ -75,7 +75,7 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
     # trimmed once a block long, keeping 2 bytes before the next candidate's newline for
     # the blank-line test of a CRLF "\r\n" line
     buf = bytearray(head)
-    line = 1  # input line number of the message starting at `begin`
+    line = 1  # input line number of the current message's first line
     eol = buf.find(b"\n")
     while eol < 0:
         if len(buf) > max_message:
@@ -150,7 +150,7 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
         else:
             eof = True
     if begin < len(buf) or dropped:
-        size = dropped + len(buf) - begin - (buf[-1:] == b"\n")  # as if a separator followed
+        size = dropped + len(buf) - begin - buf.endswith(b"\n")  # as if a separator followed
         if size > max_message:
             top = kept if dropped else bytes(buf[begin:begin + head_size])
             yield line, Oversize(top, size)
