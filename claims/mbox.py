@@ -35,7 +35,7 @@ _SEPARATOR = re.compile(rb"From \S+\s+\S.*\d{1,2}:\d\d")
 _MBOXRD = re.compile(rb"^>(>*From )", re.M)
 
 
-def _is_separator(buf: bytes, nl: int, eol: int) -> bool:
+def _is_separator(buf: bytearray, nl: int, eol: int) -> bool:
     """Is the line buf[nl+1:eol] (which starts with 'From ') a message separator?
 
     `From <sender> <date with hh:mm>` always is; after a blank line `From <addr@host>` with
@@ -63,12 +63,19 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
     """Yield (input line number of the message's first line, its bytes) for each message.
 
     `head` is data already read from `stream` (to sniff the format); the input must start
-    with a `From ` line. A message over `max_message` bytes comes out as an `Oversize`.
-    Memory stays within about max_message + 2 blocks whatever the input.
+    with a `From ` line. A message is the bytes after its separator line up to the newline
+    ending its last line; over `max_message` of them, it comes out as an `Oversize`. A
+    `From ` line longer than max_message is no separator (it would have to be held whole to
+    be judged), so memory stays bounded whatever the input: about max_message + 2 blocks,
+    twice max_message at worst (a message that long, then a `From ` line as long). The
+    output does not depend on how the stream's reads are cut.
     """
-    buf = head
-    line = 1  # input line number of buf[0]
-    # start of the current message: just after the first separator line
+    # one bytearray, extended in place: re-joining the pending message to each block
+    # recopied it, quadratic in its size. Positions index buf; its consumed prefix is
+    # trimmed once a block long, keeping 2 bytes before the next candidate's newline for
+    # the blank-line test of a CRLF "\r\n" line
+    buf = bytearray(head)
+    line = 1  # input line number of the current message's first line
     eol = buf.find(b"\n")
     while eol < 0:
         if len(buf) > max_message:
@@ -77,14 +84,17 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
         if not more:
             return
         buf += more
-        eol = buf.find(b"\n")
-    begin = eol + 1
+        eol = buf.find(b"\n", len(buf) - len(more))
+    if eol > max_message:
+        return  # the same answer whether or not the newline came in the same read
+    begin = eol + 1  # start of the current message: just after its separator line
     line += 1
-    search = begin - 1
+    search = eol  # where the next separator's newline may be: at or after `search`
     eof = False
     dropped = dropped_lines = 0  # bytes and lines of the current message already dropped
     kept = b""  # the head of an oversize message
     quoted = False  # a ">From " in the current message: its mboxrd quoting to undo
+    head_size = min(OVERSIZE_HEAD, max_message)  # never past the message's end
     while True:
         # every "From " is looked at once (nearly all open a line): a separator candidate
         # when a newline precedes it, mboxrd quoting when a ">" does, so the message needs
@@ -96,54 +106,65 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
             continue
         if nl >= 0:
             end_line = buf.find(b"\n", nl + 1)
-            if end_line >= 0 or eof:
-                if end_line < 0:
-                    end_line = len(buf)
-                if _is_separator(buf, nl, end_line):
-                    if dropped:
-                        yield line, Oversize(kept, dropped + nl - begin)
-                        line += dropped_lines + buf.count(b"\n", begin, end_line + 1)
-                        dropped = dropped_lines = 0
-                        kept = b""
+            if end_line < 0 and eof:
+                end_line = len(buf)
+            if end_line >= 0:
+                if end_line - nl - 1 <= max_message and _is_separator(buf, nl, end_line):
+                    size = dropped + nl - begin
+                    if size > max_message:
+                        top = kept if dropped else bytes(buf[begin:begin + head_size])
+                        yield line, Oversize(top, size)
                     else:
                         yield line, _message(buf, begin, nl, quoted)
-                        line += buf.count(b"\n", begin, end_line + 1)
+                    line += dropped_lines + buf.count(b"\n", begin, end_line + 1)
+                    dropped = dropped_lines = 0
                     begin = end_line + 1
                     quoted = False
                 search = end_line
                 continue
+            if len(buf) - nl - 1 > max_message:  # too long to be a separator: text
+                search = max(len(buf) - 6, nl + 1)
+                continue
             resume = nl  # separator line incomplete: read more, then look here again
         else:
-            resume = max(len(buf) - 6, search)
+            resume = max(len(buf) - 6, search)  # a "From " may start in the last 5 bytes
         if eof:
             break
-        if len(buf) - begin + dropped > max_message and resume - begin > 0:
-            # too large: keep its head, count and drop what is already searched
+        if dropped + resume - begin > max_message:
+            # oversize for sure (all before `resume` is in it): keep its head, count and
+            # drop the rest of what is searched
             if not dropped:
-                kept = bytes(buf[begin:begin + OVERSIZE_HEAD])
-            cut = resume
-            dropped += cut - begin
-            dropped_lines += buf.count(b"\n", begin, cut)
-            begin = cut
+                kept = bytes(buf[begin:begin + head_size])
+            dropped += resume - begin
+            dropped_lines += buf.count(b"\n", begin, resume)
+            begin = resume
+        search = resume
+        cut = min(begin, search) - 2
+        if cut >= BLOCK:  # a block consumed: trim, copying only what is pending
+            del buf[:cut]
+            begin -= cut
+            search -= cut
         more = stream.read(BLOCK)
-        if not more:
+        if more:
+            buf += more
+        else:
             eof = True
-        search = max(resume - begin, 0)
-        buf = buf[begin:] + more
-        begin = 0
     if begin < len(buf) or dropped:
-        if dropped:
-            yield line, Oversize(kept, dropped + len(buf) - begin)
+        size = dropped + len(buf) - begin - buf.endswith(b"\n")  # as if a separator followed
+        if size > max_message:
+            top = kept if dropped else bytes(buf[begin:begin + head_size])
+            yield line, Oversize(top, size)
         else:
             yield line, _message(buf, begin, len(buf), quoted)
 
 
-def _message(buf: bytes, begin: int, end: int, quoted: bool) -> bytes:
+def _message(buf: bytearray, begin: int, end: int, quoted: bool) -> bytes:
     """Message bytes without the blank line the format puts before a separator; `quoted`:
     a ">From " was seen in them (its line, if it opens one, loses a ">")."""
-    if end > begin and buf[end - 1:end] == b"\n":
+    if end > begin and buf[end - 1] == 10:
         end -= 1  # the newline that ends the last line belongs to the line
-    data = buf[begin:end]
+    with memoryview(buf) as view:  # one copy, to bytes; released so buf can grow again
+        data = bytes(view[begin:end])
     if quoted:
         data = _MBOXRD.sub(rb"\1", data)
     return data
