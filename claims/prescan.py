@@ -912,32 +912,34 @@ def _worded_pair(text: str) -> bool:
 
 def _pairs_in(raw: str) -> bool:
     """Do the extractor's readers of sentences, rows and tables find a pair in the
-    paragraph `raw` (see _paragraph)? The answer is kept (PARAGRAPHS_KEPT) by the
-    paragraph's lines with their depths renumbered (_depths_kept), not by its raw text:
-    a reply quotes its parent's paragraph one level deeper, in other markers (three
-    paragraphs asked about in ten are asked again, one in ten in the same raw text)."""
+    paragraph `raw` (see _paragraph)? Asked of its lines with their depths ranked
+    (_pairs_ranked), whose answers are kept: a reply quotes its parent's paragraph one
+    level deeper, in other markers (three paragraphs asked about in ten are asked again,
+    one in ten in the same raw text)."""
     lines = _lines(raw)
-    key = ("\n".join(ln.text for ln in lines), _depths_kept(lines))
-    answer = _PAIRS_KNOWN.pop(key, None)
-    if answer is None:
-        answer = _readers_pair(lines)
-        if len(_PAIRS_KNOWN) >= PARAGRAPHS_KEPT:
-            del _PAIRS_KNOWN[next(iter(_PAIRS_KNOWN))]  # the least recently asked
-    _PAIRS_KNOWN[key] = answer
-    return answer
+    return _pairs_ranked("\n".join(ln.text for ln in lines), _depths_kept(lines))
 
 
-# _pairs_in's answers by lines (joined: no line holds a line end) and renumbered depths,
-# least recently asked first
-_PAIRS_KNOWN: dict[tuple[str, bytes], bool] = {}
+@lru_cache(maxsize=PARAGRAPHS_KEPT)
+def _pairs_ranked(texts: str, depths: bytes) -> bool:
+    """_readers_pair of the lines `texts` (joined: no line holds a line end), numbered from
+    1 as _lines numbers them, at the ranked depths `depths` (_depths_kept): the answer of
+    every paragraph with these lines and ranks, whatever its real depths. A pure function
+    of its arguments, so its answers are kept as they are (PARAGRAPHS_KEPT)."""
+    return _readers_pair([Line(text, k + 1, depth, None, None)
+                          for k, (text, depth) in enumerate(zip(texts.split("\n"), depths, strict=True))])
 
 
 def _depths_kept(lines: list[Line]) -> bytes:
     """The lines' quote depths, each as its rank among them, 0 kept at 0 (fewer ranks than
     lines: a byte each). The readers _readers_pair asks (claims.prose, tables, grid, pairs,
     variants) read a line's depth only against another line's (`==`, `!=`) and against 0
-    (prose._clauses reads only unquoted lines); a renumbering that keeps depths apart, in
-    order, and 0 at 0 gives them the same answer."""
+    (prose._clauses reads only unquoted lines), and pass it on into rows and claims read
+    the same way: none adds to a depth or reads it against another number (every `depth`
+    in them and in what they import, lexicon, numbers, normalise, is one of these). The
+    lines' other fields are their texts, their numbers (1 up, as _lines gives them) and
+    no author or message; so a renumbering that keeps depths apart, in order, and 0 at 0
+    gives the readers the same answer, and the joined texts and ranks are all they read."""
     levels = sorted({ln.depth for ln in lines} | {0})
     if len(levels) == 1:
         return bytes(len(lines))
