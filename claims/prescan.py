@@ -2229,10 +2229,14 @@ class _Head:
             m = _SENTENCE_STOP.search(text, start)
             self.stop = m.end() if m is not None else len(text) + 1
         if not self.done:
-            if _has_baseline_word(text[self.read:start]):
+            # once a word below zero stands in the head, a side word since is all that is
+            # asked: every word of _BASELINE_WORDS is a side word (_is_variant), so the
+            # words read since are looked through once, not for each kind
+            if self.negative:
+                if _is_variant(text[self.read:start]):
+                    self.said = self._scored(start)
+            elif _has_baseline_word(text[self.read:start]):
                 self.negative = True
-                self.said = self._scored(start)
-            elif self.negative and _is_variant(text[self.read:start]):
                 self.said = self._scored(start)
             self.read = start
             self.done = not _passed_over(text, start, end)
@@ -2251,7 +2255,8 @@ def _names_baseline(head: str) -> bool:
     return len(head) <= numbers.MAX_LINE and cue(head).score <= STATED_BASELINE
 
 
-# the words that can pull a label's score below zero (every side word, failing that)
+# the words that can pull a label's score below zero (every side word, failing that): each
+# of their matches is a side word's too (_Head asks only _is_variant once it has found one)
 _BASELINE_WORDS = _lexicon_pattern("baseline_word_pattern", _VARIANT)
 _BASELINE_LOWER = _lower_case(_BASELINE_WORDS)
 
