@@ -1352,8 +1352,7 @@ def test_every_baseline_word_is_a_side_word() -> None:
     case and between letters, marks, blanks and digits."""
     from claims import lexicon
 
-    negative = {w for table in (lexicon._HEADS, lexicon._WORDS, lexicon._BARE_WEAK) for w, weight in table.items()
-                if weight < 0 and not w.startswith("=")} | set(lexicon._NEGATIONS)
+    negative = {w for w in lexicon._weighted(-1) if not w.startswith("=")}
     forms = negative | {"net-next", "x-next", "next-2024", "un-patched", "unpatched", "un-modified", "unmodified",
                         "un-optimised", "unoptimized", "non-gso", "off", "Off", "OFF"}
     edges = ["", " ", "a", "1", "-", "(", ".", ",", "/", "+", "ı", "İ", "ſ", "é", "\n> "]
