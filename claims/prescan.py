@@ -80,7 +80,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache, lru_cache
 from typing import NamedTuple
 
@@ -900,12 +900,18 @@ def _worded_pair(text: str) -> bool:
     sentences, "label: value" rows and tables."""
     positions = itertools.chain(_from_to(text), _sided_numbers(text),
                                 *((m.start() for m in cue.finditer(text)) for cue in _CUES[_WORDED:]))
+    return _in_a_paragraph(text, positions, _pairs_in)
+
+
+def _in_a_paragraph(text: str, positions: Iterable[int], reader: Callable[[str], bool]) -> bool:
+    """Does `reader` find what it reads in the paragraph (_paragraph) of one of `positions`,
+    taken in order (no more than until it does), each paragraph asked once?"""
     tried: set[int] = set()
     for pos in positions:
         start, raw = _paragraph(text, pos)
         if start not in tried:
             tried.add(start)
-            if _pairs_in(raw):
+            if reader(raw):
                 return True
     return False
 
@@ -1032,19 +1038,12 @@ def _states_change(text: str) -> bool:
     own FACTOR_HINT) is a claim only where the extractor's own reader of such sentences
     (claims.prose.relative_claims) finds one: it is asked about the paragraph of each cue,
     read into passages as the extractor reads them (a paragraph starts a passage)."""
-    tried: set[int] = set()
     # the reader's hint starts with a word tried at every position (1.4 CPU-s over the
     # archive): it is looked for only in a text with its "of" and number or a size word,
     # and there from its forms' words (_factor_hints)
     hints = _factor_hints(text) if _sizes_a_change(text) else []
-    for pos in itertools.chain((m.start() for k in range(_ALONE) for m in _cue_matches(k, text)), hints):
-        start, raw = _paragraph(text, pos)
-        if start in tried:
-            continue
-        tried.add(start)
-        if _change_in(raw):
-            return True
-    return False
+    return _in_a_paragraph(text, itertools.chain((m.start() for k in range(_ALONE) for m in _cue_matches(k, text)),
+                                                 hints), _change_in)
 
 
 @lru_cache(maxsize=PARAGRAPHS_KEPT)
