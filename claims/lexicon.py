@@ -216,14 +216,20 @@ def side_word_pattern() -> re.Pattern[str]:
                       rf"|\b(?:on|off)\b(?={_STATE_END.pattern})")
 
 
+def _weighted(sign: int) -> set[str]:
+    """The words `cue` weighs on their own with that sign: a head, a cue word, a bare head
+    (a state as "=on"/"=off"), and for a negative sign the negations."""
+    return {w for table in (_HEADS, _WORDS, _BARE_WEAK) for w, weight in table.items() if weight * sign > 0} \
+        | (set(_NEGATIONS) if sign < 0 else set())
+
+
 def signed_words(sign: int, more: frozenset[str] = frozenset(), tokens: str = "") -> re.Pattern[str]:
     """A search of lower-cased ASCII text for a word `cue` weighs on its own with that sign (a
     head, a cue word, a bare head; a state "on"/"off"; for a negative sign the negations), or
     one of `more`, where no letter follows it; or one of `tokens` (a pattern). A label none of
     whose words is one of these, nor a "-next" tree, an "un-"/"non-" word or a patch number
     (given in `tokens` by the caller), scores no lower (no higher) than zero."""
-    words = {w.lstrip("=") for table in (_HEADS, _WORDS, _BARE_WEAK) for w, weight in table.items()
-             if weight * sign > 0} | (set(_NEGATIONS) if sign < 0 else set()) | set(more)
+    words = {w.lstrip("=") for w in _weighted(sign)} | set(more)
     plain = {w for w in words if w.isascii() and all(ch.isalpha() or ch == "-" for ch in w)}
     return re.compile(rf"{_trie(plain)}(?![a-z]){tokens}")  # "w/", "w/o", "+x": tokens whatever follows
 
@@ -233,8 +239,7 @@ def baseline_word_pattern() -> re.Pattern[str]:
     word of negative weight, a "-next" tree, an "un-patched" or "non-" word, a state "off"
     ending its phrase. Every other word scores zero or more, so a label without one of
     these never names the baseline (the pre-scan asks this before scoring a long head)."""
-    negative = {w for table in (_HEADS, _WORDS, _BARE_WEAK) for w, weight in table.items()
-                if weight < 0 and not w.startswith("=")} | set(_NEGATIONS)
+    negative = {w for w in _weighted(-1) if not w.startswith("=")}
     return re.compile(rf"(?i)(?<![A-Za-z]){_trie(negative)}(?![A-Za-z])|[a-z]-next\b|\bnext-\d"
                       rf"|\bun-?(?:patched|modified|optimi[sz]ed)\b|\bnon-[a-z]|\boff\b(?={_STATE_END.pattern})")
 

@@ -80,7 +80,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache, lru_cache
 from typing import NamedTuple
 
@@ -900,44 +900,52 @@ def _worded_pair(text: str) -> bool:
     sentences, "label: value" rows and tables."""
     positions = itertools.chain(_from_to(text), _sided_numbers(text),
                                 *((m.start() for m in cue.finditer(text)) for cue in _CUES[_WORDED:]))
+    return _in_a_paragraph(text, positions, _pairs_in)
+
+
+def _in_a_paragraph(text: str, positions: Iterable[int], reader: Callable[[str], bool]) -> bool:
+    """Does `reader` find what it reads in the paragraph (_paragraph) of one of `positions`,
+    taken in order (no more than until it does), each paragraph asked once?"""
     tried: set[int] = set()
     for pos in positions:
         start, raw = _paragraph(text, pos)
         if start not in tried:
             tried.add(start)
-            if _pairs_in(raw):
+            if reader(raw):
                 return True
     return False
 
 
 def _pairs_in(raw: str) -> bool:
     """Do the extractor's readers of sentences, rows and tables find a pair in the
-    paragraph `raw` (see _paragraph)? The answer is kept (PARAGRAPHS_KEPT) by the
-    paragraph's lines with their depths renumbered (_depths_kept), not by its raw text:
-    a reply quotes its parent's paragraph one level deeper, in other markers (three
-    paragraphs asked about in ten are asked again, one in ten in the same raw text)."""
+    paragraph `raw` (see _paragraph)? Asked of its lines with their depths ranked
+    (_pairs_ranked), whose answers are kept: a reply quotes its parent's paragraph one
+    level deeper, in other markers (three paragraphs asked about in ten are asked again,
+    one in ten in the same raw text)."""
     lines = _lines(raw)
-    key = ("\n".join(ln.text for ln in lines), _depths_kept(lines))
-    answer = _PAIRS_KNOWN.pop(key, None)
-    if answer is None:
-        answer = _readers_pair(lines)
-        if len(_PAIRS_KNOWN) >= PARAGRAPHS_KEPT:
-            del _PAIRS_KNOWN[next(iter(_PAIRS_KNOWN))]  # the least recently asked
-    _PAIRS_KNOWN[key] = answer
-    return answer
+    return _pairs_ranked("\n".join(ln.text for ln in lines), _depths_kept(lines))
 
 
-# _pairs_in's answers by lines (joined: no line holds a line end) and renumbered depths,
-# least recently asked first
-_PAIRS_KNOWN: dict[tuple[str, bytes], bool] = {}
+@lru_cache(maxsize=PARAGRAPHS_KEPT)
+def _pairs_ranked(texts: str, depths: bytes) -> bool:
+    """_readers_pair of the lines `texts` (joined: no line holds a line end), numbered from
+    1 as _lines numbers them, at the ranked depths `depths` (_depths_kept): the answer of
+    every paragraph with these lines and ranks, whatever its real depths. A pure function
+    of its arguments, so its answers are kept as they are (PARAGRAPHS_KEPT)."""
+    return _readers_pair([Line(text, k + 1, depth, None, None)
+                          for k, (text, depth) in enumerate(zip(texts.split("\n"), depths, strict=True))])
 
 
 def _depths_kept(lines: list[Line]) -> bytes:
     """The lines' quote depths, each as its rank among them, 0 kept at 0 (fewer ranks than
     lines: a byte each). The readers _readers_pair asks (claims.prose, tables, grid, pairs,
     variants) read a line's depth only against another line's (`==`, `!=`) and against 0
-    (prose._clauses reads only unquoted lines); a renumbering that keeps depths apart, in
-    order, and 0 at 0 gives them the same answer."""
+    (prose._clauses reads only unquoted lines), and pass it on into rows and claims read
+    the same way: none adds to a depth or reads it against another number (every `depth`
+    in them and in what they import, lexicon, numbers, normalise, is one of these). The
+    lines' other fields are their texts, their numbers (1 up, as _lines gives them) and
+    no author or message; so a renumbering that keeps depths apart, in order, and 0 at 0
+    gives the readers the same answer, and the joined texts and ranks are all they read."""
     levels = sorted({ln.depth for ln in lines} | {0})
     if len(levels) == 1:
         return bytes(len(lines))
@@ -1030,19 +1038,12 @@ def _states_change(text: str) -> bool:
     own FACTOR_HINT) is a claim only where the extractor's own reader of such sentences
     (claims.prose.relative_claims) finds one: it is asked about the paragraph of each cue,
     read into passages as the extractor reads them (a paragraph starts a passage)."""
-    tried: set[int] = set()
     # the reader's hint starts with a word tried at every position (1.4 CPU-s over the
     # archive): it is looked for only in a text with its "of" and number or a size word,
     # and there from its forms' words (_factor_hints)
     hints = _factor_hints(text) if _sizes_a_change(text) else []
-    for pos in itertools.chain((m.start() for k in range(_ALONE) for m in _cue_matches(k, text)), hints):
-        start, raw = _paragraph(text, pos)
-        if start in tried:
-            continue
-        tried.add(start)
-        if _change_in(raw):
-            return True
-    return False
+    return _in_a_paragraph(text, itertools.chain((m.start() for k in range(_ALONE) for m in _cue_matches(k, text)),
+                                                 hints), _change_in)
 
 
 @lru_cache(maxsize=PARAGRAPHS_KEPT)
@@ -2227,10 +2228,14 @@ class _Head:
             m = _SENTENCE_STOP.search(text, start)
             self.stop = m.end() if m is not None else len(text) + 1
         if not self.done:
-            if _has_baseline_word(text[self.read:start]):
+            # once a word below zero stands in the head, a side word since is all that is
+            # asked: every word of _BASELINE_WORDS is a side word (_is_variant), so the
+            # words read since are looked through once, not for each kind
+            if self.negative:
+                if _is_variant(text[self.read:start]):
+                    self.said = self._scored(start)
+            elif _has_baseline_word(text[self.read:start]):
                 self.negative = True
-                self.said = self._scored(start)
-            elif self.negative and _is_variant(text[self.read:start]):
                 self.said = self._scored(start)
             self.read = start
             self.done = not _passed_over(text, start, end)
@@ -2249,7 +2254,8 @@ def _names_baseline(head: str) -> bool:
     return len(head) <= numbers.MAX_LINE and cue(head).score <= STATED_BASELINE
 
 
-# the words that can pull a label's score below zero (every side word, failing that)
+# the words that can pull a label's score below zero (every side word, failing that): each
+# of their matches is a side word's too (_Head asks only _is_variant once it has found one)
 _BASELINE_WORDS = _lexicon_pattern("baseline_word_pattern", _VARIANT)
 _BASELINE_LOWER = _lower_case(_BASELINE_WORDS)
 

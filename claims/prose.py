@@ -891,6 +891,14 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
 SIDE_CLAUSE_WORDS = 8  # "on the unpatched kernel it yields 9.1 Gbps": a clause whose side word is strong
 
 
+# a number set in the past ("was 45 us", "used to take 5 ms") is the baseline of one set "now"
+_PAST_WORDS = ("was", "were", "used", "took", "had", "got", "gave")  # "used" as "used to"
+_NOW_WORD = "now"
+_PAST = re.compile(r"(?i)\b(?:" + "|".join(rf"{w}\s+to(?:\s+\w+)?" if w == "used" else w for w in _PAST_WORDS)
+                   + r")\s*(?:about|around|~|only|just)?\s*$")
+_NOW = re.compile(rf"(?i)\b{_NOW_WORD}\b")
+_NOW_LEAD = re.compile(rf"(?i)^\s*(?:and\s+|but\s+)?{_NOW_WORD}\b")
+
 # Words a number's side is read from, below zero and above (claims.lexicon.signed_words, with
 # _PAST's and _NOW's words): every phrase side_claims scores is cut from its sentence where no
 # letter follows, and `cue` reads a word where none follows in the phrase, so a sentence
@@ -899,9 +907,8 @@ SIDE_CLAUSE_WORDS = 8  # "on the unpatched kernel it yields 9.1 Gbps": a clause 
 # _CUE_SPAN characters (a word cut there may end inside a longer one), and only ASCII text
 # lower-cases to the letters `cue` reads: other sentences are read whole.
 _CUE_SPAN = 200
-_SIDED_BELOW = signed_words(-1, frozenset({"was", "were", "used", "took", "had", "got", "gave"}),
-                            r"|w/o|-next|next-\d|un-?(?:patched|modified|optimi[sz]ed)|non-")
-_SIDED_ABOVE = signed_words(1, frozenset({"now"}), r"|w/|\+[a-z]|#\d|\d/\d")
+_SIDED_BELOW = signed_words(-1, frozenset(_PAST_WORDS), r"|w/o|-next|next-\d|un-?(?:patched|modified|optimi[sz]ed)|non-")
+_SIDED_ABOVE = signed_words(1, frozenset({_NOW_WORD}), r"|w/|\+[a-z]|#\d|\d/\d")
 
 
 def _sided(sentence: str) -> bool:
@@ -930,10 +937,6 @@ def _unit_word(word: str) -> str:
     return word.strip(".,;:()")
 
 
-# a number set in the past ("was 45 us", "used to take 5 ms") is the baseline of one set "now"
-_PAST = re.compile(r"(?i)\b(?:was|were|used\s+to(?:\s+\w+)?|took|had|got|gave)\s*(?:about|around|~|only|just)?\s*$")
-_NOW = re.compile(r"(?i)\bnow\b")
-_NOW_LEAD = re.compile(r"(?i)^\s*(?:and\s+|but\s+)?now\b")
 PAST_SIDE = -0.5
 NOW_SIDE = 0.6
 _NAMES_CHANGE = re.compile(r"(?i)\b(?:patch\w*|series|fix(?:es)?|changes?|commit)\b")

@@ -1343,3 +1343,26 @@ def test_a_paragraph_quoted_deeper_keeps_its_answer() -> None:
     for ls in (plain, *quoted):
         raw = "\n".join("> " * ln.depth + ln.text for ln in ls)
         assert prescan._pairs_in(raw) == prescan._readers_pair(ls)
+
+
+def test_every_baseline_word_is_a_side_word() -> None:
+    """_Head asks only _is_variant once a word below zero stands in a head: that is right
+    only if every text holding a word of _BASELINE_WORDS holds a side word too. Each word
+    the lexicon scores below zero, its "-next", "un-", "non-" and "off" forms, in every
+    case and between letters, marks, blanks and digits."""
+    from claims import lexicon
+
+    negative = {w for w in lexicon._weighted(-1) if not w.startswith("=")}
+    forms = negative | {"net-next", "x-next", "next-2024", "un-patched", "unpatched", "un-modified", "unmodified",
+                        "un-optimised", "unoptimized", "non-gso", "off", "Off", "OFF"}
+    edges = ["", " ", "a", "1", "-", "(", ".", ",", "/", "+", "ı", "İ", "ſ", "é", "\n> "]
+    asked = 0
+    for form in forms:
+        for w in (form, form.upper(), form.title()):
+            for before in edges:
+                for after in (*edges, ", ", " and", "  x"):
+                    text = f"{before}{w}{after}"
+                    if prescan._has_baseline_word.__wrapped__(text):
+                        asked += 1
+                        assert prescan._is_variant.__wrapped__(text), text
+    assert asked > 1000
