@@ -93,8 +93,10 @@ from claims.commands import (
     FIRST_ARGS,
     JOIN_REACH,
     LINE_PROGRAMS,
+    join_continued,
     known_program,
     program_like,
+    wrapped_args,
 )
 from claims.hunks import cut_hunks, cut_matches
 from claims.listings import cut_listings
@@ -1219,57 +1221,73 @@ _SHELL_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # claims.shell._ASSI
 # "fio-3.35", "netperf_v2.7" (claims.commands.unversioned strips a "-", "_" or "." and digits;
 # a token split leaves "fio-3" of it, where "iperf3.16" leaves "iperf3", a program word), or
 # of a listed family, "pktgen_sample03" (commands.known_program). The reader runs a known
-# program only with command-line words after it (commands._looks_like_args: an option, a
-# variable, "stat", "bench" or "record" first, or sub-command words and an option), so such a
-# name is looked for only as the first word of a line that holds one (a search of the text
-# for a version's "-" or "_" and digit costs 0.1 CPU-s an archive): an option's line (asked
-# by _unknown_program_lines, its "\\" continuation lines too), the line a mail client's wrap
-# of options joins to (above options that start their lines: commands._joined), a variable's
-# or such a word's line.
+# program only with command-line words after it (commands._looks_like_args: a word that
+# commands.opens_args, one of commands.ARG_MARKS or FIRST_ARGS first, or sub-command words
+# and an option), so such a name is looked for only as the first word of a line that holds
+# one (a search of the text for a version's "-" or "_" and digit costs 0.1 CPU-s an
+# archive), or of a line that the reader's logical line from it reaches one on
+# (_joined_from): an option's line (asked by _unknown_program_lines, its "\\" continuation
+# lines too), the lines of options that start their lines, a variable's or such a word's line.
 _VARIABLE_ARG = re.compile(r"\$(?:(?<=\s\$)|(?<=\s[\"']\$))")  # a "$" that starts a shell word
 _OPTION_LEAD = re.compile(r"[ \t>]*[\"'\\]*")  # what stands before an option that starts its line
-_OPTION_LINE = re.compile(rf"{_OPTION_LEAD.pattern}--?[A-Za-z]")  # a line that starts with an option
 # the first word of a line, after what may stand before a program (as _LEAD, _LEAD_LABEL)
 _FIRST_NAME = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?(?:[\w.~-]*/)?(?P<w>[\w.+-]+)")
 _LABELLED_NAME = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}{_LABEL}`?(?:[\w.~-]*/)?(?P<w>[\w.+-]+)")
 
 
 def _known_names(text: str, options: list[int], found: frozenset[bytes]) -> Iterator[int]:
-    """Where a benchmark the reader knows by such a name starts a line whose words after
-    it may be the reader's first argument: a variable, "stat", "bench" or "record", or
-    options that start the lines below it (an option on its own line is
-    _unknown_program_lines')."""
+    """Where a benchmark the reader knows by such a name starts a line from which the
+    reader's logical line (_joined_from) reaches a word that may be its first argument:
+    a variable, "stat", "bench" or "record", or an option that starts its line (an option
+    after a word on its line is _unknown_program_lines')."""
     lines: set[int] = set()
-    tried: set[int] = set()
-    for at in options:  # options that start their lines: the line the reader joins them to
+    for at in options:  # options that start their lines: the reader may join them to a line above
         line = text.rfind("\n", 0, at) + 1
-        if _OPTION_LEAD.fullmatch(text, line, at) is None or line in tried:
-            continue
-        tried.add(line)
-        for _ in range(JOIN_REACH):
-            line = text.rfind("\n", 0, line - 1) + 1 if line > 0 else -1
-            if line < 0 or line in tried or _OPTION_LINE.match(text, line) is None:
-                break
-            tried.add(line)
-        if line >= 0:
+        if _OPTION_LEAD.fullmatch(text, line, at) is not None:
             lines.add(line)
     if "$" in text:
         lines.update(text.rfind("\n", 0, m.start()) + 1 for m in _VARIABLE_ARG.finditer(text))
     for word in _FIRST_ARG_BYTES.intersection(found):
         lines.update(text.rfind("\n", 0, m.start()) + 1 for m in _word_re(word.decode()).finditer(text))
-    for line in lines:
-        for first in (_FIRST_NAME, _LABELLED_NAME):
-            m = first.match(text, line)
-            if m is not None and _known(m.group("w").rstrip(".")):
-                yield m.start("w")
-                break
+    tried: set[int] = set()
+    for marked in lines:
+        for line in _joined_from(text, marked):
+            if line in tried:
+                continue
+            tried.add(line)
+            for first in (_FIRST_NAME, _LABELLED_NAME):
+                m = first.match(text, line)
+                if m is not None and known_program(m.group("w").rstrip(".")):
+                    yield m.start("w")
+                    break
 
 
-@lru_cache(maxsize=1024)
-def _known(word: str) -> bool:
-    """Does the reader know `word` as a benchmark by its name (claims.commands.known_program:
-    listed, of a listed family, or with a version)?"""
-    return known_program(word)
+def _joined_from(text: str, line: int) -> Iterator[int]:
+    """The starts of the lines from which claims.commands._joined's logical line may reach
+    the line at `line`: that line, and the lines above it while the one above ends in a
+    "\\" (commands.join_continued) or this one continues a command a mail client wrapped
+    (commands.wrapped_args, of the line without its quote marks: a longer line than the
+    reader reads, which it cuts, is taken as one); at most JOIN_REACH lines up. Looser
+    than the reader: quote depths, prompts and the first word are not asked."""
+    yield line
+    for _ in range(JOIN_REACH):
+        if line == 0:
+            return
+        above = text.rfind("\n", 0, line - 1) + 1
+        if not (text[above:line - 1].rstrip().endswith("\\") or _wrapped_line(text, line)):
+            return
+        line = above
+        yield line
+
+
+def _wrapped_line(text: str, line: int) -> bool:
+    """Does the line at `line` continue a wrapped command (commands.wrapped_args)?"""
+    end = text.find("\n", line)
+    body = text[line:end if end >= 0 else len(text)].lstrip(" \t>").lstrip()
+    return body.startswith("-") and (len(body) > _CLEAN_CUT or wrapped_args(body))
+
+
+_CLEAN_CUT = 2000  # characters of a line the command reader reads (claims.commands._clean)
 
 
 def _benchmark_named(name: str) -> bool:
@@ -1333,47 +1351,52 @@ _OPTION_DASH = re.compile(r"-(?:(?<=[\s>]-)|(?<=[\s>][\"'\\]-)|(?<=[\s>][\"'\\][
 def _unknown_program_lines(text: str, options: list[int] | None = None) -> Iterator[int]:
     """The starts of the lines whose first word the command reader runs as a program it
     does not know: named like a benchmark or sent to the background, with an option
-    (_runs_benchmark: `options > 0`; the `options` dashes, _OPTION_DASH, when given)."""
+    (_runs_benchmark: `options > 0`; the `options` dashes, _OPTION_DASH, when given), on
+    its line or on a "\\" continuation line of it."""
     if options is None:
         options = [m.start() for m in _OPTION_DASH.finditer(text)]
     lines = {text.rfind("\n", 0, at) + 1 for at in options}
     for line in lines:
         if _runs_unknown(_UNKNOWN_PROGRAM.match(text, line)):
             yield line
-        elif (chain := _continued(text, line)) is not None and _runs_unknown(_UNKNOWN_PROGRAM.match(chain[1])):
-            yield chain[0]  # the option on a continuation line of the program's ("x_bench \\", "  -n 4")
+        else:  # the option on a continuation line of the program's ("x_bench \\", "  -n 4")
+            yield from (start for start in _continued_from(text, line)
+                        if _runs_unknown(_UNKNOWN_PROGRAM.match(_continued(text, start))))
 
 
 def _runs_unknown(m: re.Match[str] | None) -> bool:
     """Does a match of _UNKNOWN_PROGRAM name a program the reader runs (by its name, or sent
     to the background), or one it knows by a name that is no program word (_known_names)?"""
     return m is not None and (_BENCH_STEM.search(m.group("w")) is not None or m.group().rstrip().endswith("&")
-                              or _known(m.group("w")))
+                              or known_program(m.group("w")))
 
 
-def _continued(text: str, line: int) -> tuple[int, str] | None:
-    """The "\\" continuation lines the line at `line` is one of (None when it stands alone):
-    where the first starts, and all of them joined as claims.commands._joined joins them
-    (a line's "\\" and the next one's quote marks and blanks off, one blank between; at
-    most JOIN_REACH lines joined to the first)."""
-    start = line
+def _continued_from(text: str, line: int) -> Iterator[int]:
+    """The starts of the lines above the line at `line` whose "\\" continuation lines
+    reach it (each line up to the first ends in a "\\"; at most JOIN_REACH lines up)."""
     for _ in range(JOIN_REACH):
-        above = text.rfind("\n", 0, start - 1) + 1 if start > 0 else -1
-        if above < 0 or not text[above:start - 1].rstrip().endswith("\\"):
-            break
-        start = above
-    parts: list[str] = []
-    pos = start
-    for _ in range(JOIN_REACH + 1):
-        end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        body = (text[pos:end].lstrip(" \t>") if parts else text[pos:end]).rstrip()
-        if not body.endswith("\\") or end == len(text):
-            parts.append(body)
-            break
-        parts.append(body[:-1].rstrip())
+        above = text.rfind("\n", 0, line - 1) + 1 if line > 0 else -1
+        if above < 0 or not text[above:line - 1].rstrip().endswith("\\"):
+            return
+        line = above
+        yield line
+
+
+def _continued(text: str, line: int) -> str:
+    """The line at `line` with its "\\" continuation lines, joined as the reader joins
+    them (commands.join_continued), each line after the first without its quote marks."""
+    end = text.find("\n", line)
+    if end < 0:
+        return text[line:].rstrip()
+    return join_continued(text[line:end].rstrip(), _bodies_after(text, end))[0]
+
+
+def _bodies_after(text: str, end: int) -> Iterator[str]:
+    """The lines after the line end at `end`, each without its quote marks."""
+    while end >= 0:
         pos = end + 1
-    return (start, " ".join(parts)) if len(parts) > 1 else None
+        end = text.find("\n", pos)
+        yield text[pos:end if end >= 0 else len(text)].lstrip(" \t>")
 
 
 def _variant_near(text: str, pos: int, above: int = 2) -> bool:
