@@ -45,7 +45,9 @@ extractor's own reader of that shape asked about the cue's lines only.
   tools and wrappers: claims.commands.LINE_PROGRAMS), a benchmark-like word before an option, an
   unknown program named like a benchmark or sent to the background, its options on "\\"
   continuation lines or quoted too, a benchmark named with its version or of a listed
-  family, "fio-3.35", a span in backticks holding an option) is read with the lines it may
+  family, "fio-3.35", before any word that may open its arguments (claims.commands.opens_args:
+  "-4", "-", "$ARGS", "stat") on its line or one the reader joins to it, a span in backticks
+  holding an option) is read with the lines it may
   join by claims.commands.find_commands itself (`_has_command`).
 The gate is checked against extraction without it over the labelled corpus, the shapes,
 their parts and re-layouts (paragraphs, windows of lines, re-quoted, re-indented, re-flowed,
@@ -86,6 +88,7 @@ from typing import NamedTuple
 
 from claims import numbers
 from claims.commands import (
+    ARG_MARKS,
     BACKTICKS,
     BENCH_NAME,
     BENCH_PROGRAMS,
@@ -1146,8 +1149,7 @@ def _command_starts(text: str) -> Iterator[int]:
         for m in _word_re(word).finditer(text):
             if _at_line_start(text, m.start()) or _at_line_start(text, m.start(), _LEAD_LABEL):
                 yield m.start()
-    if options or "$" in text or not _FIRST_ARG_BYTES.isdisjoint(found):
-        yield from _known_names(text, options, found)
+    yield from _known_names(text, found)
     yield from _unknown_program_lines(text, options)
 
 
@@ -1226,33 +1228,38 @@ _SHELL_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # claims.shell._ASSI
 # and an option), so such a name is looked for only as the first word of a line that holds
 # one (a search of the text for a version's "-" or "_" and digit costs 0.1 CPU-s an
 # archive), or of a line that the reader's logical line from it reaches one on
-# (_joined_from): an option's line (asked by _unknown_program_lines, its "\\" continuation
-# lines too), the lines of options that start their lines, a variable's or such a word's line.
-_VARIABLE_ARG = re.compile(r"\$(?:(?<=\s\$)|(?<=\s[\"']\$))")  # a "$" that starts a shell word
-_OPTION_LEAD = re.compile(r"[ \t>]*[\"'\\]*")  # what stands before an option that starts its line
+# (_joined_from): the line of a shell word that opens with one of ARG_MARKS (an option's dash,
+# "-4", a lone "-" or "--" too, or a variable's "$") or of such a word.
+# A shell word's first character: after a blank or a quote mark's ">", perhaps behind quotes or
+# a backslash that shlex drops (claims.shell.split_words); the mark first, the rest looked behind.
+_ARG_OPENERS = _by_first_char(*((mark, rf"{re.escape(mark)}(?:" + "|".join(
+    rf"(?<=[\s>]{before}{re.escape(mark)})" for before in ("", "[\"'\\\\]", "[\"'\\\\][\"'\\\\]")) + ")")
+    for mark in ARG_MARKS))
+_MARK_LEAD = re.compile(r"[ \t>]*[\"'\\]*")  # what stands before a mark that starts its line
 # the first word of a line, after what may stand before a program (as _LEAD, _LEAD_LABEL)
 _FIRST_NAME = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?(?:[\w.~-]*/)?(?P<w>[\w.+-]+)")
 _LABELLED_NAME = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}{_LABEL}`?(?:[\w.~-]*/)?(?P<w>[\w.+-]+)")
 
 
-def _known_names(text: str, options: list[int], found: frozenset[bytes]) -> Iterator[int]:
+def _known_names(text: str, found: frozenset[bytes]) -> Iterator[int]:
     """Where a benchmark the reader knows by such a name starts a line from which the
-    reader's logical line (_joined_from) reaches a word that may be its first argument:
-    a variable, "stat", "bench" or "record", or an option that starts its line (an option
-    after a word on its line is _unknown_program_lines')."""
-    lines: set[int] = set()
-    for at in options:  # options that start their lines: the reader may join them to a line above
-        line = text.rfind("\n", 0, at) + 1
-        if _OPTION_LEAD.fullmatch(text, line, at) is not None:
-            lines.add(line)
-    if "$" in text:
-        lines.update(text.rfind("\n", 0, m.start()) + 1 for m in _VARIABLE_ARG.finditer(text))
+    reader's logical line (_joined_from) reaches a word that may be its first argument
+    (commands.opens_args): a word that opens with a dash or a "$" (_ARG_OPENERS), "stat",
+    "bench" or "record"."""
+    # each marked line, and whether a word stands before a mark on it: a line whose every
+    # mark starts it (a bullet's dash, most of them) names no program before it, and is
+    # asked only for the lines above it that the reader may join it to
+    lines: dict[int, bool] = {}
+    for mark in _marked_finditer(_ARG_OPENERS, text):
+        line = text.rfind("\n", 0, mark.start()) + 1
+        if not lines.get(line):
+            lines[line] = _MARK_LEAD.fullmatch(text, line, mark.start()) is None
     for word in _FIRST_ARG_BYTES.intersection(found):
-        lines.update(text.rfind("\n", 0, m.start()) + 1 for m in _word_re(word.decode()).finditer(text))
+        lines.update((text.rfind("\n", 0, m.start()) + 1, True) for m in _word_re(word.decode()).finditer(text))
     tried: set[int] = set()
-    for marked in lines:
+    for marked, after_a_word in lines.items():
         for line in _joined_from(text, marked):
-            if line in tried:
+            if line in tried or line == marked and not after_a_word:
                 continue
             tried.add(line)
             for first in (_FIRST_NAME, _LABELLED_NAME):

@@ -1294,6 +1294,39 @@ def test_benchmarks_known_by_a_name_that_is_no_program_word_pass_the_gate(monkey
     assert _found_as_with_the_gate_open(monkeypatch, list(_known_by_name())) >= 250
 
 
+def _first_args_after_a_known_name(firsts: tuple[str, ...]) -> Iterator[str]:
+    """Benchmarks the reader knows by a name that is no program word, with `firsts` as
+    their first argument (the reader takes any word that opens with a dash:
+    claims.commands.opens_args), on their line, in quotes or escaped, on a "\\\\"
+    continuation line, below a prose line that a "\\\\" ends, after a bullet or a `label:`,
+    plain and quoted."""
+    for name, _ in _NAMED_RUNS:
+        for arg in firsts:
+            for lead in ("", "- ", "client: "):
+                for run in (f"{name} {arg}", f"{name} '{arg}'", f"{name} \\{arg}", f"{name} \\\n    {arg}",
+                            f"we ran \\\n{name} \\\n    {arg}"):
+                    text = f"Numbers below come from:\n\n{lead}{run}\n\nwith the patch applied.\n"
+                    yield text
+                    yield _quoted(text)
+
+
+def test_a_dash_and_a_digit_first_after_a_known_name_passes_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"fio-3.35 -4", "netperf-2.7.0 -4 10.0.0.2": the reader runs a known program whose
+    first argument opens with a dash, whatever follows it (a digit, "-1k", "-.5"): every
+    command it finds so, it finds with the gate. (The gate looked for a known name only
+    before an option with a letter, and these were turned away.)"""
+    texts = list(_first_args_after_a_known_name(("-4", "-4 10.0.0.2", "-1k", "-.5")))
+    assert _found_as_with_the_gate_open(monkeypatch, texts) >= 500
+
+
+def test_a_lone_dash_first_after_a_known_name_passes_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"fio-3.35 - x", "fio-3.35 --": a lone dash (stdin) or the end of options first is
+    an argument the reader takes too: every command it finds so, it finds with the gate.
+    (These were turned away.)"""
+    texts = list(_first_args_after_a_known_name(("-", "- x", "--", "-- x")))
+    assert _found_as_with_the_gate_open(monkeypatch, texts) >= 500
+
+
 _ASIDES = ("on the usual box in the lab with the guest pinned to the cores of the first socket",
            "the host threads left free so that noise from other tenants does not skew the numbers",
            "the scheduler kept from moving the vhost workers around while the run is going on",
