@@ -19,7 +19,7 @@ import pytest
 import claims.extract as extract
 import claims.prescan as prescan
 import claims.sources as sources
-from claims.commands import find_commands
+from claims.commands import ARG_MARKS, FIRST_ARGS, find_commands, opens_args
 from claims.hunks import fragment_runs
 from claims.message import message_from_text
 from claims.model import Extraction, Line
@@ -1325,6 +1325,21 @@ def test_a_lone_dash_first_after_a_known_name_passes_the_gate(monkeypatch: pytes
     (These were turned away.)"""
     texts = list(_first_args_after_a_known_name(("-", "- x", "--", "-- x")))
     assert _found_as_with_the_gate_open(monkeypatch, texts) >= 500
+
+
+def test_the_gate_looks_for_every_word_the_reader_opens_arguments_with() -> None:
+    """The gate finds a known name's arguments by the reader's own marks (ARG_MARKS,
+    FIRST_ARGS): every word commands.opens_args takes is found where a shell word starts,
+    bare, in quotes or escaped, and no mark in the middle of a word is."""
+    for word in (*(mark + rest for mark in ARG_MARKS for rest in ("", "4", "-", ".5", "x", "{X}")), *FIRST_ARGS):
+        assert opens_args(word), word
+        for raw in (word, f"'{word}'", f'"{word}"', f"\\{word}"):
+            line = f"fio-3.35 {raw} x"
+            if word in FIRST_ARGS:  # a token of the text (_tokens_found), then found as a word
+                assert word.encode() in prescan._FIRST_ARG_BYTES and prescan._word_re(word).search(line), line
+            else:
+                assert prescan._marked_finditer(prescan._ARG_OPENERS, line), line
+    assert not prescan._marked_finditer(prescan._ARG_OPENERS, "fio-3.35 a-4 x$y")
 
 
 _ASIDES = ("on the usual box in the lab with the guest pinned to the cores of the first socket",
