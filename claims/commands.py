@@ -350,8 +350,13 @@ LINE_PROGRAMS = frozenset(BENCH_PROGRAMS | set(SETUP_PROGRAMS) | set(WRAPPERS) |
 _ALWAYS = LINE_PROGRAMS | {"do", "then", "(", "{"}
 
 
+# The characters of a line the reader reads (the rest of a longer one is cut). Public: the
+# gate (claims.prescan) takes a longer line as one the reader may join.
+LINE_CHARS = 2000
+
+
 def _clean(text: str) -> str:
-    return text[:2000].replace("\xa0", " ")
+    return text[:LINE_CHARS].replace("\xa0", " ")
 
 
 def _unlabel(text: str) -> str:

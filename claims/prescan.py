@@ -95,6 +95,7 @@ from claims.commands import (
     BULLET,
     FIRST_ARGS,
     JOIN_REACH,
+    LINE_CHARS,
     LINE_PROGRAMS,
     join_continued,
     known_program,
@@ -1269,19 +1270,19 @@ def _known_names(text: str, found: frozenset[bytes]) -> Iterator[int]:
                     break
 
 
-def _joined_from(text: str, line: int) -> Iterator[int]:
+def _joined_from(text: str, line: int, wrapped: bool = True) -> Iterator[int]:
     """The starts of the lines from which claims.commands._joined's logical line may reach
     the line at `line`: that line, and the lines above it while the one above ends in a
-    "\\" (commands.join_continued) or this one continues a command a mail client wrapped
-    (commands.wrapped_args, of the line without its quote marks: a longer line than the
-    reader reads, which it cuts, is taken as one); at most JOIN_REACH lines up. Looser
-    than the reader: quote depths, prompts and the first word are not asked."""
+    "\\" (commands.join_continued) or, if `wrapped`, this one continues a command a mail
+    client wrapped (commands.wrapped_args, of the line without its quote marks: a line
+    longer than the reader reads, which it cuts, is taken as one); at most JOIN_REACH lines
+    up. Looser than the reader: quote depths, prompts and the first word are not asked."""
     yield line
     for _ in range(JOIN_REACH):
         if line == 0:
             return
         above = text.rfind("\n", 0, line - 1) + 1
-        if not (text[above:line - 1].rstrip().endswith("\\") or _wrapped_line(text, line)):
+        if not (text[above:line - 1].rstrip().endswith("\\") or wrapped and _wrapped_line(text, line)):
             return
         line = above
         yield line
@@ -1291,10 +1292,7 @@ def _wrapped_line(text: str, line: int) -> bool:
     """Does the line at `line` continue a wrapped command (commands.wrapped_args)?"""
     end = text.find("\n", line)
     body = text[line:end if end >= 0 else len(text)].lstrip(" \t>").lstrip()
-    return body.startswith("-") and (len(body) > _CLEAN_CUT or wrapped_args(body))
-
-
-_CLEAN_CUT = 2000  # characters of a line the command reader reads (claims.commands._clean)
+    return body.startswith("-") and (len(body) > LINE_CHARS or wrapped_args(body))
 
 
 def _benchmark_named(name: str) -> bool:
@@ -1367,7 +1365,7 @@ def _unknown_program_lines(text: str, options: list[int] | None = None) -> Itera
         if _runs_unknown(_UNKNOWN_PROGRAM.match(text, line)):
             yield line
         else:  # the option on a continuation line of the program's ("x_bench \\", "  -n 4")
-            yield from (start for start in _continued_from(text, line)
+            yield from (start for start in itertools.islice(_joined_from(text, line, wrapped=False), 1, None)
                         if _runs_unknown(_UNKNOWN_PROGRAM.match(_continued(text, start))))
 
 
@@ -1376,17 +1374,6 @@ def _runs_unknown(m: re.Match[str] | None) -> bool:
     to the background), or one it knows by a name that is no program word (_known_names)?"""
     return m is not None and (_BENCH_STEM.search(m.group("w")) is not None or m.group().rstrip().endswith("&")
                               or known_program(m.group("w")))
-
-
-def _continued_from(text: str, line: int) -> Iterator[int]:
-    """The starts of the lines above the line at `line` whose "\\" continuation lines
-    reach it (each line up to the first ends in a "\\"; at most JOIN_REACH lines up)."""
-    for _ in range(JOIN_REACH):
-        above = text.rfind("\n", 0, line - 1) + 1 if line > 0 else -1
-        if above < 0 or not text[above:line - 1].rstrip().endswith("\\"):
-            return
-        line = above
-        yield line
 
 
 def _continued(text: str, line: int) -> str:
