@@ -21,7 +21,7 @@ the sequence "setup, command, output, setup, command, output" as variants of one
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -232,9 +232,18 @@ def _tool_accepts(argv: list[str]) -> bool:
     return True
 
 
-# The words a known program's first argument may be instead of an option or a variable
-# ("perf stat", "perf bench", "perf record"). Public: the gate looks for them too.
+# What a known program's first argument may open with: an option's dash (any: "-H", "-4",
+# "-", "--") or a variable's "$", or else be one of FIRST_ARGS ("perf stat", "perf bench",
+# "perf record"). Public: the gate (claims.prescan) looks for the lines that hold one.
+ARG_MARKS = ("-", "$")
 FIRST_ARGS = ("stat", "bench", "record")
+
+
+def opens_args(word: str) -> bool:
+    """Can `word` open a known program's arguments by itself (_looks_like_args: an option,
+    a variable or one of FIRST_ARGS first; sub-command words before an option are the
+    other way)?"""
+    return word.startswith(ARG_MARKS) or word in FIRST_ARGS
 
 
 def _looks_like_args(args: list[str], prog: str = "") -> bool:
@@ -251,7 +260,7 @@ def _looks_like_args(args: list[str], prog: str = "") -> bool:
     if lead == 0 and _SUBCOMMAND.fullmatch(args[0]):
         lead = 1  # `super_netperf 200 -H ...`
     subcommand = 0 < lead < len(args) and _OPTION_WORD.match(args[lead]) is not None
-    if not (args[0].startswith(("-", "$")) or args[0] in FIRST_ARGS or subcommand):
+    if not (opens_args(args[0]) or subcommand):
         return False
     flags = _option_arities(prog)[1] if prog else frozenset()
     loose = _loose_words(args[lead:] if subcommand else args, flags)
@@ -341,8 +350,13 @@ LINE_PROGRAMS = frozenset(BENCH_PROGRAMS | set(SETUP_PROGRAMS) | set(WRAPPERS) |
 _ALWAYS = LINE_PROGRAMS | {"do", "then", "(", "{"}
 
 
+# The characters of a line the reader reads (the rest of a longer one is cut). Public: the
+# gate (claims.prescan) takes a longer line as one the reader may join.
+LINE_CHARS = 2000
+
+
 def _clean(text: str) -> str:
-    return text[:2000].replace("\xa0", " ")
+    return text[:LINE_CHARS].replace("\xa0", " ")
 
 
 def _unlabel(text: str) -> str:
@@ -376,9 +390,10 @@ def _wrapped_value(line: str, text: str) -> bool:
 _SHELL_TAIL = frozenset({"&", ";", "&&", "||", "|", "done", "fi", "}", ")", "done;", "fi;"})
 
 
-def _wrapped_args(text: str) -> bool:
+def wrapped_args(text: str) -> bool:
     """A line that continues a soft-wrapped command: it starts with an option and holds
-    only command-line words."""
+    only command-line words. Public: the gate (claims.prescan) walks up such lines to the
+    command a mail client wrapped onto them."""
     words = text.split()
     return bool(words) and _OPTION_WORD.match(words[0]) is not None and \
         _PERF_OPEN.lower() not in text.lower() and (loose := _loose_words(words)) is not None and \
@@ -561,22 +576,38 @@ def _runs_inside(cmd: Command, others: list[Command]) -> bool:
 JOIN_REACH = 20
 
 
+def join_continued(line: str, following: Iterable[str]) -> tuple[str, int]:
+    """`line` with the lines after it that its trailing "\\" continues onto (each next one
+    while the text so far ends in "\\", at most JOIN_REACH): the "\\" and the blanks
+    around it dropped, one blank between; and how many lines were joined to it. Public:
+    the gate (claims.prescan) joins a command's continuation lines as the reader does."""
+    joined = 0
+    rest = iter(following)
+    while line.endswith("\\") and joined < JOIN_REACH:
+        nxt = next(rest, None)
+        if nxt is None:
+            break
+        line = line[:-1].rstrip() + " " + nxt.strip()
+        joined += 1
+    return line, joined
+
+
 def _joined(rest: str, lines: Sequence[Line], i: int, skip: set[int],
             prompted: bool) -> tuple[str, int]:
     """The logical line from `i`: `\\` continuations joined, and the lines of options a mail
     client wrapped a long command onto."""
-    last = i
     n = len(lines)
-    while rest.endswith("\\") and last + 1 < n and last - i < JOIN_REACH:
-        last += 1
-        rest = rest[:-1].rstrip() + " " + _clean(lines[last].text).strip()
+    last = i
+    if rest.endswith("\\"):
+        rest, joined = join_continued(rest, (_clean(lines[k].text) for k in range(i + 1, n)))
+        last += joined
     first = _FIRST_WORD.match(rest.strip())
     if first is None or not (prompted or program_like(first.group())):
         return rest, last
     depth = lines[i].depth
     while last + 1 < n and last - i < JOIN_REACH and last + 1 not in skip and lines[last + 1].depth == depth:
         nxt = _clean(lines[last + 1].text).strip()
-        if not (_wrapped_args(nxt) or _wrapped_value(rest, nxt)) or strip_prompt(nxt)[0]:
+        if not (wrapped_args(nxt) or _wrapped_value(rest, nxt)) or strip_prompt(nxt)[0]:
             break
         last += 1
         rest = rest.rstrip().rstrip("\\").rstrip() + " " + nxt.rstrip("\\").rstrip()

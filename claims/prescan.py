@@ -45,7 +45,9 @@ extractor's own reader of that shape asked about the cue's lines only.
   tools and wrappers: claims.commands.LINE_PROGRAMS), a benchmark-like word before an option, an
   unknown program named like a benchmark or sent to the background, its options on "\\"
   continuation lines or quoted too, a benchmark named with its version or of a listed
-  family, "fio-3.35", a span in backticks holding an option) is read with the lines it may
+  family, "fio-3.35", before any word that may open its arguments (claims.commands.opens_args:
+  "-4", "-", "$ARGS", "stat") on its line or one the reader joins to it, a span in backticks
+  holding an option) is read with the lines it may
   join by claims.commands.find_commands itself (`_has_command`).
 The gate is checked against extraction without it over the labelled corpus, the shapes,
 their parts and re-layouts (paragraphs, windows of lines, re-quoted, re-indented, re-flowed,
@@ -86,15 +88,19 @@ from typing import NamedTuple
 
 from claims import numbers
 from claims.commands import (
+    ARG_MARKS,
     BACKTICKS,
     BENCH_NAME,
     BENCH_PROGRAMS,
     BULLET,
     FIRST_ARGS,
     JOIN_REACH,
+    LINE_CHARS,
     LINE_PROGRAMS,
+    join_continued,
     known_program,
     program_like,
+    wrapped_args,
 )
 from claims.hunks import cut_hunks, cut_matches
 from claims.listings import cut_listings
@@ -1145,8 +1151,7 @@ def _command_starts(text: str) -> Iterator[int]:
         for m in _word_re(word).finditer(text):
             if _at_line_start(text, m.start()) or _at_line_start(text, m.start(), _LEAD_LABEL):
                 yield m.start()
-    if options or "$" in text or not _FIRST_ARG_BYTES.isdisjoint(found):
-        yield from _known_names(text, options, found)
+    yield from _known_names(text, found)
     yield from _unknown_program_lines(text, options)
 
 
@@ -1220,57 +1225,75 @@ _SHELL_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # claims.shell._ASSI
 # "fio-3.35", "netperf_v2.7" (claims.commands.unversioned strips a "-", "_" or "." and digits;
 # a token split leaves "fio-3" of it, where "iperf3.16" leaves "iperf3", a program word), or
 # of a listed family, "pktgen_sample03" (commands.known_program). The reader runs a known
-# program only with command-line words after it (commands._looks_like_args: an option, a
-# variable, "stat", "bench" or "record" first, or sub-command words and an option), so such a
-# name is looked for only as the first word of a line that holds one (a search of the text
-# for a version's "-" or "_" and digit costs 0.1 CPU-s an archive): an option's line (asked
-# by _unknown_program_lines, its "\\" continuation lines too), the line a mail client's wrap
-# of options joins to (above options that start their lines: commands._joined), a variable's
-# or such a word's line.
-_VARIABLE_ARG = re.compile(r"\$(?:(?<=\s\$)|(?<=\s[\"']\$))")  # a "$" that starts a shell word
-_OPTION_LEAD = re.compile(r"[ \t>]*[\"'\\]*")  # what stands before an option that starts its line
-_OPTION_LINE = re.compile(rf"{_OPTION_LEAD.pattern}--?[A-Za-z]")  # a line that starts with an option
+# program only with command-line words after it (commands._looks_like_args: a word that
+# commands.opens_args, one of commands.ARG_MARKS or FIRST_ARGS first, or sub-command words
+# and an option), so such a name is looked for only as the first word of a line that holds
+# one (a search of the text for a version's "-" or "_" and digit costs 0.1 CPU-s an
+# archive), or of a line that the reader's logical line from it reaches one on
+# (_joined_from): the line of a shell word that opens with one of ARG_MARKS (an option's dash,
+# "-4", a lone "-" or "--" too, or a variable's "$") or of such a word.
+# A shell word's first character: after a blank or a quote mark's ">", perhaps behind quotes or
+# a backslash that shlex drops (claims.shell.split_words); the mark first, the rest looked behind.
+_ARG_OPENERS = _by_first_char(*((mark, rf"{re.escape(mark)}(?:" + "|".join(
+    rf"(?<=[\s>]{before}{re.escape(mark)})" for before in ("", "[\"'\\\\]", "[\"'\\\\][\"'\\\\]")) + ")")
+    for mark in ARG_MARKS))
+_MARK_LEAD = re.compile(r"[ \t>]*[\"'\\]*")  # what stands before a mark that starts its line
 # the first word of a line, after what may stand before a program (as _LEAD, _LEAD_LABEL)
 _FIRST_NAME = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?(?:[\w.~-]*/)?(?P<w>[\w.+-]+)")
 _LABELLED_NAME = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}{_LABEL}`?(?:[\w.~-]*/)?(?P<w>[\w.+-]+)")
 
 
-def _known_names(text: str, options: list[int], found: frozenset[bytes]) -> Iterator[int]:
-    """Where a benchmark the reader knows by such a name starts a line whose words after
-    it may be the reader's first argument: a variable, "stat", "bench" or "record", or
-    options that start the lines below it (an option on its own line is
-    _unknown_program_lines')."""
-    lines: set[int] = set()
-    tried: set[int] = set()
-    for at in options:  # options that start their lines: the line the reader joins them to
-        line = text.rfind("\n", 0, at) + 1
-        if _OPTION_LEAD.fullmatch(text, line, at) is None or line in tried:
-            continue
-        tried.add(line)
-        for _ in range(JOIN_REACH):
-            line = text.rfind("\n", 0, line - 1) + 1 if line > 0 else -1
-            if line < 0 or line in tried or _OPTION_LINE.match(text, line) is None:
-                break
-            tried.add(line)
-        if line >= 0:
-            lines.add(line)
-    if "$" in text:
-        lines.update(text.rfind("\n", 0, m.start()) + 1 for m in _VARIABLE_ARG.finditer(text))
+def _known_names(text: str, found: frozenset[bytes]) -> Iterator[int]:
+    """Where a benchmark the reader knows by such a name starts a line from which the
+    reader's logical line (_joined_from) reaches a word that may be its first argument
+    (commands.opens_args): a word that opens with a dash or a "$" (_ARG_OPENERS), "stat",
+    "bench" or "record"."""
+    # each marked line, and whether a word stands before a mark on it: a line whose every
+    # mark starts it (a bullet's dash, most of them) names no program before it, and is
+    # asked only for the lines above it that the reader may join it to
+    lines: dict[int, bool] = {}
+    for mark in _marked_finditer(_ARG_OPENERS, text):
+        line = text.rfind("\n", 0, mark.start()) + 1
+        if not lines.get(line):
+            lines[line] = _MARK_LEAD.fullmatch(text, line, mark.start()) is None
     for word in _FIRST_ARG_BYTES.intersection(found):
-        lines.update(text.rfind("\n", 0, m.start()) + 1 for m in _word_re(word.decode()).finditer(text))
-    for line in lines:
-        for first in (_FIRST_NAME, _LABELLED_NAME):
-            m = first.match(text, line)
-            if m is not None and _known(m.group("w").rstrip(".")):
-                yield m.start("w")
-                break
+        lines.update((text.rfind("\n", 0, m.start()) + 1, True) for m in _word_re(word.decode()).finditer(text))
+    tried: set[int] = set()
+    for marked, after_a_word in lines.items():
+        for line in _joined_from(text, marked):
+            if line in tried or line == marked and not after_a_word:
+                continue
+            tried.add(line)
+            for first in (_FIRST_NAME, _LABELLED_NAME):
+                m = first.match(text, line)
+                if m is not None and known_program(m.group("w").rstrip(".")):
+                    yield m.start("w")
+                    break
 
 
-@lru_cache(maxsize=1024)
-def _known(word: str) -> bool:
-    """Does the reader know `word` as a benchmark by its name (claims.commands.known_program:
-    listed, of a listed family, or with a version)?"""
-    return known_program(word)
+def _joined_from(text: str, line: int, wrapped: bool = True) -> Iterator[int]:
+    """The starts of the lines from which claims.commands._joined's logical line may reach
+    the line at `line`: that line, and the lines above it while the one above ends in a
+    "\\" (commands.join_continued) or, if `wrapped`, this one continues a command a mail
+    client wrapped (commands.wrapped_args, of the line without its quote marks: a line
+    longer than the reader reads, which it cuts, is taken as one); at most JOIN_REACH lines
+    up. Looser than the reader: quote depths, prompts and the first word are not asked."""
+    yield line
+    for _ in range(JOIN_REACH):
+        if line == 0:
+            return
+        above = text.rfind("\n", 0, line - 1) + 1
+        if not (text[above:line - 1].rstrip().endswith("\\") or wrapped and _wrapped_line(text, line)):
+            return
+        line = above
+        yield line
+
+
+def _wrapped_line(text: str, line: int) -> bool:
+    """Does the line at `line` continue a wrapped command (commands.wrapped_args)?"""
+    end = text.find("\n", line)
+    body = text[line:end if end >= 0 else len(text)].lstrip(" \t>").lstrip()
+    return body.startswith("-") and (len(body) > LINE_CHARS or wrapped_args(body))
 
 
 def _benchmark_named(name: str) -> bool:
@@ -1334,47 +1357,41 @@ _OPTION_DASH = re.compile(r"-(?:(?<=[\s>]-)|(?<=[\s>][\"'\\]-)|(?<=[\s>][\"'\\][
 def _unknown_program_lines(text: str, options: list[int] | None = None) -> Iterator[int]:
     """The starts of the lines whose first word the command reader runs as a program it
     does not know: named like a benchmark or sent to the background, with an option
-    (_runs_benchmark: `options > 0`; the `options` dashes, _OPTION_DASH, when given)."""
+    (_runs_benchmark: `options > 0`; the `options` dashes, _OPTION_DASH, when given), on
+    its line or on a "\\" continuation line of it."""
     if options is None:
         options = [m.start() for m in _OPTION_DASH.finditer(text)]
     lines = {text.rfind("\n", 0, at) + 1 for at in options}
     for line in lines:
         if _runs_unknown(_UNKNOWN_PROGRAM.match(text, line)):
             yield line
-        elif (chain := _continued(text, line)) is not None and _runs_unknown(_UNKNOWN_PROGRAM.match(chain[1])):
-            yield chain[0]  # the option on a continuation line of the program's ("x_bench \\", "  -n 4")
+        else:  # the option on a continuation line of the program's ("x_bench \\", "  -n 4")
+            yield from (start for start in itertools.islice(_joined_from(text, line, wrapped=False), 1, None)
+                        if _runs_unknown(_UNKNOWN_PROGRAM.match(_continued(text, start))))
 
 
 def _runs_unknown(m: re.Match[str] | None) -> bool:
     """Does a match of _UNKNOWN_PROGRAM name a program the reader runs (by its name, or sent
     to the background), or one it knows by a name that is no program word (_known_names)?"""
     return m is not None and (_BENCH_STEM.search(m.group("w")) is not None or m.group().rstrip().endswith("&")
-                              or _known(m.group("w")))
+                              or known_program(m.group("w")))
 
 
-def _continued(text: str, line: int) -> tuple[int, str] | None:
-    """The "\\" continuation lines the line at `line` is one of (None when it stands alone):
-    where the first starts, and all of them joined as claims.commands._joined joins them
-    (a line's "\\" and the next one's quote marks and blanks off, one blank between; at
-    most JOIN_REACH lines joined to the first)."""
-    start = line
-    for _ in range(JOIN_REACH):
-        above = text.rfind("\n", 0, start - 1) + 1 if start > 0 else -1
-        if above < 0 or not text[above:start - 1].rstrip().endswith("\\"):
-            break
-        start = above
-    parts: list[str] = []
-    pos = start
-    for _ in range(JOIN_REACH + 1):
-        end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        body = (text[pos:end].lstrip(" \t>") if parts else text[pos:end]).rstrip()
-        if not body.endswith("\\") or end == len(text):
-            parts.append(body)
-            break
-        parts.append(body[:-1].rstrip())
+def _continued(text: str, line: int) -> str:
+    """The line at `line` with its "\\" continuation lines, joined as the reader joins
+    them (commands.join_continued), each line after the first without its quote marks."""
+    end = text.find("\n", line)
+    if end < 0:
+        return text[line:].rstrip()
+    return join_continued(text[line:end].rstrip(), _bodies_after(text, end))[0]
+
+
+def _bodies_after(text: str, end: int) -> Iterator[str]:
+    """The lines after the line end at `end`, each without its quote marks."""
+    while end >= 0:
         pos = end + 1
-    return (start, " ".join(parts)) if len(parts) > 1 else None
+        end = text.find("\n", pos)
+        yield text[pos:end if end >= 0 else len(text)].lstrip(" \t>")
 
 
 def _variant_near(text: str, pos: int, above: int = 2) -> bool:

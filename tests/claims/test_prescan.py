@@ -19,7 +19,7 @@ import pytest
 import claims.extract as extract
 import claims.prescan as prescan
 import claims.sources as sources
-from claims.commands import find_commands
+from claims.commands import ARG_MARKS, FIRST_ARGS, find_commands, opens_args
 from claims.hunks import fragment_runs
 from claims.message import message_from_text
 from claims.model import Extraction, Line
@@ -1292,6 +1292,54 @@ def test_benchmarks_known_by_a_name_that_is_no_program_word_pass_the_gate(monkey
     it finds with the gate. (A token split leaves no program word of such a name, and
     these were turned away.)"""
     assert _found_as_with_the_gate_open(monkeypatch, list(_known_by_name())) >= 250
+
+
+def _first_args_after_a_known_name(firsts: tuple[str, ...]) -> Iterator[str]:
+    """Benchmarks the reader knows by a name that is no program word, with `firsts` as
+    their first argument (the reader takes any word that opens with a dash:
+    claims.commands.opens_args), on their line, in quotes or escaped, on a "\\\\"
+    continuation line, below a prose line that a "\\\\" ends, after a bullet or a `label:`,
+    plain and quoted."""
+    for name, _ in _NAMED_RUNS:
+        for arg in firsts:
+            for lead in ("", "- ", "client: "):
+                for run in (f"{name} {arg}", f"{name} '{arg}'", f"{name} \\{arg}", f"{name} \\\n    {arg}",
+                            f"we ran \\\n{name} \\\n    {arg}"):
+                    text = f"Numbers below come from:\n\n{lead}{run}\n\nwith the patch applied.\n"
+                    yield text
+                    yield _quoted(text)
+
+
+def test_a_dash_and_a_digit_first_after_a_known_name_passes_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"fio-3.35 -4", "netperf-2.7.0 -4 10.0.0.2": the reader runs a known program whose
+    first argument opens with a dash, whatever follows it (a digit, "-1k", "-.5"): every
+    command it finds so, it finds with the gate. (The gate looked for a known name only
+    before an option with a letter, and these were turned away.)"""
+    texts = list(_first_args_after_a_known_name(("-4", "-4 10.0.0.2", "-1k", "-.5")))
+    assert _found_as_with_the_gate_open(monkeypatch, texts) >= 500
+
+
+def test_a_lone_dash_first_after_a_known_name_passes_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"fio-3.35 - x", "fio-3.35 --": a lone dash (stdin) or the end of options first is
+    an argument the reader takes too: every command it finds so, it finds with the gate.
+    (These were turned away.)"""
+    texts = list(_first_args_after_a_known_name(("-", "- x", "--", "-- x")))
+    assert _found_as_with_the_gate_open(monkeypatch, texts) >= 500
+
+
+def test_the_gate_looks_for_every_word_the_reader_opens_arguments_with() -> None:
+    """The gate finds a known name's arguments by the reader's own marks (ARG_MARKS,
+    FIRST_ARGS): every word commands.opens_args takes is found where a shell word starts,
+    bare, in quotes or escaped, and no mark in the middle of a word is."""
+    for word in (*(mark + rest for mark in ARG_MARKS for rest in ("", "4", "-", ".5", "x", "{X}")), *FIRST_ARGS):
+        assert opens_args(word), word
+        for raw in (word, f"'{word}'", f'"{word}"', f"\\{word}"):
+            line = f"fio-3.35 {raw} x"
+            if word in FIRST_ARGS:  # a token of the text (_tokens_found), then found as a word
+                assert word.encode() in prescan._FIRST_ARG_BYTES and prescan._word_re(word).search(line), line
+            else:
+                assert prescan._marked_finditer(prescan._ARG_OPENERS, line), line
+    assert not prescan._marked_finditer(prescan._ARG_OPENERS, "fio-3.35 a-4 x$y")
 
 
 _ASIDES = ("on the usual box in the lab with the guest pinned to the cores of the first socket",
