@@ -1282,8 +1282,9 @@ def _known_names(text: str, found: frozenset[bytes]) -> Iterator[int]:
 
 
 def _piece_names(text: str, line: int) -> Iterator[int]:
-    """Where a known name stands after a piece's start on the line at `line` (_PIECE_START):
-    "x && fio-3.35 -4", "cd /tmp; sudo pktgen_sample03 -i eth0", "exec fio-3.35 -4"."""
+    """Where a known name (commands.known_program: a program word too) stands after a
+    piece's start on the line at `line` (_PIECE_START): "x && fio-3.35 -4", "cd /tmp; sudo
+    pktgen_sample03 -i eth0", "exec fio-3.35 -4", "do netperf $ARGS", "{ iperf3 stat"."""
     end = text.find("\n", line)
     end = len(text) if end < 0 else end
     start = _PIECE_START.search(text, line, end)

@@ -1361,6 +1361,33 @@ def test_a_known_name_after_a_separator_passes_the_gate() -> None:
         assert might_have_claims(text), text
 
 
+def _known_programs_after_a_keyword() -> Iterator[str]:
+    """Benchmarks the reader knows by a program word ("netperf", "iperf3") led by a keyword
+    that claims.shell.strip_keywords drops ("do", "then", "{", "(": in a loop, a group or
+    a subshell), with a first argument the reader takes (a variable, "stat", a dash), after
+    a bullet or none, plain and quoted."""
+    for name in ("netperf", "iperf3", "sockperf", "fio", "neper", "uperf", "wrk"):
+        for arg in ("$ARGS", "$ARGS -t 30", "stat", "-4", "-H host", "-"):
+            for kw in ("do ", "then ", "{ ", "( ", "for i in 1 2; do ", "do { "):
+                for lead in ("", "* "):
+                    text = f"Numbers below come from:\n\n{lead}{kw}{name} {arg}\n\nwith the patch applied.\n"
+                    yield text
+                    yield _quoted(text)
+
+
+def test_a_known_program_after_a_keyword_passes_the_gate() -> None:
+    """"do netperf $ARGS", "{ iperf3 stat", "( sockperf $ARGS -t 30": the reader runs the
+    command a keyword leads (claims.shell.strip_keywords) as a line of its own, so a known
+    program after it, with any first argument the reader takes, is one it runs. (The gate
+    found such a program word only first on a line or in prose before an option, and
+    turned those with a variable or "stat" first away.)"""
+    texts = list(_known_programs_after_a_keyword())
+    assert len(texts) >= 1000
+    for text in texts:
+        assert find_commands(prescan._lines(readable(text))).events, text
+        assert might_have_claims(text), text
+
+
 def test_the_gate_looks_for_every_word_the_reader_opens_arguments_with() -> None:
     """The gate finds a known name's arguments by the reader's own marks (ARG_MARKS,
     FIRST_ARGS): every word commands.opens_args takes is found where a shell word starts,
