@@ -1238,6 +1238,14 @@ _ARG_OPENERS = _by_first_char(*((mark, rf"{re.escape(mark)}(?:" + "|".join(
     rf"(?<=[\s>]{before}{re.escape(mark)})" for before in ("", "[\"'\\\\]", "[\"'\\\\][\"'\\\\]")) + ")")
     for mark in ARG_MARKS))
 _MARK_LEAD = re.compile(r"[ \t>]*[\"'\\]*")  # what stands before a mark that starts its line
+# Where a piece of a line starts other than at the line's start: after a separator
+# (claims.shell.pieces: ";", "&", "|", and so "&&", "||") or a keyword strip_keywords drops
+# (claims.shell._KEYWORD_HEAD: "do", "then", "else", "exec", "{", "(", "!"), or a backtick;
+# every word after it on the line is asked (_piece_names), since the reader walks past
+# wrappers ("sudo", "taskset -c 2": claims.shell.invocation) and labels (commands._unlabel)
+# to the program, and past a wide gap to a second command (claims.shell.gap_splits).
+_PIECE_START = re.compile(r"[;&|({!`]|(?<![\w.-])(?:do|then|else|exec)(?![\w.-])")
+_PIECE_WORD = re.compile(r"(?<![\w.+-])[\w.+-]+")  # a name, or a path's last part ("/usr/bin/fio-3.35")
 # the first word of a line, after what may stand before a program (as _LEAD, _LEAD_LABEL)
 _FIRST_NAME = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?(?:[\w.~-]*/)?(?P<w>[\w.+-]+)")
 _LABELLED_NAME = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}{_LABEL}`?(?:[\w.~-]*/)?(?P<w>[\w.+-]+)")
@@ -1269,6 +1277,23 @@ def _known_names(text: str, found: frozenset[bytes]) -> Iterator[int]:
                 if m is not None and known_program(m.group("w").rstrip(".")):
                     yield m.start("w")
                     break
+            else:
+                yield from _piece_names(text, line)
+
+
+def _piece_names(text: str, line: int) -> Iterator[int]:
+    """Where a known name (commands.known_program: a program word too) stands after a
+    piece's start on the line at `line` (_PIECE_START): "x && fio-3.35 -4", "cd /tmp; sudo
+    pktgen_sample03 -i eth0", "exec fio-3.35 -4", "do netperf $ARGS", "{ iperf3 stat"."""
+    end = text.find("\n", line)
+    end = len(text) if end < 0 else end
+    start = _PIECE_START.search(text, line, end)
+    if start is None:
+        return
+    for m in _PIECE_WORD.finditer(text, start.end(), end):
+        if known_program(m.group().rstrip(".")):
+            yield m.start()
+            return
 
 
 def _joined_from(text: str, line: int, wrapped: bool = True) -> Iterator[int]:

@@ -1327,6 +1327,67 @@ def test_a_lone_dash_first_after_a_known_name_passes_the_gate(monkeypatch: pytes
     assert _found_as_with_the_gate_open(monkeypatch, texts) >= 500
 
 
+# What stands before a piece of a line that the reader splits off (claims.shell.pieces) or
+# strips (claims.shell.strip_keywords), and what it walks past to the program (a wrapper,
+# a path: claims.shell.invocation, basename)
+_PIECE_LEADS = ("x && ", "x || ", "cd /tmp; ", "cd /tmp;", "true | ", "true |", "sleep 1 & ", "x $(y) ; ",
+                "echo a | ", "x &&\t", "exec ", "x && exec ", "cd /tmp && sudo ", "x && /usr/bin/", "x && ./")
+
+
+def _known_names_after_a_separator() -> Iterator[str]:
+    """Benchmarks the reader knows by a name that is no program word ("fio-3.35",
+    "pktgen_sample03": commands.known_program) in a piece of a line after its first
+    (_PIECE_LEADS), with their arguments or a first argument of the reader's (a dash and a
+    digit, a lone dash, "--"), after a bullet or none, plain and quoted."""
+    for name, args in _NAMED_RUNS:
+        for arg in (args, "-4", "-", "-- x"):
+            for before in _PIECE_LEADS:
+                for lead in ("", "  ", "* "):
+                    text = f"Numbers below come from:\n\n{lead}{before}{name} {arg}\n\nwith the patch applied.\n"
+                    yield text
+                    yield _quoted(text)
+
+
+def test_a_known_name_after_a_separator_passes_the_gate() -> None:
+    """"x && fio-3.35 -4", "cd /tmp; pktgen_sample03 --name=x", "true | fio-3.35 -",
+    "exec fio-3.35 -4": the reader runs each piece of a line (claims.shell.pieces, after
+    strip_keywords) as a line of its own, so a known name after a separator, a keyword, a
+    wrapper or a label is a program it runs. (The gate looked for these names only as the
+    first word of a line, and turned these away.)"""
+    texts = list(_known_names_after_a_separator())
+    assert len(texts) >= 1000
+    for text in texts:
+        assert find_commands(prescan._lines(readable(text))).events, text
+        assert might_have_claims(text), text
+
+
+def _known_programs_after_a_keyword() -> Iterator[str]:
+    """Benchmarks the reader knows by a program word ("netperf", "iperf3") led by a keyword
+    that claims.shell.strip_keywords drops ("do", "then", "{", "(": in a loop, a group or
+    a subshell), with a first argument the reader takes (a variable, "stat", a dash), after
+    a bullet or none, plain and quoted."""
+    for name in ("netperf", "iperf3", "sockperf", "fio", "neper", "uperf", "wrk"):
+        for arg in ("$ARGS", "$ARGS -t 30", "stat", "-4", "-H host", "-"):
+            for kw in ("do ", "then ", "{ ", "( ", "for i in 1 2; do ", "do { "):
+                for lead in ("", "* "):
+                    text = f"Numbers below come from:\n\n{lead}{kw}{name} {arg}\n\nwith the patch applied.\n"
+                    yield text
+                    yield _quoted(text)
+
+
+def test_a_known_program_after_a_keyword_passes_the_gate() -> None:
+    """"do netperf $ARGS", "{ iperf3 stat", "( sockperf $ARGS -t 30": the reader runs the
+    command a keyword leads (claims.shell.strip_keywords) as a line of its own, so a known
+    program after it, with any first argument the reader takes, is one it runs. (The gate
+    found such a program word only first on a line or in prose before an option, and
+    turned those with a variable or "stat" first away.)"""
+    texts = list(_known_programs_after_a_keyword())
+    assert len(texts) >= 1000
+    for text in texts:
+        assert find_commands(prescan._lines(readable(text))).events, text
+        assert might_have_claims(text), text
+
+
 def test_the_gate_looks_for_every_word_the_reader_opens_arguments_with() -> None:
     """The gate finds a known name's arguments by the reader's own marks (ARG_MARKS,
     FIRST_ARGS): every word commands.opens_args takes is found where a shell word starts,
