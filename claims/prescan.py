@@ -1137,6 +1137,7 @@ def _command_starts(text: str) -> Iterator[int]:
     for k, line in _own_program_marks(text):
         if k not in _OWN_SCREENED or _may_run(text, line):
             yield line
+    yield from _piece_programs(text)
     options = [m.start() for m in _OPTION_DASH.finditer(text)]
     yield from _prose_own_program(text, options)
     if "`" in text:  # a command quoted in a sentence, judged as a line of its own
@@ -1294,6 +1295,43 @@ def _piece_names(text: str, line: int) -> Iterator[int]:
         if known_program(m.group().rstrip(".")):
             yield m.start()
             return
+
+
+# A program of one's own run by its path or a script in a piece of a line after its first:
+# after a piece start (_PIECE_START) or a wide gap (claims.shell.gap_splits' _GAP: a tab,
+# three blanks), anywhere after it on the line, since the reader walks past wrappers and
+# labels to the program ("x && ./my_bench -4", "cd /tmp; sudo ./my_bench -4", "do
+# ./my_bench $ARGS", "{ ./my_bench -4", "foo<TAB>./my_bench -4", "x && run.sh -4"). Found
+# from the path's "/" (after a blank, a quote's ">", a backtick, a "." or "~", or a
+# separator or keyword character glued to it: "cd /tmp;./x") or the script's extension
+# (_OWN_MARKS); only a word the reader takes for a program (commands.program_like: not
+# /sys/, /proc/, a .c file) is asked, and the reader reads the line.
+_PIECE_PATH = re.compile(r"/(?<![^\s>`.~;&|({!]/)(?=[\w.~/+-])")
+_PIECE_OR_GAP = re.compile(rf"{_PIECE_START.pattern}|\t|[^\S\n]{{3}}")
+_SHELL_WORD = re.compile(r"[^\s;&|`'\"()<>]+")  # a shell word, as pieces and shlex end it
+_WORD_BEFORE = re.compile(r"[^\s;&|`'\"()<>]*\Z")
+
+
+def _piece_programs(text: str) -> Iterator[int]:
+    """The starts of the lines where a path or a script the reader runs as a program
+    (program_like) stands after a piece start or a wide gap (see _PIECE_PATH)."""
+    starts = []
+    if "/" in text:
+        for m in _PIECE_PATH.finditer(text):
+            at = m.start()
+            starts.append(at - 2 if text.startswith("..", at - 2) else at - 1 if text[at - 1:at] in (".", "~") else at)
+    if _OWN_HAS[1](text):
+        for m in _OWN_MARKS[1][0].finditer(text):
+            line = text.rfind("\n", 0, m.start()) + 1
+            before = _WORD_BEFORE.search(text, line, m.start())
+            starts.append(before.start() if before is not None else m.start())
+    for start in starts:
+        word = _SHELL_WORD.match(text, start)
+        if word is None or not program_like(word.group()):
+            continue
+        line = text.rfind("\n", 0, start) + 1
+        if _PIECE_OR_GAP.search(text, line, start) is not None:
+            yield line
 
 
 def _joined_from(text: str, line: int, wrapped: bool = True) -> Iterator[int]:

@@ -1388,6 +1388,52 @@ def test_a_known_program_after_a_keyword_passes_the_gate() -> None:
         assert might_have_claims(text), text
 
 
+# What may stand before a piece of a line that the reader reads (its first word a program
+# word or one with an option on the line: commands._worth_parsing), then perhaps a wrapper
+# or a label it walks past; and a wide gap (claims.shell.gap_splits)
+_OWN_PIECE_LEADS = ("x && ", "x || ", "x &&", "x &&\t", "cd /tmp; ", "cd /tmp;", "true | ", "true |", "sleep 1 & ",
+                    "x & ", "x $(y) ; ", "echo a | ", "exec ", "x && exec ", "cd /tmp && sudo ",
+                    "cd /tmp && taskset -c 2 ", "cd /tmp && time ", "if true; then ",
+                    "while true; do ", "for i in 1 2; do ", "foo   ", "foo\t", "else ")
+# ... and a keyword the reader reads a line from (commands._ALWAYS), with any argument
+_OWN_KEYWORD_LEADS = ("do ", "then ", "{ ", "( ", "do { ")
+
+
+def _own_programs_after_a_separator() -> Iterator[str]:
+    """Programs of one's own, run by a path or a script ("./my_bench", "~/my_bench",
+    "/usr/local/bin/my_bench", "run.sh"), in a piece of a line after its first
+    (_OWN_PIECE_LEADS, _OWN_KEYWORD_LEADS), with arguments the reader takes as evidence (a
+    dash and a digit, an option, a variable: this one only after a keyword, the others
+    need an option on the line), after a bullet or none, plain and quoted."""
+    for name in ("./my_bench", "../bin/my_bench", "~/my_bench", "/usr/local/bin/my_bench", "./run.sh", "run.sh",
+                 "./x"):
+        for arg in ("-4", "--name=x", "$ARGS", "$ARGS -t 30", "-H host"):
+            for before in (*_OWN_PIECE_LEADS, *_OWN_KEYWORD_LEADS):
+                if arg == "$ARGS" and before not in _OWN_KEYWORD_LEADS:
+                    continue
+                for lead in ("", "* "):
+                    text = f"Numbers below come from:\n\n{lead}{before}{name} {arg}\n\nwith the patch applied.\n"
+                    yield text
+                    yield _quoted(text)
+
+
+def test_an_own_program_after_a_separator_passes_the_gate() -> None:
+    """"x && ./my_bench -4", "cd /tmp; ./my_bench -4", "do ./my_bench $ARGS", "{ ./my_bench
+    -4", "foo<TAB>run.sh -4": the reader runs each piece of a line (claims.shell.pieces,
+    gap_splits, after strip_keywords) as a line of its own, so a path or a script there is a
+    program of one's own it runs. (The gate looked for those only first on a line, or in
+    prose before an option with a letter, and turned these away.) Only what the reader
+    reads is asked of the gate: a table row's "| /sys/..." is no program."""
+    texts = list(_own_programs_after_a_separator())
+    assert len(texts) >= 2000
+    for text in texts:
+        assert find_commands(prescan._lines(readable(text))).events, text
+        assert might_have_claims(text), text
+    for row in ("| x | /sys/kernel/mm/foo | 4 |\n", "cat x; /proc/sys/net/y -4\n", "see (/usr/src/linux/x.c -4)\n"):
+        assert not find_commands(prescan._lines(row)).events
+        assert not might_have_claims(f"Numbers below:\n\n{row}\nwith the patch applied.\n")
+
+
 def test_the_gate_looks_for_every_word_the_reader_opens_arguments_with() -> None:
     """The gate finds a known name's arguments by the reader's own marks (ARG_MARKS,
     FIRST_ARGS): every word commands.opens_args takes is found where a shell word starts,
