@@ -1246,6 +1246,9 @@ _MARK_LEAD = re.compile(r"[ \t>]*[\"'\\]*")  # what stands before a mark that st
 # wrappers ("sudo", "taskset -c 2": claims.shell.invocation) and labels (commands._unlabel)
 # to the program, and past a wide gap to a second command (claims.shell.gap_splits).
 _PIECE_START = re.compile(r"[;&|({!`]|(?<![\w.-])(?:do|then|else|exec)(?![\w.-])")
+# ... or a wide gap, where claims.shell.gap_splits cuts a line into pieces (its _GAP: a tab,
+# three blanks)
+_PIECE_OR_GAP = re.compile(rf"{_PIECE_START.pattern}|\t|[^\S\n]{{3}}")
 _PIECE_WORD = re.compile(r"(?<![\w.+-])[\w.+-]+")  # a name, or a path's last part ("/usr/bin/fio-3.35")
 # the first word of a line, after what may stand before a program (as _LEAD, _LEAD_LABEL)
 _FIRST_NAME = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?(?:[\w.~-]*/)?(?P<w>[\w.+-]+)")
@@ -1284,11 +1287,12 @@ def _known_names(text: str, found: frozenset[bytes]) -> Iterator[int]:
 
 def _piece_names(text: str, line: int) -> Iterator[int]:
     """Where a known name (commands.known_program: a program word too) stands after a
-    piece's start on the line at `line` (_PIECE_START): "x && fio-3.35 -4", "cd /tmp; sudo
-    pktgen_sample03 -i eth0", "exec fio-3.35 -4", "do netperf $ARGS", "{ iperf3 stat"."""
+    piece's start or a wide gap on the line at `line` (_PIECE_OR_GAP): "x && fio-3.35 -4",
+    "cd /tmp; sudo pktgen_sample03 -i eth0", "exec fio-3.35 -4", "do netperf $ARGS", "{ iperf3
+    stat", "foo<TAB>fio-3.35 -4"."""
     end = text.find("\n", line)
     end = len(text) if end < 0 else end
-    start = _PIECE_START.search(text, line, end)
+    start = _PIECE_OR_GAP.search(text, line, end)
     if start is None:
         return
     for m in _PIECE_WORD.finditer(text, start.end(), end):
@@ -1307,7 +1311,6 @@ def _piece_names(text: str, line: int) -> Iterator[int]:
 # (_OWN_MARKS); only a word the reader takes for a program (commands.program_like: not
 # /sys/, /proc/, a .c file) is asked, and the reader reads the line.
 _PIECE_PATH = re.compile(r"/(?<![^\s>`.~;&|({!]/)(?=[\w.~/+-])")
-_PIECE_OR_GAP = re.compile(rf"{_PIECE_START.pattern}|\t|[^\S\n]{{3}}")
 _SHELL_WORD = re.compile(r"[^\s;&|`'\"()<>]+")  # a shell word, as pieces and shlex end it
 _WORD_BEFORE = re.compile(r"[^\s;&|`'\"()<>]*\Z")
 

@@ -1331,13 +1331,14 @@ def test_a_lone_dash_first_after_a_known_name_passes_the_gate(monkeypatch: pytes
 # strips (claims.shell.strip_keywords), and what it walks past to the program (a wrapper,
 # a path: claims.shell.invocation, basename)
 _PIECE_LEADS = ("x && ", "x || ", "cd /tmp; ", "cd /tmp;", "true | ", "true |", "sleep 1 & ", "x $(y) ; ",
-                "echo a | ", "x &&\t", "exec ", "x && exec ", "cd /tmp && sudo ", "x && /usr/bin/", "x && ./")
+                "echo a | ", "x &&\t", "exec ", "x && exec ", "cd /tmp && sudo ", "x && /usr/bin/", "x && ./",
+                "foo   ", "foo\t", "foo\t\t")  # a wide gap too (claims.shell.gap_splits)
 
 
 def _known_names_after_a_separator() -> Iterator[str]:
     """Benchmarks the reader knows by a name that is no program word ("fio-3.35",
     "pktgen_sample03": commands.known_program) in a piece of a line after its first
-    (_PIECE_LEADS), with their arguments or a first argument of the reader's (a dash and a
+    (_PIECE_LEADS: a separator, a keyword, a wrapper, a wide gap), with their arguments or a first argument of the reader's (a dash and a
     digit, a lone dash, "--"), after a bullet or none, plain and quoted."""
     for name, args in _NAMED_RUNS:
         for arg in (args, "-4", "-", "-- x"):
