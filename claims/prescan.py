@@ -47,8 +47,9 @@ extractor's own reader of that shape asked about the cue's lines only.
   continuation lines or quoted too, a benchmark named with its version or of a listed
   family, "fio-3.35", before any word that may open its arguments (claims.commands.opens_args:
   "-4", "-", "$ARGS", "stat") on its line or one the reader joins to it, a span in backticks
-  holding an option) is read with the lines it may
-  join by claims.commands.find_commands itself (`_has_command`).
+  holding an option; and the same in a piece of a line after its first, behind a shell
+  separator, a keyword or a wide gap: "x && fio-3.35 -4", "do ./my_bench $ARGS") is read
+  with the lines it may join by claims.commands.find_commands itself (`_has_command`).
 The gate is checked against extraction without it over the labelled corpus, the shapes,
 their parts and re-layouts (paragraphs, windows of lines, re-quoted, re-indented, re-flowed,
 blanks folded: tests/claims/test_prescan_variants.py) and (slow) the whole archive:
