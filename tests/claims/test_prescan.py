@@ -1099,6 +1099,21 @@ def _quoted(text: str) -> str:
     return "".join("> " + ln + "\n" for ln in text.splitlines())
 
 
+def _in_a_message(run: str) -> Iterator[str]:
+    """`run` between two lines of prose, as a cover letter shows a command: plain and quoted."""
+    text = f"Numbers below come from:\n\n{run}\n\nwith the patch applied.\n"
+    yield text
+    yield _quoted(text)
+
+
+def _read_and_passed(texts: list[str], least: int) -> None:
+    """At least `least` texts; in each the reader finds a command, and the gate passes it."""
+    assert len(texts) >= least
+    for text in texts:
+        assert find_commands(prescan._lines(readable(text))).events, text
+        assert might_have_claims(text), text
+
+
 def _found_as_with_the_gate_open(monkeypatch: pytest.MonkeyPatch, texts: list[str]) -> int:
     """Each text gives the same findings with the gate as with it open (asserted); how
     many give any (so a test can ask that its texts exercise the readers at all)."""
@@ -1281,9 +1296,7 @@ def _known_by_name() -> Iterator[str]:
         for lead in ("  ", "- ", "client: ", "=> ", "-> ", "→"):
             for run in (f"{name} {args}", f"{name} \\\n    {args}", f"{name}\n    {args}", f"{name}\n{args}",
                         f"{name} $ARGS", f'{name} "$JOB" {first}'):
-                text = f"Numbers below come from:\n\n{lead}{run}\n\nwith the patch applied.\n"
-                yield text
-                yield _quoted(text)
+                yield from _in_a_message(f"{lead}{run}")
 
 
 def test_benchmarks_known_by_a_name_that_is_no_program_word_pass_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1305,9 +1318,7 @@ def _first_args_after_a_known_name(firsts: tuple[str, ...]) -> Iterator[str]:
             for lead in ("", "- ", "client: "):
                 for run in (f"{name} {arg}", f"{name} '{arg}'", f"{name} \\{arg}", f"{name} \\\n    {arg}",
                             f"we ran \\\n{name} \\\n    {arg}"):
-                    text = f"Numbers below come from:\n\n{lead}{run}\n\nwith the patch applied.\n"
-                    yield text
-                    yield _quoted(text)
+                    yield from _in_a_message(f"{lead}{run}")
 
 
 def test_a_dash_and_a_digit_first_after_a_known_name_passes_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1338,15 +1349,14 @@ _PIECE_LEADS = ("x && ", "x || ", "cd /tmp; ", "cd /tmp;", "true | ", "true |", 
 def _known_names_after_a_separator() -> Iterator[str]:
     """Benchmarks the reader knows by a name that is no program word ("fio-3.35",
     "pktgen_sample03": commands.known_program) in a piece of a line after its first
-    (_PIECE_LEADS: a separator, a keyword, a wrapper, a wide gap), with their arguments or a first argument of the reader's (a dash and a
-    digit, a lone dash, "--"), after a bullet or none, plain and quoted."""
+    (_PIECE_LEADS: a separator, a keyword, a wrapper, a wide gap), with their arguments or
+    a first argument of the reader's (a dash and a digit, a lone dash, "--"), after a
+    bullet or none, plain and quoted."""
     for name, args in _NAMED_RUNS:
         for arg in (args, "-4", "-", "-- x"):
             for before in _PIECE_LEADS:
                 for lead in ("", "  ", "* "):
-                    text = f"Numbers below come from:\n\n{lead}{before}{name} {arg}\n\nwith the patch applied.\n"
-                    yield text
-                    yield _quoted(text)
+                    yield from _in_a_message(f"{lead}{before}{name} {arg}")
 
 
 def test_a_known_name_after_a_separator_passes_the_gate() -> None:
@@ -1355,11 +1365,7 @@ def test_a_known_name_after_a_separator_passes_the_gate() -> None:
     strip_keywords) as a line of its own, so a known name after a separator, a keyword, a
     wrapper or a label is a program it runs. (The gate looked for these names only as the
     first word of a line, and turned these away.)"""
-    texts = list(_known_names_after_a_separator())
-    assert len(texts) >= 1000
-    for text in texts:
-        assert find_commands(prescan._lines(readable(text))).events, text
-        assert might_have_claims(text), text
+    _read_and_passed(list(_known_names_after_a_separator()), 1000)
 
 
 def _known_programs_after_a_keyword() -> Iterator[str]:
@@ -1371,9 +1377,7 @@ def _known_programs_after_a_keyword() -> Iterator[str]:
         for arg in ("$ARGS", "$ARGS -t 30", "stat", "-4", "-H host", "-"):
             for kw in ("do ", "then ", "{ ", "( ", "for i in 1 2; do ", "do { "):
                 for lead in ("", "* "):
-                    text = f"Numbers below come from:\n\n{lead}{kw}{name} {arg}\n\nwith the patch applied.\n"
-                    yield text
-                    yield _quoted(text)
+                    yield from _in_a_message(f"{lead}{kw}{name} {arg}")
 
 
 def test_a_known_program_after_a_keyword_passes_the_gate() -> None:
@@ -1382,11 +1386,7 @@ def test_a_known_program_after_a_keyword_passes_the_gate() -> None:
     program after it, with any first argument the reader takes, is one it runs. (The gate
     found such a program word only first on a line or in prose before an option, and
     turned those with a variable or "stat" first away.)"""
-    texts = list(_known_programs_after_a_keyword())
-    assert len(texts) >= 1000
-    for text in texts:
-        assert find_commands(prescan._lines(readable(text))).events, text
-        assert might_have_claims(text), text
+    _read_and_passed(list(_known_programs_after_a_keyword()), 1000)
 
 
 # What may stand before a piece of a line that the reader reads (its first word a program
@@ -1413,9 +1413,7 @@ def _own_programs_after_a_separator() -> Iterator[str]:
                 if arg == "$ARGS" and before not in _OWN_KEYWORD_LEADS:
                     continue
                 for lead in ("", "* "):
-                    text = f"Numbers below come from:\n\n{lead}{before}{name} {arg}\n\nwith the patch applied.\n"
-                    yield text
-                    yield _quoted(text)
+                    yield from _in_a_message(f"{lead}{before}{name} {arg}")
 
 
 def test_an_own_program_after_a_separator_passes_the_gate() -> None:
@@ -1425,11 +1423,7 @@ def test_an_own_program_after_a_separator_passes_the_gate() -> None:
     program of one's own it runs. (The gate looked for those only first on a line, or in
     prose before an option with a letter, and turned these away.) Only what the reader
     reads is asked of the gate: a table row's "| /sys/..." is no program."""
-    texts = list(_own_programs_after_a_separator())
-    assert len(texts) >= 2000
-    for text in texts:
-        assert find_commands(prescan._lines(readable(text))).events, text
-        assert might_have_claims(text), text
+    _read_and_passed(list(_own_programs_after_a_separator()), 2000)
     for row in ("| x | /sys/kernel/mm/foo | 4 |\n", "cat x; /proc/sys/net/y -4\n", "see (/usr/src/linux/x.c -4)\n"):
         assert not find_commands(prescan._lines(row)).events
         assert not might_have_claims(f"Numbers below:\n\n{row}\nwith the patch applied.\n")
