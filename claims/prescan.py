@@ -1243,13 +1243,11 @@ _MARK_LEAD = re.compile(r"[ \t>]*[\"'\\]*")  # what stands before a mark that st
 # Where a piece of a line starts other than at the line's start: after a separator
 # (claims.shell.pieces: ";", "&", "|", and so "&&", "||") or a keyword strip_keywords drops
 # (claims.shell._KEYWORD_HEAD: "do", "then", "else", "exec", "{", "(", "!"), or a backtick;
-# every word after it on the line is asked (_piece_names), since the reader walks past
-# wrappers ("sudo", "taskset -c 2": claims.shell.invocation) and labels (commands._unlabel)
-# to the program, and past a wide gap to a second command (claims.shell.gap_splits).
-_PIECE_START = re.compile(r"[;&|({!`]|(?<![\w.-])(?:do|then|else|exec)(?![\w.-])")
-# ... or a wide gap, where claims.shell.gap_splits cuts a line into pieces (its _GAP: a tab,
-# three blanks)
-_PIECE_OR_GAP = re.compile(rf"{_PIECE_START.pattern}|\t|[^\S\n]{{3}}")
+# or a wide gap, where claims.shell.gap_splits cuts a line into pieces (its _GAP: a tab,
+# three blanks); every word after it on the line is asked (_piece_names), since the reader
+# walks past wrappers ("sudo", "taskset -c 2": claims.shell.invocation) and labels
+# (commands._unlabel) to the program.
+_PIECE_START = re.compile(r"[;&|({!`]|(?<![\w.-])(?:do|then|else|exec)(?![\w.-])|\t|[^\S\n]{3}")
 _PIECE_WORD = re.compile(r"(?<![\w.+-])[\w.+-]+")  # a name, or a path's last part ("/usr/bin/fio-3.35")
 # the first word of a line, after what may stand before a program (as _LEAD, _LEAD_LABEL)
 _FIRST_NAME = re.compile(rf"(?:[^\S\n]|>)*{_BULLET}`?(?:[\w.~-]*/)?(?P<w>[\w.+-]+)")
@@ -1288,12 +1286,12 @@ def _known_names(text: str, found: frozenset[bytes]) -> Iterator[int]:
 
 def _piece_names(text: str, line: int) -> Iterator[int]:
     """Where a known name (commands.known_program: a program word too) stands after a
-    piece's start or a wide gap on the line at `line` (_PIECE_OR_GAP): "x && fio-3.35 -4",
+    piece's start on the line at `line` (_PIECE_START, a wide gap too): "x && fio-3.35 -4",
     "cd /tmp; sudo pktgen_sample03 -i eth0", "exec fio-3.35 -4", "do netperf $ARGS", "{ iperf3
     stat", "foo<TAB>fio-3.35 -4"."""
     end = text.find("\n", line)
     end = len(text) if end < 0 else end
-    start = _PIECE_OR_GAP.search(text, line, end)
+    start = _PIECE_START.search(text, line, end)
     if start is None:
         return
     for m in _PIECE_WORD.finditer(text, start.end(), end):
@@ -1303,14 +1301,14 @@ def _piece_names(text: str, line: int) -> Iterator[int]:
 
 
 # A program of one's own run by its path or a script in a piece of a line after its first:
-# after a piece start (_PIECE_START) or a wide gap (claims.shell.gap_splits' _GAP: a tab,
-# three blanks), anywhere after it on the line, since the reader walks past wrappers and
-# labels to the program ("x && ./my_bench -4", "cd /tmp; sudo ./my_bench -4", "do
-# ./my_bench $ARGS", "{ ./my_bench -4", "foo<TAB>./my_bench -4", "x && run.sh -4"). Found
-# from the path's "/" (after a blank, a quote's ">", a backtick, a "." or "~", or a
-# separator or keyword character glued to it: "cd /tmp;./x") or the script's extension
-# (_OWN_MARKS); only a word the reader takes for a program (commands.program_like: not
-# /sys/, /proc/, a .c file) is asked, and the reader reads the line.
+# after a piece start or a wide gap (_PIECE_START), anywhere after it on the line, since
+# the reader walks past wrappers and labels to the program ("x && ./my_bench -4", "cd
+# /tmp; sudo ./my_bench -4", "do ./my_bench $ARGS", "{ ./my_bench -4", "foo<TAB>./my_bench
+# -4", "x && run.sh -4"). Found from the path's "/" (after a blank, a quote's ">", a
+# backtick, a "." or "~", or a separator or keyword character glued to it: "cd
+# /tmp;./x") or the script's extension (_OWN_MARKS); only a word the reader takes for a
+# program (commands.program_like: not /sys/, /proc/, a .c file) is asked, and the reader
+# reads the line.
 _PIECE_PATH = re.compile(r"/(?<![^\s>`.~;&|({!]/)(?=[\w.~/+-])")
 _SHELL_WORD = re.compile(r"[^\s;&|`'\"()<>]+")  # a shell word, as pieces and shlex end it
 _WORD_BEFORE = re.compile(r"[^\s;&|`'\"()<>]*\Z")
@@ -1334,7 +1332,7 @@ def _piece_programs(text: str) -> Iterator[int]:
         if word is None or not program_like(word.group()):
             continue
         line = text.rfind("\n", 0, start) + 1
-        if _PIECE_OR_GAP.search(text, line, start) is not None:
+        if _PIECE_START.search(text, line, start) is not None:
             yield line
 
 
