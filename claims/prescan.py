@@ -1310,8 +1310,9 @@ def _piece_names(text: str, line: int) -> Iterator[int]:
 # program (commands.program_like: not /sys/, /proc/, a .c file) is asked, and the reader
 # reads the line.
 _PIECE_PATH = re.compile(r"/(?<![^\s>`.~;&|({!]/)(?=[\w.~/+-])")
-_SHELL_WORD = re.compile(r"[^\s;&|`'\"()<>]+")  # a shell word, as pieces and shlex end it
-_WORD_BEFORE = re.compile(r"[^\s;&|`'\"()<>]*\Z")
+_SHELL_CHAR = r"[^\s;&|`'\"()<>]"  # a character of a shell word, as pieces and shlex end one
+_SHELL_WORD = re.compile(rf"{_SHELL_CHAR}+")
+_WORD_BEFORE = re.compile(rf"{_SHELL_CHAR}*\Z")  # the part of a shell word before a position
 
 
 def _piece_programs(text: str) -> Iterator[int]:
