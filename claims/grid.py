@@ -1275,6 +1275,8 @@ def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, uni
     if scales is not None:  # printed at two scales ("950K" / "1.1M"): each side keeps its own
         bunit, cunit = _with_magnitude(bt.unit, g.unit), _with_magnitude(ct.unit, g.unit)
         unit = scales[2] or g.unit
+    elif bt.unit == ct.unit and bt.unit in MAGNITUDES and unit and unit[0] not in MAGNITUDES:
+        unit = bt.unit + unit  # both at one scale ("810k", "830k" under "pps"): 810 kpps, not 810 pps
     if unit in MAGNITUDES:
         unit = None if not g.unit else unit + g.unit
     if bt.percent:

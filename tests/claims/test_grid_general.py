@@ -24,6 +24,24 @@ def test_cells_at_different_magnitudes_compare_at_one_scale() -> None:
     assert tx.candidate_in_baseline_unit() == 1100 and round(tx.change_pct or 0, 1) == 15.8
 
 
+def test_cells_at_one_magnitude_keep_it_in_the_unit_the_grid_names() -> None:
+    """virtio-blk's fio table as a reply quoted it: "318K/316K" under "IOPs". The claim
+    says 318 KIOPs, as the mail does, not 318 IOPs; a row at two scales keeps one each."""
+    text = ("IO size       IOPs Rand Read (before/after)\n\n"
+            "512B          318K/316K\n\n"
+            "4KB           323K/321K\n")
+    got = ex(text).claims
+    assert [(c.baseline.value, c.unit, c.baseline.unit, c.candidate.unit) for c in got] == [
+        (318, "KIOPs", "KIOPs", "KIOPs"), (323, "KIOPs", "KIOPs", "KIOPs")]
+    text = ("Results (pps):\n\n"
+            "              before     after\n"
+            "  64B         950k       1.2M\n"
+            "  1500B       810k       830k\n")
+    got = ex(text).claims
+    assert [(c.baseline.unit, c.candidate.unit) for c in got] == [("kpps", "Mpps"), ("kpps", "kpps")]
+    assert [round(c.change_pct or 0, 1) for c in got] == [26.3, 2.5]
+
+
 def test_rates_with_different_prefixes_compare_at_one_scale() -> None:
     text = ("              before       after\n"
             "TCP_STREAM    940 Mbps     1.2 Gbps\n"
