@@ -1277,11 +1277,11 @@ def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, uni
         unit = scales[2] or g.unit
     elif bt.unit == ct.unit and bt.unit in MAGNITUDES and unit and unit[0] not in MAGNITUDES:
         unit = bt.unit + unit  # both at one scale ("810k", "830k" under "pps"): 810 kpps, not 810 pps
-    if unit in MAGNITUDES:
-        unit = None if not g.unit else unit + g.unit
+    if unit in MAGNITUDES and g.unit:
+        unit += g.unit
     if bt.percent:
         unit = "%"
-    metric = metric.strip() or unit_kind(unit) or unit or "value"
+    metric = metric.strip() or unit_kind(unit) or (unit if unit not in MAGNITUDES else None) or "value"
     bline = next((r.line.number for r in rows if c is not None and b in r.cells), first)
     cline = next((r.line.number for r in rows if c in r.cells), last)
     claim = Claim(metric=metric, unit=bunit or unit, better=better_for(metric, unit),

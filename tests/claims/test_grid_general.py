@@ -40,6 +40,13 @@ def test_cells_at_one_magnitude_keep_it_in_the_unit_the_grid_names() -> None:
     got = ex(text).claims
     assert [(c.baseline.unit, c.candidate.unit) for c in got] == [("kpps", "Mpps"), ("kpps", "kpps")]
     assert [round(c.change_pct or 0, 1) for c in got] == [26.3, 2.5]
+    # no unit named anywhere: the magnitude is all the mail says, and the claim keeps it
+    text = ("              before     after\n"
+            "1 vcpu        123k       110k\n"
+            "4 vcpus       158k       576k\n")
+    got = ex(text).claims
+    assert [(c.baseline.value, c.baseline.unit, c.candidate.value, c.candidate.unit)
+            for c in got] == [(123, "k", 110, "k"), (158, "k", 576, "k")]
 
 
 def test_rates_with_different_prefixes_compare_at_one_scale() -> None:
