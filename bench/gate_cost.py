@@ -14,7 +14,9 @@ worktree's; both use the same extractor modules. The two gates alternate within 
 (order flipped every round); CPU seconds are reported, min and median, and the sets of
 texts each passes must be identical (the differences are printed otherwise). `--parts`
 times each cue and finder of the worktree's gate alone over every text (as if each ran on
-all of them), and samples where the gate's own path spends its time. `--repeats` bounds a
+all of them), the worded pairs by the source of their positions (from/to, sided numbers,
+each worded cue: positions, paragraphs asked of the readers), and samples where the gate's
+own path spends its time. `--repeats` bounds a
 lever not built: replies quote their parents, so the gate reads most paragraphs a second
 time; it times the gate over each text without the paragraphs an earlier text already held
 (compared with their quote markers, then without), an upper bound on what a memo of the
@@ -30,11 +32,13 @@ import argparse
 import importlib.util
 import os
 import pickle
+import re
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from types import ModuleType
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -106,12 +110,48 @@ def parts(texts: list[str], top: int) -> None:
         started = time.process_time()
         hits = sum(1 for t in read if step(t))
         print(f"  {name:22} {time.process_time() - started:6.2f} CPU-s, true for {hits}")
+    worded(p, read)
     sampler = Sampler()
     sampler.start()
     for t in texts:
         p.might_have_claims(t)
     sampler.stop()
     print(sampler.report(top))
+
+
+def worded(p: ModuleType, read: list[str]) -> None:
+    """_worded_pair by where its positions come from (from/to, sided numbers, each worded
+    cue), each source alone over every text with a digit: the positions it yields, the
+    paragraphs it has the extractor's readers asked about (their answers kept as the gate
+    keeps them) and the CPU of finding and asking. The readers' cost follows the asks."""
+    if not all(hasattr(p, n) for n in ("_from_to", "_sided_numbers", "_in_a_paragraph", "_pairs_in")):
+        return
+    digits = [t for t in read if p._DIGIT.search(t)]
+    sources: dict[str, Callable[[str], Iterable[int]]] = {"from/to": p._from_to, "sided numbers": p._sided_numbers}
+    for k in range(p._WORDED, len(p._CUES)):
+        sources[f"cue {k}"] = partial(starts, p._CUES[k])
+    for name, source in sources.items():
+        p._pairs_ranked.cache_clear()
+        asked: list[str] = []
+
+        def ask(raw: str, asked: list[str] = asked) -> bool:
+            asked.append(raw)
+            return bool(p._pairs_in(raw))
+
+        started = time.process_time()
+        positions = sum(1 for t in digits for _ in source(t))
+        found = time.process_time() - started
+        started = time.process_time()
+        hits = sum(1 for t in digits if p._in_a_paragraph(t, source(t), ask))
+        cpu = time.process_time() - started
+        kept = p._pairs_ranked.cache_info()
+        print(f"    worded pair by {name:14} {positions:6d} positions ({found:5.2f} CPU-s to find), "
+              f"{len(asked):5d} paragraphs asked ({kept.misses} read, {kept.hits} kept), "
+              f"{cpu:5.2f} CPU-s with the asks, true for {hits}")
+
+
+def starts(pattern: re.Pattern[str], text: str) -> Iterator[int]:
+    return (m.start() for m in pattern.finditer(text))
 
 
 def unseen_paragraphs(texts: list[str], strip_quotes: bool) -> list[str]:
