@@ -224,11 +224,17 @@ def _sentence_pairs(passage: Passage) -> list[Claim]:
 def _restates(pct: float, pair: Claim) -> bool:
     """A stated change on a line near a pair is that pair's when the sizes agree ("~20%"
     above "from 2.50 to 3.05"), not another change ("improves by 8%" under a -19% pair).
-    In the pair's own sentence it is always the pair's, so a wrong sum is caught."""
+    In the pair's own sentence it is always the pair's, so a wrong sum is caught. Two drops
+    of more than half are compared as folds: near -100% percents hardly differ (a 130-fold
+    drop is -99.2%, a 1,700-fold one -99.9%), the factors do."""
     a, b = pair.baseline.value if pair.baseline else 0.0, pair.candidate.value if pair.candidate else 0.0
     if not a:
         return True
-    actual = abs((b - a) / a * 100.0)
+    change = (b - a) / a * 100.0
+    if -100.0 < pct <= -50.0 and -100.0 < change <= -50.0:
+        folds = (100.0 / (100.0 + pct), 100.0 / (100.0 + change))
+        return max(folds) / min(folds) <= 1.35
+    actual = abs(change)
     return abs(abs(pct) - actual) <= max(2.0, 0.35 * actual)
 
 

@@ -101,6 +101,22 @@ def test_a_percent_far_from_a_pair_is_its_own_claim_and_near_it_restates_it() ->
     assert pairs(near) == [(1000.0, 1120.0)] and relative(near) == []
 
 
+def test_a_fold_drop_restates_a_pair_only_when_the_factors_agree() -> None:
+    """Near -100% percents hardly differ, so two drops are compared as factors: "a 130-fold
+    drop" under a pair that fell 1,700-fold is another change, its own claim; under one
+    that fell 128-fold it restates that pair's change."""
+    def text(after: str) -> str:
+        return ("Subject: t\n\nBefore:\n\nnum_transactions=3110\nlatency_p99=0.041200510\n\n"
+                f"After:\n\nnum_transactions=398004\nlatency_p99={after}\n\n"
+                "That is a 130-fold drop in latency.\n")
+    far, near = ex(text("0.000024110")), ex(text("0.000321875"))
+    assert [(c.metric, c.claimed_change_pct) for c in far.claims if c.baseline is not None] == [
+        ("num_transactions", None), ("latency_p99", None)]
+    assert [round(c.claimed_change_pct or 0, 2) for c in far.claims if c.baseline is None] == [-99.23]
+    assert [(c.metric, round(c.claimed_change_pct or 0, 2)) for c in near.claims] == [
+        ("num_transactions", 0), ("latency_p99", -99.23)]
+
+
 def test_a_wrapped_sentence_is_read_whole() -> None:
     """The mail client broke the sentence inside the template; the passage joins it."""
     text = ("Subject: t\n\nThe rest goes noticeably worse: UDP_RR goes from ~6347\n"
