@@ -766,6 +766,17 @@ def _merge_asides(blocks: list[Block], rows: list[list[Row]]) -> None:
         if role(blocks[k].label) is None:
             where.setdefault(m, []).append(k)
     _merge_repeated(blocks, rows, masked, where)
+    # whether each block follows, with nothing between, one that names a side or one that
+    # does so in turn: a sub-heading "every variant repeats" stands so at each repeat
+    inside = [False] * len(blocks)
+    prev_k: int | None = None
+    for i, b in enumerate(blocks):
+        if not rows[i]:
+            continue
+        if prev_k is not None and b.window == blocks[prev_k].end:
+            p = blocks[prev_k]
+            inside[i] = role(p.label) is not None or p.arrow or inside[prev_k]
+        prev_k = i
     owner: int | None = None  # the last block that names a side
     for i in range(len(blocks)):
         b = blocks[i]
@@ -780,7 +791,7 @@ def _merge_asides(blocks: list[Block], rows: list[list[Row]]) -> None:
             continue
         aside = is_sentence(b.label + ".") and (b.label.rstrip().endswith((".", "!", "?")) or len(b.label.split()) >= 8)
         same = where.get(masked[i], [])
-        repeated = bool(same) and (same[0] < owner or same[-1] > i)
+        repeated = bool(same) and (same[0] < owner or same[-1] > i) and all(inside[j] for j in same)
         if not (aside or repeated) or cue(b.label).score * cue(blocks[owner].label).score < 0:
             owner = None  # "with x" after "without x" is the other side, not a sub-heading
             continue

@@ -71,6 +71,23 @@ def test_a_label_every_variant_repeats_is_not_the_variant() -> None:
     assert got[0][3] == "Without the fix"
 
 
+def test_a_tool_banner_repeated_by_two_runs_is_no_sub_heading_of_what_lies_between() -> None:
+    # a bug report: nstat after a failing run, strace of a good run "with the patch in
+    # place", nstat again; the banner "#kernel" under no side is nstat's own, so the second
+    # nstat is not the strace block's sub-heading, and its counters no side's numbers
+    nstat = "/ # nstat\n#kernel\nIpInReceives      {0}     0.0\nIpInDelivers      {0}     0.0\n" \
+            "IpExtInOctets     {1}     0.0\n\n"
+    text = ("Does that tell you anything?\n\n" + nstat.format(1, 576)
+            + "The trace of the good case (same image, with the patch in place) is below.\n\n"
+            + "".join(f"130   poll([{{fd=3, events=POLLIN}}], 2, 3000) = {k}\n" for k in range(1, 6))
+            + "\nIn that case the counters read as follows.\n\n" + nstat.format(2, 1152))
+    assert _named(text) == []
+    # under two sides, the banner each run repeats is still part of its side's output
+    side = "{0}\n\n#kernel\nIpInReceives      {1}     0.0\nIpInDelivers      {1}     0.0\n\n"
+    got = _named(side.format("Without the patch:", 1) + side.format("With the patch:", 2))
+    assert {(m, b, c) for m, b, c, *_ in got} == {("IpInReceives", 1, 2), ("IpInDelivers", 1, 2)}
+
+
 def test_the_label_above_a_describing_paragraph_names_the_block() -> None:
     text = ("Without patch (kernel 6.1.0-3):\n"
             "The shrinker never caught up until we stopped the reader; the whole\n"
