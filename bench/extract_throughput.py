@@ -16,9 +16,11 @@ Each run is its own subprocess, so its CPU time and peak RSS are its own:
   counted as lost;
 - ours over the archive twice in one run (once): peak RSS must not grow with the input;
 - with `--stages`, once each: the reader alone (`read`: iter_messages without the gate,
-  every message fully modelled, as the bot reads) and the two-level read with the gate
+  every message fully modelled, as the bot reads), the two-level read with a gate that
+  turns every message away (`closed`: what the two-level reading costs) and with the gate
   but no extraction (`gate`), so the CPU-seconds of extraction split into reading, gating
-  and the stages.
+  (gate - closed) and the stages with the output (ours - gate). `read` is not the reading
+  `ours` pays: it models every message.
 The two sides alternate within each round (order flipped every round) and each round gives
 one ratio of messages per CPU-second, ours / bare; the min and median are reported. CPU
 seconds, not wall time, are compared: the machine is shared.
@@ -47,10 +49,14 @@ def _cpu_seconds() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def run_reader(path: str, passes: int, limit: int, prescan: bool) -> dict:
-    """Only the reader: iter_messages with or without the gate, nothing extracted."""
+def run_reader(path: str, passes: int, limit: int, prescan: bool, closed: bool = False) -> dict:
+    """Only the reader: iter_messages with or without the gate, nothing extracted; `closed`,
+    the two-level read with a gate that turns every message away (what reading costs)."""
     sys.path.insert(0, ROOT)
     import claims.sources as sources
+
+    if closed:
+        sources.might_have_claims = lambda text: False  # type: ignore[assignment]
 
     count = passed = 0
     for _ in range(passes):
@@ -127,8 +133,8 @@ def child(argv: list[str]) -> int:
     cpu0, wall0 = _cpu_seconds(), time.perf_counter()
     if side == "bare":
         result = run_bare(path, passes, limit)
-    elif side in ("read", "gate"):
-        result = run_reader(path, passes, limit, prescan=side == "gate")
+    elif side in ("read", "gate", "closed"):
+        result = run_reader(path, passes, limit, prescan=side != "read", closed=side == "closed")
     else:
         result = run_ours(path, passes, limit, prescan=side == "ours", keys_out=keys)
     result["cpu_seconds"] = _cpu_seconds() - cpu0
@@ -204,10 +210,14 @@ def main() -> int:
               f"bare {max(x['peak_rss_mb'] for x in bare_runs):.1f} MiB")
         if args.stages:
             full = spawn("read", plain, 1, args.limit)
+            closed = spawn("closed", plain, 1, args.limit)
             gated = spawn("gate", plain, 1, args.limit)
             print(f"stages (CPU-s): read every message {full['cpu_seconds']:.1f}, two-level read "
-                  f"with the gate {gated['cpu_seconds']:.1f} ({gated['with_lines']} messages given "
-                  f"lines), extract {o['cpu_seconds']:.1f}, bare {b['cpu_seconds']:.1f}")
+                  f"with the gate closed {closed['cpu_seconds']:.1f}, with the gate "
+                  f"{gated['cpu_seconds']:.1f} ({gated['with_lines']} messages given lines), extract "
+                  f"{o['cpu_seconds']:.1f}, bare {b['cpu_seconds']:.1f}; so the gate ~"
+                  f"{gated['cpu_seconds'] - closed['cpu_seconds']:.1f}, the stages and output ~"
+                  f"{o['cpu_seconds'] - gated['cpu_seconds']:.1f}")
         if args.mbox != plain:
             xz = spawn("ours", args.mbox, 1, args.limit)
             print(f"ours from the .xz: {xz['cpu_rate']:.0f} msg/CPU-s "
