@@ -640,8 +640,12 @@ def _worth_parsing(rest: str, ctx: _Context) -> bool:
 def _line_events(rest: str, ctx: _Context, ln: Line) -> list[ShellEvent]:
     if not rest or len(rest) > 1500:
         return []
-    if not ctx.prompted and rest.endswith(".") and not rest.endswith(".."):
-        rest = rest[:-1]  # a command that ends a sentence
+    if not ctx.prompted:
+        if rest.endswith(".") and not rest.endswith(".."):
+            rest = rest[:-1]  # a command that ends a sentence
+        # one item of a list in prose ("ethtool -C eth0 rx-usecs 10, or"), or a command the
+        # mail annotates ("ethtool -C eth0 tx-frames-irq 0 // disables tx interrupts")
+        rest = _PROSE_TAIL.sub("", rest)
     if not ctx.prompted:
         head, results = _results_after(rest)
         if results:
@@ -704,6 +708,7 @@ def _piece_event(text: str, ctx: _Context, ln: Line, *, alone: bool,
     return ev
 
 
+_PROSE_TAIL = re.compile(r"\s+//\s.*$|(?<=\S),(?:\s+(?:or|and))?\s*$")
 _RESULTS_AFTER = re.compile(r"^(?P<cmd>\S+(?:\s+\S+){1,40}?):\s+(?=[^\n]*[A-Za-z][^\n]*\d)(?P<rest>.+)$")
 
 

@@ -16,6 +16,7 @@ _ECHO = re.compile(r"^echo\s+(?:-n\s+)?(?P<val>[^>|]{1,200}?)\s*(?:>>?|\|\s*(?:s
 _FOR_ECHO = re.compile(
     r"^for\s+(?P<var>\w+)\s+in\s+(?P<paths>[^;]{1,300});\s*do\s+(?P<body>[^;]{1,300});\s*done\s*$"
 )
+_SYSCTL_ARG = re.compile(r"[./=]")  # a key (net.ipv4.tcp_rmem, net/core/x) or key=value, never a bare word
 WRAPPERS = ("taskset", "numactl", "chrt", "nice", "sudo", "time", "env", "stdbuf")
 _TYPED_KINDS = frozenset({"sysctl", "sysfs", "procfs", "ethtool", "tc"})
 SETUP_PROGRAMS = ("sysctl", "ethtool", "tc", "ip", "echo", "for", "cpupower", "devlink", "ifconfig",
@@ -75,8 +76,8 @@ def parse_setup(raw: str, line: int, host: str | None = None, depth: int = 0) ->
     step.args = argv[1:]
     if prog == "sysctl":
         kv = next((a for a in argv[1:] if "=" in a), None)
-        if kv is None:
-            return None
+        if kv is None or not all(a.startswith("-") or _SYSCTL_ARG.search(a) for a in argv[1:]):
+            return None  # sysctl reads keys and sets key=value; other words are prose
         step.kind = "sysctl"
         step.key, step.value = (p.strip() for p in kv.split("=", 1))
         return step

@@ -119,6 +119,24 @@ def test_readings_are_not_setup_steps() -> None:
     assert [(s.kind, s.device) for s in f.setup] == [("ethtool", "eth0"), ("tc", "eth0"), ("ip", "eth0")]
 
 
+def test_a_step_in_a_list_in_prose_or_annotated_ends_where_the_prose_starts() -> None:
+    """Archive shapes, invented words: a step that is one item of a list in prose ends at
+    its comma ("..., or"); a step the mail annotates ("// ...") ends before the note; and a
+    sysctl line the mail client wrapped into prose ("sysctl -n a.b=1, ..) that assumes") is no
+    step: sysctl reads keys and sets key=value, and other words are not its arguments."""
+    f = found("To change only rx coalescing one runs\n    ethtool -C eth0 rx-usecs 10, or\n"
+              "    ethtool -Q eth0 queue_mask 0x1 -C rx-usecs 12,\nand both fail.\n\n"
+              "ethtool -C eth1 tx-frames 0 // turns tx interrupts off\n\n"
+              "a separate path turns it off (bond enslave, xdp install,\n"
+              "sysctl -n net.ipv4.ip_forward=1, ..) that assumes it can.\n\n"
+              "sysctl -w net.core.busy_poll=50 net.core.busy_read=50\n")
+    assert [(s.raw, s.device, s.value) for s in f.setup] == [
+        ("ethtool -C eth0 rx-usecs 10", "eth0", "rx-usecs 10"),
+        ("ethtool -Q eth0 queue_mask 0x1 -C rx-usecs 12", "eth0", "queue_mask 0x1 rx-usecs 12"),
+        ("ethtool -C eth1 tx-frames 0", "eth1", "tx-frames 0"),
+        ("sysctl -w net.core.busy_poll=50 net.core.busy_read=50", None, "50")]
+
+
 def test_setup_behind_sudo_and_through_tee_stays_setup() -> None:
     """Invented: `echo 1 | sudo tee /sys/...` is one sysfs step (not split at the pipe);
     `sudo sysctl`/`sudo ethtool` are typed steps; `sudo ip ...` stays untyped (no step)."""
