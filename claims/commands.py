@@ -646,7 +646,6 @@ def _line_events(rest: str, ctx: _Context, ln: Line) -> list[ShellEvent]:
         # one item of a list in prose ("ethtool -C eth0 rx-usecs 10, or"), or a command the
         # mail annotates ("ethtool -C eth0 tx-frames-irq 0 // disables tx interrupts")
         rest = _PROSE_TAIL.sub("", rest)
-    if not ctx.prompted:
         head, results = _results_after(rest)
         if results:
             inner = _line_events(head, ctx, ln)
