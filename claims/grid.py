@@ -1277,8 +1277,7 @@ def _claim(g: Grid, metric: str, b: Cell, c: Cell, blabel: str, clabel: str, uni
         unit = scales[2] or g.unit
     elif bt.unit == ct.unit and bt.unit in MAGNITUDES and unit and unit[0] not in MAGNITUDES:
         unit = bt.unit + unit  # both at one scale ("810k", "830k" under "pps"): 810 kpps, not 810 pps
-    if unit in MAGNITUDES and g.unit:
-        unit += g.unit
+    unit = _with_magnitude(unit, g.unit)  # a bare "k" and the unit the grid names
     if bt.percent:
         unit = "%"
     metric = metric.strip() or unit_kind(unit) or (unit if unit not in MAGNITUDES else None) or "value"
