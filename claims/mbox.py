@@ -95,6 +95,14 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
     kept = b""  # the head of an oversize message
     quoted = False  # a ">From " in the current message: its mboxrd quoting to undo
     head_size = min(OVERSIZE_HEAD, max_message)  # never past the message's end
+
+    def finished(end: int, size: int) -> bytes:
+        """The current message, its bytes up to `end` in buf, `size` of them in all (the
+        dropped ones too): an Oversize of its head when that is over max_message."""
+        if size > max_message:
+            return Oversize(kept if dropped else bytes(buf[begin:begin + head_size]), size)
+        return _message(buf, begin, end, quoted)
+
     while True:
         # every "From " is looked at once (nearly all open a line): a separator candidate
         # when a newline precedes it, mboxrd quoting when a ">" does, so the message needs
@@ -110,12 +118,7 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
                 end_line = len(buf)
             if end_line >= 0:
                 if end_line - nl - 1 <= max_message and _is_separator(buf, nl, end_line):
-                    size = dropped + nl - begin
-                    if size > max_message:
-                        top = kept if dropped else bytes(buf[begin:begin + head_size])
-                        yield line, Oversize(top, size)
-                    else:
-                        yield line, _message(buf, begin, nl, quoted)
+                    yield line, finished(nl, dropped + nl - begin)
                     line += dropped_lines + buf.count(b"\n", begin, end_line + 1)
                     dropped = dropped_lines = 0
                     begin = end_line + 1
@@ -150,12 +153,8 @@ def split_mbox(stream: BinaryIO, head: bytes = b"",
         else:
             eof = True
     if begin < len(buf) or dropped:
-        size = dropped + len(buf) - begin - buf.endswith(b"\n")  # as if a separator followed
-        if size > max_message:
-            top = kept if dropped else bytes(buf[begin:begin + head_size])
-            yield line, Oversize(top, size)
-        else:
-            yield line, _message(buf, begin, len(buf), quoted)
+        # its size as if a separator followed: without the newline ending its last line
+        yield line, finished(len(buf), dropped + len(buf) - begin - buf.endswith(b"\n"))
 
 
 def _message(buf: bytearray, begin: int, end: int, quoted: bool) -> bytes:
