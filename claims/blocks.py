@@ -507,7 +507,7 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
         if matched:
             fixed = _reference_columns(matched)
             for br, cr in matched:
-                out.extend(_tool_named(br, pair_rows(br, cr, tabular=True, context=context, fixed=fixed)))
+                out.extend(_tool_named(br, cr, pair_rows(br, cr, tabular=True, context=context, fixed=fixed)))
             continue
         by_shape: dict[tuple[str, ...], list[Row]] = {}
         for r in cand_rows:
@@ -523,14 +523,17 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
             if k >= len(cands) or (len(cands) != base_count[shape] and base_count[shape] > 1):
                 continue  # lines of one shape printed a different number of times: which is which?
             used[shape] = k + 1
-            out.extend(_tool_named(br, pair_rows(br, cands[k], tabular=True, context=context)))
+            out.extend(_tool_named(br, cands[k], pair_rows(br, cands[k], tabular=True, context=context)))
     return out
 
 
-def _tool_named(row: Row, claims: list[Claim]) -> list[Claim]:
+def _tool_named(row: Row, cand: Row, claims: list[Claim]) -> list[Claim]:
     """The claims of a row that is one line of a tool's output, named as the tool's
     description names that line's numbers (iperf3's "1.34 GBytes" is the transfer, its
-    "144 KBytes" the congestion window, a setting that is no claim); other rows' as they are."""
+    "144 KBytes" the congestion window, a setting that is no claim); other rows' as they are.
+    A key the line is printed under ("1K:   [  5] ... 4.63 GBytes") names the run, not the
+    number, so the tool's name would lose it: it is the claim's context, as a row label is
+    (else every packet size's transfer is one "transfer", and their specs are not told apart)."""
     if not claims:
         return claims
     named = line_samples(" ".join(t.text for t in row.tokens))
@@ -547,8 +550,19 @@ def _tool_named(row: Row, claims: list[Claim]) -> list[Claim]:
         if s.config:
             continue
         c.metric, c.better = s.metric, s.better
+        key = _row_key(row, cand)
+        if key is not None and key.lower() not in s.metric.lower():
+            c.context = f"{c.context}: {key}" if c.context else key
         out.append(c)
     return out
+
+
+def _row_key(base: Row, cand: Row) -> str | None:
+    """The key two paired rows are printed under: one, or both where they differ (a typo
+    on one side, "256:" beside "256K:", is shown as it is, not corrected)."""
+    if base.key is None or cand.key is None or base.key.lower() == cand.key.lower():
+        return base.key or cand.key
+    return f"{base.key} / {cand.key}"
 
 
 def _close(a: float, b: float) -> bool:

@@ -225,3 +225,29 @@ def test_lines_the_step_mask_makes_equal_have_one_step_key() -> None:
 @settings(max_examples=200, deadline=None)
 def test_the_step_key_never_parts_what_the_mask_joins(texts: list[str]) -> None:
     assert _keys_agree(texts) == []
+
+
+def test_a_key_printed_before_each_tool_line_is_the_claims_context() -> None:
+    """iperf3 interval lines each printed under the size they ran with ("1K:   [  5] ...")
+    in one block per side: the tool names the numbers (transfer, bitrate), the key says
+    which run, so each size keeps its own claim and spec; a key one side mistyped is shown
+    as both sides wrote it."""
+    def side(keys: list[str], gbytes: list[str]) -> str:
+        return "".join(f"{k}:     [  5]  30.00-35.00  sec  {g} GBytes  {float(g) * 1.7:.1f} Gbits/sec    0\n"
+                       for k, g in zip(keys, gbytes, strict=True))
+
+    text = ("Subject: [PATCH net-next] x\n\nHere is the iperf3 output:\n\nWith the patch:\n"
+            + side(["256K", "1K", "4K"], ["1.34", "4.63", "13.3"]) + "\nWithout the patch:\n"
+            + side(["256", "1K", "4K"], ["1.57", "5.47", "14.5"]))
+    ex = extract_message(message_from_text(text))
+    got = {(c.context, c.metric): (c.baseline.value, c.candidate.value) for c in ex.claims if c.baseline and c.candidate}
+    assert got[("1K", "transfer")] == (5.47, 4.63)
+    assert got[("4K", "transfer")] == (14.5, 13.3)
+    assert got[("256 / 256K", "transfer")] == (1.57, 1.34)
+    assert {ctx for ctx, _ in got} == {"256 / 256K", "1K", "4K"}
+
+    from claims.specbuild import specs_for
+
+    # one spec per size, each saying which: before, three specs of one "transfer" each, unnamed
+    assert sorted(m.label for spec in specs_for(ex) for m in spec.metrics if m.name == "transfer") \
+        == ["1K", "256 / 256K", "4K"]
