@@ -530,7 +530,8 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             continue
         if len(ps) == 1 and (got or blanks or intro or len(ps[0][2].split()) <= 6):
             words = ps[0][2]
-            if (len(words.split()) <= 8 or intro) and not words.endswith((".", ",")):
+            if (_word_count(words) <= 8 or intro) and not words.endswith((".", ",")) \
+                    and not _list_item(lines, j, depth):
                 g.title = words.rstrip(":")
             if got or (len(words.split()) <= 3 or collapsed and not intro) and i - j == 1 and not blanks:
                 if not got:
@@ -555,6 +556,22 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             # "MTU(Bytes)/Bandwidth (Gbit/s)": the row key's name and unit, then the values'
             last = units[-1] if "/" in g.title[units[0].end():units[-1].start()] else units[0]
             g.unit = last.group("u")
+
+
+_BULLET = re.compile(r"\s*[-*•+]\s")
+
+
+def _list_item(lines: Sequence[Line], j: int, depth: int) -> bool:
+    """Line j is one item of a bulleted list ("- CPU: Xeon Silver 4214" under "- Disk: ..."):
+    it describes the setup beside its siblings; it is no title of the table under the list."""
+    return _BULLET.match(lines[j].text) is not None and j > 0 and lines[j - 1].depth == depth \
+        and _BULLET.match(lines[j - 1].text) is not None
+
+
+def _word_count(text: str) -> int:
+    """The words of a line, not its operators: "host -> guest efficiency [Mbps / (%CPU_Host
+    + %CPU_Guest)]" is six words long, however the author spaces its symbols."""
+    return sum(1 for w in text.split() if any(ch.isalnum() for ch in w))
 
 
 _CODE = re.compile(r"[;{}]|/\*|\*/|^\s*\*(?:\s|$)|->\w|&&|\|\||\*\w|\w\[\w|==|!=|\+\+|--\w|^(?:[-+]\s*)?#\w|\b[0-9a-f]{12,40}\b"

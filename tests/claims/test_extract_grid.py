@@ -38,6 +38,35 @@ def test_aligned_table_with_key_column_and_title_unit() -> None:
     assert {c.unit for c in got} == {"Gbps"} and got[0].baseline.label == "before opt"
 
 
+def test_two_tables_told_apart_by_titles_written_with_symbols() -> None:
+    """A title's length is its words, not the symbols spaced between them: "host -> guest
+    efficiency [Mbps / (%CPU_Host + %CPU_Guest)]" (six words, ten pieces) names its table,
+    so the claims of the two directions' tables are not one metric twice."""
+    def table(title: str, rows: str) -> str:
+        return f"        {title} efficiency [Mbps / (%CPU_Host + %CPU_Guest)]\n" \
+            f"pkt_size before opt   p 1     p 2+3\n\n{rows}\n"
+
+    got = ex(table("host -> guest", "32         0.35      0.45     0.79\n64         0.56      0.80     1.41\n")
+             + table("guest -> host", "32         0.43      0.43     0.53\n64         0.85      0.86     1.04\n")).claims
+    names = {(c.metric, c.candidate.label): (c.baseline.value, c.candidate.value) for c in got}
+    assert len(names) == 8 == len(got)
+    assert names[("host -> guest efficiency [Mbps / (%CPU_Host + %CPU_Guest)] pkt_size 32", "p 1")] == (0.35, 0.45)
+    assert names[("guest -> host efficiency [Mbps / (%CPU_Host + %CPU_Guest)] pkt_size 64", "p 2+3")] == (0.85, 1.04)
+    assert {c.better for c in got} == {"higher"}
+
+
+def test_the_last_item_of_a_setup_list_is_no_title() -> None:
+    """A bulleted list describing the setup right above a table ("- CPU: Xeon ... @ 2.20GHz"):
+    its last item does not name the table's metrics (nor make IOPS a CPU share)."""
+    text = ("- Benchmark: fio ioengine=pvsync2 numjobs=4 direct=1\n"
+            "- CPU: Intel(R) Xeon(R) Silver 4214 CPU @ 2.20GHz\n\n"
+            "rw          bs hipri=0 hipri=1\n------------------------------\n"
+            "randread    4k 149,426 170,763 +14%\nrandread   16k 118,939 134,269 +12%\n")
+    got = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value) for c in got] == [(149426, 170763), (118939, 134269)]
+    assert not any("CPU" in c.metric for c in got) and {c.better for c in got} != {"lower"}
+
+
 def test_two_line_header_with_units_and_diff_column() -> None:
     text = ("          Before     After        Diff\n"
             "clients   req/ms     req/ms\n"
