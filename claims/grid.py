@@ -1574,8 +1574,10 @@ def _promote_header_row(g: Grid) -> None:
 
 
 def _slash_claims(g: Grid, k: int, kinds: list[str]) -> list[Claim]:
-    """Cells that hold both sides ("318K/316K" under "(before/after)")."""
+    """Cells that hold both sides ("318K/316K" under "(before/after)"), each named by its
+    row: its label, or the swept parameter in the first column ("IO size 512B")."""
     out: list[Claim] = []
+    keyed = _key_column(g, kinds) and all(r.cells[0] is None or r.cells[0].second is None for r in g.rows)
     for j in range(k):
         name = g.names[j]
         m = re.search(r"\(?([A-Za-z][\w -]{0,20})/([A-Za-z][\w -]{0,20})\)?", name)
@@ -1590,8 +1592,10 @@ def _slash_claims(g: Grid, k: int, kinds: list[str]) -> list[Claim]:
             c = r.cells[j]
             if c is None or c.second is None:
                 continue
-            cl = _claim(g, _metric(name, r.label), c, c, second if swap else first, first if swap else second,
-                        g.units[j] or g.unit, [r], None, r.label, b_second=swap, c_second=not swap)
+            row = r.label or (_metric(g.key_name or g.names[0], r.cells[0].tok.text)
+                              if keyed and j > 0 and r.cells[0] is not None else "")
+            cl = _claim(g, _metric(name, row), c, c, second if swap else first, first if swap else second,
+                        g.units[j] or g.unit, [r], None, row, b_second=swap, c_second=not swap)
             if cl is not None:
                 out.append(cl)
     return out

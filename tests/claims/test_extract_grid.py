@@ -137,6 +137,9 @@ def test_slash_cells_hold_both_sides() -> None:
             "512B          318K/316K\n\n"
             "4KB           323K/321K\n")
     assert pairs(text) == [(318, 316), (323, 321)]
+    # each row's claim says which size it is, else the two read as one metric twice
+    assert [(c.metric, c.context) for c in ex(text).claims] == [
+        ("Rand Read (before/after) IO size 512B", "IO size 512B"), ("Rand Read (before/after) IO size 4KB", "IO size 4KB")]
 
 
 @pytest.mark.parametrize("text", [
