@@ -335,11 +335,11 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
             continue
         _name_numbers(row)
         key_end = next((i for i, t in enumerate(row.tokens[:12]) if t.text.endswith(":")), None)
-        if key_end is not None and any(t.kind == "value" for t in row.tokens[:key_end]):
+        if key_end is not None and any(t.kind == "value" and not _SETTING.fullmatch(t.text) for t in row.tokens[:key_end]):
             key_end = None  # "133292pps 68Mb/sec errors:": numbers are results, not a name
             row.label_in_text = False
-        if key_end is not None:
-            row.key = " ".join(t.text for t in row.tokens[:key_end + 1]).rstrip(":")
+        if key_end is not None:  # "numjobs=4 : IOPS = 383K": a setting names the run, as a word does
+            row.key = " ".join(t.text for t in row.tokens[:key_end + 1]).rstrip(":").strip(_KEY_MARKS) or None
         else:
             _name_column(row, text)
         if tail and tail_at == k:  # the second line of a wrapped record: named in order
@@ -353,6 +353,11 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
         _key_columns(row)
         rows.append(row)
     return _unwrapped(rows)
+
+
+# a setting written into a row's name: "numjobs=4", "bs=4k" (a name, "=", a value)
+_SETTING = re.compile(r"[A-Za-z][\w.-]*=[\w.]+")
+_KEY_MARKS = " \t-*+•>"  # the bullet or dash a row's name is listed under ("-- numjobs=4 :")
 
 
 def _wrapped_record(lines: Sequence[Line], k: int, end: int, headers: list[str], header_at: int) -> bool:
@@ -507,7 +512,7 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
         if matched:
             fixed = _reference_columns(matched)
             for br, cr in matched:
-                out.extend(_tool_named(br, cr, pair_rows(br, cr, tabular=True, context=context, fixed=fixed)))
+                out.extend(_keyed(br, cr, _tool_named(br, pair_rows(br, cr, tabular=True, context=context, fixed=fixed))))
             continue
         by_shape: dict[tuple[str, ...], list[Row]] = {}
         for r in cand_rows:
@@ -523,17 +528,14 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
             if k >= len(cands) or (len(cands) != base_count[shape] and base_count[shape] > 1):
                 continue  # lines of one shape printed a different number of times: which is which?
             used[shape] = k + 1
-            out.extend(_tool_named(br, cands[k], pair_rows(br, cands[k], tabular=True, context=context)))
+            out.extend(_keyed(br, cands[k], _tool_named(br, pair_rows(br, cands[k], tabular=True, context=context))))
     return out
 
 
-def _tool_named(row: Row, cand: Row, claims: list[Claim]) -> list[Claim]:
+def _tool_named(row: Row, claims: list[Claim]) -> list[Claim]:
     """The claims of a row that is one line of a tool's output, named as the tool's
     description names that line's numbers (iperf3's "1.34 GBytes" is the transfer, its
-    "144 KBytes" the congestion window, a setting that is no claim); other rows' as they are.
-    A key the line is printed under ("1K:   [  5] ... 4.63 GBytes") names the run, not the
-    number, so the tool's name would lose it: it is the claim's context, as a row label is
-    (else every packet size's transfer is one "transfer", and their specs are not told apart)."""
+    "144 KBytes" the congestion window, a setting that is no claim); other rows' as they are."""
     if not claims:
         return claims
     named = line_samples(" ".join(t.text for t in row.tokens))
@@ -550,11 +552,27 @@ def _tool_named(row: Row, cand: Row, claims: list[Claim]) -> list[Claim]:
         if s.config:
             continue
         c.metric, c.better = s.metric, s.better
-        key = _row_key(row, cand)
-        if key is not None and key.lower() not in s.metric.lower():
-            c.context = f"{c.context}: {key}" if c.context else key
         out.append(c)
     return out
+
+
+def _keyed(base: Row, cand: Row, claims: list[Claim]) -> list[Claim]:
+    """A key the two rows are printed under that their claims' metrics do not hold names
+    the run, not the number ("1K:   [  5] ... 4.63 GBytes" named by iperf3 as the
+    transfer, "-- numjobs=4 : IOPS = 383K" named by its words): it is each claim's
+    context, as a row label is (else every size's transfer is one "transfer", and their
+    specs are not told apart). A key that names the number ("MemFree: 1234 kB") is in it,
+    one that names the first of the row's numbers ("Rx-pps: 8861574 Rx-bps: 3969985208")
+    is among its columns, and one that is the metric and more (the command a row of
+    results is printed after) already says it."""
+    key = _row_key(base, cand)
+    if key is None or key in base.columns:
+        return claims
+    for c in claims:
+        k, m = key.lower(), c.metric.lower()
+        if k not in m and m not in k:
+            c.context = f"{c.context}: {key}" if c.context else key
+    return claims
 
 
 def _row_key(base: Row, cand: Row) -> str | None:

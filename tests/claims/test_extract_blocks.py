@@ -251,3 +251,23 @@ def test_a_key_printed_before_each_tool_line_is_the_claims_context() -> None:
     # one spec per size, each saying which: before, three specs of one "transfer" each, unnamed
     assert sorted(m.label for spec in specs_for(ex) for m in spec.metrics if m.name == "transfer") \
         == ["1K", "256 / 256K", "4K"]
+
+
+def test_a_setting_that_names_each_row_is_its_claims_context() -> None:
+    """fio results listed per job count under each side ("-- numjobs=2 : IOPS = 367K, avg
+    latency = 347.33us"): the words name the numbers, the setting before the ":" names the
+    run; a row that names its first number there ("Rx-pps: 8861574  Rx-bps: ...") keeps none."""
+    text = ("Subject: x\n\n- Fio io_uring poll without virtio-blk poll support\n"
+            "\t-- numjobs=1 : IOPS = 339K, avg latency = 188.33us\n"
+            "\t-- numjobs=2 : IOPS = 367K, avg latency = 347.33us\n\n"
+            "- Fio io_uring poll with virtio-blk poll support\n"
+            "\t-- numjobs=1 : IOPS = 385K, avg latency = 165.94us\n"
+            "\t-- numjobs=2 : IOPS = 408K, avg latency = 313.28us\n")
+    got = [(c.context, c.metric, c.baseline.value, c.candidate.value)
+           for c in extract_message(message_from_text(text)).claims if c.baseline and c.candidate]
+    assert got == [("numjobs=1", "IOPS", 339, 385), ("numjobs=1", "avg latency", 188.33, 165.94),
+                   ("numjobs=2", "IOPS", 367, 408), ("numjobs=2", "avg latency", 347.33, 313.28)]
+    text = ("Subject: x\n\nwithout the patch:\n  Rx-pps:   8861574     Rx-bps:  3969985208\n\n"
+            "with the patch:\n  Rx-pps:   6333196     Rx-bps:  2837272088\n")
+    got = [(c.context, c.metric) for c in extract_message(message_from_text(text)).claims]
+    assert len(got) == 2 and {ctx for ctx, _ in got} == {None}
