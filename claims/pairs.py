@@ -129,6 +129,9 @@ def spreads_of(tokens: list[Token]) -> dict[int, Token]:
 
 def metric_name(tokens: list[Token], i: int) -> str:
     """Words that name the value at `tokens[i]`: the words after it, else the words before."""
+    packed = _packed_name(tokens, i)
+    if packed is not None:
+        return packed
     if "=" in tokens[i].text:
         return tokens[i].text.strip("()[],;:").split("=", 1)[0]
     after: list[str] = []
@@ -160,6 +163,23 @@ def metric_name(tokens: list[Token], i: int) -> str:
     if before and (not after or (unit and after[0] == unit and len(after) == 1)):
         return " ".join(before + after)
     return " ".join(after or before)
+
+
+def _packed_name(tokens: list[Token], i: int) -> str | None:
+    """The name of one number of a packed word ("Min/Mean/Max = 77,665/90,153/106,895",
+    which the tokenizer reads as three values one "/" apart): the name at its place, after
+    the packed word ("Min/Mean/Max: Min"), so a name that is also a unit ("Min") is not
+    read as one."""
+    g = i
+    while g > 0 and tokens[g - 1].kind == "value" and tokens[g - 1].end + 1 == tokens[g].start:
+        g -= 1
+    n = i + 1
+    while n < len(tokens) and tokens[n].kind == "value" and tokens[n - 1].end + 1 == tokens[n].start:
+        n += 1
+    if n - g < 2 or g < 2 or tokens[g - 1].text != "=" or tokens[g - 2].kind != "word":
+        return None
+    names = tokens[g - 2].text.split("/")
+    return f"{tokens[g - 2].text}: {names[i - g]}" if len(names) == n - g and all(names) else None
 
 
 def _named_before(tokens: list[Token], i: int) -> str | None:

@@ -271,3 +271,15 @@ def test_a_setting_that_names_each_row_is_its_claims_context() -> None:
             "with the patch:\n  Rx-pps:   6333196     Rx-bps:  2837272088\n")
     got = [(c.context, c.metric) for c in extract_message(message_from_text(text)).claims]
     assert len(got) == 2 and {ctx for ctx, _ in got} == {None}
+
+
+def test_each_number_of_a_packed_word_takes_its_own_name() -> None:
+    """"Min/Mean/Max = 77,665/90,153/106,895" under each kernel: three results, each named
+    at its place ("Min" kept as a name, not read as minutes), not one named and two 'value'."""
+    text = ("Subject: x\n\n5.8.0-rc4\n=========\n\nThreads = 160, Min/Mean/Max = 77,665/90,153/106,895\n\n"
+            "5.8.0-rc4-qlock+\n================\n\nThreads = 160, Min/Mean/Max = 123,835/124,580/124,587\n")
+    got = {c.metric: (c.baseline.value, c.candidate.value, c.unit)
+           for c in extract_message(message_from_text(text)).claims if c.baseline and c.candidate}
+    assert got["Min/Mean/Max: Min"] == (77665, 123835, None)
+    assert got["Min/Mean/Max: Mean"] == (90153, 124580, None)
+    assert got["Min/Mean/Max: Max"] == (106895, 124587, None)
