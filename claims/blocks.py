@@ -512,7 +512,8 @@ def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]
         if matched:
             fixed = _reference_columns(matched)
             for br, cr in matched:
-                out.extend(_keyed(br, cr, _tool_named(br, pair_rows(br, cr, tabular=True, context=context, fixed=fixed))))
+                out.extend(_keyed(br, cr, _tool_named(br, pair_rows(br, cr, tabular=True, context=context, fixed=fixed)),
+                                  _swept(br, fixed)))
             continue
         by_shape: dict[tuple[str, ...], list[Row]] = {}
         for r in cand_rows:
@@ -556,7 +557,7 @@ def _tool_named(row: Row, claims: list[Claim]) -> list[Claim]:
     return out
 
 
-def _keyed(base: Row, cand: Row, claims: list[Claim]) -> list[Claim]:
+def _keyed(base: Row, cand: Row, claims: list[Claim], swept: str | None = None) -> list[Claim]:
     """A key the two rows are printed under that their claims' metrics do not hold names
     the run, not the number ("1K:   [  5] ... 4.63 GBytes" named by iperf3 as the
     transfer, "-- numjobs=4 : IOPS = 383K" named by its words): it is each claim's
@@ -565,7 +566,7 @@ def _keyed(base: Row, cand: Row, claims: list[Claim]) -> list[Claim]:
     one that names the first of the row's numbers ("Rx-pps: 8861574 Rx-bps: 3969985208")
     is among its columns, and one that is the metric and more (the command a row of
     results is printed after) already says it."""
-    key = _row_key(base, cand)
+    key = _row_key(base, cand) or swept
     if key is None or key in base.columns:
         return claims
     for c in claims:
@@ -573,6 +574,17 @@ def _keyed(base: Row, cand: Row, claims: list[Claim]) -> list[Claim]:
         if k not in m and m not in k:
             c.context = f"{c.context}: {key}" if c.context else key
     return claims
+
+
+def _swept(row: Row, fixed: frozenset[int]) -> str | None:
+    """A row's first number when it is a reference (_reference_columns: the same on both
+    sides, another down the rows) written as a setting ("Threads = 160, Total Rate = ..."):
+    the parameter the rows sweep, which names the row as a key does."""
+    first = next((i for i, t in enumerate(row.tokens) if t.kind == "value"), None)
+    if 0 not in fixed or first is None or first < 2 or row.tokens[first - 1].text != "=" \
+            or row.tokens[first - 2].kind != "word":
+        return None  # a reference printed bare (UnixBench's BASELINE column) names nothing
+    return " ".join(t.text for t in row.tokens[:first + 1]).strip(_KEY_MARKS + ",;:") or None
 
 
 def _row_key(base: Row, cand: Row) -> str | None:

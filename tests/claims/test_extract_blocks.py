@@ -283,3 +283,19 @@ def test_each_number_of_a_packed_word_takes_its_own_name() -> None:
     assert got["Min/Mean/Max: Min"] == (77665, 123835, None)
     assert got["Min/Mean/Max: Mean"] == (90153, 124580, None)
     assert got["Min/Mean/Max: Max"] == (106895, 124587, None)
+
+
+def test_a_setting_each_row_starts_with_and_both_sides_share_names_the_row() -> None:
+    """locktest's rows under each kernel ("Threads = 160, Total Rate = 1,441,759 op/s"):
+    the thread count is the same on both sides and another down the rows, so it is the
+    parameter the rows sweep; it names each claim, and is no claim of its own."""
+    def side(rates: list[str]) -> str:
+        return "".join(f"Threads = {n}, Total Rate = {r} op/s\n"
+                       for n, r in zip((160, 80, 40), rates, strict=True))
+
+    text = ("Subject: x\n\n5.8.0-rc4\n=========\n\n" + side(["1,441,759", "2,555,000", "4,001,000"])
+            + "\n5.8.0-rc4-qlock+\n================\n\n" + side(["1,992,000", "4,825,000", "5,299,000"]))
+    got = {(c.context, c.metric): (c.baseline.value, c.candidate.value)
+           for c in extract_message(message_from_text(text)).claims if c.baseline and c.candidate}
+    assert got == {("Threads = 160", "Total Rate"): (1441759, 1992000), ("Threads = 80", "Total Rate"): (2555000, 4825000),
+                   ("Threads = 40", "Total Rate"): (4001000, 5299000)}
