@@ -1453,6 +1453,10 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
     group = _gutter_group(g, k, bj)
     cands = [j for j in axis.variants if j != bj and j in group]
     ccols = [j for j in range(k) if kinds[j] == "change"]
+    # a column before the variants' that none of them is ("rw  bs  hipri=0  hipri=1": the
+    # block size) is a setting each row was run with: it names the row with its label
+    params = [j for j in range(1 if key_col else 0, min(axis.variants))
+              if kinds[j] not in ("change", "spread", "runs", "index")]
     for r in g.rows:
         if _is_change_row(r):
             continue
@@ -1462,7 +1466,8 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
         keytxt = None
         if key_col and r.cells[0] is not None:
             keytxt = _metric(g.key_name or g.names[0], r.cells[0].tok.text)
-        rowname = r.label or keytxt
+        rowname = _metric(r.label or keytxt, *(_metric(g.names[j], r.cells[j].tok.text)  # type: ignore[union-attr]
+                                                for j in params if r.cells[j] is not None)) or None
         for j in cands:
             c = r.cells[j]
             if c is None:

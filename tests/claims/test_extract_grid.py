@@ -67,6 +67,17 @@ def test_the_last_item_of_a_setup_list_is_no_title() -> None:
     assert not any("CPU" in c.metric for c in got) and {c.better for c in got} != {"lower"}
 
 
+def test_a_setting_column_before_the_variants_names_each_row() -> None:
+    """fio's table "rw  bs  hipri=0  hipri=1": the block size beside the workload is what
+    each row was run with, so "randread" at 4k and at 16k are two metrics, not one twice."""
+    text = ("rw          bs hipri=0 hipri=1\n------------------------------\n"
+            "randread    4k 149,426 170,763 +14%\nrandread   16k 118,939 134,269 +12%\n"
+            "randwrite   4k 138,578 163,600 +18%\n")
+    got = [(c.metric, c.baseline.value, c.candidate.value, c.claimed_change_pct) for c in ex(text).claims]
+    assert got == [("randread bs 4k", 149426, 170763, 14), ("randread bs 16k", 118939, 134269, 12),
+                   ("randwrite bs 4k", 138578, 163600, 18)]
+
+
 def test_two_line_header_with_units_and_diff_column() -> None:
     text = ("          Before     After        Diff\n"
             "clients   req/ms     req/ms\n"
