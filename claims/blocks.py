@@ -569,11 +569,16 @@ def _keyed(base: Row, cand: Row, claims: list[Claim], swept: str | None = None) 
     key = _row_key(base, cand) or swept
     if key is None or key in base.columns:
         return claims
+    k = _folded(key)
     for c in claims:
-        k, m = key.lower(), c.metric.lower()
-        if k not in m and m not in k:
+        m = _folded(c.metric)
+        if k not in m and m not in k:  # "Execl Throughput" is the tool's "execl_throughput"
             c.context = f"{c.context}: {key}" if c.context else key
     return claims
+
+
+def _folded(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
 
 
 def _swept(row: Row, fixed: frozenset[int]) -> str | None:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from claims.blocks import command_run_claims, labelled_block_claims
 from claims.commands import find_commands, with_results
+from claims.headings import tell_apart
 from claims.hunks import fragment_runs, hunk_lines
 from claims.listings import listing_lines
 from claims.lkp import lkp_claims
@@ -212,6 +213,7 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
         if c.message_id is None:
             c.message_id = msg.message_id
     ex.claims = _unique_claims(claims)
+    tell_apart(ex.claims, lines)
     return ex
 
 
