@@ -309,6 +309,19 @@ def without_idle_counters(claims: list[Claim]) -> list[Claim]:
     return [c for c in claims if id(c) not in idle] if idle else claims
 
 
+def without_runs_that_did_not_happen(claims: list[Claim]) -> list[Claim]:
+    """Drop a claim whose one side is a throughput of exactly zero: a benchmark that
+    measures more-is-better and prints 0 did not run there (an operation the setup does not
+    support, "0(KiB/s)" in virtio-fs's fio table; a failed run), so the claim's -100% is no
+    change anyone could reproduce. Counters that may fall to zero (retransmits, errors)
+    are lower-is-better and stay."""
+    def zero_rate(c: Claim) -> bool:
+        return c.better == "higher" and c.baseline is not None and c.candidate is not None \
+            and (c.baseline.value == 0) != (c.candidate.value == 0)
+
+    return [c for c in claims if not zero_rate(c)]
+
+
 def _side_units(bt: Token, ct: Token, unit: str | None) -> tuple[str | None, str | None]:
     """Each side's unit: one for both, or each its own when the tool changed its scale
     between them ("1,441,759 op/s" / "1,992 kop/s"). Values stay as printed; the units

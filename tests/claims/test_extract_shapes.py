@@ -316,6 +316,28 @@ def test_sizes_and_idle_counters_are_not_performance_claims() -> None:
     assert [(c.baseline.value, c.candidate.value) for c in claims] == [(3615824, 3715795)]
 
 
+def test_a_throughput_of_zero_is_a_run_that_did_not_happen() -> None:
+    """fio bandwidth per file system where one cannot do the operation ("0(KiB/s)": the mail
+    says it is not supported): no -100% claim, and none from a 0 baseline; the other rows
+    pair as ever, and a counter that falls to zero (lower is better) is still a claim."""
+    def op(name: str, bws: tuple[str, str, str]) -> str:
+        return "".join(f"{fs:<24}{name:<24}{bw}\n" for fs, bw in zip(
+            ("9p-cache-none", "virtiofs-cache-none", "virtiofs-dax-cache-none"), bws, strict=True)) + "\n"
+
+    text = ("Subject: [PATCH 0/3] virtio-fs: a shared file system for virtual machines\n\n"
+            "- Results in three configurations have been reported. 9p (cache=none),\n"
+            "  virtio-fs (cache=none) and virtio-fs (cache=none + dax).\n\n"
+            "NAME                    I/O Operation           BW(Read/Write)\n\n"
+            + op("seqread-psync", ("27(MiB/s)", "35(MiB/s)", "245(MiB/s)"))
+            + op("seqread-mmap", ("24(MiB/s)", "0(KiB/s)", "168(MiB/s)"))
+            + op("seqwrite-mmap", ("0(KiB/s)", "0(KiB/s)", "165(MiB/s)")))
+    got = [(c.baseline.value, c.candidate.value) for c in extract_message(message_from_text(text)).claims]
+    assert got == [(27, 35), (27, 245), (24, 168)]
+    text = "Before: 3 retransmits, 20 errors\nAfter: 0 retransmits, 2 errors\n"
+    assert {(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims} == {
+        ("retransmits", 3, 0), ("errors", 20, 2)}
+
+
 @pytest.mark.parametrize("text,metric", [
     ("Test result shows about 2% improvement.\n", "change"),
     ("Tests shows at most about 22% improvement on TX PPS when using it\n", "TX PPS"),
