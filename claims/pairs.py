@@ -154,9 +154,9 @@ def metric_name(tokens: list[Token], i: int) -> str:
     for j in range(i - 1, max(0, i - 4) - 1, -1):
         t = tokens[j]
         w = t.text.strip("()[],;:")
-        if t.kind != "word" or not w or w in ("#", "|", "+-", "±", "=", "==>", "=>", "->", "~") \
+        if t.kind != "word" or not w or w in ("#", "|", "+-", "±", "=", "==>", "=>", "->", "~", "-", "*", "•") \
                 or t.text.endswith((":", ",")):
-            break  # "1797887912bps = 224735989bytes/sec": a sign between values names neither
+            break  # "1797887912bps = 224735989bytes/sec": a sign between values names neither, nor a bullet
         if j and tokens[j - 1].kind == "value" and tokens[j - 1].unit == t.text:
             break  # "36 MB/s 3863 calls/s": the unit of the value before is not this one's name
         before.insert(0, w)

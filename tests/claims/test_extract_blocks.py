@@ -299,3 +299,13 @@ def test_a_setting_each_row_starts_with_and_both_sides_share_names_the_row() -> 
            for c in extract_message(message_from_text(text)).claims if c.baseline and c.candidate}
     assert got == {("Threads = 160", "Total Rate"): (1441759, 1992000), ("Threads = 80", "Total Rate"): (2555000, 4825000),
                    ("Threads = 40", "Total Rate"): (4001000, 5299000)}
+
+
+def test_a_bullet_before_a_value_is_no_part_of_its_name() -> None:
+    """Results listed as bullets under each side ("No sockmap:" / "- 76.3 MB/s"): the value
+    is named by what its unit measures, not "- MB/s"."""
+    text = ("Subject: x\n\nNo sockmap:\n- 76.3 MB/s\n- The guest redirector was socat\n"
+            "Using sockmap (this patch):\n- 168.8 MB/s (+121%)\n")
+    got = [(c.metric, c.unit, c.baseline.value, c.candidate.value) for c in extract_message(message_from_text(text)).claims
+           if c.baseline and c.candidate]
+    assert got == [("throughput", "MB/s", 76.3, 168.8)]
