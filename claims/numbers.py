@@ -66,7 +66,7 @@ UNIT_RE = re.compile(
 
 
 _HIGHER = re.compile(
-    r"(?i)(pps|bps|b/s|bits?/s|bytes?/s|/s(ec)?$|/sec|iops|ops|throughput|bandwidth|rate|"
+    r"(?i)(pps|bps|b/s|bits?/s|bytes?/s|/s(ec)?$|/sec|iops|(?-i:(?<![^\W\d_kmgKMGT]))ops|throughput|bandwidth|rate|"
     r"(?<!re)trans|tps|qps|rps|req|per[ _]sec|per second|speed|insns per cycle|ipc|burns|"
     r"goodput|mpps|gbps|mbps|score|fork\(\) calls)"
 )
@@ -392,7 +392,8 @@ _CPU_COUNT = re.compile(r"(?i)\b(?:\d{1,4}\s?cpus?|cpus?\s?[=:]?\s?\d{1,4})\b(?!
 # (`perf-stat.overall.branch-miss-rate%`, `page-faults/sec`, `TCPLossProbes/s`).
 # A word's start only, in lower case or camel case: not "transmission", "default", "install".
 _UNWANTED = re.compile(r"(?<![a-z])(?i:miss|loss|retrans|fault|stall|error|errs\b|fail)"
-                       r"|Miss|Loss|Retrans|Fault|Stall|Error|Fail")
+                       r"|Miss|Loss|Retrans|Fault|Stall|Error|Fail"
+                       r"|(?<![a-z])drop|Drop")  # packets dropped; not XDP_DROP, an action whose rate is its speed
 
 
 @lru_cache(maxsize=512)  # asked of each claim, and again of a table's columns: ~6,000 calls, ~1,000 names

@@ -123,3 +123,15 @@ def test_a_rate_of_unwanted_events_goes_down() -> None:
     # the words only at a word's start: a transmission, a default or a submission is no miss
     for metric in ("transmission rate", "default throughput", "submissions/s", "Throughput_Mbps"):
         assert better_for(metric, None) == "higher", metric
+
+
+def test_dropped_packets_go_down_and_an_xdp_drop_rate_up() -> None:
+    """A count or a rate of dropped packets is better when lower ("ops" inside "drops" is
+    no operations per second); XDP_DROP names the action a benchmark runs, whose packet rate
+    is its speed; "ops" counts operations alone or after a magnitude ("Mops", "kops/s")."""
+    for metric in ("drops", "rx_dropped", "packets dropped", "drop rate", "RxDrops", "tx_drops/s"):
+        assert better_for(metric, None) == "lower", metric
+    for metric, unit in (("XDP_DROP", "Mpps"), ("XDP_DROP pps", None), ("ops", None), ("Mops", None),
+                         ("throughput", "kops/s")):
+        assert better_for(metric, unit) == "higher", metric
+    assert better_for("stops", None) is None and better_for("loops", None) is None
