@@ -23,7 +23,7 @@ from claims.listings import listing_lines
 from claims.lkp import lkp_claims
 from claims.model import Claim, Extraction, Line, Message
 from claims.normalise import FLAT_MIN, unflatten_lines
-from claims.numbers import MAX_LINE, has_digit, is_unit, unit_kind
+from claims.numbers import MAX_LINE, better_for, has_digit, is_rate, is_unit, tokens, unit_kind
 from claims.pairs import without_idle_counters, without_runs_that_did_not_happen
 from claims.prescan import message_might_have_claims, might_have_claims
 from claims.prose import (
@@ -332,8 +332,10 @@ def _name_from_context(claims: list[Claim], lines: Sequence[Line]) -> None:
                     v.unit = v.unit or c.unit
         if c.metric.lower() not in ((c.unit or "").lower(), "value", "") or c.tool:
             continue
-        kind = unit_kind(c.unit) or c.unit or "value"
         i = index.get(c.lines[0])
+        if c.unit is None and i:
+            _unit_from_intro(c, lines[i - 1])
+        kind = unit_kind(c.unit) or c.unit or "value"
         test = None
         if i is not None:
             for ln in reversed(lines[max(0, i - 12):i]):
@@ -342,6 +344,25 @@ def _name_from_context(claims: list[Claim], lines: Sequence[Line]) -> None:
                     test = found[-1]
                     break
         c.metric = f"{test} {kind}" if test else kind
+
+
+# a line that introduces the values under it: it ends on a verb or a colon
+_INTRO_END = re.compile(r"(?i)(?:\b(?:is|are|was|were|be)|:)\s*$")
+
+
+def _unit_from_intro(c: Claim, above: Line) -> None:
+    """A claim with no name or unit, under a sentence that introduces its values and names
+    their rate ("ops/sec of memtier_benchmark client is" over "dim off: 978437.23" / "dim
+    on: 1143638.28"): the rate is the claim's unit, once, and so names it."""
+    if _INTRO_END.search(above.text) is None:
+        return
+    rates = {t.text.strip(",.;:()") for t in tokens(above.text[:MAX_LINE]) if t.kind == "word" and is_rate(t.text)}
+    if len(rates) == 1:
+        c.unit = rates.pop()
+        c.better = c.better or better_for(c.unit, c.unit)
+        for v in (c.baseline, c.candidate):
+            if v is not None:
+                v.unit = v.unit or c.unit
 
 
 def _unique_commands(cmds: list) -> list:

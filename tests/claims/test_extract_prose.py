@@ -412,3 +412,16 @@ def test_levels_and_counts_are_no_stated_changes(text: str) -> None:
 def test_a_side_named_after_the_second_number_of_a_vs() -> None:
     assert pairs("Subject: t\n\nOn a 100G NIC the series gives 38 Gbps (vs. 33 Gbps on net-next).\n") == [(33, 38)]
     assert pairs("Subject: t\n\nWe measured 45us vs 61us with the patch.\n") == [(45, 61)]
+
+
+def test_a_sentence_that_introduces_unnamed_rows_names_their_rate() -> None:
+    """"ops/sec of memtier_benchmark client is" over "dim off: 978437.23" / "dim on:
+    1143638.28": the rows carry no name or unit; the sentence that introduces them names
+    their rate, so the claim is an operation rate in ops/sec, higher is better, not "value"."""
+    text = ("II. Redis\n2. Result\nWhen all cpus are 100%, ops/sec of memtier_benchmark client is\n"
+            "dim off:   978437.23\ndim on: 1143638.28\n")
+    got = [(c.metric, c.unit, c.better, c.baseline.value, c.candidate.value) for c in ex(text).claims]
+    assert got == [("operation rate", "ops/sec", "higher", 978437.23, 1143638.28)]
+    # a sentence that does not introduce them (it ends with a full stop) names nothing
+    text = text.replace("client is\n", "client is high.\n")
+    assert [c.metric for c in ex(text).claims] == ["value"]
