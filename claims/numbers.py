@@ -67,12 +67,12 @@ UNIT_RE = re.compile(
 
 _HIGHER = re.compile(
     r"(?i)(pps|bps|b/s|bits?/s|bytes?/s|/s(ec)?$|/sec|iops|(?-i:(?<![^\W\d_kmgKMGT]))ops|throughput|bandwidth|rate|"
-    r"(?<!re)trans|tps|qps|rps|req|per[ _]sec|per second|speed|insns per cycle|ipc|burns|"
+    r"(?<!re)trans(?!mi)|tps|qps|rps|req|per[ _]sec|per second|speed|insns per cycle|ipc|burns|"
     r"goodput|mpps|gbps|mbps|score|fork\(\) calls)"
 )
 _LOWER = re.compile(
     r"(?i)(latency|\bus\b|\bms\b|\bns\b|usec|msec|nsec|seconds|\bsecs?\b|time|elapsed|"
-    r"cycles|miss|cpu|util|overhead|context-switch|migrations|retr|drops?|loss|"
+    r"cycles|(?<![a-z])miss|cpu|util|overhead|context-switch|migrations|retr|drops?|loss|"
     r"instructions|s\.dem|us/tr|faults|jitter|\bs\b)"
 )
 

@@ -135,3 +135,14 @@ def test_dropped_packets_go_down_and_an_xdp_drop_rate_up() -> None:
                          ("throughput", "kops/s")):
         assert better_for(metric, unit) == "higher", metric
     assert better_for("stops", None) is None and better_for("loops", None) is None
+
+
+def test_a_transmission_is_no_transaction_rate_nor_a_miss() -> None:
+    """vsock's tables "Guest to host transmission" (seconds spent in the tx syscall, a
+    sentence above says): the name alone gives no direction. "trans" counts transactions
+    ("trans/s", "Trans. Rate"), not a transmission; "miss" starts its word ("cache-misses")."""
+    assert better_for("Guest to host transmission buf size 4KB", None) is None
+    assert better_for("G2H transmission (values are Gbit/s)", None) == "higher"
+    assert better_for("TCP_RR", "trans/s") == "higher" and better_for("Trans. Rate", None) == "higher"
+    for metric in ("cache-misses", "dTLB-load-misses", "misses", "iTLB misses"):
+        assert better_for(metric, None) == "lower", metric
