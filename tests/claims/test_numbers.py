@@ -146,3 +146,13 @@ def test_a_transmission_is_no_transaction_rate_nor_a_miss() -> None:
     assert better_for("TCP_RR", "trans/s") == "higher" and better_for("Trans. Rate", None) == "higher"
     for metric in ("cache-misses", "dTLB-load-misses", "misses", "iTLB misses"):
         assert better_for(metric, None) == "lower", metric
+
+
+def test_the_cpu_left_idle_is_better_when_higher() -> None:
+    """"rx dim off: cpu idle= ~35%" / "rx dim on: cpu idle= ~76%" (the reviewer: "This looks
+    promising"): the same packet rate at more idle CPU is cheaper; CPU use stays lower-better."""
+    for metric, unit in (("cpu idle=", "%"), ("%idle", None), ("idle", "%")):
+        assert better_for(metric, unit) == "higher", metric
+    assert better_for("CPU utilization", "%") == "lower" and better_for("idle wakeups", None) is None
+    got = ex("rx dim off: cpu idle= ~35%\nrx dim on: cpu idle= ~76%\n").claims
+    assert [(c.baseline.value, c.candidate.value, c.better) for c in got] == [(35, 76, "higher")]
