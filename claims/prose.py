@@ -452,6 +452,7 @@ def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim
     for claim in out:  # "RxIRQs before: 1 / RxIRQs after: 2": the labels name the metric
         if subject and claim.metric.lower() in ("value", (claim.unit or "").lower()):
             claim.metric = subject
+            claim.better = claim.better or better_for(subject, claim.unit)  # named now: "avg packets drop"
         if head is not None and claim.context is None:
             claim.context = f"{head.label}: {head.text}"
     return out

@@ -176,6 +176,9 @@ def test_a_label_that_adds_to_the_baseline_is_the_candidate() -> None:
             "  Gbits/sec\n")
     assert pairs(text) == [(1.76, 1.81), (1.76, 19.3)]
     assert pairs("Subject: t\n\navg packets drop before: 2842\navg packets drop after: 360(-87.3%)\n") == [(2842, 360)]
+    # the labels name the metric, and so its direction: fewer drops are better
+    (c,) = ex("Subject: t\n\navg packets drop before: 2842\navg packets drop after: 360(-87.3%)\n").claims
+    assert (c.metric, c.better) == ("avg packets drop", "lower")
 
 
 def test_sides_named_before_the_numbers() -> None:
