@@ -150,9 +150,12 @@ def test_a_transmission_is_no_transaction_rate_nor_a_miss() -> None:
 
 def test_the_cpu_left_idle_is_better_when_higher() -> None:
     """"rx dim off: cpu idle= ~35%" / "rx dim on: cpu idle= ~76%" (the reviewer: "This looks
-    promising"): the same packet rate at more idle CPU is cheaper; CPU use stays lower-better."""
-    for metric, unit in (("cpu idle=", "%"), ("%idle", None), ("idle", "%")):
+    promising"): the same packet rate at more idle CPU is cheaper; CPU use stays lower-better.
+    mpstat's bare "%idle" column gives no direction, as its "%usr" and "%soft" give none
+    (tests/claims/test_extract_netdev_shapes.py: work moved off a core is not better by itself)."""
+    for metric, unit in (("cpu idle=", "%"), ("CPU idle", "%"), ("cpu-idle", None)):
         assert better_for(metric, unit) == "higher", metric
     assert better_for("CPU utilization", "%") == "lower" and better_for("idle wakeups", None) is None
+    assert better_for("Average: %idle", None) is None
     got = ex("rx dim off: cpu idle= ~35%\nrx dim on: cpu idle= ~76%\n").claims
     assert [(c.baseline.value, c.candidate.value, c.better) for c in got] == [(35, 76, "higher")]
