@@ -113,7 +113,7 @@ def _two_sentences(text: str) -> bool:
     63 seconds. No deflate-queue activity"): prose, however many numbers it quotes."""
     words = text.split()
     plain = sum(1 for w in words if w.strip(",;.()").isalpha() and w.islower() and len(w) > 1)
-    return len(words) >= 5 and plain >= 4 and _SENTENCE_INSIDE.search(text) is not None
+    return len(words) >= 5 and plain >= 4 and SENTENCE_INSIDE.search(text) is not None
 
 
 @lru_cache(maxsize=2048)  # asked by the transcript reader, then find_blocks; kept across messages
@@ -403,10 +403,10 @@ def _column_names(text: str) -> bool:
     ('Result of "grep balloon /proc/vmstat" after the test:')."""
     s = text.strip()
     return _GAPS.search(s) is not None and \
-        not (s.endswith((":", ".", ",")) or is_sentence(s) or _is_prose(s) or _SENTENCE_INSIDE.search(s))
+        not (s.endswith((":", ".", ",")) or is_sentence(s) or _is_prose(s) or SENTENCE_INSIDE.search(s))
 
 
-_SENTENCE_INSIDE = re.compile(r"[a-z)\]]\.\s+[A-Z][a-z]")
+SENTENCE_INSIDE = re.compile(r"[a-z)\]]\.\s+[A-Z][a-z]")  # "... path. The ...": prose; not "1. Machine"
 
 
 def _item_names(tokens: list[Token]) -> list[str | None]:

@@ -530,7 +530,7 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             continue
         if len(ps) == 1 and (got or blanks or intro or len(ps[0][2].split()) <= 6):
             words = ps[0][2]
-            if (_word_count(words) <= 8 or intro) and not words.endswith((".", ",")) \
+            if (word_count(words) <= 8 or intro) and not words.endswith((".", ",")) \
                     and not _list_item(lines, j, depth):
                 g.title = words.rstrip(":")
             if got or (len(words.split()) <= 3 or collapsed and not intro) and i - j == 1 and not blanks:
@@ -568,7 +568,7 @@ def _list_item(lines: Sequence[Line], j: int, depth: int) -> bool:
         and _BULLET.match(lines[j - 1].text) is not None
 
 
-def _word_count(text: str) -> int:
+def word_count(text: str) -> int:
     """The words of a line, not its operators: "host -> guest efficiency [Mbps / (%CPU_Host
     + %CPU_Guest)]" is six words long, however the author spaces its symbols."""
     return sum(1 for w in text.split() if any(ch.isalnum() for ch in w))

@@ -19,12 +19,13 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
+from claims.blocks import SENTENCE_INSIDE
+from claims.grid import word_count
 from claims.model import Claim, Line
 
 HEADING_REACH = 40  # lines above a claim's first line a heading is looked for in
 HEADING_WORDS = 10  # words (not symbols) a heading holds at most
 _GAP = re.compile(r"\S {3,}\S")  # columns
-_SENTENCE_INSIDE = re.compile(r"[a-z)\]]\.\s+[A-Z]")  # "... path. The ...": prose, not "1. Machine"
 
 
 def tell_apart(claims: Sequence[Claim], lines: Sequence[Line]) -> None:
@@ -81,8 +82,7 @@ def _is_heading(lines: Sequence[Line], i: int) -> bool:
         return False
     if i > 0 and lines[i - 1].text.strip() and lines[i - 1].depth == lines[i].depth:
         return False  # inside a paragraph
-    words = [w for w in text.split() if any(ch.isalnum() for ch in w)]
-    if len(words) > HEADING_WORDS or _SENTENCE_INSIDE.search(text) or text.count("(") > text.count(")"):
+    if word_count(text) > HEADING_WORDS or SENTENCE_INSIDE.search(text) or text.count("(") > text.count(")"):
         return False  # long, two sentences, or a bracket the next line closes
     if "|" in text or "\t" in text or _GAP.search(text):
         return False  # cells of a row, not one title
