@@ -1463,9 +1463,7 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
         b = r.cells[bj]
         if b is None:
             continue
-        keytxt = None
-        if key_col and r.cells[0] is not None:
-            keytxt = _metric(g.key_name or g.names[0], r.cells[0].tok.text)
+        keytxt = _key_text(g, r) if key_col and r.cells[0] is not None else None
         rowname = _metric(r.label or keytxt, *(_metric(g.names[j], r.cells[j].tok.text)  # type: ignore[union-attr]
                                                 for j in params if r.cells[j] is not None)) or None
         for j in cands:
@@ -1578,6 +1576,11 @@ def _promote_header_row(g: Grid) -> None:
         g.header_seps = ["#"]
 
 
+def _key_text(g: Grid, r: GRow) -> str:
+    """A row's name from the key column: the column's name and the row's key ("IO size 512B")."""
+    return _metric(g.key_name or g.names[0], r.cells[0].tok.text)  # type: ignore[union-attr]
+
+
 def _slash_claims(g: Grid, k: int, kinds: list[str]) -> list[Claim]:
     """Cells that hold both sides ("318K/316K" under "(before/after)"), each named by its
     row: its label, or the swept parameter in the first column ("IO size 512B")."""
@@ -1597,8 +1600,7 @@ def _slash_claims(g: Grid, k: int, kinds: list[str]) -> list[Claim]:
             c = r.cells[j]
             if c is None or c.second is None:
                 continue
-            row = r.label or (_metric(g.key_name or g.names[0], r.cells[0].tok.text)
-                              if keyed and j > 0 and r.cells[0] is not None else "")
+            row = r.label or (_key_text(g, r) if keyed and j > 0 and r.cells[0] is not None else "")
             cl = _claim(g, _metric(name, row), c, c, second if swap else first, first if swap else second,
                         g.units[j] or g.unit, [r], None, row, b_second=swap, c_second=not swap)
             if cl is not None:
