@@ -381,3 +381,16 @@ def test_leaning_the_other_way_waits_only_when_a_contradiction_can_be_shown():
     for seed in range(5):
         v = verdict.judge(fixed(10.0, -1.5, 3.0, 20, seed), final=False)[0]
         assert v.verdict == verdict.NOT_REPRODUCED and v.decided
+
+
+def test_printed_numbers_decide_the_sign_of_a_stated_gain():
+    """"123.4s -> 118.9s, a 3.6% speedup": the percentage is a gain, the numbers fall, so
+    the claim is a 3.6% drop; judged as a rise, a confirmed speedup would read as refuted."""
+    cl = verdict.claimed_of(Metric(name="build time", unit="s", better="lower",
+                                   baseline=123.4, candidate=118.9, claimed_change_pct=3.6))
+    assert cl.direction == -1 and cl.pct == -3.6
+    rise = verdict.claimed_of(Metric(name="throughput", baseline=100.0, candidate=112.0,
+                                     claimed_change_pct=-12.0))  # a sign written the other way
+    assert rise.direction == 1 and rise.pct == 12.0
+    alone = verdict.claimed_of(Metric(name="latency", better="lower", claimed_change_pct=4.0))
+    assert alone.direction == -1  # no numbers: the metric's direction decides, as before
