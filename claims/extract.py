@@ -24,7 +24,11 @@ from claims.lkp import lkp_claims
 from claims.model import Claim, Extraction, Line, Message
 from claims.normalise import FLAT_MIN, unflatten_lines
 from claims.numbers import MAX_LINE, better_for, has_digit, is_rate, is_unit, tokens, unit_kind
-from claims.pairs import without_idle_counters, without_runs_that_did_not_happen
+from claims.pairs import (
+    stated_gains_signed,
+    without_idle_counters,
+    without_runs_that_did_not_happen,
+)
 from claims.prescan import message_might_have_claims, might_have_claims
 from claims.prose import (
     Passage,
@@ -204,6 +208,7 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
     if ex.commands or claims:  # "no regression" is a claim to check where the mail ran or measured
         claims += [c for ln in hard_passages for c in no_change_claims(ln)]
     claims = without_runs_that_did_not_happen(without_idle_counters(claims))
+    stated_gains_signed(claims)
     _apply_tools(claims, lines)
     claims = [c for c in claims if c.metric != "__config__"]
     _name_from_context(claims, lines)

@@ -57,6 +57,11 @@ _NA = frozenset({"n/a", "na", "-", "--", "---", "?", "x", "same", "same as above
 _PARAM_CELL = re.compile(r"[A-Za-z_][\w.-]{0,30}\s?=\s?[\w.,:-]{1,20}")
 _SLASH_PAIR = re.compile(r"(?P<a>[~<]?\d[\d.,]*[A-Za-z%]{0,6})/(?P<b>[~<]?\d[\d.,]*[A-Za-z%]{0,6})")
 _NOTE = re.compile(r"\((?P<body>[^()]{1,60})\)")
+# a value's note left open at a piece's end ("236.41 (", "245.18 *") and the piece that
+# closes it ("0.00%)", "3.71%*"): _notes_joined
+_NOTE_OPEN = re.compile(r"\d[^\s()*]*[^\S\n]+(?P<mark>\([^()*]{0,30}|\*)$")
+_NOTE_CLOSE = {"(": re.compile(r"[^()*]{1,30}\)"), "*": re.compile(r"[^()*]{1,30}\*")}
+_STARRED = re.compile(r"\*(?P<body>[^*()]{1,30})\*")  # "245.18 *   3.71%*": a percent between stars
 _PCT = re.compile(r"(?P<sign>[+-])?\s?(?P<num>\d+(?:\.\d+)?)\s?%")
 _GLUED_PAREN_UNIT = re.compile(r"(?<=\d)\((?=[A-Za-zµ/%]{1,12}\))")
 _PAREN_UNIT = re.compile(r"^[(\[](?P<u>[A-Za-zµ/%. ]{1,16})[)\]]$")
@@ -177,12 +182,36 @@ def pieces(text: str) -> tuple[str, list[tuple[int, int, str]]]:
         return sep, out
     sep = "\t" if "\t" in text.strip() else " "
     pos = len(text) - len(text.lstrip())
+    spans: list[tuple[int, int]] = []
     for m in _PIECE_SPLIT.finditer(text + "  ", pos):
-        seg = text[pos:m.start()]
-        if seg.strip():
-            out.append((cols[pos], cols[m.start()], seg.strip()))
+        if text[pos:m.start()].strip():
+            spans.append((pos, m.start()))
         pos = m.end()
+    for a, b in _notes_joined(text, spans):
+        out.append((cols[a], cols[b], text[a:b].strip()))
     return sep, out
+
+
+def _notes_joined(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Pieces split inside a value's note joined again: a note padded inside its marks
+    ("236.41 (   0.00%)", "245.18 *   3.71%*", as compare tools align their columns)
+    is one cell with its value, not a column of its own."""
+    if "(" not in text and "*" not in text:
+        return spans
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(spans):
+        a, b = spans[i]
+        opened = _NOTE_OPEN.search(text, a, b)
+        if opened is not None and i + 1 < len(spans):
+            close = _NOTE_CLOSE[opened.group("mark")[0]]
+            if close.fullmatch(text, *spans[i + 1]):
+                out.append((a, spans[i + 1][1]))
+                i += 2
+                continue
+        out.append((a, b))
+        i += 1
+    return out
 
 
 def _stated_of(body: str) -> float | None:
@@ -207,6 +236,11 @@ def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False)
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
         elif _ANNOTATION.fullmatch(body) and not is_unit(body.strip()):
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]  # "253k (??)"
+    if "*" in text:
+        for m in _STARRED.finditer(text):
+            if _PCT.fullmatch(m.group("body").strip()):
+                stated = _stated_of(m.group("body")) if stated is None else stated
+                text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     t = _GLUED_PAREN_UNIT.sub(" (", text.strip())
     if not t:
         return None

@@ -322,6 +322,18 @@ def without_runs_that_did_not_happen(claims: list[Claim]) -> list[Claim]:
     return [c for c in claims if not zero_rate(c)]
 
 
+def stated_gains_signed(claims: list[Claim]) -> None:
+    """A stated percentage that is the pair's change in size but not in sign is a gain, not
+    a change ("123.4s -> 118.9s, a 3.6% speedup"; compare tools print "0.3847 (1.69%)" for
+    a time that fell): it is signed as the printed numbers move, so that the claim says one
+    thing. A size that does not match stays as written, for the arithmetic check."""
+    for c in claims:
+        stated, change = c.claimed_change_pct, c.change_pct
+        if stated and change and (stated > 0) != (change > 0) \
+                and abs(abs(stated) - abs(change)) <= max(0.6, 0.1 * abs(stated)):
+            c.claimed_change_pct = -stated
+
+
 def _side_units(bt: Token, ct: Token, unit: str | None) -> tuple[str | None, str | None]:
     """Each side's unit: one for both, or each its own when the tool changed its scale
     between them ("1,441,759 op/s" / "1,992 kop/s"). Values stay as printed; the units

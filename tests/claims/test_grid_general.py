@@ -4,6 +4,7 @@ every column alike, label-only rows inside a bordered table, columns printed ide
 on both sides (a reference constant), and a bare kernel release among named variants."""
 from __future__ import annotations
 
+from claims.prescan import might_have_claims
 from tests.extractkit import ex
 
 
@@ -255,3 +256,46 @@ def test_a_spread_column_of_its_own_still_names_a_spread() -> None:
             "patched         9875.0       0.9%\n")
     got = ex(text).claims
     assert [(c.baseline.value, c.candidate.value) for c in got] == [(9421.5, 9875.0)]
+
+
+def test_a_note_padded_inside_its_marks_stays_with_its_value() -> None:
+    """Compare tools align a value's percentage inside its parentheses or stars
+    ("236.41 (   0.00%)", "245.18 *   3.71%*"; mmtests' compare-kernels prints every
+    table so). Split at the padding, the notes had become columns of their own: no claim,
+    or a 0.00 -> 1.69 "%" one. Each value is read with its note, across three kernels."""
+    text = ("netperf-udp\n"
+            "                           6.1.0-rc1              6.1.0-rc1              6.1.0-rc1\n"
+            "                             vanilla             batch-v1r1             batch-v2r1\n"
+            "Hmean     send-64   236.41 (   0.00%)      245.18 *   3.71%*      240.02 (   1.52%)\n"
+            "Hmean     send-128  468.91 (   0.00%)      486.05 *   3.66%*      461.30 (  -1.62%)\n")
+    got = ex(text).claims
+    assert sorted((c.context, c.baseline.value, c.candidate.value, c.claimed_change_pct) for c in got) == [
+        ("Hmean send-128", 468.91, 461.30, -1.62), ("Hmean send-128", 468.91, 486.05, 3.66),
+        ("Hmean send-64", 236.41, 240.02, 1.52), ("Hmean send-64", 236.41, 245.18, 3.71)]
+    assert might_have_claims(text)  # and the gate of an archive's read lets it through
+    # the release every column shares qualifies none of them
+    assert {c.candidate.label for c in got} == {"batch-v1r1", "batch-v2r1"}
+
+
+def test_a_stated_gain_is_signed_as_the_numbers_move() -> None:
+    """A time that falls is printed with a positive percentage when the percentage is a
+    gain ("0.3847 (   1.69%)" under "0.3913"; "a 3.6% speedup"): the claim's stated
+    change is -1.69%, so the spec and a verdict read one direction, the numbers'."""
+    text = ("hackbench-process-pipes\n"
+            "                          6.1.0-rc1              6.1.0-rc1\n"
+            "                            vanilla             batch-v1r1\n"
+            "Amean     1        0.3913 (   0.00%)      0.3847 (   1.69%)\n"
+            "Amean     4        1.1893 (   0.00%)      1.1567 *   2.74%*\n")
+    got = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value, c.claimed_change_pct) for c in got] == [
+        (0.3913, 0.3847, -1.69), (1.1893, 1.1567, -2.74)]
+    text = ("Kernel build time (make -j32), 5 runs each:\n\n"
+            "                    mean      stddev\n"
+            "  v6.7              123.4s    0.8\n"
+            "  v6.7+series       118.9s    0.7\n\n"
+            "That is a 3.6% speedup.\n")
+    (c,) = ex(text).claims
+    assert (c.baseline.value, c.candidate.value, c.claimed_change_pct) == (123.4, 118.9, -3.6)
+    # a size that does not match is the writer's arithmetic, kept for the check to report
+    (c,) = ex("Throughput: before 100 Mbit/s, after 90 Mbit/s (+5%)\n").claims
+    assert c.claimed_change_pct == 5.0
