@@ -272,6 +272,9 @@ def _attach_relative(claims: list[Claim], left: Sequence[Passage]) -> list[Claim
                 continue
             near = [c for c in open_pairs.get(at, ()) if c.claimed_change_pct is None
                     and (c.lines[0] <= at <= c.lines[1] or _restates(v, c))]
+            if len(near) > 1:  # two pairs near: the one whose change it is to its rounding
+                near = [c for c in near if c.change_pct is not None
+                        and abs(abs(v) - abs(c.change_pct)) <= max(0.6, 0.05 * abs(v))]
             if len(near) == 1:
                 near[0].claimed_change_pct = v
                 continue

@@ -526,7 +526,8 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
             first, last = last, first
         a, b = parse_number(m.group("a")), parse_number(m.group("b"))
         ua, ub = (_per_second(text, m, g) for g in ("ua", "ub"))
-        if ub and not is_unit(ub.rstrip(".,;)")) and ub.rstrip(".,;)") not in MAGNITUDES and ua:
+        if ub and not is_unit(ub.rstrip(".,;)")) and ub.rstrip(".,;)") not in MAGNITUDES \
+                and (ua or ub.lower() in _STOP_WORDS):
             ub = None  # "to 5830 on the same box": the word after it is no unit
         if a is None or b is None or _LEADING_ZERO.match(m.group("a")) or _LEADING_ZERO.match(m.group("b")):
             continue
@@ -543,7 +544,9 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
         elif unit is not None and not is_unit(unit):
             continue
         near = text[max(0, m.start() - 80):m.start()]
-        if unit is None and not (_STRONG_VERB.search(near) and (_PERF_WORD.search(near) or _RATIO.search(near))):
+        if unit is None and not (_STRONG_VERB.search(near) and (
+                _PERF_WORD.search(near) or _RATIO.search(near)
+                or better_for(_metric_before(text, m.start()), None) is not None)):
             continue  # "the stack depth is increased from 20 to 41": a count, not a measure
         if unit is not None and unit not in MAGNITUDES and _SIZE_UNITS.match(unit):
             continue
@@ -651,8 +654,11 @@ def _subject_words(words: str, need_verb: bool = False) -> str:
                  or need_verb and _LINKING_VERB.fullmatch(w)), None)
     if need_verb and (not verb or all(w.lower() in _STOP_WORDS or w.lower() in _FILLER for w in ws[:verb])):
         return ""
-    if verb:
-        ws = ws[:verb]
+    if verb is not None:
+        # "throughput improved from": the subject; "this improves per_process_ops from": the
+        # object, what the verb changes
+        objects = [w for w in ws[verb + 1:] if w.lower() not in _STOP_WORDS and not w.lower().endswith("ly")]
+        ws = objects if objects and not need_verb else ws[:verb]
     while len(ws) > 1 and ws[0].lower() in _DETERMINERS:
         ws.pop(0)
     return " ".join(ws)

@@ -353,6 +353,10 @@ def test_a_stated_change_orders_two_unsided_lines() -> None:
     ("p99 is 40 us, down from 52 us.", (52, 40)),
     ("Latency went down to 45us (from 61us).", (61, 45)),
     ("TCP_RR improved from 31000 to 35000 transactions per second.", (31000, 35000)),
+    # no unit, and the sentence goes on: "on" is no unit, and a counter that names its
+    # rate ("per_process_ops") is a measure
+    ("The patch improves throughput from 123456 to 145678 on a 96-thread box.", (123456, 145678)),
+    ("This improves per_process_ops from 123456 to 145678 (+18%).", (123456, 145678)),
 ])
 def test_from_templates_in_either_order(text: str, pair: tuple[float, float]) -> None:
     assert pairs("Subject: t\n\n" + text + "\n") == [pair]
@@ -362,6 +366,7 @@ def test_from_templates_in_either_order(text: str, pair: tuple[float, float]) ->
     "We now need 4 queues, up from 2 queues.",  # counts, not measures
     "The kernel is 5.10, up from 4.19.",
     "It went from 3 steps to 5 steps per second.",
+    "The stack depth is increased from 20 to 41 on x86.",  # a count, the sentence going on
 ])
 def test_from_templates_refuse_counts_and_versions(text: str) -> None:
     assert pairs("Subject: t\n\n" + text + "\n") == []
@@ -428,3 +433,16 @@ def test_a_sentence_that_introduces_unnamed_rows_names_their_rate() -> None:
     # a sentence that does not introduce them (it ends with a full stop) names nothing
     text = text.replace("client is\n", "client is high.\n")
     assert [c.metric for c in ex(text).claims] == ["value"]
+
+
+def test_the_measure_a_verb_changes_is_its_object() -> None:
+    """"This improves per_process_ops from ...": the measure follows the verb; before it
+    stands what made the change. A stated change wrapped onto the next line restates the
+    pair whose change it is to its rounding, not a nearer pair it only roughly matches."""
+    text = ("The patch improves will-it-scale page_fault2 per_process_ops from 123456 to 145678\n"
+            "(+18%) on a 96-thread box, and reduces sys time from 45.6% to 38.2%.\n")
+    got = {(c.metric, c.baseline.value, c.candidate.value, c.claimed_change_pct) for c in ex(text).claims}
+    assert got == {("will-it-scale page_fault2 per_process_ops", 123456, 145678, 18.0),
+                   ("time", 45.6, 38.2, None)}
+    (c,) = ex("The memcpy cost dropped from 120 cycles to 80 cycles.\n").claims
+    assert c.metric == "memcpy cost"
