@@ -34,6 +34,7 @@ from claims.numbers import (
     MAGNITUDES,
     MAX_LINE,
     RUNS_NAME,
+    SPREAD_MARKS,
     Token,
     better_for,
     common_scale,
@@ -231,7 +232,7 @@ def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False)
     stated = None
     for m in _NOTE.finditer(text):
         body = m.group("body")
-        if _PCT.search(body) and not _PAREN_UNIT.match(m.group(0)):
+        if _PCT.search(body) and not _PAREN_UNIT.match(m.group(0)) and not body.lstrip().startswith(SPREAD_MARKS):
             stated = _stated_of(body) if stated is None else stated
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
         elif _ANNOTATION.fullmatch(body) and not is_unit(body.strip()):

@@ -264,7 +264,7 @@ def _tokenize(text: str) -> tuple[Token, ...]:
         if word == "+" and not spread_next:
             sign_at = m.start()
             continue
-        if word in SPREAD_MARKS or word in ("(+-", "(±"):
+        if word.lstrip("(") in SPREAD_MARKS:  # "+-", "(±", "(+/-" before a blank
             spread_next = True
             out.append(Token(word, m.start(), m.end(), "word"))
             continue

@@ -22,7 +22,7 @@ from claims.numbers import (
 )
 
 _ANNOTATION = re.compile(r"\((?P<body>[^()]{0,120})\)")
-_STATED = re.compile(r"(?<![\w.])(?P<sign>[+-])\s?(?P<num>\d+(?:\.\d+)?)\s?%")
+_STATED = re.compile(r"(?<![\w.+/±])(?P<sign>[+-])(?!-)\s?(?P<num>\d+(?:\.\d+)?)\s?%")  # not a "+-" spread
 # "(10.0% above baseline)", "(3% slower)": an unsigned change whose word gives the sign
 _STATED_WORD = re.compile(r"(?i)(?<![\w.+-])(?P<num>\d+(?:\.\d+)?)\s?%\s+(?:(?P<up>above|higher|more|faster|better|"
                           r"up|increase|improvement|gain|over)|(?P<down>below|lower|less|slower|worse|down|"

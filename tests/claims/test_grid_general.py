@@ -4,6 +4,8 @@ every column alike, label-only rows inside a bordered table, columns printed ide
 on both sides (a reference constant), and a bare kernel release among named variants."""
 from __future__ import annotations
 
+import pytest
+
 from claims.prescan import might_have_claims
 from tests.extractkit import ex
 
@@ -299,3 +301,20 @@ def test_a_stated_gain_is_signed_as_the_numbers_move() -> None:
     # a size that does not match is the writer's arithmetic, kept for the check to report
     (c,) = ex("Throughput: before 100 Mbit/s, after 90 Mbit/s (+5%)\n").claims
     assert c.claimed_change_pct == 5.0
+
+
+@pytest.mark.parametrize("text", [
+    "            before              after\n"
+    "TCP_RR      31000 (+- 0.5%)     35000 (+- 0.7%)\n",
+    "            before              after\n"
+    "TCP_RR      31000 (±0.5%)       35000 (±0.7%)\n",
+    "base:    Averaged 31000 operations/sec (+- 0.5%), total secs = 10\n"
+    "patched: Averaged 35000 operations/sec (+/- 0.7%), total secs = 10\n",
+])
+def test_a_spread_in_parentheses_is_no_stated_change(text: str) -> None:
+    """perf bench prints "(+- 0.12%)" after each average, and tables copy it: that is the
+    runs' spread. Read as a stated change of -0.7% (or +0.7%), the claim said a 13% gain
+    was a 0.7% one, and a verdict would have judged that."""
+    (c,) = ex(text).claims
+    assert (c.baseline.value, c.candidate.value, c.claimed_change_pct) == (31000, 35000, None)
+    assert (c.baseline.spread, c.candidate.spread, c.baseline.spread_kind) == (0.5, 0.7, "pct")
