@@ -349,9 +349,12 @@ def skeleton(tokens: list[Token]) -> tuple[str, ...]:
             out.append("p")
         else:
             w = t.text.strip(_STRIP).lower()
-            if w:
-                out.append(w)
+            if w:  # numbers inside a word are its values, not its shape: "(28.1GiB/60001msec)"
+                out.append(_DIGIT_RUN.sub("#", w) if _DIGIT.search(w) else w)
     return tuple(out)
+
+
+_DIGIT_RUN = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 _PREFIX_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}

@@ -309,3 +309,14 @@ def test_a_bullet_before_a_value_is_no_part_of_its_name() -> None:
     got = [(c.metric, c.unit, c.baseline.value, c.candidate.value) for c in extract_message(message_from_text(text)).claims
            if c.baseline and c.candidate]
     assert got == [("throughput", "MB/s", 76.3, 168.8)]
+
+
+def test_a_line_whose_words_carry_numbers_pairs_with_its_twin() -> None:
+    """fio's summary line ends with words holding numbers ("(28.1GiB/60001msec)") that
+    differ between runs: a line's shape masks them, or the one line per side had no twin
+    on the other side and the IOPS and bandwidth gave no claim."""
+    text = ("before:\n"
+            "  read: IOPS=123k, BW=480MiB/s (503MB/s)(28.1GiB/60001msec)\n"
+            "after:\n"
+            "  read: IOPS=156k, BW=609MiB/s (639MB/s)(35.7GiB/60001msec)\n")
+    assert pairs(text) == [(123, 156), (480, 609)]
