@@ -303,6 +303,9 @@ def _tokenize(text: str) -> tuple[Token, ...]:
             d = _DECIMAL_COMMA.fullmatch(prev.text.strip(_STRIP))
             if d is not None and not d.group("unit") and is_unit(cur.text):
                 prev.kind, prev.value, _, prev.percent, prev.signed = _decimal_comma(d, None)
+        if prev.kind == "spread" and prev.unit is None and is_unit(cur.text):  # "12.3 +- 0.5 us"
+            prev.unit = _unit_text(cur.text)
+            prev.percent = prev.unit == "%"
         if prev.kind != "value":
             continue
         per = _per_time(out, i) if prev.unit is None else None
@@ -314,6 +317,10 @@ def _tokenize(text: str) -> tuple[Token, ...]:
                 prev.percent = True
         elif prev.unit in MAGNITUDES and is_unit(prev.unit + _unit_text(cur.text)):
             prev.unit = prev.unit + _unit_text(cur.text)
+    for i in range(2, len(out)):  # "12.345 ± 0.123M/s" (bpf's bench): the spread's unit is the value's
+        if out[i].kind == "spread" and out[i].unit and not out[i].percent and out[i - 1].text in SPREAD_MARKS \
+                and out[i - 2].kind == "value" and out[i - 2].unit is None:
+            out[i - 2].unit = out[i].unit
     for g in groups:  # "= 0.031/0.244/41.870/2.210 ms": the unit is every number's
         n = next(len(v) for v in packed.values() if out[g].start == v[0][0])
         unit = out[g + n - 1].unit

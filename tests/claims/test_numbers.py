@@ -159,3 +159,21 @@ def test_the_cpu_left_idle_is_better_when_higher() -> None:
     assert better_for("Average: %idle", None) is None
     got = ex("rx dim off: cpu idle= ~35%\nrx dim on: cpu idle= ~76%\n").claims
     assert [(c.baseline.value, c.candidate.value, c.better) for c in got] == [(35, 76, "higher")]
+
+
+def test_a_unit_after_the_spread_is_the_values_too() -> None:
+    """bpf's bench prints "hits 12.345 ± 0.123M/s", others "12.3 +- 0.5 us": the unit
+    written once, after the spread, is the value's; without it the claim had no unit (and
+    no direction: "hits" alone says nothing of it)."""
+    toks = tokenize("Summary: hits   12.345 ± 0.123M/s ( 12.345M/prod), drops    0.000 ± 0.000M/s")
+    assert [(t.text, t.kind, t.unit) for t in toks if t.kind in ("value", "spread")] == [
+        ("12.345", "value", "M/s"), ("0.123M/s", "spread", "M/s"),
+        ("0.000", "value", "M/s"), ("0.000M/s", "spread", "M/s")]
+    toks = tokenize("12.3 +- 0.5 us")
+    assert [(t.kind, t.unit) for t in toks if t.kind != "word"] == [("value", "us"), ("spread", "us")]
+    pct = tokenize("1234 +- 5 %")  # a spread in percent of the value: the value has no unit
+    assert [(t.kind, t.unit, t.percent) for t in pct if t.kind != "word"] == [
+        ("value", None, False), ("spread", "%", True)]
+    (c,) = ex("Before:\n  Summary: hits   12.345 ± 0.123M/s ( 12.345M/prod)\n"
+              "After:\n  Summary: hits   15.678 ± 0.101M/s ( 15.678M/prod)\n").claims
+    assert (c.unit, c.better, c.baseline.spread) == ("M/s", "higher", 0.123)
