@@ -50,7 +50,7 @@ def has_digit(text: str) -> bool:
 # "Kpps", "transactions/sec", "msg/s", "usec", "µs").  Used to tell "767,743 pps batch
 # mode:" apart: `pps` belongs to the number, `batch mode` is the next label.
 _PREFIX = r"(?:[kmgtp]i?)?"  # amounts and counts; a time takes m, µ/u or n
-_TIME = r"(?:[mµun]?(?:s|secs?)|seconds?|msecs?|usecs?|nsecs?|mins?|minutes?|hr|hours?)"
+_TIME = r"(?:[mµun]?(?:s|secs?)|(?:micro|milli|nano)?seconds?|msecs?|usecs?|nsecs?|mins?|minutes?|hr|hours?)"
 _PER_TIME = rf"(?:/{_TIME}|ps)"  # "/s", "/sec", or the "ps" of "pps", "Mbps"
 # Amounts that stand alone ("182 MBytes", "4 cycles") or as a rate.
 _AMOUNT = r"(?:bytes?|b|bits?|cycles?|insns?|flops|ops|iops|ips)"
@@ -60,6 +60,7 @@ _COUNT = (r"(?:transactions?|trans\.?|tr|requests?|reqs?|req|r|queries|q|operati
           r"t|lines?|loops?|faults?|wakeups?|switch(?:es)?|interrupts?|irqs?)")
 UNIT_RE = re.compile(
     rf"{_PREFIX}(?:{_AMOUNT}(?:{_PER_TIME})?|{_COUNT}{_PER_TIME}|hz)|{_TIME}|[kmg]/{_TIME}"
+    rf"|(?:{_TIME}|cycles?)/(?:op|call|iter)"  # a cost per operation: "ns/op", "usecs/op"
     r"|%|x|percent|cpu|ipc|times|us/tr|usec/tr|lps|lpm|mwips|mflops|b/sec",
     re.IGNORECASE,
 )

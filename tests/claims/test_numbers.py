@@ -177,3 +177,14 @@ def test_a_unit_after_the_spread_is_the_values_too() -> None:
     (c,) = ex("Before:\n  Summary: hits   12.345 ± 0.123M/s ( 12.345M/prod)\n"
               "After:\n  Summary: hits   15.678 ± 0.101M/s ( 15.678M/prod)\n").claims
     assert (c.unit, c.better, c.baseline.spread) == ("M/s", "higher", 0.123)
+
+
+@pytest.mark.parametrize(("unit", "better"), [
+    ("microseconds", "lower"), ("milliseconds", "lower"), ("usecs/op", "lower"), ("ns/op", "lower"),
+    ("cycles/op", "lower")])
+def test_time_spelled_out_and_a_cost_per_operation_are_units(unit: str, better: str) -> None:
+    """lmbench prints "1.23 microseconds", perf bench "5.432 usecs/op": read as words, the
+    claim had no unit, or none at all."""
+    assert is_unit(unit) and better_for("x", unit) == better
+    (c,) = ex(f"before:     1.23 {unit}\nafter:      1.12 {unit}\n").claims
+    assert (c.unit, c.better, c.baseline.value, c.candidate.value) == (unit, better, 1.23, 1.12)
