@@ -59,7 +59,9 @@ _STRONG_OBJECTS = frozenset({"patch", "patches", "patchset", "series", "fix", "c
 _NEXT_TREE = re.compile(r"(?i)^(?:[a-z]+-next(?:-\d+)?|next-\d{6,8})$")
 _VERSION = re.compile(r"(?i)^v(\d{1,2})$")
 _PATCH_NUMBER = re.compile(r"^(?:#\d{1,3}|\d{1,2}/\d{1,2})$")
-_TOKEN = re.compile(r"(?i:w/o|w/)|(?<![\w+])\+(?=[A-Za-z])|[A-Za-z][\w.+-]*[A-Za-z0-9]|[A-Za-z]|#\d+|\d+/\d+")
+# a name ends before a "+" that adds another ("v6.6+fix": "v6.6", "fix"), not at one inside it ("c++")
+_TOKEN = re.compile(r"(?i:w/o|w/)|(?<![\w+])\+(?=[A-Za-z])|[A-Za-z](?:[\w.-]|\+(?![A-Za-z]))*[A-Za-z0-9]|[A-Za-z]"
+                    r"|#\d+|\d+/\d+")
 _STOP = frozenset("a an the of for in on at to and or is are was were by from as it its this that "
                   "we i our my kernel mode case test run runs result results numbers data".split())
 
@@ -352,6 +354,13 @@ def adds_to(a: str, b: str) -> bool:
     "Upstream codebase with page pool support", "baseline" / "baseline + patch 3"."""
     wa, wb = words(a), words(b)
     return 0 < len(wa) < len(wb) and wb[:len(wa)] == wa and wb[len(wa)] in _ADDING and len(wb) > len(wa) + 1
+
+
+def extended_by(a: str, b: str) -> bool:
+    """True when label b is label a and more ("v6.6" / "v6.6+fix", "mm-unstable" /
+    "mm-unstable + this series"): where b names the change, a is what it was made to."""
+    wa, wb = words(a), words(b)
+    return 0 < len(wa) < len(wb) and wb[:len(wa)] == wa
 
 
 # A label that is only a kernel release ("5.10.0-rc6", "v6.5", "6.1.0-rc2+"): the kernel

@@ -16,7 +16,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from claims.commands import BENCH_PROGRAMS
-from claims.lexicon import BASELINE_AT, CANDIDATE_AT, adds_to, content_words, cue, signed_words
+from claims.lexicon import (
+    BASELINE_AT,
+    CANDIDATE_AT,
+    adds_to,
+    content_words,
+    cue,
+    extended_by,
+    signed_words,
+)
 from claims.model import Claim, Line, Value
 from claims.numbers import (
     MAGNITUDES,
@@ -422,6 +430,10 @@ def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim
     # "Upstream codebase" / "Upstream codebase with page pool": the longer one adds to it
     roles = [r or ("candidate" if any(roles[k] == "baseline" and adds_to(labels[k], lab)
                                       for k in range(len(labels))) else None)
+             for r, lab in zip(roles, labels, strict=True)]
+    # "v6.6" / "v6.6+fix": the label the candidate's extends is its baseline
+    roles = [r or ("baseline" if any(roles[k] == "candidate" and extended_by(lab, labels[k])
+                                     for k in range(len(labels))) else None)
              for r, lab in zip(roles, labels, strict=True)]
     rows = [_segment_row(s) for s in group]
     stated = any(r.stated_pct is not None for r, ro in zip(rows, roles, strict=False) if ro != "baseline")

@@ -181,6 +181,16 @@ def test_a_label_that_adds_to_the_baseline_is_the_candidate() -> None:
     assert (c.metric, c.better) == ("avg packets drop", "lower")
 
 
+@pytest.mark.parametrize("cand", ["v6.6+fix", "v6.6 + fix", "v6.6 with this series"])
+def test_the_label_a_candidate_extends_is_its_baseline(cand: str) -> None:
+    """"v6.6:" / "v6.6+fix:": the second names a change to the first, which names no side
+    on its own (a release); the pair had been left unread. Two names joined by "+" with
+    no change word ("TCP" / "TCP+TLS") stay two measurements."""
+    (c,) = ex(f"Subject: t\n\nlat_ctx:\n   v6.6:     1.23 us\n   {cand}: 1.12 us\n").claims
+    assert (c.baseline.label, c.candidate.label, c.baseline.value, c.candidate.value) == ("v6.6", cand, 1.23, 1.12)
+    assert pairs("Subject: t\n\n   TCP:     1.23 us\n   TCP+TLS: 1.12 us\n") == []
+
+
 def test_sides_named_before_the_numbers() -> None:
     assert _sides("baseline 10.2 Gbps, patched 11.3 Gbps") == [(10.2, 11.3)]
     assert _sides("Before the series it was 5.1 Mpps; after, 6.2 Mpps.") == [(5.1, 6.2)]
