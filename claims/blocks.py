@@ -72,7 +72,8 @@ _COMPILER = re.compile(r"^\S+\.\w{1,4}:\d+:(?:\d+:)?\s+(?:warning|error|note|fat
 _CODE_MARKS = frozenset("#|;{}(=")
 _CODE = re.compile(r"#\s*define\b|^\s*\d*\s*\|\s|"
                    r"[;{}]\s*$|\b(?:if|else|return|while|for|switch)\b\s*\(|\w\([^()]*\)\s*[;{]|"
-                   r"(?<![=!<>])(?:==|!=)(?![=>])")  # an operator, not sockperf's "====>" arrow
+                   r"[\w)\]][^\S\n]*(?:==|!=)(?![=>])")  # an operator after its operand: not sockperf's
+# "====>" arrow, nor hackbench's "(== 400 tasks)"
 _GAPS = re.compile(r"\S(?:\s{2,}|\t)\S")
 # a source line under its line number, also as git blame prints it ("8daafe9ebbd21a Xuan Zhuo
 # 2023-08-10  2778   * reset, ..."); a kernel config line ("CONFIG_CMA_SIZE_MBYTES=200")

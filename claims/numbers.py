@@ -134,6 +134,8 @@ def parse_number(text: str) -> float | None:
         return None
 
 
+# time(1)'s "0m12.345s": what follows the minutes (the gate's number patterns take it as a unit)
+CLOCK_TAIL = r"m\d{1,2}(?:\.\d+)?s"
 _CLOCK = re.compile(r"(?:(?P<h>\d{1,4})h)?(?P<m>\d{1,4})m(?P<s>\d{1,2}(?:\.\d+)?)s")
 
 

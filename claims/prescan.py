@@ -189,15 +189,16 @@ def readable(text: str) -> str:
 # A number as the extractor's tokenizer reads one: not glued to a word before it ("v2",
 # "eth0", "x86"), digits then at most a unit, then no more word characters ("3ef0e5ba" and
 # "0x1f" are not numbers). `\d` is Unicode-aware, as in the tokenizer.
-_N = r"(?<![\w.])[~≈]?[+-]?(?:\d[\d,.]*|\.\d)(?:[eE][+-]?\d+)?(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w)"
+_TAIL = rf"(?:[A-Za-zµ%/][A-Za-zµ%/.]{{0,15}}|{numbers.CLOCK_TAIL})?"  # a unit, or time(1)'s "0m12.345s"
+_N = rf"(?<![\w.])[~≈]?[+-]?(?:\d[\d,.]*|\.\d)(?:[eE][+-]?\d+)?{_TAIL}(?!\w)"
 _NUM = re.compile(_N)
 # the same, digit first (".5" is then read from its 5: never stricter)
-_N0 = r"\d(?<!\w\d)[\d,.]*(?:[eE][+-]?\d+)?(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w)"
+_N0 = rf"\d(?<!\w\d)[\d,.]*(?:[eE][+-]?\d+)?{_TAIL}(?!\w)"
 # a number with its unit, glued or one space away ("25 us", "1.2Mpps", "40%"); the units are
 # the tokenizer's own (claims.numbers), so a unit it learns is one this gate knows
 _UNIT = numbers.UNIT_RE.pattern
-_U = rf"(?<![\w.])\d[\d,.]*[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])"
-_U0 = rf"\d(?<!\w\d)[\d,.]*[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT})(?![\w/])"  # the same, digit first
+_U = rf"(?<![\w.])\d[\d,.]*(?:{numbers.CLOCK_TAIL}|[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT}))(?![\w/])"
+_U0 = rf"\d(?<!\w\d)[\d,.]*(?:{numbers.CLOCK_TAIL}|[^\S\n]?(?=[^\W\d_]|%)(?i:{_UNIT}))(?![\w/])"  # the same, digit first
 # Each cue is written to start with a literal or a digit, so the regex engine skips to
 # those (a leading alternation with `\b` or a unit list tried at every digit made the gate
 # cost more than the reading): word boundaries are looked behind after the word.
@@ -249,12 +250,12 @@ _SIGN = "[-+~≈]?"
 _CELL = re.compile(
     r"\d(?:" + "|".join(f"(?<={ctx}{sign}\\d)" for ctx in (r"[^\S\n][^\S\n]", r"\t", r"\|", r"\| ", r": ", r":\t", r"\w=", r"\w =[^\S\n]")
                         for sign in ("", "[-+~≈]")) + r")(?:[\d,.]*\d)?(?:[eE][+-]?\d+)?"
-    r"(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w)")
+    + _TAIL + r"(?!\w)")
 # A line that ends in ":" opens a block ("Before:", "After applying it, iperf3 says:")
 # (an attribution "On .., X wrote:" names the quoted author; claims.message reads it as one).
 # a number in a block, but not a list marker ("1. ", "2) ") or a footnote ("[1]")
 _BLOCK_NUM = re.compile(r"(?<![\w.\[])[~≈]?[+-]?(?:\d[\d,.]*|\.\d)(?:[eE][+-]?\d+)?"
-                        r"(?:[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?(?!\w|[.)\]](?:[^\S\n]|\n|\Z))")
+                        + _TAIL + r"(?!\w|[.)\]](?:[^\S\n]|\n|\Z))")
 
 
 def _block_num_in(text: str, start: int, end: int) -> bool:

@@ -12,10 +12,18 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claims.blocks import _masked, _step_key, comparisons, find_blocks, labelled_block_claims
+from claims.blocks import (
+    _masked,
+    _step_key,
+    comparisons,
+    find_blocks,
+    labelled_block_claims,
+    line_kind,
+)
 from claims.extract import extract_message
 from claims.message import message_from_text
-from tests.extractkit import pairs
+from claims.prescan import might_have_claims
+from tests.extractkit import ex, pairs
 from tests.paths import SHARED
 
 
@@ -320,3 +328,19 @@ def test_a_line_whose_words_carry_numbers_pairs_with_its_twin() -> None:
             "after:\n"
             "  read: IOPS=156k, BW=609MiB/s (639MB/s)(35.7GiB/60001msec)\n")
     assert pairs(text) == [(123, 156), (480, 609)]
+
+
+def test_time_output_and_a_count_in_parentheses_are_output() -> None:
+    """time(1)'s "real 0m12.345s" per side, and hackbench's banner "(== 400 tasks)" above
+    its "Time:": the gate had no number pattern for the first, and the block reader took
+    the second for a line of code (an "==" with no operand before it) and read no block."""
+    timed = ("Without the patch:\nreal\t0m12.345s\nuser\t0m40.123s\nsys\t0m5.678s\n\n"
+             "With the patch:\nreal\t0m11.345s\nuser\t0m40.023s\nsys\t0m4.678s\n")
+    assert might_have_claims(timed)
+    assert [(c.metric, c.baseline.value, c.candidate.value, c.unit) for c in ex(timed).claims] == [
+        ("real", 12.345, 11.345, "s"), ("user", 40.123, 40.023, "s"), ("sys", 5.678, 4.678, "s")]
+    banner = "Running in process mode with 10 groups using 40 file descriptors each (== 400 tasks)\n"
+    hackbench = f"Before:\n{banner}Time: 1.234\nAfter:\n{banner}Time: 1.034\n"
+    assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(hackbench).claims] == [
+        ("Time", 1.234, 1.034, "lower")]
+    assert line_kind("  if (ret == 0)") == "code" and line_kind(banner) == "text"
