@@ -127,8 +127,10 @@ def spreads_of(tokens: list[Token]) -> dict[int, Token]:
     return out
 
 
-def metric_name(tokens: list[Token], i: int) -> str:
-    """Words that name the value at `tokens[i]`: the words after it, else the words before."""
+def metric_name(tokens: list[Token], i: int, label_apart: bool = False) -> str:
+    """Words that name the value at `tokens[i]`: the words after it, else the words before.
+    `label_apart`: the row's label was cut off before the tokens ("base:" of "base:
+    transactions: 1234567"), so a "name:" that opens them names a value."""
     packed = _packed_name(tokens, i)
     if packed is not None:
         return packed
@@ -147,7 +149,7 @@ def metric_name(tokens: list[Token], i: int) -> str:
             break
     unit = tokens[i].unit
     only_unit = not after or (unit is not None and after == [unit])
-    named = _named_before(tokens, i)
+    named = _named_before(tokens, i, label_apart)
     if named and only_unit:
         return named  # "avg = 145 nsecs, total: 1455980341 nsecs, count: 9985224"
     before: list[str] = []
@@ -182,15 +184,15 @@ def _packed_name(tokens: list[Token], i: int) -> str | None:
     return f"{tokens[g - 2].text}: {names[i - g]}" if len(names) == n - g and all(names) else None
 
 
-def _named_before(tokens: list[Token], i: int) -> str | None:
+def _named_before(tokens: list[Token], i: int, label_apart: bool = False) -> str | None:
     """The name an item of a list written name first gives its value: "avg =" just before
     it, or "total:" after an earlier item of the line (a line's leading "Before patch:" is
     its label, not a name)."""
     j = i - 1
     if j >= 1 and tokens[j].text == "=" and tokens[j - 1].kind == "word":
         j -= 1
-    elif not (tokens[j].kind == "word" and tokens[j].text.endswith(":")
-              and any(t.kind == "value" for t in tokens[:j])):
+    elif not (j >= 0 and tokens[j].kind == "word" and tokens[j].text.endswith(":")
+              and (label_apart and j == 0 or any(t.kind == "value" for t in tokens[:j]))):
         return None
     w = tokens[j].text.strip("()[],;:=")
     if not w or not w[0].isalpha() or (is_unit(w) and j >= 1 and tokens[j - 1].kind == "value"):
@@ -251,7 +253,7 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
         if bt.percent != ct.percent:
             continue
         col = base.columns[k] if k < len(base.columns) else None
-        metric = col or metric_name(base.tokens, bi) or base.key or bt.unit or "value"
+        metric = col or metric_name(base.tokens, bi, not base.label_in_text) or base.key or bt.unit or "value"
         if not col and base.key and metric == bt.unit and unit_kind(metric) is None and len(pairs) == 1:
             metric = base.key  # "MemFree:   1234567 kB": a unit that says nothing of what it counts
         if base.key and col and base.key not in base.columns:  # a key among the columns names its own value

@@ -456,3 +456,17 @@ def test_the_measure_a_verb_changes_is_its_object() -> None:
                    ("time", 45.6, 38.2, None)}
     (c,) = ex("The memcpy cost dropped from 120 cycles to 80 cycles.\n").claims
     assert c.metric == "memcpy cost"
+
+
+def test_a_name_that_opens_a_labelled_line_names_its_value() -> None:
+    """sysbench's "transactions: 1234567 (4115.20 per sec.)" after a side's label: the
+    label is cut off before the line is read, so its first "name:" is the value's name,
+    not the side's (the claim had been named "base")."""
+    text = ("base:     transactions: 1234567 (4115.20 per sec.)\n"
+            "patched:  transactions: 1334567 (4448.53 per sec.)\n")
+    got = [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims]
+    assert ("transactions", 1234567, 1334567) in got
+    # a line's own leading label is still its label: "avg" and "total" name the values
+    text = ("Before patch: avg = 145 nsecs, total: 1455980341 nsecs\n"
+            "After patch: avg = 120 nsecs, total: 1255980341 nsecs\n")
+    assert [c.metric for c in ex(text).claims] == ["avg", "total"]
