@@ -823,9 +823,9 @@ def _name_columns(g: Grid, k: int) -> None:
                 continue
             pu = _PAREN_UNIT.match(x)
             u = pu.group("u") if pu else x
-            if col >= 0 and is_unit(u) and not _CHANGE_NAME.match(x):
+            if col >= 0 and is_unit(u) and not _CHANGE_NAME.match(x) and not (units[col] and pu):
                 units[col] = units[col] or u
-                continue
+                continue  # a column has one unit: "(B)" after "Insns" names it (veristat's "Insns (B)")
             if col < 0:
                 key.append(x)
             else:
@@ -908,7 +908,8 @@ def _kind_of_name(name: str) -> str:  # the axis, the long format); kept across 
     n = name.strip()
     if not n:
         return "empty"
-    if _CHANGE_NAME.match(n) and role(n) is None:
+    bare = n.strip("()[] ")  # veristat's "Insns (DIFF)" under its unit: "(DIFF)"
+    if (_CHANGE_NAME.match(n) or bare.isalpha() and _CHANGE_NAME.match(bare)) and role(n) is None:
         return "change"
     if _SPREAD_NAME.match(n):
         return "spread"
@@ -1157,6 +1158,14 @@ def _stated_pattern(rows: list[GRow], body: list[int], vcols: list[int]) -> tupl
     return col, row
 
 
+def _change_of(cell: Cell | None) -> float | None:
+    """The change in percent a change column's cell states: its percentage, or the one
+    noted beside a difference ("-2345 (-19.00%)"); a bare difference states none."""
+    if cell is None:
+        return None
+    return cell.tok.value if cell.tok.percent else cell.stated
+
+
 def _change_computed_from(rows: list[GRow], body: list[int], vcols: list[int], ccol: int) -> int | None:
     """The value column a change column was computed against, when its numbers say so:
     for most rows the stated % equals (other / this - 1) for one ordering of two columns."""
@@ -1172,8 +1181,11 @@ def _change_computed_from(rows: list[GRow], body: list[int], vcols: list[int], c
         n += 1
         for base, cand in ((ca, cb), (cb, ca)):
             want = (cand.tok.value / base.tok.value - 1.0) * 100.0  # type: ignore[operator]
-            if abs(ch.tok.value - want) <= max(1.0, 0.1 * abs(want)):
-                votes[a if base is ca else b] += 1
+            got = ch.tok.value if ch.tok.percent or ch.stated is None else ch.stated
+            diff = cand.tok.value - base.tok.value  # type: ignore[operator]
+            if abs(got - want) <= max(1.0, 0.1 * abs(want)) \
+                    or not ch.tok.percent and abs(ch.tok.value - diff) <= 0.01 * max(1.0, abs(diff)):
+                votes[a if base is ca else b] += 1  # a change in %, or the difference ("-2345 (-19.00%)")
     if n == 0:
         return None
     best = max(votes, key=lambda k: votes[k])
@@ -1461,13 +1473,13 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
                     continue
                 stated = None
                 if ch is not None and ch.cells[j] is not None:
-                    stated = ch.cells[j].tok.value  # type: ignore[union-attr]
+                    stated = _change_of(ch.cells[j])
                 if b is None:
                     b = _baseline_from_stated(base, c, stated)
                     if b is None:
                         continue
                 elif len(ccols) == 1 and len(vcols) == 1 and cand.cells[ccols[0]] is not None:
-                    stated = cand.cells[ccols[0]].tok.value  # type: ignore[union-attr]
+                    stated = _change_of(cand.cells[ccols[0]])
                 elif cand.note is not None and len(vcols) == 1:
                     stated = cand.note
                 title = _title_name(g)
@@ -1507,7 +1519,7 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
                 continue
             stated = None
             if len(ccols) == 1 and len(cands) == 1 and r.cells[ccols[0]] is not None:
-                stated = r.cells[ccols[0]].tok.value  # type: ignore[union-attr]
+                stated = _change_of(r.cells[ccols[0]])
             elif r.note is not None and len(cands) == 1:
                 stated = r.note
             cl = _claim(g, _metric(_title_name(g), rowname), b, c, g.names[bj], g.names[j], g.units[bj] or g.units[j] or g.unit,

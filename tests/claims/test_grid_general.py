@@ -318,3 +318,22 @@ def test_a_spread_in_parentheses_is_no_stated_change(text: str) -> None:
     (c,) = ex(text).claims
     assert (c.baseline.value, c.candidate.value, c.claimed_change_pct) == (31000, 35000, None)
     assert (c.baseline.spread, c.candidate.spread, c.baseline.spread_kind) == (0.5, 0.7, "pct")
+
+
+def test_a_difference_column_states_the_change_it_notes() -> None:
+    """veristat's comparison: "Insns (A)  Insns (B)  Insns (DIFF)" over "12345  10000
+    -2345 (-19.00%)". "(B)" is the column's name, not bytes (the column's unit is "Insns"
+    already); "(DIFF)" is a change column, and its cells state the noted -19.00%, not
+    -2345%. The claim had been 12345 -> -2345."""
+    text = ("File         Program   Insns (A)  Insns (B)  Insns (DIFF)\n"
+            "-----------  --------  ---------  ---------  --------------\n"
+            "pyperf600.o  on_event      12345      10000  -2345 (-19.00%)\n"
+            "strobemeta.o on_event      45678      40000  -5678 (-12.43%)\n")
+    got = [(c.baseline.label, c.candidate.label, c.baseline.value, c.candidate.value, c.claimed_change_pct)
+           for c in ex(text).claims]
+    assert got == [("(A)", "(B)", 12345, 10000, -19.0), ("(A)", "(B)", 45678, 40000, -12.43)]
+    # a difference printed bare states no percentage
+    text = ("Benchmark          Base      Patched    Delta\n"
+            "netperf TCP_RR     12345     13456      +1111\n"
+            "netperf UDP_RR     22345     23456      +1111\n")
+    assert [c.claimed_change_pct for c in ex(text).claims] == [None, None]
