@@ -72,7 +72,7 @@ _UP_FROM = re.compile(
 )
 _CHANGE_AFTER = re.compile(
     r"(?i)^(?:improv\w*|boost|increase|increased|gain|gains|faster|better|speed-?up|"
-    r"speedups|higher|more|uplift|jump|win|reduction|reduced|decrease|decreased|drop|lower|less|slower|"
+    r"speedups|higher|more|uplift|jump|win|reduction|reduced|decrease|decreased|drop|lower|less|fewer|slower|"
     r"regression|degradation|saving|savings|loss|cut|overhead|improve|throughput|performance|perf|"
     r"bandwidth|iops|rate|pps)\b"
 )
@@ -89,6 +89,8 @@ _PERF_WORD = re.compile(r"(?i)\b(?:throughput|latency|bandwidth|pps|bps|iops|ops
                         r"cycles|score|trans|requests|transactions|speed|time)\b")
 _MORE_PERF = re.compile(r"(?i)^(?:more|less|higher|lower|fewer)\s+(?:throughput|bandwidth|pps|iops|"
                         r"performance|ops|requests|transactions|packets|tps|qps|latency|cpu|cycles)\b")
+# a comparative before what it compares: a measure when its words have a direction
+_MORE_WHAT = re.compile(r"(?i)^(?:more|less|higher|lower|fewer)\s+(?P<what>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2})")
 _RATIO = re.compile(r"(?i)\b\w+\s+per\s+[a-z]")  # "bytes per call": a measure named as a ratio
 _LEADING_ZERO = re.compile(r"^[+-]?0\d")
 _TIMES_HINT = re.compile(r"\d\s?[x×X]\b|\btimes\b")
@@ -1234,7 +1236,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                 lower = _LOWER_BETTER.search(behind[-60:]) is not None
                 worse = after.lower().startswith("worse")
                 vals = [pct if worse == lower else -pct]
-            elif _CHANGE_AFTER.match(after) and not after.lower().startswith(("more", "less", "of")) \
+            elif _CHANGE_AFTER.match(after) and not after.lower().startswith(("more", "less", "fewer", "of")) \
                     and not t.text.endswith((",", ";")):  # "a cpu 100%, pps ...": clause ends
                 vals = [-pct if _direction(after) == "down" else pct]
             elif _STRONG_VERB.fullmatch(before) and not _REACHES.fullmatch(before):
@@ -1245,7 +1247,8 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                 vals = [-pct if toks[i - 1].text.lower() == "down" else pct]
             elif (noun := _change_noun_within(after)) is not None:
                 vals = [-pct if _NEGATIVE.match(noun) else pct]  # "a 30% compile speed improvement"
-            elif _MORE_PERF.match(after):
+            elif _MORE_PERF.match(after) or (more := _MORE_WHAT.match(after)) is not None \
+                    and better_for(more.group("what"), None) is not None:  # "25% fewer cache misses"
                 vals = [-pct if _NEGATIVE.match(after) else pct]
             elif before in ("by", "to", "of") and _CHANGE_VERB.search(behind):
                 # the change word nearest the number: "an improvement, with a reduction of ... of 3.7%"

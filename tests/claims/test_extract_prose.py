@@ -470,3 +470,16 @@ def test_a_name_that_opens_a_labelled_line_names_its_value() -> None:
     text = ("Before patch: avg = 145 nsecs, total: 1455980341 nsecs\n"
             "After patch: avg = 120 nsecs, total: 1255980341 nsecs\n")
     assert [c.metric for c in ex(text).claims] == ["avg", "total"]
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("We measured 25% fewer cache misses with the patch.", "cache misses"),
+    ("The series gives 25% fewer page faults.", "page faults"),
+])
+def test_a_percentage_fewer_of_a_measure_is_a_drop(text: str, named: str) -> None:
+    """"25% fewer cache misses": a comparative before a measure (its words have a
+    direction) states a change of it, as "12% higher throughput" did; "fewer" of things
+    that are no measure ("25% fewer people") states none."""
+    (c,) = ex("Subject: t\n\n" + text + "\n").claims
+    assert (c.metric, c.claimed_change_pct) == (named, -25.0)
+    assert ex("Subject: t\n\n25% fewer people use it.\n").claims == []
