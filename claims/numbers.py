@@ -75,7 +75,7 @@ _HIGHER = re.compile(
 _LOWER = re.compile(
     r"(?i)(latency|\bus\b|\bms\b|\bns\b|usec|msec|nsec|seconds|\bsecs?\b|time|elapsed|"
     r"cycles|(?<![a-z])miss|cpu|util|overhead|context-switch|migrations|retr|drops?|loss|"
-    r"instructions|s\.dem|us/tr|faults|jitter|\bs\b)"
+    r"instructions|s\.dem|us/tr|faults|jitter|\bs\b|footprint|usage|memory\s+(?:use|consumption)|\brss\b)"
 )
 
 

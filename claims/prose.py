@@ -562,11 +562,12 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
                 _PERF_WORD.search(near) or _RATIO.search(near)
                 or better_for(_metric_before(text, m.start()), None) is not None)):
             continue  # "the stack depth is increased from 20 to 41": a count, not a measure
-        if unit is not None and unit not in MAGNITUDES and _SIZE_UNITS.match(unit):
-            continue
+        metric = _metric_before(text, m.start(), unit) or (unit or "value")
+        if unit is not None and unit not in MAGNITUDES and _SIZE_UNITS.match(unit) and not (
+                better_for(metric, None) == "lower" and _STRONG_VERB.search(near)):
+            continue  # a size set, not measured: but "the memory footprint drops from 120MB to 90MB"
         if "+" in pre or "-" in pre:
             continue
-        metric = _metric_before(text, m.start(), unit) or (unit or "value")
         claim = Claim(metric=metric, unit=unit, better=better_for(metric, unit),
                       baseline=Value(a, label="from", unit=unit, line=first),
                       candidate=Value(b, label="to", unit=unit, line=last),
@@ -671,7 +672,8 @@ def _subject_words(words: str, need_verb: bool = False) -> str:
     if verb is not None:
         # "throughput improved from": the subject; "this improves per_process_ops from": the
         # object, what the verb changes
-        objects = [w for w in ws[verb + 1:] if w.lower() not in _STOP_WORDS and not w.lower().endswith("ly")]
+        objects = [w for w in ws[verb + 1:] if w.lower() not in _STOP_WORDS and not w.lower().endswith("ly")
+                   and w.lower() not in ("up", "down", "out", "off")]  # "went down from": a particle
         ws = objects if objects and not need_verb else ws[:verb]
     while len(ws) > 1 and ws[0].lower() in _DETERMINERS:
         ws.pop(0)

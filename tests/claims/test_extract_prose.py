@@ -483,3 +483,15 @@ def test_a_percentage_fewer_of_a_measure_is_a_drop(text: str, named: str) -> Non
     (c,) = ex("Subject: t\n\n" + text + "\n").claims
     assert (c.metric, c.claimed_change_pct) == (named, -25.0)
     assert ex("Subject: t\n\n25% fewer people use it.\n").claims == []
+
+
+def test_a_measured_size_changes_where_a_set_size_does_not() -> None:
+    """"The memory footprint drops from 120MB to 90MB": a size that a change verb moves
+    and whose name is a cost (footprint, usage, RSS) is measured; "the buffer size is
+    increased from 64KB to 256KB" sets one. Sizes had been refused alike."""
+    (c,) = ex("Subject: t\n\nThis reduces the memory footprint from 120MB to 90MB per VM.\n").claims
+    assert (c.metric, c.baseline.value, c.candidate.value, c.unit, c.better) == (
+        "memory footprint", 120, 90, "MB", "lower")
+    (c,) = ex("Subject: t\n\nMemory usage went down from 120 MB to 90 MB.\n").claims
+    assert (c.baseline.value, c.candidate.value, c.better) == (120, 90, "lower")
+    assert ex("Subject: t\n\nThe buffer size is increased from 64KB to 256KB.\n").claims == []
