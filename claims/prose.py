@@ -562,6 +562,8 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
                 _PERF_WORD.search(near) or _RATIO.search(near)
                 or better_for(_metric_before(text, m.start()), None) is not None)):
             continue  # "the stack depth is increased from 20 to 41": a count, not a measure
+        if _sets_a_knob(near):
+            continue  # "increases the timeout from 5 seconds to 30": a setting the patch changes
         metric = _metric_before(text, m.start(), unit) or (unit or "value")
         if unit is not None and unit not in MAGNITUDES and _SIZE_UNITS.match(unit) and not (
                 better_for(metric, None) == "lower" and _STRONG_VERB.search(near)):
@@ -575,6 +577,19 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
                       message_id=ln.message_id)
         out.append(claim)
     return out
+
+
+# what a patch sets, not what a run measures: "the timeout", "the poll interval", "the limit"
+_KNOB = re.compile(r"(?i)\b(?:timeouts?|intervals?|periods?|thresholds?|limits?|budgets?|quotas?|watermarks?|"
+                   r"weights?)\b")
+
+
+def _sets_a_knob(before: str) -> bool:
+    """Do the last words of the clause before a change name a setting (_KNOB)? "increases
+    the timeout from", "The poll interval: 10 ms ->"; not "With the default settings,
+    latency dropped from", whose setting stands in another clause."""
+    clause = re.split(r"[,;]", _FULL_STOP.split(before)[-1])[-1]
+    return _KNOB.search(" ".join(clause.split()[-4:])) is not None
 
 
 _PER_SECOND = re.compile(r"(?i)\s+per\s+(?:second|sec)\b")
@@ -612,6 +627,8 @@ def arrow_claims(ln: Line | Passage) -> list[Claim]:
         near = ln.text[max(0, left.start - 120):right.end + 60]  # the arrow's clause: linear time
         if (unit is None or not is_unit(unit)) and not (_PERF_WORD.search(near) or _STRONG_VERB.search(near)):
             continue  # "version 7.0 -> 7.1", histogram buckets "2 -> 3 : 7"
+        if _sets_a_knob(ln.text[max(0, left.start - 80):left.start]):
+            continue  # "the timeout 5s -> 30s"
         metric = _metric_before(ln.text, left.start, unit) or unit or "value"
         stated = None
         for nxt in toks[i + 2:i + 4]:

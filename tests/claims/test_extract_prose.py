@@ -495,3 +495,21 @@ def test_a_measured_size_changes_where_a_set_size_does_not() -> None:
     (c,) = ex("Subject: t\n\nMemory usage went down from 120 MB to 90 MB.\n").claims
     assert (c.baseline.value, c.candidate.value, c.better) == (120, 90, "lower")
     assert ex("Subject: t\n\nThe buffer size is increased from 64KB to 256KB.\n").claims == []
+
+
+@pytest.mark.parametrize("text", [
+    "This increases the timeout from 5 seconds to 30 seconds, as some devices need longer to reset.",
+    "Reduce the poll interval from 10 ms to 1 ms to lower wakeup latency.",
+    "The limit was raised from 64 to 128 in commit abcdef.",
+    "This changes the timeout 5s -> 30s.",
+])
+def test_a_setting_the_patch_changes_is_no_measurement(text: str) -> None:
+    """A patch that moves a timeout, an interval or a limit states the new setting, not a
+    result: "from 5 seconds to 30 seconds" had been a 'time' claim of +500%, which a
+    verdict would have tried to reproduce."""
+    assert pairs("Subject: t\n\n" + text + "\n") == []
+
+
+def test_a_setting_in_another_clause_leaves_the_measure() -> None:
+    assert pairs("Subject: t\n\nWith the default settings, latency dropped from 10 ms to 1 ms.\n") == [(10, 1)]
+    assert pairs("Subject: t\n\ndefault: 10 Gbps -> 12 Gbps\n") == [(10, 12)]
