@@ -306,14 +306,19 @@ def _tokenize(text: str) -> tuple[Token, ...]:
             d = _DECIMAL_COMMA.fullmatch(prev.text.strip(_STRIP))
             if d is not None and not d.group("unit") and is_unit(cur.text):
                 prev.kind, prev.value, _, prev.percent, prev.signed = _decimal_comma(d, None)
-        if prev.kind == "spread" and prev.unit is None and is_unit(cur.text):  # "12.3 +- 0.5 us"
-            prev.unit = _unit_text(cur.text)
+        # "20.434 M ops/s" (bpf's bench): a magnitude standing alone before its unit, Mops/s
+        scaled = cur.text in MAGNITUDES and i + 1 < len(out) and out[i + 1].kind == "word" \
+            and is_unit(cur.text + _unit_text(out[i + 1].text))
+        if prev.kind == "spread" and prev.unit is None and (scaled or is_unit(cur.text)):  # "12.3 +- 0.5 us"
+            prev.unit = cur.text + _unit_text(out[i + 1].text) if scaled else _unit_text(cur.text)
             prev.percent = prev.unit == "%"
         if prev.kind != "value":
             continue
         per = _per_time(out, i) if prev.unit is None else None
         if per is not None:  # "45123 transactions per second", "3.1 Gbit per sec"
             prev.unit = per
+        elif prev.unit is None and scaled:
+            prev.unit = cur.text + _unit_text(out[i + 1].text)
         elif prev.unit is None and is_unit(cur.text):
             prev.unit = _unit_text(cur.text)
             if prev.unit == "%":

@@ -148,6 +148,8 @@ def metric_name(tokens: list[Token], i: int, label_apart: bool = False) -> str:
         if t.text.endswith((",", ";", ")", ":", ".")) or len(after) >= 4:
             break
     unit = tokens[i].unit
+    if unit is not None and len(after) > 1 and "".join(after) == unit:
+        after = [unit]  # "12.34 M ops/s": the words spell the value's unit (Mops/s), as one would
     only_unit = not after or (unit is not None and after == [unit])
     named = _named_before(tokens, i, label_apart)
     if named and only_unit:

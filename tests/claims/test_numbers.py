@@ -188,3 +188,14 @@ def test_time_spelled_out_and_a_cost_per_operation_are_units(unit: str, better: 
     assert is_unit(unit) and better_for("x", unit) == better
     (c,) = ex(f"before:     1.23 {unit}\nafter:      1.12 {unit}\n").claims
     assert (c.unit, c.better, c.baseline.value, c.candidate.value) == (unit, better, 1.23, 1.12)
+
+
+def test_a_magnitude_standing_alone_scales_the_unit_after_it() -> None:
+    """bpf's bench: "throughput 20.434 ± 0.040 M ops/s": the "M" is the unit's prefix, on
+    the value and on its spread (Mops/s, higher is better); read as a word, the claim had
+    no unit and was named "M ops/s"."""
+    toks = tokenize("throughput   20.434 ± 0.040 M ops/s")
+    assert [(t.kind, t.unit) for t in toks if t.kind != "word"] == [("value", "Mops/s"), ("spread", "Mops/s")]
+    (c, _) = ex("Before: Throughput: 12.34 M ops/s, latency 81 ns/op\n"
+                "After:  Throughput: 14.56 M ops/s, latency 69 ns/op\n").claims
+    assert (c.metric, c.unit, c.better) == ("Throughput", "Mops/s", "higher")
