@@ -1115,8 +1115,12 @@ def _words_before(text: str, pos: int) -> str:
     about 2%": the count of runs is not what the change is of)."""
     near = text[max(0, pos - 80):pos]
     near = _FULL_STOP.split(near)[-1]
+    near = _ITEM_END.split(near)[-1]  # "TCP_STREAM: +3.2%, TCP_RR: -1.1%": the item before ends at its number
     words = re.findall(r"(?<![\w.'’])[A-Za-z][\w./%-]*", near)
     return " ".join(words[-4:])
+
+
+_ITEM_END = re.compile(r"(?<=\d)%?[,;]\s")
 
 
 _HEDGES = frozenset({"about", "around", "roughly", "nearly", "almost", "approximately", "approx",

@@ -513,3 +513,10 @@ def test_a_setting_the_patch_changes_is_no_measurement(text: str) -> None:
 def test_a_setting_in_another_clause_leaves_the_measure() -> None:
     assert pairs("Subject: t\n\nWith the default settings, latency dropped from 10 ms to 1 ms.\n") == [(10, 1)]
     assert pairs("Subject: t\n\ndefault: 10 Gbps -> 12 Gbps\n") == [(10, 12)]
+
+
+def test_each_item_of_a_list_of_changes_is_named_by_its_own_words() -> None:
+    """"TCP_STREAM: +3.2%, TCP_RR: -1.1%, UDP_RR: +0.4%": the words before a change end at
+    the number of the item before it; the names had run together ("TCP_STREAM TCP_RR")."""
+    got = [(c.metric, c.claimed_change_pct) for c in ex("Subject: t\n\nTCP_STREAM: +3.2%, TCP_RR: -1.1%, UDP_RR: +0.4%\n").claims]
+    assert got == [("TCP_STREAM", 3.2), ("TCP_RR", -1.1), ("UDP_RR", 0.4)]
