@@ -467,6 +467,8 @@ def _name_column(row: Row, text: str) -> None:
     end = m.end("name")
     if not any(t.kind == "value" and t.start >= end for t in row.tokens):
         return
+    if any(t.kind == "value" and t.end <= end and t.unit for t in row.tokens):
+        return  # "Throughput 1234.56 MB/sec  8 clients" (dbench): a measured value, not a name's number
     row.tokens = [Token(t.text, t.start, t.end, "word") if t.kind == "value" and t.end <= end
                   else t for t in row.tokens]
     row.key = m.group("name")

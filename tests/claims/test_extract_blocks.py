@@ -344,3 +344,14 @@ def test_time_output_and_a_count_in_parentheses_are_output() -> None:
     assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(hackbench).claims] == [
         ("Time", 1.234, 1.034, "lower")]
     assert line_kind("  if (ret == 0)") == "code" and line_kind(banner) == "text"
+
+
+def test_a_measured_value_is_no_part_of_a_rows_name() -> None:
+    """dbench: "Throughput 1234.56 MB/sec  8 clients  8 procs  max_latency=12.345 ms". The
+    words before the first wide gap are a name only while the numbers in them are bare
+    ("Dhrystone 2 using register variables"): with its unit, 1234.56 MB/sec is the result.
+    The throughput had been lost and the latency named after it (so higher-is-better)."""
+    text = ("Before:\nThroughput 1234.56 MB/sec  8 clients  8 procs  max_latency=12.345 ms\n"
+            "After:\nThroughput 1334.56 MB/sec  8 clients  8 procs  max_latency=10.345 ms\n")
+    got = {(c.baseline.value, c.candidate.value): (c.unit, c.better) for c in ex(text).claims}
+    assert got[(1234.56, 1334.56)] == ("MB/sec", "higher") and got[(12.345, 10.345)] == ("ms", "lower")
