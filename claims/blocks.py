@@ -70,6 +70,8 @@ _RULE = re.compile(r"^\s*[-=*~_#+|.:]{3,}\s*$")
 # patterns of _CODE has one of _CODE_MARKS, which most lines lack (no regex scan for them)
 _COMPILER = re.compile(r"^\S+\.\w{1,4}:\d+:(?:\d+:)?\s+(?:warning|error|note|fatal)\b")
 _CODE_MARKS = frozenset("#|;{}(=")
+# a line of a disassembly (objdump, the kernel's decodecode): its offset, then its bytes
+_DISASSEMBLY = re.compile(r"[0-9a-f]{1,16}:\*?\t(?:[0-9a-f]{2} )+ *\t")  # tabs as objdump prints them
 _CODE = re.compile(r"#\s*define\b|^\s*\d*\s*\|\s|"
                    r"[;{}]\s*$|\b(?:if|else|return|while|for|switch)\b\s*\(|\w\([^()]*\)\s*[;{]|"
                    r"[\w)\]][^\S\n]*(?:==|!=)(?![=>])")  # an operator after its operand: not sockperf's
@@ -129,7 +131,7 @@ def line_kind(text: str) -> str:
         return "arrow"
     if _RULE.match(s):
         return "rule"
-    if _COMPILER.match(s) or not _CODE_MARKS.isdisjoint(s) and _CODE.search(s):
+    if _COMPILER.match(s) or not _CODE_MARKS.isdisjoint(s) and _CODE.search(s) or _DISASSEMBLY.match(s):
         return "code"
     if s.endswith(":") and len(s) <= 160 and not _GAPS.search(s):
         return "text"  # "Run 2 (cpu at 1.2 GHz):", "Self-test, 4 queues:" introduce what follows

@@ -355,3 +355,21 @@ def test_a_measured_value_is_no_part_of_a_rows_name() -> None:
             "After:\nThroughput 1334.56 MB/sec  8 clients  8 procs  max_latency=10.345 ms\n")
     got = {(c.baseline.value, c.candidate.value): (c.unit, c.better) for c in ex(text).claims}
     assert got[(1234.56, 1334.56)] == ("MB/sec", "higher") and got[(12.345, 10.345)] == ("ms", "lower")
+
+
+def test_a_disassembly_is_code() -> None:
+    """The kernel's decodecode prints an oops's code twice ("2f:\\t41 54 \\tpush %r12", then
+    from the faulting instruction "5:\\t41 54 \\tpush %r12"): two listings of one shape,
+    which a block reader (once a line's shape masked the numbers in its words) paired
+    into "claims" such as push %r12 54 -> 55. Offset, tab, bytes, tab: code."""
+    listing = ("Code starting with the faulting instruction\n"
+               "===========================================\n"
+               "   0:\t41 55                \tpush   %r13\n"
+               "   2:\t49 89 f5             \tmov    %rsi,%r13\n"
+               "   5:\t41 54                \tpush   %r12\n")
+    text = ("Code: \n  2a:*\t41 55                \tpush   %r13\t\t<-- trapping instruction\n"
+            "  2c:\t49 89 f5             \tmov    %rsi,%r13\n  2f:\t41 54                \tpush   %r12\n\n"
+            + listing)
+    assert all(line_kind(ln) == "code" for ln in listing.splitlines()[2:])
+    assert ex(text).claims == []
+    assert line_kind("10: 12 34 56") == "data"  # a key and its values, spaced: output
