@@ -581,7 +581,7 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
 
 # what a patch sets, not what a run measures: "the timeout", "the poll interval", "the limit"
 _KNOB = re.compile(r"(?i)\b(?:timeouts?|intervals?|periods?|thresholds?|limits?|budgets?|quotas?|watermarks?|"
-                   r"weights?)\b")
+                   r"weights?|default\s+(?!settings?\b|config\w*\b|kernel\b)[a-z][\w-]*)\b")  # "the default coalescing"
 
 
 def _sets_a_knob(before: str) -> bool:

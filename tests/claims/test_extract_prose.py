@@ -502,6 +502,7 @@ def test_a_measured_size_changes_where_a_set_size_does_not() -> None:
     "Reduce the poll interval from 10 ms to 1 ms to lower wakeup latency.",
     "The limit was raised from 64 to 128 in commit abcdef.",
     "This changes the timeout 5s -> 30s.",
+    "The patch changes the default ring size from 256 to 1024 and the default coalescing from 64us to 16us.",
 ])
 def test_a_setting_the_patch_changes_is_no_measurement(text: str) -> None:
     """A patch that moves a timeout, an interval or a limit states the new setting, not a
@@ -513,6 +514,7 @@ def test_a_setting_the_patch_changes_is_no_measurement(text: str) -> None:
 def test_a_setting_in_another_clause_leaves_the_measure() -> None:
     assert pairs("Subject: t\n\nWith the default settings, latency dropped from 10 ms to 1 ms.\n") == [(10, 1)]
     assert pairs("Subject: t\n\ndefault: 10 Gbps -> 12 Gbps\n") == [(10, 12)]
+    assert pairs("Subject: t\n\nOn the default kernel throughput went from 10 to 12 Gbps.\n") == [(10, 12)]
 
 
 def test_each_item_of_a_list_of_changes_is_named_by_its_own_words() -> None:
