@@ -80,6 +80,7 @@ _WORSE = re.compile(r"(?i)regress|slower|worse|drop|degrad|loss")
 _CHANGE_NAME = re.compile(r"(?i)^(?:[+-]?%|\+-%|%\s?change|%diff|diff\.?|delta|change|percent(?:age)?|gain|"
                           r"improvement|improv\.?|speed-?up|ratio|increase|decrease|regression|"
                           r"(?:diff|delta|change|gain)\s?\(?%\)?|vs\.? \w+)$")
+_SPREAD_ROW = re.compile(r"(?i)(?:stddev|stdev|std|coeffvar|cv|variance|rsd)(?:\s|$)")
 _SPREAD_NAME = re.compile(r"(?i)^(?:variance|var|stddev|stdev|std|sd|dev|%stddev|cv|spread|err|error|"
                           r"±|\+-|\+/-|ci|confidence|std\.? ?dev\.?|rsd)$")
 _RUN_INDEX = re.compile(r"(?i)^(?:run|iter(?:ation)?|trial|sample|test|round|pass|try|#)\s*#?\s*\d{1,4}$"
@@ -1505,8 +1506,8 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
     params = [j for j in range(1 if key_col else 0, min(axis.variants))
               if kinds[j] not in ("change", "spread", "runs", "index")]
     for r in g.rows:
-        if _is_change_row(r):
-            continue
+        if _is_change_row(r) or _SPREAD_ROW.match(r.label):
+            continue  # mmtests' "Stddev 1", "CoeffVar 1": the runs' noise, no result to reproduce
         b = r.cells[bj]
         if b is None:
             continue

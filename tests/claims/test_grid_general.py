@@ -337,3 +337,17 @@ def test_a_difference_column_states_the_change_it_notes() -> None:
             "netperf TCP_RR     12345     13456      +1111\n"
             "netperf UDP_RR     22345     23456      +1111\n")
     assert [c.claimed_change_pct for c in ex(text).claims] == [None, None]
+
+
+def test_rows_of_the_runs_noise_are_no_claims() -> None:
+    """mmtests prints "Stddev" and "CoeffVar" rows beside "Hmean" and "Min": the spread of
+    the runs, which a verdict cannot confirm or refute as a change; they had been claims of
+    -15.38% and -17.96%."""
+    text = ("tbench4\n"
+            "                           6.7.0-rc1              6.7.0-rc1\n"
+            "                             vanilla          sched-v2r3\n"
+            "Hmean     1        438.92 (   0.00%)      452.12 *   3.01%*\n"
+            "Stddev    1          2.34 (   0.00%)        1.98 (  15.38%)\n"
+            "CoeffVar  1          0.53 (   0.00%)        0.44 (  17.96%)\n"
+            "Min       1        435.12 (   0.00%)      449.83 (   3.38%)\n")
+    assert [(c.context, c.claimed_change_pct) for c in ex(text).claims] == [("Hmean 1", 3.01), ("Min 1", 3.38)]
