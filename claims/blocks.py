@@ -309,9 +309,16 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
     tail: list[str] = []  # the names of a wrapped record's second line, for the row under it
     tail_at = -1
     runs: int | None = None
+    section = _section_of(label) if label and role(label) is None else None  # the rows' heading, its unit
     for k in range(start, end):
         ln = lines[k]
         text = ln.text
+        head = _section_of(text) if ":" not in text else None
+        if head is not None and k + 1 < end and _KEYED_ROW.match(lines[k + 1].text):
+            section = head
+            continue  # its numbers say how the rows were sampled ("runtime 30 (s) (370213 total samples)")
+        if not text.strip():
+            section = None
         # "Performance counter stats for 'cmd' (10 runs):" names a command (a skipped
         # line) and also says how many runs the numbers under it are the mean of
         r = runs_in(text) if "run" in text else None
@@ -345,6 +352,10 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
             row.key = " ".join(t.text for t in row.tokens[:key_end + 1]).rstrip(":").strip(_KEY_MARKS) or None
         else:
             _name_column(row, text)
+        if section is not None:  # "Wakeup Latencies percentiles 99.0th", "... max" (of "min=1, max=4891")
+            row.key = f"{section[0]} {row.key}" if row.key else section[0]
+            if section[1] and not any(t.unit for t in row.values if not t.text.endswith(":")):
+                row.unit = section[1]
         if tail and tail_at == k:  # the second line of a wrapped record: named in order
             cols = _columns(row, [], tail)
         elif _wrapped_record(lines, k, end, headers, header_at):
@@ -358,6 +369,19 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
     return _unwrapped(rows)
 
 
+# a line inside a block that heads the keyed rows under it: words, then the unit the rows
+# are in ("Wakeup Latencies percentiles (usec) runtime 30 (s) (370213 total samples)", schbench)
+_SECTION_HEAD = re.compile(r"\s*(?P<head>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){1,5}) \((?P<unit>[^()\s]{1,12})\)")
+def _section_of(text: str) -> tuple[str, str | None] | None:
+    """The heading words and the unit of a line that heads rows (_SECTION_HEAD), else None."""
+    head = _SECTION_HEAD.match(text) if "(" in text else None
+    if head is None:
+        return None
+    unit = head.group("unit")
+    return head.group("head"), unit if is_unit(unit) else None
+
+
+_KEYED_ROW = re.compile(r"\s*(?:\*\s*)?[\w.%-]+:\s*[-+~]?\d")  # "  * 99.0th: 50"
 # a setting written into a row's name: "numjobs=4", "bs=4k" (a name, "=", a value)
 _SETTING = re.compile(r"[A-Za-z][\w.-]*=[\w.]+")
 _KEY_MARKS = " \t-*+•>"  # the bullet or dash a row's name is listed under ("-- numjobs=4 :")

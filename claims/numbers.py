@@ -415,13 +415,16 @@ _UNWANTED = re.compile(r"(?<![a-z])(?i:miss|loss|retrans|fault|stall|error|errs\
                        r"|(?<![a-z])drop|Drop")  # packets dropped; not XDP_DROP, an action whose rate is its speed
 
 
+_LATENCY = re.compile(r"(?i)latenc")
+
+
 @lru_cache(maxsize=512)  # asked of each claim, and again of a table's columns: ~6,000 calls, ~1,000 names
 def better_for(metric: str | None, unit: str | None) -> Literal["higher", "lower"] | None:
     """Which way is good, judged from the metric's name and unit (a command's options in
     the name, or a count of the CPUs that ran it, say nothing of it)."""
     text = _CPU_COUNT.sub(" ", _OPTION.sub("", f"{metric or ''} {unit or ''}")).strip()
-    if _UNWANTED.search(text):
-        return "lower"
+    if _UNWANTED.search(text) or _LATENCY.search(text):
+        return "lower"  # a latency is lower-is-better whatever it is of ("Request Latencies", "trans latency")
     if _HIGHER.search(text):
         return "higher"
     if _LOWER.search(text):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from claims.model import Better, Claim, Value
 from claims.numbers import (
+    RUNS_NAME,
     Token,
     better_for,
     common_scale,
@@ -256,6 +257,8 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
             continue
         col = base.columns[k] if k < len(base.columns) else None
         metric = col or metric_name(base.tokens, bi, not base.label_in_text) or base.key or bt.unit or "value"
+        if not col and bt.text.startswith("(") and RUNS_NAME.match(metric):
+            continue  # "16 (110458 samples)" (schbench): how many measurements, not one of them
         if not col and base.key and metric == bt.unit and unit_kind(metric) is None and len(pairs) == 1:
             metric = base.key  # "MemFree:   1234567 kB": a unit that says nothing of what it counts
         if base.key and col and base.key not in base.columns:  # a key among the columns names its own value

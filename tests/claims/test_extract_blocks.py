@@ -373,3 +373,36 @@ def test_a_disassembly_is_code() -> None:
     assert all(line_kind(ln) == "code" for ln in listing.splitlines()[2:])
     assert ex(text).claims == []
     assert line_kind("10: 12 34 56") == "data"  # a key and its values, spaced: output
+
+
+_SCHBENCH = "".join(line + "\n" for line in (  # schbench prints its rows after a tab
+    "Wakeup Latencies percentiles (usec) runtime 30 (s) ({} total samples)",
+    "\t  50.0th: {}         ({} samples)",
+    "\t* 99.0th: {}         ({} samples)",
+    "\t  min=1, max={}",
+    "Request Latencies percentiles (usec) runtime 30 (s) ({} total samples)",
+    "\t  50.0th: {}       ({} samples)",
+    "\t* 99.0th: {}      ({} samples)",
+    "\t  min=3978, max={}",
+    "RPS percentiles (requests) runtime 30 (s) (31 total samples)",
+    "\t* 50.0th: {}      (18 samples)",
+    "\t  min=12170, max=12458",
+    "average rps: {}"))
+
+
+def test_sections_of_a_tools_output_name_their_rows() -> None:
+    """schbench prints three sections per run, each with a "50.0th:" row, under a heading
+    that gives their unit ("Wakeup Latencies percentiles (usec) ..."). The rows are named
+    by their section and take its unit (so a request latency is lower-is-better, though
+    "Request" reads as a rate); how many samples a percentile came from is no result. The
+    claims had all been "50.0th", without unit or direction, beside "samples" claims."""
+    text = ("Before:\n" + _SCHBENCH.format(370213, 16, 110458, 50, 33233, 4891, 370452, 8136, 111232, 12176,
+                                           33133, 42048, 12368, 12339.07)
+            + "\nAfter:\n" + _SCHBENCH.format(373000, 14, 111000, 40, 34000, 4500, 373100, 8000, 112000, 11000,
+                                              34100, 40000, 12500, 12450.5))
+    assert might_have_claims(text)
+    got = {c.metric: (c.baseline.value, c.candidate.value, c.unit, c.better) for c in ex(text).claims}
+    assert got["Wakeup Latencies percentiles 99.0th"] == (50, 40, "usec", "lower")
+    assert got["Request Latencies percentiles 50.0th"] == (8136, 8000, "usec", "lower")
+    assert got["RPS percentiles 50.0th"][:2] == (12368, 12500)
+    assert not any("sample" in m for m in got)
