@@ -372,6 +372,9 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
 # a line inside a block that heads the keyed rows under it: words, then the unit the rows
 # are in ("Wakeup Latencies percentiles (usec) runtime 30 (s) (370213 total samples)", schbench)
 _SECTION_HEAD = re.compile(r"\s*(?P<head>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){1,5}) \((?P<unit>[^()\s]{1,12})\)")
+_KEYED_ROW = re.compile(r"\s*(?:\*\s*)?[\w.%-]+:\s*[-+~]?\d")  # a row under it: "  * 99.0th: 50"
+
+
 def _section_of(text: str) -> tuple[str, str | None] | None:
     """The heading words and the unit of a line that heads rows (_SECTION_HEAD), else None."""
     head = _SECTION_HEAD.match(text) if "(" in text else None
@@ -381,7 +384,6 @@ def _section_of(text: str) -> tuple[str, str | None] | None:
     return head.group("head"), unit if is_unit(unit) else None
 
 
-_KEYED_ROW = re.compile(r"\s*(?:\*\s*)?[\w.%-]+:\s*[-+~]?\d")  # "  * 99.0th: 50"
 # a setting written into a row's name: "numjobs=4", "bs=4k" (a name, "=", a value)
 _SETTING = re.compile(r"[A-Za-z][\w.-]*=[\w.]+")
 _KEY_MARKS = " \t-*+•>"  # the bullet or dash a row's name is listed under ("-- numjobs=4 :")

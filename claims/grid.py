@@ -226,6 +226,11 @@ def _stated_of(body: str) -> float | None:
     return v
 
 
+def _blanked(text: str, m: re.Match[str]) -> str:
+    """`text` with the note `m` matched written over in blanks: the columns stay where they are."""
+    return text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+
+
 def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False) -> Cell | None:
     """A value cell from one piece's text, or None when it is not one number."""
     if _DIGIT.search(text) is None:
@@ -235,14 +240,14 @@ def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False)
         body = m.group("body")
         if _PCT.search(body) and not _PAREN_UNIT.match(m.group(0)) and not body.lstrip().startswith(SPREAD_MARKS):
             stated = _stated_of(body) if stated is None else stated
-            text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+            text = _blanked(text, m)
         elif _ANNOTATION.fullmatch(body) and not is_unit(body.strip()):
-            text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]  # "253k (??)"
+            text = _blanked(text, m)  # "253k (??)"
     if "*" in text:
         for m in _STARRED.finditer(text):
             if _PCT.fullmatch(m.group("body").strip()):
                 stated = _stated_of(m.group("body")) if stated is None else stated
-                text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+                text = _blanked(text, m)
     t = _GLUED_PAREN_UNIT.sub(" (", text.strip())
     if not t:
         return None

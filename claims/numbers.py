@@ -72,8 +72,8 @@ _HIGHER = re.compile(
     r"goodput|mpps|gbps|mbps|score|fork\(\) calls|"
     r"cpu\W{0,3}idle)"  # the CPU left idle, named so ("cpu idle= 76%"): the more, the cheaper the run
 )
-_LOWER = re.compile(
-    r"(?i)(latency|\bus\b|\bms\b|\bns\b|usec|msec|nsec|seconds|\bsecs?\b|time|elapsed|"
+_LOWER = re.compile(  # (a latency is told before _HIGHER: better_for's _LATENCY)
+    r"(?i)(\bus\b|\bms\b|\bns\b|usec|msec|nsec|seconds|\bsecs?\b|time|elapsed|"
     r"cycles|(?<![a-z])miss|cpu|util|overhead|context-switch|migrations|retr|drops?|loss|"
     r"instructions|s\.dem|us/tr|faults|jitter|\bs\b|footprint|usage|memory\s+(?:use|consumption)|\brss\b)"
 )
@@ -132,6 +132,12 @@ def parse_number(text: str) -> float | None:
         return float(t)
     except ValueError:
         return None
+
+
+def stated_tolerance(stated: float) -> float:
+    """How far a stated change in % may be from the one its printed numbers give and still
+    be that change: rounding, plus 10% of its size (authors round "17.6%" to "18%")."""
+    return max(0.6, 0.1 * abs(stated))
 
 
 # time(1)'s "0m12.345s": what follows the minutes (the gate's number patterns take it as a unit)

@@ -18,6 +18,7 @@ from claims.numbers import (
     common_scale,
     is_unit,
     skeleton,
+    stated_tolerance,
     tokenize,
     unit_kind,
 )
@@ -337,7 +338,7 @@ def stated_gains_signed(claims: list[Claim]) -> None:
     for c in claims:
         stated, change = c.claimed_change_pct, c.change_pct
         if stated and change and (stated > 0) != (change > 0) \
-                and abs(abs(stated) - abs(change)) <= max(0.6, 0.1 * abs(stated)):
+                and abs(abs(stated) - abs(change)) <= stated_tolerance(stated):
             c.claimed_change_pct = -stated
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from claims.model import Claim, Value
+from claims.numbers import stated_tolerance
 from claims.spec import Metric
 from runners.results import ArithProblem
 
@@ -26,11 +27,6 @@ class Numbers:
     line: int | None = None
 
 
-def _pct_tolerance(stated: float) -> float:
-    """How far a stated % may be from the computed one: rounding plus 10% of its size."""
-    return max(0.6, 0.1 * abs(stated))
-
-
 def check_numbers(n: Numbers) -> list[ArithProblem]:
     """All arithmetic problems of one claim."""
     out: list[ArithProblem] = []
@@ -40,7 +36,7 @@ def check_numbers(n: Numbers) -> list[ArithProblem]:
     if computed is not None and n.stated_pct is not None:
         # Authors often print the magnitude only ("4% better" for a latency drop), so
         # only the sizes are compared.
-        if abs(abs(computed) - abs(n.stated_pct)) > _pct_tolerance(n.stated_pct):
+        if abs(abs(computed) - abs(n.stated_pct)) > stated_tolerance(n.stated_pct):
             out.append(ArithProblem("percentage", (
                 f"stated change {n.stated_pct:+.1f}% does not match its own numbers "
                 f"{n.baseline:g} -> {n.candidate:g}, which give {computed:+.1f}%"), n.line))
