@@ -103,12 +103,20 @@ def is_sentence(text: str) -> bool:
 
 def _is_prose(text: str) -> bool:
     """A wrapped line of a paragraph ("arrival of 32 1K packets only triggers one"): mostly
-    plain lower-case words, whatever its end."""
+    plain lower-case words, whatever its end. One keyed value with words in parentheses
+    after it (pgbench's "tps = 512345.67 (without initial connection time)") is output:
+    the words are its aside."""
+    if _KEYED_ASIDE.match(text):
+        return False
     words = text.split()
     plain = sum(1 for w in words if w.strip(",;.()").isalpha() and w.islower() and len(w) > 1)
     # "Total inflation duration was 63 seconds. No deflate-queue activity": a sentence
     # ends inside the line
     return (len(words) >= 6 and plain >= 0.6 * len(words)) or _two_sentences(text)
+
+
+_KEYED_ASIDE = re.compile(r"\s*[A-Za-z][\w.-]*(?: [A-Za-z][\w.-]*){0,3}\s?[=:]\s*[-+~]?\d[\d,.]*(?:\s?[A-Za-z/%]\S{0,11})?"
+                          r"\s+\([^()]{1,80}\)\s*$")
 
 
 def _two_sentences(text: str) -> bool:
@@ -345,8 +353,10 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
             continue
         _name_numbers(row)
         key_end = next((i for i, t in enumerate(row.tokens[:12]) if t.text.endswith(":")), None)
-        if key_end is not None and any(t.kind == "value" and not _SETTING.fullmatch(t.text) for t in row.tokens[:key_end]):
-            key_end = None  # "133292pps 68Mb/sec errors:": numbers are results, not a name
+        if key_end is not None and (row.tokens[0].kind == "value" or any(t.text == "=" for t in row.tokens[:key_end])) \
+                and any(t.kind == "value" and not _SETTING.fullmatch(t.text) for t in row.tokens[:key_end]):
+            key_end = None  # "133292pps 68Mb/sec errors:", "avg = 145 nsecs, total:": numbers are results,
+            # not a name (a name's numbers follow its word: "test 0 (128 bit key, 16 byte blocks):", tcrypt)
             row.label_in_text = False
         if key_end is not None:  # "numjobs=4 : IOPS = 383K": a setting names the run, as a word does
             row.key = " ".join(t.text for t in row.tokens[:key_end + 1]).rstrip(":").strip(_KEY_MARKS) or None

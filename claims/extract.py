@@ -23,7 +23,16 @@ from claims.listings import listing_lines
 from claims.lkp import lkp_claims
 from claims.model import Claim, Extraction, Line, Message
 from claims.normalise import FLAT_MIN, unflatten_lines
-from claims.numbers import MAX_LINE, better_for, has_digit, is_rate, is_unit, tokens, unit_kind
+from claims.numbers import (
+    AGGREGATE_NAME,
+    MAX_LINE,
+    better_for,
+    has_digit,
+    is_rate,
+    is_unit,
+    tokens,
+    unit_kind,
+)
 from claims.pairs import (
     stated_gains_signed,
     without_idle_counters,
@@ -333,7 +342,8 @@ def _name_from_context(claims: list[Claim], lines: Sequence[Line]) -> None:
     test named just above it: "TCP_RR transaction rate"."""
     index = {ln.number: i for i, ln in enumerate(lines)}
     for c in claims:
-        if c.unit is None and c.baseline is not None and is_unit(c.metric) and c.metric != "%":
+        if c.unit is None and c.baseline is not None and is_unit(c.metric) and c.metric != "%" \
+                and not AGGREGATE_NAME.match(c.metric):  # "Min:" (cyclictest) is a minimum
             c.unit = c.metric  # a table column headed by its unit ("| kernel | Mpps |")
             for v in (c.baseline, c.candidate):
                 if v is not None:

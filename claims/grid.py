@@ -31,6 +31,7 @@ from claims.lexicon import contrasted, distinguishes, lone_release
 from claims.model import Claim, Line, Value
 from claims.normalise import normalise_line
 from claims.numbers import (
+    AGGREGATE_NAME,
     MAGNITUDES,
     MAX_LINE,
     RUNS_NAME,
@@ -85,8 +86,6 @@ _SPREAD_NAME = re.compile(r"(?i)^(?:variance|var|stddev|stdev|std|sd|dev|%stddev
                           r"±|\+-|\+/-|ci|confidence|std\.? ?dev\.?|rsd)$")
 _RUN_INDEX = re.compile(r"(?i)^(?:run|iter(?:ation)?|trial|sample|test|round|pass|try|#)\s*#?\s*\d{1,4}$"
                         r"|^\d{1,3}(?:st|nd|rd|th)(?: run)?$")
-_AGGREGATE = re.compile(r"(?i)^(?:avg|average|mean|median|min|max|total|sum|stddev|std|geomean|"
-                        r"geo\.? mean)$")
 _PARAM_NAME = re.compile(r"^[~<>]?\d[\d.,]*\s?[A-Za-z%]{0,10}(?:\s\S+){0,2}$|^[\w.-]{1,20}\s?=\s?\S{1,20}$")
 
 
@@ -923,7 +922,7 @@ def _kind_of_name(name: str) -> str:  # the axis, the long format); kept across 
         return "runs"
     if _RUN_INDEX.match(n):
         return "index"
-    if _AGGREGATE.match(n):
+    if AGGREGATE_NAME.match(n):
         return "aggregate"
     if role(n) is not None:
         return "variant"

@@ -98,6 +98,10 @@ MAGNITUDES = frozenset({"k", "K", "M", "G"})  # "812k", "4.2M": thousands, milli
 # A column or row named for how many runs its numbers are ("runs", "n", "iterations"): a
 # count of the measurement, never one of its results (the grid and the table reader alike).
 RUNS_NAME = re.compile(r"(?i)^(?:iterations?|runs?|n|samples?|count|reps?)$")
+# A column or key named for a statistic of the runs ("Avg", "Max", "geomean"): "Min" is the
+# minimum, not minutes, though the tokenizer reads "5 min" as a duration.
+AGGREGATE_NAME = re.compile(r"(?i)^(?:avg|average|mean|median|min|max|total|sum|stddev|std|geomean|"
+                            r"geo\.? mean)$")
 
 
 @lru_cache(maxsize=2048)  # asked of a line's words by every stage; a message's words recur

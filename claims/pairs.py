@@ -144,16 +144,19 @@ def metric_name(tokens: list[Token], i: int, label_apart: bool = False) -> str:
         w = t.text.strip("()[],;:")
         if t.kind != "word" or not w or w in ("#", "|", "+-", "±", "==>", "=>", "->", "=", "~"):
             break
-        if t.text.endswith(":") and not is_unit(w) and any(x.kind == "value" for x in tokens[i + 2:i + 4]):
-            break  # "(622616400bps) errors: 7915231": the name of the next item, not of this value
+        if t.text.endswith(":") and not is_unit(w) and any(x.kind == "value" for x in tokens[i + 2:i + 4]) \
+                or _GLUED_ITEM.match(w):
+            break  # "(622616400bps) errors: 7915231", "P:99 I:200" (cyclictest): the next items, not this value's name
         after.append(w.rstrip(".") or w)  # "1.2 Mpps. After ...": the sentence ends there
         if t.text.endswith((",", ";", ")", ":", ".")) or len(after) >= 4:
             break
     unit = tokens[i].unit
     if unit is not None and len(after) > 1 and "".join(after) == unit:
         after = [unit]  # "12.34 M ops/s": the words spell the value's unit (Mops/s), as one would
-    only_unit = not after or (unit is not None and after == [unit])
     named = _named_before(tokens, i, label_apart)
+    if named and after and _aside(tokens[i + 1]):
+        after = []  # "tps = 512345.67 (without initial connection time)": the name stands before
+    only_unit = not after or (unit is not None and after == [unit])
     if named and only_unit:
         return named  # "avg = 145 nsecs, total: 1455980341 nsecs, count: 9985224"
     before: list[str] = []
@@ -169,6 +172,16 @@ def metric_name(tokens: list[Token], i: int, label_apart: bool = False) -> str:
     if before and (not after or (unit and after[0] == unit and len(after) == 1)):
         return " ".join(before + after)
     return " ".join(after or before)
+
+
+_GLUED_ITEM = re.compile(r"[A-Za-z]{1,12}[:=]\d")  # a name and its value in one word
+
+
+def _aside(tok: Token) -> bool:
+    """Does `tok` open a parenthesis of words after a value ("(without initial connection
+    time)", "(higher is better)"), not a unit written in one ("(MB/s)")? Such an aside
+    says how or what for; the value's name, where one stands before it, is that one."""
+    return tok.kind == "word" and tok.text.startswith("(") and not is_unit(tok.text.strip("()[],;:"))
 
 
 def _packed_name(tokens: list[Token], i: int) -> str | None:

@@ -406,3 +406,61 @@ def test_sections_of_a_tools_output_name_their_rows() -> None:
     assert got["Request Latencies percentiles 50.0th"] == (8136, 8000, "usec", "lower")
     assert got["RPS percentiles 50.0th"][:2] == (12368, 12500)
     assert not any("sample" in m for m in got)
+
+
+def test_words_in_parentheses_after_a_keyed_value_are_its_aside() -> None:
+    """pgbench prints "tps = 512345.67 (without initial connection time)". The words in
+    parentheses say how the value was taken, not what it is: the name stands before the
+    "=". Read as the name, "... connection time" made the rate lower-is-better (a gain
+    judged a regression); in a block, the line's many plain words made it a wrapped
+    sentence, and the rate was lost."""
+    run = ("number of transactions actually processed: {}\nlatency average = {} ms\n"
+           "tps = {} (without initial connection time)\n")
+    text = ("pgbench -S -c 64 -j 64 -T 60:\n\nbase:\n" + run.format(30740740, 0.125, 512345.67)
+            + "\npatched:\n" + run.format(32407407, 0.118, 540123.45))
+    got = {c.metric: (c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims}
+    assert got["transaction rate"] == (512345.67, 540123.45, "higher")
+    assert got["latency average"] == (0.125, 0.118, "lower")
+    rows = ("  base:    tps = 512345.67 (without initial connection time)\n"
+            "  patched: tps = 540123.45 (without initial connection time)\n\nThat is +5.4%.\n")
+    (claim,) = ex(rows).claims
+    assert (claim.metric, claim.better, claim.claimed_change_pct) == ("transaction rate", "higher", 5.4)
+    (claim,) = ex("  base:    throughput = 512345.67 (higher is better)\n"
+                  "  patched: throughput = 540123.45 (higher is better)\n").claims
+    assert (claim.metric, claim.better) == ("throughput", "higher")
+    # with no name before the value, the words in parentheses are still the best one
+    assert "TCP_STREAM" in ex("  base:    9.1 Gbps (TCP_STREAM)\n  patched: 9.4 Gbps (TCP_STREAM)\n").claims[0].metric
+
+
+_TCRYPT = ("testing speed of async ecb(aes) (ecb-aes-ce) encryption\n"
+           "test 0 (128 bit key, 16 byte blocks): 1 operation in {} cycles (16 bytes)\n"
+           "test 1 (128 bit key, 64 byte blocks): 1 operation in {} cycles (64 bytes)\n")
+
+
+def test_numbers_after_a_rows_first_word_are_its_names() -> None:
+    """tcrypt keys each row "test 0 (128 bit key, 16 byte blocks):". Its numbers name the
+    test; they had been read as results (a "bit key" claim of 128 -> 128 per row) and the
+    rows had no key. Numbers that open a line ("133292pps 68Mb/sec errors:") or follow an
+    "=" ("avg = 145 nsecs, total:") are still results."""
+    text = "Before:\n" + _TCRYPT.format(115, 192) + "\nAfter:\n" + _TCRYPT.format(98, 160)
+    got = {(c.context, c.metric): (c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims}
+    assert got[("test 0 (128 bit key, 16 byte blocks)", "operation in cycles")] == (115, 98, "lower")
+    assert got[("test 1 (128 bit key, 64 byte blocks)", "operation in cycles")] == (192, 160, "lower")
+    assert not any("key" in metric for _, metric in got)
+    funclatency = ("{}:\n# funclatency -d 10 vhost_get_vq_desc\n"
+                   "avg = {} nsecs, total: {} nsecs, count: {}\n")
+    text = funclatency.format("current code", 145, 1455980341, 9985224) + "\n" \
+        + funclatency.format("vmap", 122, 1286983929, 10478134)
+    assert (145, 122) in pairs(text)
+
+
+def test_a_minimum_is_no_duration_in_minutes() -> None:
+    """cyclictest prints "Min:  2 Act:  3 Avg:  3 Max:  45" per thread: "Min" names the
+    minimum, as "Max" the maximum (it had become a unit, minutes, and the claim a "time");
+    "P:99 I:200 C:3000000" are items of their own, no name of the number before them."""
+    row = "T: 0 ( {}) P:99 I:200 C:3000000 Min:      2 Act:    3 Avg:    3 Max:      {}\n"
+    text = "v6.7-rt:\n" + row.format(1234, 45) + "\nv6.7-rt + this series:\n" + row.format(1301, 21)
+    got = {c.metric: (c.baseline.value, c.candidate.value, c.unit) for c in ex(text).claims}
+    assert got["Min"] == (2, 2, None)
+    assert got["Max"] == (45, 21, None)
+    assert not any("P:99" in metric or metric == "time" for metric in got)
