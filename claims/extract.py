@@ -281,7 +281,9 @@ def _attach_relative(claims: list[Claim], left: Sequence[Passage]) -> list[Claim
                 continue
             near = [c for c in open_pairs.get(at, ()) if c.claimed_change_pct is None
                     and (c.lines[0] <= at <= c.lines[1] or _restates(v, c))]
-            if len(near) > 1:  # two pairs near: the one whose change it is to its rounding
+            if len(near) > 1:  # two pairs near: the one the sentence names ("10% more IOPS")
+                near = [c for c in near if _names(rel.metric, c.metric)] or near
+            if len(near) > 1:  # else the one whose change it is to its rounding
                 near = [c for c in near if c.change_pct is not None
                         and abs(abs(v) - abs(c.change_pct)) <= max(0.6, 0.05 * abs(v))]
             if len(near) == 1:
@@ -289,6 +291,13 @@ def _attach_relative(claims: list[Claim], left: Sequence[Passage]) -> list[Claim
                 continue
             out.append(rel)
     return out
+
+
+def _names(sentence_metric: str, metric: str) -> bool:
+    """Does a stated change's measure ("IOPS per core") name the pair's metric ("IOPS")?"""
+    words = set(re.findall(r"\w+", sentence_metric.lower()))
+    own = re.findall(r"\w+", metric.lower())
+    return bool(own) and all(w in words for w in own)
 
 
 def _apply_tools(claims: list[Claim], lines: Sequence[Line]) -> None:
