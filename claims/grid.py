@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from claims.commands import BENCH_PROGRAMS
 from claims.lexicon import contrasted, distinguishes, lone_release
 from claims.model import Claim, Line, Value
 from claims.normalise import normalise_line
@@ -349,6 +350,11 @@ class _Parsed:
     parts: list[str] = field(default_factory=list)
 
 
+# a kernel release, or one a change was added to ("6.7", "v6.8-rc2", "6.7+series")
+_RELEASE_NAME = re.compile(r"(?i)v?\d{1,2}\.\d{1,2}(?:\.\d{1,3})?(?:-rc\d{1,2})?(?:[+-][\w.+-]*)?$")
+_DECIMAL = re.compile(r"\d+\.\d+")
+
+
 def parse_line(text: str) -> _Parsed | None:
     """A table row: label text on either side, value cells between; None for other lines.
     Several steps read the same line, so results are cached: callers must not change them."""
@@ -367,6 +373,8 @@ def _parse_line(text: str) -> _Parsed | None:
     sep, ps = pieces(text)
     if not ps:
         return None
+    if len(ps) >= 2 and all(_RELEASE_NAME.match(t) for _, _, t in ps) and not all(_DECIMAL.fullmatch(t) for _, _, t in ps):
+        return None  # "6.7   6.7+series": the kernels a table's columns ran, its header
     vf = _VALUE_FIRST.match(ps[0][2]) if len(ps) == 1 else None
     if vf is not None:  # "* 5,112,930 - baseline": the value, then what it is of
         s0 = ps[0][0]
@@ -398,8 +406,8 @@ def _parse_line(text: str) -> _Parsed | None:
                 return None  # "RX-missed: 0   RX-packets: 36158": key-value pairs, not cells
             right.append(t)
             continue
-        if not cells and all(not x or x.lower() in _NA or _value_cell(x, 0, 0, 0, pipe=sep == "|") is not None
-                             for _, _, x in ps[k + 1:]):
+        if not cells and not _RUN_INDEX.match(t) and all(not x or x.lower() in _NA or _value_cell(x, 0, 0, 0, pipe=sep == "|") is not None
+                             for _, _, x in ps[k + 1:]):  # ("run 1": the row's name, whole)
             lab, glued = _glued_values(t, s, k)
             if glued and any(c is not None and c.tok.text.endswith((",", ";", ".")) for c in glued):
                 return None  # "Batch: 1892844.25pps, 878280070bps.": a sentence's list
@@ -993,8 +1001,8 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
     ckinds = [kinds[j] for j in vcols]
     if any(r.mark for r in rows) or _numbered_boxes(rows):
         return None
-    if rkinds and all(x in ("index", "aggregate") for x in rkinds):
-        return None  # repeated runs of one variant: not a comparison
+    if rkinds and all(x in ("index", "aggregate") for x in rkinds) and "variant" not in ckinds:
+        return None  # repeated runs of one variant: not a comparison (under "base  patched", runs of each)
     col_score = 2.0 * sum(x == "variant" for x in ckinds)
     row_score = 2.0 * sum(x == "variant" for x in rkinds)
     # names with no cue word that the lexicon still tells apart ("v6.5" / "v6.5+s", "udp" /
@@ -1381,10 +1389,28 @@ def _title_name(g: Grid) -> str | None:
     or None when the title is the sentence that introduces the table ("And the result is
     something like:"): a clause says where the table is, not what it measures."""
     t = clean_label(g.title or "")
-    if not t:
+    if not t or _program_title(g):
         return None
     bare = _PARENS.sub(" ", t)
     return None if len(bare.split()) >= 4 and _CLAUSE_WORD.search(bare) else t
+
+
+def _program_title(g: Grid) -> str | None:
+    """The title, when it names the benchmark the table was run with ("will-it-scale
+    page_fault1, 48 processes", "fs_mark -d /mnt/test -n 100000"): what the table's
+    claims are of, not what they measure, so no part of their names (its words would give
+    them a direction: "fault" is a cost)."""
+    t = clean_label(g.title or "")
+    words = t.split(None, 2)
+    if not words:
+        return None
+    # a program the project knows, or any one run with options ("fs_mark -d /mnt/test ...")
+    # (a program's name alone is a name: "TCP_RR" over its group of columns)
+    ran = len(words) > 1 and (words[0].lower().rstrip(",:") in BENCH_PROGRAMS or _OPTION.match(words[1]) is not None)
+    return t if ran else None
+
+
+_OPTION = re.compile(r"--?[A-Za-z]")
 
 
 def _metric(*parts: str | None) -> str:
@@ -1528,7 +1554,7 @@ def _named_grid_claims(g: Grid, k: int, prose: str) -> list[Claim]:
             elif r.note is not None and len(cands) == 1:
                 stated = r.note
             cl = _claim(g, _metric(_title_name(g), rowname), b, c, g.names[bj], g.names[j], g.units[bj] or g.units[j] or g.unit,
-                        [r], stated, rowname)
+                        [r], stated, _metric(_program_title(g), rowname) or None)
             if cl is not None:
                 _spread(cl, spread_of.get(bj), r, None, spread_of.get(j))
                 out.append(cl)

@@ -386,3 +386,56 @@ def test_the_two_table_passes_read_as_two_fresh_readings() -> None:
             assert got == _keys(all_table_claims(lines, set(second), ctx)), p.name
             found += len(got[0])
     assert found > 100
+
+
+def test_a_title_naming_the_benchmark_is_what_the_claims_are_of() -> None:
+    """"will-it-scale page_fault1, 48 processes" over a table names the test it ran, not
+    what it measured: the claims are of it (context), and its words give them no direction.
+    In the name, "fault" had made the operations per second lower-is-better, so a 10% gain
+    would have been judged a regression."""
+    text = ("will-it-scale page_fault1, 48 processes:\n\n"
+            "                 base        patched\n"
+            "processes    12345678     13579246    +10.0%\n"
+            "threads       9876543     10123456     +2.5%\n")
+    got = {c.metric: (c.baseline.value, c.candidate.value, c.better, c.context) for c in ex(text).claims}
+    assert got["processes"] == (12345678, 13579246, None, "will-it-scale page_fault1, 48 processes processes")
+    assert got["threads"][2] is None
+    # so is a command line the table was run with (its second word an option)
+    text = "fs_mark -d /mnt/test -s 0 -t 16, three runs each:\n\n            base       patched\nfiles     41234.5      45012.3\n"
+    (claim,) = ex(text).claims
+    assert (claim.metric, claim.context) == ("files", "fs_mark -d /mnt/test -s 0 -t 16, three runs each files")
+    # a title that names what is measured still names it
+    (claim,) = ex("page faults per second:\n\n            base    patched\nrun       1000       900\n").claims
+    assert claim.metric.startswith("page faults per second") and claim.better == "lower"
+
+
+def test_runs_under_variant_columns_are_compared() -> None:
+    """Rows of runs ("run 1", "run 2", "avg") under "base  patched" are each variant's runs:
+    a comparison, not the repeated runs of one variant (no claim had come of them); "run 1"
+    is a row's name, not a label "run" and a first value 1."""
+    text = ("Three runs each, files/sec:\n\n"
+            "            base       patched\n"
+            "run 1     41234.5      45012.3\n"
+            "run 2     40987.1      44876.0\n"
+            "run 3     41102.8      45120.9\n"
+            "avg       41108.1      45003.1   (+9.5%)\n")
+    got = {c.context: (c.baseline.value, c.candidate.value, c.claimed_change_pct) for c in ex(text).claims}
+    assert got["avg"] == (41108.1, 45003.1, 9.5)
+    assert got["run 2"] == (40987.1, 44876.0, None)
+    # runs alone, one variant: still no comparison
+    assert ex("Three runs:\n\n          files/sec\nrun 1     41234.5\nrun 2     40987.1\nrun 3     41102.8\n").claims == []
+
+
+def test_a_header_of_kernel_releases_names_the_columns() -> None:
+    """"6.7   6.7+series" over rows of lmbench results is the header (the kernel each column
+    ran), not a row whose label is "6.7+series": the claims had paired values across rows
+    ("lat_ctx" 1.23 -> "lat_pipe" 4.56)."""
+    text = ("lmbench (usecs), lower is better:\n\n"
+            "           6.7       6.7+series\n"
+            "lat_ctx    1.23      1.05\n"
+            "lat_pipe   4.56      4.12\n"
+            "lat_unix   6.01      5.87\n")
+    got = {c.metric: (c.baseline.value, c.candidate.value, c.baseline.label, c.candidate.label) for c in ex(text).claims}
+    assert got == {"lat_ctx": (1.23, 1.05, "6.7", "6.7+series"), "lat_pipe": (4.56, 4.12, "6.7", "6.7+series"),
+                   "lat_unix": (6.01, 5.87, "6.7", "6.7+series")}
+    assert parse_line("1.23      1.05") is not None  # two values are a row still
