@@ -84,7 +84,9 @@ _NUMBERED = re.compile(r"^\s*(?:[0-9a-f]{7,40}\s+.{0,60}?\d{4}-\d\d-\d\d\s+)?(?P
 _NUMBERED_START = re.compile(r"\s*[\da-f]")
 _CONFIG = re.compile(r"^\s*(?:#\s*)?CONFIG_[A-Z0-9_]+(?:=|\s+is not set\b)")
 # a bucket of a printed histogram (bcc funclatency/biolatency): "  8 -> 15  : 186485  |****|"
-_BUCKET = re.compile(r"^\s*\d+\s*->\s*\d+\s*:\s*\d+\s*\|")
+# a histogram's bucket: bcc's "  2 -> 3  : 123  |****   |", or any count before a bar drawn
+# in marks ("[2, 4)   1234 |@@@@@@@    |", bpftrace)
+_BUCKET = re.compile(r"^\s*\d+\s*->\s*\d+\s*:\s*\d+\s*\||.*\d\s+\|(?=[@*#= ]{16,}\|\s*$)[ ]*[@*#=]*[ ]*\|")
 # a line that prints a device's configuration: a MAC address, or a setting that is true/false
 _SETTINGS = re.compile(r"(?i)(?<![\w:])[0-9a-f]{2}(?::[0-9a-f]{2}){5}(?![\w:])|\b[a-z][\w-]*\s+(?:true|false)\b")
 # a program's state dumped as "field: value", the field reached through a pointer
@@ -924,36 +926,48 @@ def _names_above_repeats(lines: Sequence[Line], blocks: list[Block], rows: list[
     """Blocks under one label that names no side ("stats:" under "### vhost-user PMD" and
     again under "### AF_XDP PMD"): a label every variant repeats names what is printed,
     not the variant; the nearest line above it that differs from block to block names
-    each (a label naming a side, "Before:" under "TCP" and under "UDP", stays)."""
+    each (a label naming a side, "Before:" under "TCP" and under "UDP", stays, unless it
+    is the only label)."""
     groups: dict[str, list[int]] = {}
+    # one label over every block tells none apart, even one with a side's word ("# function
+    # 'default' (...)", perf bench's banner)
+    one = len({b.label.lower() for k, b in enumerate(blocks) if rows[k] and b.label}) == 1
     for k, b in enumerate(blocks):
-        if rows[k] and b.label and role(b.label) is None:
+        if rows[k] and b.label and (one or role(b.label) is None):
             groups.setdefault(b.label.lower(), []).append(k)
     for ks in groups.values():
         if len(ks) < 2 or len(ks) > MAX_SERIES:
             continue
-        above = [_differing_name(lines, blocks[j], neutral) for j in ks]
-        names = [a[1].lower() for a in above if a is not None]
-        if len(names) != len(ks) or len(set(names)) != len(ks):
-            continue
-        for j, a in zip(ks, above, strict=True):
-            assert a is not None
-            blocks[j].label_index, blocks[j].label = a
-            for r in rows[j]:
-                r.label = a[1]
+        above = [_names_above(lines, blocks[j], neutral) for j in ks]
+        for level in range(min(len(a) for a in above)):  # lines every block repeats name none
+            names = [a[level][1].lower() for a in above]
+            if len(set(names)) == 1:
+                continue
+            # past lines they share, only names of sides ("before:" / "after:") name them
+            if len(set(names)) == len(ks) and (level == 0 or all(role(a[level][1]) for a in above)):
+                for j, a in zip(ks, above, strict=True):
+                    blocks[j].label_index, blocks[j].label = a[level]
+                    for r in rows[j]:
+                        r.label = a[level][1]
+            break
 
 
-def _differing_name(lines: Sequence[Line], b: Block, neutral: frozenset[int] | set[int]) -> tuple[int, str] | None:
-    """The nearest line above a block's own label that could name it (see `_label_like`)."""
+def _names_above(lines: Sequence[Line], b: Block, neutral: frozenset[int] | set[int]) -> list[tuple[int, str]]:
+    """The lines above a block's own label that could name it (see `_label_like`), nearest
+    first, up to the first that cannot ("# Running 'mem/memcpy' benchmark:" and then
+    "before:", over perf bench's "# function 'default' ..." and its result)."""
+    out: list[tuple[int, str]] = []
     if b.label_index is None:
-        return None
+        return out
     for k in range(b.label_index - 1, b.window - 1, -1):
         t = lines[k].text
         if not t.strip() or k in neutral or line_kind(t) != "text" or not _label_like(t):
             continue
         got = block_label(t)
-        return (k, got[0]) if got is not None else None
-    return None
+        if got is None:
+            break
+        out.append((k, got[0]))
+    return out
 
 
 def _condition(labels: list[str | None]) -> list[tuple[str, ...]]:

@@ -464,3 +464,30 @@ def test_a_minimum_is_no_duration_in_minutes() -> None:
     assert got["Min"] == (2, 2, None)
     assert got["Max"] == (45, 21, None)
     assert not any("P:99" in metric or metric == "time" for metric in got)
+
+
+_MEMCPY = ("# Running 'mem/memcpy' benchmark:\n"
+           "# function 'default' (Default memcpy() provided by glibc)\n"
+           "# Copying 1GB bytes ...\n\n      {} GB/sec\n")
+
+
+def test_lines_every_block_repeats_name_no_side() -> None:
+    """perf bench prints the same two banner lines over each run's result: the side is named
+    by the nearest line above them that differs ("before:" / "after:"), past every line
+    they share, though the banner has a side's word in it ("default"). No claim had come."""
+    text = ("perf bench mem memcpy -s 1GB -l 10:\n\nbefore:\n" + _MEMCPY.format(10.412415)
+            + "\nafter:\n" + _MEMCPY.format(12.874551))
+    got = [(c.baseline.value, c.candidate.value, c.baseline.label, c.candidate.label, c.better)
+           for c in ex(text).claims]
+    assert got == [(10.412415, 12.874551, "before", "after", "higher")]
+
+
+def test_a_histograms_buckets_are_no_claims() -> None:
+    """bpftrace draws a count's bar after each bucket ("[2, 4)   1234 |@@@@   |"), as bcc does
+    after "2 -> 3 : 1234": a share of a distribution, not a result to reproduce. The
+    biggest bucket's count had been a claim named by its bar."""
+    hist = ("@usecs:\n[0]                  {} |@@                                                  |\n"
+            "[1]                 {} |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+            "[2, 4)              {} |@@@@@@@@@@@@@@@@@@@@@@@@@@@                         |\n")
+    text = "tcp_sendmsg latency, before:\n\n" + hist.format(123, 2345, 1234) + "\nafter:\n\n" + hist.format(456, 2890, 789)
+    assert ex(text).claims == []
