@@ -250,6 +250,9 @@ def _packed(text: str) -> dict[int, list[tuple[int, int]]]:
 # kept across messages, as the grid's rows, line kinds and prose tests are: a reply quotes its
 # parent's lines, so half the misses go. 1,024 lines, not 2,048: kept full from message to
 # message, 2,048 held 2.4 MiB more peak RSS (over 40 MiB); see test_extract_history
+_ORDINAL = frozenset({"st", "nd", "rd", "th"})
+
+
 @lru_cache(maxsize=1024)
 def _tokenize(text: str) -> tuple[Token, ...]:
     if _DIGIT.search(text) is None:  # most lines: words only, nothing to classify
@@ -299,6 +302,8 @@ def _tokenize(text: str) -> tuple[Token, ...]:
             kind = "word"  # an id such as iperf's "[  5]"
         if kind == "value" and unit is None and not signed and out and out[-1].text.lower() in ID_WORDS:
             kind = "word"  # "port 40112", "pid 4711": a name for a thing, not a measurement
+        if kind == "value" and unit in _ORDINAL:
+            kind = "word"  # "95th (ms)", "2nd run", schbench's "50.0th:": a place's name, no measurement
         if kind == "value" and spread_next:
             kind, value = "spread", abs(value) if value is not None else None
         spread_next = False

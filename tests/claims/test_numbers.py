@@ -199,3 +199,17 @@ def test_a_magnitude_standing_alone_scales_the_unit_after_it() -> None:
     (c, _) = ex("Before: Throughput: 12.34 M ops/s, latency 81 ns/op\n"
                 "After:  Throughput: 14.56 M ops/s, latency 69 ns/op\n").claims
     assert (c.metric, c.unit, c.better) == ("Throughput", "Mops/s", "higher")
+
+
+def test_an_ordinal_is_a_name_not_a_value() -> None:
+    """"95th (ms)" heads a column of sysbench's latencies: a percentile's name. Read as the
+    value 95 in "th", the header became a row and paired with the rows under it (6.21 ->
+    95 "th"), and the columns lost their names."""
+    assert [t.kind for t in tokenize("95th (ms)  2nd run  50.0th: 16")] == ["word"] * 5 + ["value"]
+    text = ("sysbench oltp_read_only, 64 threads:\n\n"
+            "          queries/s     avg lat (ms)   95th (ms)\n"
+            "vanilla   412345.12     4.96           6.21\n"
+            "patched   440123.98     4.65           5.77\n")
+    got = {c.metric: (c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims}
+    assert got == {"request rate": (412345.12, 440123.98, "higher"), "avg lat (ms)": (4.96, 4.65, "lower"),
+                   "95th (ms)": (6.21, 5.77, "lower")}
