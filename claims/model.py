@@ -123,6 +123,10 @@ class Claim:
     # the mail says the change leaves the metric as it was ("no regression", "within noise"):
     # a claim of no change, which only the mail's words make one, never a small number
     no_change: bool = False
+    # a change stated alone in words of merit ("regresses by 5%", "12% faster") of a measure
+    # whose direction the mail does not name: its sign says better (+) or worse (-), not up
+    # or down, and only the measured metric's direction turns it into a way
+    merit: bool = False
 
     def candidate_in_baseline_unit(self) -> float | None:
         """The candidate's value in the baseline's unit: each side keeps the number as

@@ -1188,7 +1188,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
     toks = tokenize(text)
     lead = (prev.text[-120:] + " ") if prev is not None and prev.depth == ln.depth else ""
     out: list[Claim] = []
-    said: dict[int, list[tuple[str, float]]] = {}  # the changes read at each token
+    said: dict[int, list[tuple[str, float, bool]]] = {}  # the changes read at each token (name, %, merit)
     for i, t in enumerate(toks):
         if t.kind not in ("value", "range") and "%" not in t.text and _FOLD.match(t.text) is None:
             continue  # a word (or spread) that is no percentage, range or "40-fold" states no change
@@ -1234,10 +1234,11 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             fold, after = _FOLD.match(f"{t.value}fold"), " ".join(x.text for x in toks[i + 2:i + 5])
         if pct is not None and not signed and i >= 2 and toks[i - 1].text.lower() == "to" and said.get(i - 2):
             # "drop by about 4% to 5%": the range's upper end, of the measure and the sign its lower end has
-            said[i] = [(name, math.copysign(pct, value)) for name, value in said[i - 2]]
+            said[i] = [(name, math.copysign(pct, value), merit) for name, value, merit in said[i - 2]]
             at = _line_at(ln, t.start)
             out.extend(Claim(metric=name, unit="%", claimed_change_pct=value, lines=(at, at), depth=ln.depth,
-                             author=ln.author, message_id=ln.message_id) for name, value in said[i])
+                             author=ln.author, message_id=ln.message_id, merit=merit)
+                       for name, value, merit in said[i])
             continue
         if ranged:
             m = _RANGE_PCT.match(t.text.strip("(),.;:~"))
@@ -1255,10 +1256,8 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         elif pct is not None:
             if signed:
                 vals = [pct]
-            elif _SIDE_WORD.match(after):  # "2% worse": up for a latency, down for a rate
-                lower = _LOWER_BETTER.search(behind[-60:]) is not None
-                worse = after.lower().startswith("worse")
-                vals = [pct if worse == lower else -pct]
+            elif _SIDE_WORD.match(after):  # "2% worse": worse, which _each_measure signs for the measure
+                vals = [-pct if after.lower().startswith("worse") else pct]
             elif _CHANGE_AFTER.match(after) and not after.lower().startswith(("more", "less", "fewer", "of")) \
                     and not t.text.endswith((",", ";")):  # "a cpu 100%, pps ...": clause ends
                 vals = [-pct if _direction(after) == "down" else pct]
@@ -1317,11 +1316,11 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         at = _line_at(ln, t.start)
         for v in vals:
             metric = _tidy_metric(_relative_metric(text, t, after))
-            for name, value in _each_measure(metric, v, behind, after):
-                said.setdefault(i, []).append((name, value))
+            for name, value, merit in _each_measure(metric, v, behind, after):
+                said.setdefault(i, []).append((name, value, merit))
                 out.append(Claim(metric=name, unit="%", claimed_change_pct=value,
                                  lines=(at, at), depth=ln.depth, author=ln.author,
-                                 message_id=ln.message_id))
+                                 message_id=ln.message_id, merit=merit))
     return out or _worded_magnitudes(ln, text)
 
 
@@ -1430,7 +1429,10 @@ _FACTOR_OF = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost)\s+
 # a change stated as a factor in words; public: the gate (claims.prescan) looks for it too
 FACTOR_HINT = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost|a\s+factor)\s+of\s+(?:about\s+|~|roughly\s+)?\d"
                          r"|\b(?:halv|doubl|tripl)(?:e|es|ed|ing)\b|\bby\s+half\b|\bin\s+half\b")
-_EVALUATIVE = re.compile(r"(?i)\b(?:improv\w*|better|boost\w*|gain\w*|speed-?ups?|win\w*)\b")
+# words that say better or worse, not up or down: signed for the measure (a latency that
+# improves or is faster went down, one that regresses or is worse went up)
+_EVALUATIVE = re.compile(r"(?i)\b(?:improv\w*|better|worse|boost\w*|gain\w*|speed-?ups?|win\w*|regress\w*|"
+                         r"degrad\w*|faster|slower|slow-?downs?)\b")
 _AND_MEASURES = re.compile(r"(?i)(?:^|[^\w/-])(?P<a>[\w/-]+(?:\s[\w/-]+)?)\s+and\s+(?P<b>[\w/-]+(?:\s[\w/-]+)?)"
                            r"\s+(?:[a-z]+\s+){1,2}$")
 
@@ -1440,20 +1442,27 @@ def _last_change_word(text: str) -> str | None:
     return found[-1].group(0).split()[-1] if found else None  # "went down": down
 
 
-def _each_measure(metric: str, value: float, behind: str, after: str) -> list[tuple[str, float]]:
+def _each_measure(metric: str, value: float, behind: str, after: str) -> list[tuple[str, float, bool]]:
     """A stated change once per measure it names, signed as the words mean it for that
     measure: "IOPS and average latency improved about 10%" is +10% IOPS and -10% latency
-    (an improved latency went down); a literal "increased" or "reduced" keeps its sign."""
+    (an improved latency went down); a literal "increased" or "reduced" keeps its sign.
+    The third of each: the sign is the change's merit (better +, worse -), not its way,
+    as words of merit give it for a measure whose direction they do not name
+    ("hackbench regresses by 5%": a time that rose, or a rate that fell)."""
     m = _AND_MEASURES.search(behind[-80:])
     names = [m.group("a"), m.group("b")] if m and all(_MEASURE.match(x.split()[-1]) for x in (
         m.group("a"), m.group("b"))) else [metric]
     near = behind[-60:] + " " + after
     evaluative = _EVALUATIVE.search(near) is not None and _STRONG_LITERAL.search(near) is None
-    return [(n, -value if evaluative and _LOWER_BETTER.search(n) else value) for n in names]
+    out = []
+    for n in names:
+        way = "lower" if _LOWER_BETTER.search(n) else better_for(n, None)
+        out.append((n, -value if evaluative and way == "lower" else value, evaluative and way is None))
+    return out
 
 
 _STRONG_LITERAL = re.compile(r"(?i)\b(?:increas\w*|decreas\w*|reduc\w*|drop\w*|rais\w*|lower\w*|higher|"
-                             r"more|less|fewer|cut\w*|worse|slower|faster)\b")
+                             r"more|less|fewer|cut\w*)\b")
 
 
 # "no regression", "no measurable difference", "unchanged", "the same", "within noise"

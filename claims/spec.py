@@ -101,6 +101,9 @@ class Metric:
     # the mail claims no change ("no regression", "same", "within noise"): only then is
     # it a claim of no change, never because the claimed number is small
     no_change: bool = False
+    # the claimed change's sign is its merit, better (+) or worse (-), not its way: the mail
+    # said "regresses by 5%" of a measure whose direction it does not name (Claim.merit)
+    merit: bool = False
 
 
 def sample_name(metric: Metric | Mapping[str, Any]) -> str:

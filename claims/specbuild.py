@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, fields
 from claims import safety
 from claims.model import Claim, Extraction, Line, Message, SetupStep, Value
 from claims.model import Command as MailCommand
+from claims.numbers import better_for
 from claims.shell import basename, invocation, split_words, without_redirections
 from claims.spec import Action, Command, Kernel, Metric, RunPlan, Source, Spec, Variant
 from claims.spec import schema as spec_schema
@@ -544,11 +545,14 @@ def _metric(c: Claim, variant: str, bench: _Bench) -> Metric:
     unit = c.unit or (b.unit if b else None)
     # a claim the extractor could not name (numbers in a garbled line) still needs a name
     # the spec schema accepts, or the spec does not read back (bench/fuzz.py seed 2018316)
-    return Metric(name=c.metric if c.metric.strip() else unit or "value", unit=unit, better=c.better,
+    sample = _sample(c, unit, bench)
+    # "12% faster" of a run: the sample the tool measures for it says which way is better
+    better = c.better or (better_for(sample, None) if c.merit and sample else None)
+    return Metric(name=c.metric if c.metric.strip() else unit or "value", unit=unit, better=better,
                   baseline=b.value if b else None, candidate=c.candidate_in_baseline_unit(),
                   claimed_change_pct=change, spread_pct=max(spreads) if spreads else None,
                   runs=min(runs) if runs else None, label=c.context, variant=variant,
-                  sample=_sample(c, unit, bench), no_change=c.no_change)
+                  sample=sample, no_change=c.no_change, merit=c.merit)
 
 
 def _sample(c: Claim, unit: str | None, bench: _Bench) -> str | None:

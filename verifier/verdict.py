@@ -153,6 +153,7 @@ class Claimed:
     pct: float | None
     note: str | None = None
     no_change: bool = False  # the mail says so ("no regression", "same", "within noise")
+    undirected: str | None = None  # why the claimed way is unknown: nothing to judge it against
 
 
 def claimed_of(metric: Metric) -> Claimed:
@@ -168,13 +169,18 @@ def claimed_of(metric: Metric) -> Claimed:
         if c == 0:
             return Claimed(1, 0.0, 0.0, "the mail's numbers show no change but the mail "
                                         "does not claim none")
-        # "4% better" for a lower-is-better metric: the numbers, when printed, decide the
-        # sign ("123.4s -> 118.9s, a 3.6% speedup" claims a drop); a bare percentage follows
-        # the metric's direction when it names one.
+        # the numbers, when printed, decide the sign ("123.4s -> 118.9s, a 3.6% speedup"
+        # claims a drop); a percentage stated alone is signed as its value moves, which the
+        # extractor reads from the words and the measure ("latency improves by 20%" is -20,
+        # "regresses p99 latency by 15%" +15: claims.prose._each_measure), not flipped here
         if b and k and b > 0 and k > 0 and k != b:
             c = abs(c) if k > b else -abs(c)
-        elif (b is None or k is None) and metric.better == "lower" and c > 0:
-            c = -c
+        elif metric.merit:  # "regresses by 5%": better or worse, which way the metric's direction says
+            if metric.better not in ("higher", "lower"):
+                return Claimed(1 if c > 0 else -1, abs(log_ratio(c)), c, undirected=(
+                    f"the mail calls the change {abs(c):.1f}% {'better' if c > 0 else 'worse'} and "
+                    "neither it nor the tool says which way is better for this measure"))
+            c = -c if metric.better == "lower" else c
         return Claimed(1 if c > 0 else -1, abs(log_ratio(c)), c)
     better = metric.better
     if better in ("higher", "lower"):
@@ -263,8 +269,11 @@ def too_small(cl: Claimed, delta: float, sd: float | None, n_max: int,
 
     A claimed change inside the noise band cannot be told from the runner's own A/A
     differences; one that the maximum number of runs cannot resolve (the interval at
-    n_max would still straddle both the band and half the claim) cannot either.
+    n_max would still straddle both the band and half the claim) cannot either; nor one
+    whose way is unknown (`Claimed.undirected`), whatever it measures.
     """
+    if cl.undirected:
+        return cl.undirected
     if cl.no_change or cl.size is None or cl.pct is None:
         return None
     c, shown = cl.size, abs(cl.pct)

@@ -533,3 +533,24 @@ def test_a_stated_change_goes_to_the_pair_its_sentence_names() -> None:
             "so about 10% more IOPS per core.\n")
     got = {c.metric: c.claimed_change_pct for c in ex(text).claims}
     assert got == {"IOPS": 10.0, "BW": None}
+
+
+@pytest.mark.parametrize(("sentence", "change"), [
+    ("Compile time is 7% better with the patch.", -7.0),
+    ("This regresses p99 latency by 15%.", 15.0),
+    ("The build time is 5% slower.", 5.0),
+    ("We get 2% worse latency.", 2.0),
+    ("Latency degrades by 8% under load.", 8.0),
+    ("A 9% latency regression shows up in TCP_RR.", 9.0),
+    ("The p99 latency improves by 20% with this series.", -20.0),
+    ("With the knob on, p99 latency increases by 20%.", 20.0),
+    ("Throughput is 3% worse.", -3.0),
+    ("We see a 5% throughput regression.", -5.0),
+])
+def test_a_change_stated_as_better_or_worse_is_signed_as_the_value_moves(sentence: str, change: float) -> None:
+    """A stated change is signed as its value moves, which the verdict compares with the
+    runs: a latency or a time that regresses, degrades, is worse or slower went up, one that
+    improves or is better went down. Words of merit had kept their own sign for a time or
+    latency ("regresses p99 latency by 15%" as -15%) or been turned twice ("7% better"
+    compile time as +7%): a reproduced regression would have been reported as refuted."""
+    assert relative("Hi,\n\n" + sentence + "\n") == [change]

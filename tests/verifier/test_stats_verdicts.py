@@ -392,5 +392,31 @@ def test_printed_numbers_decide_the_sign_of_a_stated_gain():
     rise = verdict.claimed_of(Metric(name="throughput", baseline=100.0, candidate=112.0,
                                      claimed_change_pct=-12.0))  # a sign written the other way
     assert rise.direction == 1 and rise.pct == 12.0
+    # no numbers: the stated change is signed as the value moves ("latency increases by
+    # 4%"), whatever the metric's direction; flipped as a gain, a reproduced rise of a
+    # latency would have been reported as refuted
     alone = verdict.claimed_of(Metric(name="latency", better="lower", claimed_change_pct=4.0))
-    assert alone.direction == -1  # no numbers: the metric's direction decides, as before
+    assert alone.direction == 1 and alone.pct == 4.0
+
+
+def test_a_change_stated_as_merit_takes_the_metrics_direction() -> None:
+    """"TCP_RR regresses by 5%", "hackbench 4% slower": the sign says worse, not down. Of a
+    higher-is-better rate it is a drop, of a lower-is-better time a rise; of a measure whose
+    direction nobody names, no way can be judged: the row says so instead of a verdict."""
+    worse_rate = verdict.claimed_of(Metric(name="TCP_RR", better="higher", claimed_change_pct=-5.0, merit=True))
+    assert (worse_rate.direction, worse_rate.pct) == (-1, -5.0)
+    worse_time = verdict.claimed_of(Metric(name="hackbench", better="lower", claimed_change_pct=-4.0, merit=True))
+    assert (worse_time.direction, worse_time.pct) == (1, 4.0)
+    unknown = verdict.claimed_of(Metric(name="hackbench", claimed_change_pct=-4.0, merit=True))
+    assert unknown.undirected and "which way is better" in unknown.undirected
+    assert verdict.too_small(unknown, 0.01, None, 30, 0.05) == unknown.undirected
+    # a change stated as a way ("latency increases by 4%") is one, whatever the direction
+    assert verdict.claimed_of(Metric(name="latency", better="lower", claimed_change_pct=4.0)).undirected is None
+    # judged over runs: a true 5% drop, claimed as "5% worse" of a measure of no known
+    # direction, gets no verdict but why; of a higher-is-better one it is confirmed
+    res = fixed(-5.0, -5.0, 1.0, 20, 1)
+    res.spec.metrics[0].merit, res.spec.metrics[0].better = True, None
+    (v,) = verdict.judge(res)
+    assert v.verdict == verdict.INCONCLUSIVE and "which way is better" in (v.reason or "")
+    res.spec.metrics[0].better = "higher"
+    assert verdict.judge(res)[0].verdict == verdict.CONFIRMED
