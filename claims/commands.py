@@ -278,8 +278,9 @@ def _loose_words(args: Sequence[str], flags: frozenset[str] = frozenset()) -> in
     after_option = False
     plain_before = False
     for a in args[:60]:
-        if not (_ARG.match(a) or a.startswith(("-", "$", "'", '"', "<", "["))):
-            return None
+        if not (_ARG.match(a) or a.startswith(("-", "$", "'", '"', "<", "["))) \
+                or a.startswith("(") and not a.startswith("(("):
+            return None  # "(five runs)" after the options: a sentence's aside, not a shell word
         if a.startswith("-"):
             after_option = not a.endswith(".") and a.split("=", 1)[0] not in flags
             plain_before = False
