@@ -546,6 +546,7 @@ def test_a_stated_change_goes_to_the_pair_its_sentence_names() -> None:
     ("With the knob on, p99 latency increases by 20%.", 20.0),
     ("Throughput is 3% worse.", -3.0),
     ("We see a 5% throughput regression.", -5.0),
+    ("It ran 1.55 times faster than before.", 55.0),  # a factor's "times" is no run time
 ])
 def test_a_change_stated_as_better_or_worse_is_signed_as_the_value_moves(sentence: str, change: float) -> None:
     """A stated change is signed as its value moves, which the verdict compares with the
