@@ -721,9 +721,9 @@ _SENTENCE_PAIRS = (
     re.compile(r"(?i)(?<![\w.])~?" + _NUM_UNIT.format("b") + r"(?:" + _WORDS_NAME.format("b") + r")?\s*,?\s+"
                r"(?:compared|relative)\s+(?:to|with)\s+(?:~|about\s+)?" + _NUM_UNIT.format("a")
                + r"(?:" + _WORDS_NAME.format("a") + r")?"),
-    # "below 3 ms instead of 35 ms": the candidate is named first
-    re.compile(r"(?i)(?<![\w.])~?" + _NUM_UNIT.format("b") + r"(?:\s+(?!instead\b)[A-Za-z][\w/-]*){0,5}?"
-               r"\s+instead\s+of\s+(?:~|about\s+)?" + _NUM_UNIT.format("a")),
+    # "below 3 ms instead of 35 ms", "1.9s rather than 2.4s": the candidate is named first
+    re.compile(r"(?i)(?<![\w.])~?" + _NUM_UNIT.format("b") + r"(?:\s+(?!instead\b|rather\b)[A-Za-z][\w/-]*){0,5}?"
+               r"\s+(?:instead\s+of|rather\s+than)\s+(?:~|about\s+)?" + _NUM_UNIT.format("a")),
     # "latency before: 25 us, after 20 us", "before 1.2 Mpps and after 1.5 Mpps"
     re.compile(r"(?i)\bbefore\s*:?\s+~?" + _NUM_UNIT.format("a") + r"\s*[,;]?\s+(?:and\s+|but\s+)?"
                r"after\s*:?\s+~?" + _NUM_UNIT.format("b")),
@@ -731,7 +731,7 @@ _SENTENCE_PAIRS = (
 
 # the word each of _SENTENCE_PAIRS needs, one of which vs_claims asks of a text first
 _PAIR_WORDS = (("vs", "versus"), ("vs", "versus"), ("before", "without", "-next", "unpatched"), ("compared",),
-               ("compared", "relative"), ("instead",), ("before",))
+               ("compared", "relative"), ("instead", "rather"), ("before",))
 
 _TRAILING = re.compile(r"[^\d().,;:]{0,40}")
 
@@ -743,7 +743,7 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
     low = text.lower()
     if "vs" not in low and "versus" not in low and "before" not in low and "without" not in low \
             and "-next" not in low and "unpatched" not in low and "instead" not in low \
-            and "compared" not in low and "relative" not in low:
+            and "compared" not in low and "relative" not in low and "rather" not in low:
         return []
     out: list[Claim] = []
     read: dict[tuple[int, int], bool] = {}  # the numbers paired, by offsets: named or not
@@ -763,8 +763,8 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             if a is None or b is None or a == b or (ua and ub and ua.lower() != ub.lower()):
                 continue
             unit = ub or ua or None
-            if unit is not None and (not is_unit(unit) or _SIZE_UNITS.match(unit)):
-                continue
+            if unit is not None and (not is_unit(unit) or _SIZE_UNITS.match(unit) or unit in _FACTOR_UNITS):
+                continue  # sizes set; factors proposed ("e.g. 2x rather than 16x"), each a ratio, no side's measure
             pos = min(m.start("a"), m.start("b"))
             if unit is None and not _PERF_WORD.search(text[max(0, pos - 80):pos]):
                 continue
@@ -1462,6 +1462,7 @@ def _each_measure(metric: str, value: float, behind: str, after: str) -> list[tu
     return out
 
 
+_FACTOR_UNITS = frozenset({"x", "X", "×"})
 _FACTOR_WORDS = re.compile(r"(?i)^times\b\s*")
 _STRONG_LITERAL = re.compile(r"(?i)\b(?:increas\w*|decreas\w*|reduc\w*|drop\w*|rais\w*|lower\w*|higher|"
                              r"more|less|fewer|cut\w*)\b")

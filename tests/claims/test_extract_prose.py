@@ -555,3 +555,16 @@ def test_a_change_stated_as_better_or_worse_is_signed_as_the_value_moves(sentenc
     latency ("regresses p99 latency by 15%" as -15%) or been turned twice ("7% better"
     compile time as +7%): a reproduced regression would have been reported as refuted."""
     assert relative("Hi,\n\n" + sentence + "\n") == [change]
+
+
+def test_rather_than_names_the_baseline_second() -> None:
+    """"Boot takes 1.9s rather than 2.4s" reads as "instead of": the candidate first, the
+    yardstick after. The gate had turned the message away (no cue of a pair in words).
+    Factors proposed the same way ("e.g. 2x rather than 16x") are no measure of a side."""
+    from claims.prescan import might_have_claims
+
+    text = "Hi,\n\nBoot takes 1.9s rather than 2.4s.\n"
+    assert might_have_claims(text)
+    assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == [
+        ("time", 2.4, 1.9, "lower")]
+    assert pairs("Hi,\n\nCan be combined, probably in a less drastic fashion\n(e.g. 2x rather than 16x).\n") == []
