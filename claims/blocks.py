@@ -443,8 +443,14 @@ def _column_names(text: str) -> bool:
     as columns, and not a sentence, a wrapped line of prose or a line that introduces what follows
     ('Result of "grep balloon /proc/vmstat" after the test:')."""
     s = text.strip()
-    return _GAPS.search(s) is not None and \
-        not (s.endswith((":", ".", ",")) or is_sentence(s) or _is_prose(s) or SENTENCE_INSIDE.search(s))
+    if _GAPS.search(s) is None or s.endswith((":", ".", ",")) or is_sentence(s) or _is_prose(s):
+        return False
+    # a period inside a short column name is an abbreviation ("Avg. Latency", memtier), not
+    # the end of a sentence
+    return SENTENCE_INSIDE.search(s) is None or all(len(cell.split()) <= 2 for cell in _CELL_GAP.split(s))
+
+
+_CELL_GAP = re.compile(r"\s{2,}|\t")
 
 
 SENTENCE_INSIDE = re.compile(r"[a-z)\]]\.\s+[A-Z][a-z]")  # "... path. The ...": prose; not "1. Machine"
@@ -530,9 +536,16 @@ def _columns(row: Row, header_lines: list[str], header_words: list[str]) -> list
         for h in header_lines[-4:]:
             for m in re.finditer(r"\S+", h):
                 if m.start() <= t.end and m.end() >= t.start:
-                    names.append(m.group())
-        cols.append(" ".join(names) or None)
+                    # the whole name a single space joins ("Avg. Latency" over a value that
+                    # stands under "Latency"), when no other value stands under it
+                    cell = next((c for c in _HEADER_CELL.finditer(h) if c.start() <= m.start() < c.end()), m)
+                    alone = not any(v is not t and cell.start() <= v.end and cell.end() >= v.start for v in vals)
+                    names.append((cell if alone else m).group())
+        cols.append(" ".join(dict.fromkeys(names)) or None)
     return cols
+
+
+_HEADER_CELL = re.compile(r"\S+(?: \S+)*")
 
 
 def _pair_series(lines: Sequence[Line], sides: list[tuple[str | None, list[Row]]],

@@ -491,3 +491,17 @@ def test_a_histograms_buckets_are_no_claims() -> None:
             "[2, 4)              {} |@@@@@@@@@@@@@@@@@@@@@@@@@@@                         |\n")
     text = "tcp_sendmsg latency, before:\n\n" + hist.format(123, 2345, 1234) + "\nafter:\n\n" + hist.format(456, 2890, 789)
     assert ex(text).claims == []
+
+
+def test_a_header_names_each_column_whole() -> None:
+    """memtier_benchmark heads its columns "Avg. Latency   p50 Latency   p99 Latency": the
+    period of "Avg." is no sentence's end (the line had not been a header, and every claim
+    was named "Totals" without a direction), and a value standing under "Latency" takes the
+    whole name its column has."""
+    run = ("Type         Ops/sec     Hits/sec   Misses/sec    Avg. Latency     p50 Latency     p99 Latency\n"
+           "Totals     {}     12345.67     98765.43         {}         1.51900         {}\n")
+    text = "base:\n" + run.format(123456.78, "1.61900", "3.93500") + "\npatched:\n" + run.format(134567.89, "1.48600", "3.51900")
+    got = {c.metric: (c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims}
+    assert got["Totals Ops/sec"] == (123456.78, 134567.89, "higher")
+    assert got["Totals Avg. Latency"] == (1.619, 1.486, "lower")
+    assert got["Totals p99 Latency"] == (3.935, 3.519, "lower")
