@@ -221,6 +221,7 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
     _apply_tools(claims, lines)
     claims = [c for c in claims if c.metric != "__config__"]
     _name_from_context(claims, lines)
+    _directions_said(claims, lines)
     for c in claims:
         if c.author is None:
             c.author = msg.from_
@@ -371,6 +372,32 @@ def _name_from_context(claims: list[Claim], lines: Sequence[Line]) -> None:
                     test = found[-1]
                     break
         c.metric = f"{test} {kind}" if test else kind
+
+
+# the author says which way is better: "(higher is better)", "lower is better:", "smaller
+# is better"
+_BETTER_SAID = re.compile(r"(?i)\b(?P<way>higher|lower|bigger|larger|smaller|more|less)\s+(?:is|=)\s+better\b")
+_WAY = {"higher": "higher", "bigger": "higher", "larger": "higher", "more": "higher",
+        "lower": "lower", "smaller": "lower", "less": "lower"}
+SAID_REACH = 6  # lines above a claim's first where the words that head its numbers stand
+
+
+def _directions_said(claims: list[Claim], lines: Sequence[Line]) -> None:
+    """A claim whose name gives no direction takes the one the author wrote over its
+    numbers ("Here are the numbers (usec, lower is better):"), the nearest above it
+    within SAID_REACH lines, or on its own lines. A direction the name gives stays."""
+    index = {ln.number: i for i, ln in enumerate(lines)}
+    for c in claims:
+        if c.better is not None or c.baseline is None:
+            continue
+        first, last = index.get(c.lines[0]), index.get(c.lines[1])
+        if first is None or last is None:
+            continue
+        for i in range(last, max(-1, first - SAID_REACH - 1), -1):
+            m = _BETTER_SAID.search(lines[i].text[:MAX_LINE]) if "etter" in lines[i].text else None
+            if m is not None:
+                c.better = _WAY[m.group("way").lower()]
+                break
 
 
 # a line that introduces the values under it: it ends on a verb or a colon

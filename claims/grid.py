@@ -68,7 +68,7 @@ _STARRED = re.compile(r"\*(?P<body>[^*()]{1,30})\*")  # "245.18 *   3.71%*": a p
 _PCT = re.compile(r"(?P<sign>[+-])?\s?(?P<num>\d+(?:\.\d+)?)\s?%")
 _GLUED_PAREN_UNIT = re.compile(r"(?<=\d)\((?=[A-Za-zµ/%]{1,12}\))")
 _PAREN_UNIT = re.compile(r"^[(\[](?P<u>[A-Za-zµ/%. ]{1,16})[)\]]$")
-_UNIT_IN_TITLE = re.compile(r"[(\[](?P<u>[A-Za-zµ/%]{1,12})[)\]]")
+_UNIT_IN_TITLE = re.compile(r"[(\[](?P<u>[A-Za-zµ/%]{1,12})(?:[,;][^()\[\]]{0,40})?[)\]]")  # "(usec, lower is better)"
 _PAREN_NUMBER = re.compile(r"(?P<v>[^()]{1,30}?)\s*\(\s*(?:±|\+-|\+/-)?\s*(?P<s>\d[\d.,]*%?)\s*\)")
 # a note with no number printed after a value: "(??)", "(*)", "(noisy)"
 _ANNOTATION = re.compile(r"[?*!]{1,3}|[a-z][a-z ]{2,20}")
@@ -836,7 +836,8 @@ def _name_columns(g: Grid, k: int) -> None:
                 continue
             pu = _PAREN_UNIT.match(x)
             u = pu.group("u") if pu else x
-            if col >= 0 and is_unit(u) and not _CHANGE_NAME.match(x) and not (units[col] and pu):
+            if col >= 0 and is_unit(u) and not _CHANGE_NAME.match(x) and not (units[col] and pu) \
+                    and not AGGREGATE_NAME.match(x):  # "min  avg  max": the minimum, not minutes
                 units[col] = units[col] or u
                 continue  # a column has one unit: "(B)" after "Insns" names it (veristat's "Insns (B)")
             if col < 0:

@@ -439,3 +439,24 @@ def test_a_header_of_kernel_releases_names_the_columns() -> None:
     assert got == {"lat_ctx": (1.23, 1.05, "6.7", "6.7+series"), "lat_pipe": (4.56, 4.12, "6.7", "6.7+series"),
                    "lat_unix": (6.01, 5.87, "6.7", "6.7+series")}
     assert parse_line("1.23      1.05") is not None  # two values are a row still
+
+
+def test_the_direction_and_unit_the_author_wrote_over_a_table() -> None:
+    """"Here are the numbers (usec, lower is better):" over "min  avg  max" columns: the
+    unit is the title's though more follows it in the parentheses, the direction is the
+    one the author wrote, and "min" is the minimum (it had been the unit, minutes, and the
+    claim a "time"). A direction a claim's name gives is kept."""
+    text = ("Here are the numbers (usec, lower is better):\n\n"
+            "            min    avg     max\n"
+            "before      12     18.3    245\n"
+            "after       11     15.1    132\n")
+    got = {c.metric: (c.baseline.value, c.candidate.value, c.unit, c.better) for c in ex(text).claims}
+    assert got == {"min": (12, 11, "usec", "lower"), "avg": (18.3, 15.1, "usec", "lower"),
+                   "max": (245, 132, "usec", "lower")}
+    text = ("Throughput and latency, higher is better:\n\n"
+            "            Gbps    latency_us\n"
+            "before      9.1     45\n"
+            "after       9.4     38\n")
+    got = {c.metric: c.better for c in ex(text).claims}
+    assert got["latency_us"] == "lower"
+    assert "higher" in got.values()
