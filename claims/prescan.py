@@ -33,7 +33,7 @@ extractor's own reader of that shape asked about the cue's lines only.
   second cell or a row of its grid beside it, a group of prose rows whose labels can tell
   the sides apart, a run of blocks (no code or other quote depth between) two of which hold
   a line of one shape; and two on one line only where a reader pairs two numbers of a line.
-- A pair written in words (from/to, "vs", "compared", "against", "instead of", "rather than", numbers
+- A pair written in words (from/to, "vs", "compared", "against", "instead of", "rather than", "(was X)", numbers
   with side words: "645 without the patch, ~625 with batch") passes only where the
   extractor's readers of such text find a pair in the cue's paragraph: the sentence
   templates, statements across sentences, "label: value" rows and tables (`_worded_pair`).
@@ -227,6 +227,7 @@ _CUES = [re.compile(p, re.M) for p in (
     # (from here on: cues of a pair written in words, _WORDED)
     *(rf"{w}(?<!\w{w})\b[^\n]{{0,80}}?{_N}" for w in ("vs", "versus", "compared", "against", "instead of",
                                                      "rather than")),
+    r"\((?:was|previously|before)\b[^\S\n]*:?[^\S\n]*[~≈]?\d",  # "8.2s (previously 14.7s)": the earlier value aside
 )]
 _UNITS_CUE = 5  # two numbers with units on a line: it counts only where read (_measures_read)
 # the cues whose every match starts at a number start (_matches_at): 1.5x, 40%, the columns

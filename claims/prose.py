@@ -727,11 +727,14 @@ _SENTENCE_PAIRS = (
     # "latency before: 25 us, after 20 us", "before 1.2 Mpps and after 1.5 Mpps"
     re.compile(r"(?i)\bbefore\s*:?\s+~?" + _NUM_UNIT.format("a") + r"\s*[,;]?\s+(?:and\s+|but\s+)?"
                r"after\s*:?\s+~?" + _NUM_UNIT.format("b")),
+    # "boots in 8.2s (previously 14.7s)", "1.5 Mpps (was 1.2 Mpps)": the earlier value aside
+    re.compile(r"(?i)(?<![\w.])~?" + _NUM_UNIT.format("b") + r"\s*\((?:was|previously|before)\s*:?\s*(?:~|about\s+)?"
+               + _NUM_UNIT.format("a") + r"\s*\)"),
 )
 
 # the word each of _SENTENCE_PAIRS needs, one of which vs_claims asks of a text first
 _PAIR_WORDS = (("vs", "versus"), ("vs", "versus"), ("before", "without", "-next", "unpatched"), ("compared",),
-               ("compared", "relative"), ("instead", "rather"), ("before",))
+               ("compared", "relative"), ("instead", "rather"), ("before",), ("(was", "(previously", "(before"))
 
 _TRAILING = re.compile(r"[^\d().,;:]{0,40}")
 
@@ -743,7 +746,8 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
     low = text.lower()
     if "vs" not in low and "versus" not in low and "before" not in low and "without" not in low \
             and "-next" not in low and "unpatched" not in low and "instead" not in low \
-            and "compared" not in low and "relative" not in low and "rather" not in low:
+            and "compared" not in low and "relative" not in low and "rather" not in low and "(was" not in low \
+            and "(previously" not in low:
         return []
     out: list[Claim] = []
     read: dict[tuple[int, int], bool] = {}  # the numbers paired, by offsets: named or not

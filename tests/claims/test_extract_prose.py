@@ -568,3 +568,17 @@ def test_rather_than_names_the_baseline_second() -> None:
     assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == [
         ("time", 2.4, 1.9, "lower")]
     assert pairs("Hi,\n\nCan be combined, probably in a less drastic fashion\n(e.g. 2x rather than 16x).\n") == []
+
+
+def test_an_earlier_value_in_parentheses_is_the_baseline() -> None:
+    """"boots in 8.2s (previously 14.7s)", "1.5 Mpps (was 1.2 Mpps)": the value before the
+    change stands aside in parentheses. No claim had come of them, and the gate had turned
+    the first away."""
+    from claims.prescan import might_have_claims
+
+    text = ("Hi,\n\nWith 64 vCPUs the guest now boots in 8.2s (previously 14.7s), and\n"
+            "with 256 vCPUs in 21.3s (previously 58.9s).\n")
+    assert might_have_claims(text)
+    assert pairs(text) == [(14.7, 8.2), (58.9, 21.3)]
+    assert pairs("Hi,\n\nWith the patch: 1.5 Mpps (was 1.2 Mpps).\n") == [(1.2, 1.5)]
+    assert pairs("Hi,\n\nthe block size is 256MB (was 128MB) now.\n") == []  # a size set
