@@ -440,17 +440,21 @@ def _name_numbers(row: Row) -> None:
 
 def _column_names(text: str) -> bool:
     """A line of words that can name the columns under it ("Recv   Send    Send"): spaced
-    as columns, and not a sentence, a wrapped line of prose or a line that introduces what follows
+    as columns, and not a rule, a sentence, a wrapped line of prose or a line that introduces what follows
     ('Result of "grep balloon /proc/vmstat" after the test:')."""
     s = text.strip()
-    if _GAPS.search(s) is None or s.endswith((":", ".", ",")) or is_sentence(s) or _is_prose(s):
-        return False
-    # a period inside a short column name is an abbreviation ("Avg. Latency", memtier), not
-    # the end of a sentence
-    return SENTENCE_INSIDE.search(s) is None or all(len(cell.split()) <= 2 for cell in _CELL_GAP.split(s))
+    if _GAPS.search(s) is None or s.endswith((":", ".", ",")) or _COLUMN_RULES.match(s):
+        return False  # ("-------- ------ --------": rules under the names, no names)
+    cells = _CELL_GAP.split(s)
+    if len(cells) >= 3 and all(len(cell.split()) <= 2 for cell in cells):
+        # short names spaced as columns, however plain ("syscall   calls  errors  total",
+        # perf trace) and with a period inside ("Avg. Latency", memtier): no sentence
+        return True
+    return not (is_sentence(s) or _is_prose(s) or SENTENCE_INSIDE.search(s))
 
 
 _CELL_GAP = re.compile(r"\s{2,}|\t")
+_COLUMN_RULES = re.compile(r"[-=~_+|]{2,}(?:\s+[-=~_+|]{2,})+$")
 
 
 SENTENCE_INSIDE = re.compile(r"[a-z)\]]\.\s+[A-Z][a-z]")  # "... path. The ...": prose; not "1. Machine"

@@ -505,3 +505,20 @@ def test_a_header_names_each_column_whole() -> None:
     assert got["Totals Ops/sec"] == (123456.78, 134567.89, "higher")
     assert got["Totals Avg. Latency"] == (1.619, 1.486, "lower")
     assert got["Totals p99 Latency"] == (3.935, 3.519, "lower")
+
+
+def test_plain_names_spaced_as_columns_head_them() -> None:
+    """perf trace -s heads its columns with plain words ("syscall  calls  errors  total  min
+    avg  max  stddev"), their units on a second line and dashes under both: the words are
+    names spaced as columns, not a wrapped sentence, and the dashes name nothing. The
+    claims had been named "futex --------------- --------" and "futex (msec) ---------"."""
+    head = ("   syscall            calls  errors  total       min       avg       max       stddev\n"
+            "                                     (msec)    (msec)    (msec)    (msec)        (%)\n"
+            "   --------------- --------  ------ -------- --------- --------- ---------     ------\n")
+    text = ("perf trace -s, before:\n\n" + head
+            + "   futex              12345      0  1234.567     0.001     0.100    12.345      3.21%\n\nafter:\n"
+            + "   futex               6789      0   567.890     0.001     0.084     9.876      2.98%\n")
+    got = {c.metric: (c.baseline.value, c.candidate.value) for c in ex(text).claims}
+    assert got["futex calls"] == (12345, 6789)
+    assert got["futex avg (msec)"] == (0.1, 0.084)
+    assert not any("--" in m for m in got)
