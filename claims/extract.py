@@ -21,7 +21,7 @@ from claims.headings import tell_apart
 from claims.hunks import fragment_runs, hunk_lines
 from claims.listings import listing_lines
 from claims.lkp import lkp_claims
-from claims.model import Claim, Extraction, Line, Message
+from claims.model import Better, Claim, Extraction, Line, Message
 from claims.normalise import FLAT_MIN, unflatten_lines
 from claims.numbers import (
     AGGREGATE_NAME,
@@ -377,8 +377,8 @@ def _name_from_context(claims: list[Claim], lines: Sequence[Line]) -> None:
 # the author says which way is better: "(higher is better)", "lower is better:", "smaller
 # is better"
 _BETTER_SAID = re.compile(r"(?i)\b(?P<way>higher|lower|bigger|larger|smaller|more|less)\s+(?:is|=)\s+better\b")
-_WAY = {"higher": "higher", "bigger": "higher", "larger": "higher", "more": "higher",
-        "lower": "lower", "smaller": "lower", "less": "lower"}
+_WAY: dict[str, Better] = {"higher": "higher", "bigger": "higher", "larger": "higher", "more": "higher",
+                           "lower": "lower", "smaller": "lower", "less": "lower"}
 SAID_REACH = 6  # lines above a claim's first where the words that head its numbers stand
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from claims.commands import BENCH_PROGRAMS
-from claims.lexicon import contrasted, distinguishes, lone_release
+from claims.lexicon import contrasted, distinguishes, lone_release, names_a_release
 from claims.model import Claim, Line, Value
 from claims.normalise import normalise_line
 from claims.numbers import (
@@ -350,8 +350,6 @@ class _Parsed:
     parts: list[str] = field(default_factory=list)
 
 
-# a kernel release, or one a change was added to ("6.7", "v6.8-rc2", "6.7+series")
-_RELEASE_NAME = re.compile(r"(?i)v?\d{1,2}\.\d{1,2}(?:\.\d{1,3})?(?:-rc\d{1,2})?(?:[+-][\w.+-]*)?$")
 _DECIMAL = re.compile(r"\d+\.\d+")
 
 
@@ -373,7 +371,7 @@ def _parse_line(text: str) -> _Parsed | None:
     sep, ps = pieces(text)
     if not ps:
         return None
-    if len(ps) >= 2 and all(_RELEASE_NAME.match(t) for _, _, t in ps) and not all(_DECIMAL.fullmatch(t) for _, _, t in ps):
+    if len(ps) >= 2 and all(names_a_release(t) for _, _, t in ps) and not all(_DECIMAL.fullmatch(t) for _, _, t in ps):
         return None  # "6.7   6.7+series": the kernels a table's columns ran, its header
     vf = _VALUE_FIRST.match(ps[0][2]) if len(ps) == 1 else None
     if vf is not None:  # "* 5,112,930 - baseline": the value, then what it is of

@@ -365,7 +365,15 @@ def extended_by(a: str, b: str) -> bool:
 
 # A label that is only a kernel release ("5.10.0-rc6", "v6.5", "6.1.0-rc2+"): the kernel
 # as it ships, beside labels naming changes to it; of several releases, the older.
-_RELEASE = re.compile(r"(?i)^(?:linux[- ])?v?(\d{1,2})\.(\d{1,2})(?:\.(\d{1,3}))?(?:-rc(\d{1,2}))?\+?$")
+_RELEASE_BODY = r"(?:linux[- ])?v?(\d{1,2})\.(\d{1,2})(?:\.(\d{1,3}))?(?:-rc(\d{1,2}))?"
+_RELEASE = re.compile(rf"(?i)^{_RELEASE_BODY}\+?$")
+# a release, or one a change was added to ("6.7+series", "v6.8-rc2-fix"): a column a kernel ran
+_RELEASE_NAMED = re.compile(rf"(?i)^{_RELEASE_BODY}(?:[+-][\w.+-]*)?$")
+
+
+def names_a_release(label: str) -> bool:
+    """Is `label` a kernel release, or one with a change added ("6.7", "6.7+series")?"""
+    return _RELEASE_NAMED.match(label.strip()) is not None
 
 
 def _release(label: str | None) -> tuple[int, int, int, int] | None:
