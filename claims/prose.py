@@ -1290,7 +1290,7 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             elif _OF_BEFORE.match(text[t.end:t.end + 40]) or nxt in ("%", "percent") and _OF_BEFORE.match(
                     text[toks[i + 1].end:toks[i + 1].end + 40]):
                 vals = [round(pct - 100.0, 4)] if 0 < pct < 100 else []  # "latency is now 70% of what it was"
-        elif t.kind == "value" and t.unit in ("x", "X", "×") and t.value and t.value > 1 and (
+        elif t.kind == "value" and t.unit in _FACTOR_UNITS and t.value and t.value > 1 and (
                 _TIMES.match(after) or _NEGATIVE.match(after)
                 or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])
                 or _STRONG_VERB.fullmatch(before) and (not after.strip() or _PREPOSITION.match(after))
@@ -1435,8 +1435,8 @@ FACTOR_HINT = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost|a\
                          r"|\b(?:halv|doubl|tripl)(?:e|es|ed|ing)\b|\bby\s+half\b|\bin\s+half\b")
 # words that say better or worse, not up or down: signed for the measure (a latency that
 # improves or is faster went down, one that regresses or is worse went up)
-_EVALUATIVE = re.compile(r"(?i)\b(?:improv\w*|better|worse|boost\w*|gain\w*|speed-?ups?|win\w*|regress\w*|"
-                         r"degrad\w*|faster|slower|slow-?downs?)\b")
+_EVALUATIVE = re.compile(r"(?i)\b(?:improv\w*|better|worse|boost\w*|gain\w*|speed-?ups?|(?:speeds?|sped)\s+up|win\w*|"
+                         r"regress\w*|degrad\w*|faster|slower|slow-?downs?|slows?\s+down)\b")
 _AND_MEASURES = re.compile(r"(?i)(?:^|[^\w/-])(?P<a>[\w/-]+(?:\s[\w/-]+)?)\s+and\s+(?P<b>[\w/-]+(?:\s[\w/-]+)?)"
                            r"\s+(?:[a-z]+\s+){1,2}$")
 

@@ -582,3 +582,19 @@ def test_an_earlier_value_in_parentheses_is_the_baseline() -> None:
     assert pairs(text) == [(14.7, 8.2), (58.9, 21.3)]
     assert pairs("Hi,\n\nWith the patch: 1.5 Mpps (was 1.2 Mpps).\n") == [(1.2, 1.5)]
     assert pairs("Hi,\n\nthe block size is 256MB (was 128MB) now.\n") == []  # a size set
+
+
+@pytest.mark.parametrize(("sentence", "merit"), [
+    ("hackbench regresses by 5% with this patch.", (-5.0, True)),
+    ("This speeds up fork() by 30%.", (30.0, True)),
+    ("This makes TCP_RR 12% faster.", (12.0, True)),
+    ("The p99 latency improves by 20%.", (-20.0, False)),
+    ("Throughput drops 3%.", (-3.0, False)),
+])
+def test_a_merit_of_a_measure_without_direction_says_so(sentence: str, merit: tuple[float, bool]) -> None:
+    """Words of merit ("regresses", "speeds up", "faster") of a measure whose direction
+    the words do not give sign the change as better (+) or worse (-) and say so
+    (Claim.merit): the verdict turns it into a way only where the measured metric's
+    direction is known. A change of a known measure, or one stated as a way, is a way."""
+    (claim,) = ex("Hi,\n\n" + sentence + "\n").claims
+    assert (claim.claimed_change_pct, claim.merit) == merit
