@@ -772,6 +772,8 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             pos = min(m.start("a"), m.start("b"))
             if unit is None and not _PERF_WORD.search(text[max(0, pos - 80):pos]):
                 continue
+            if _sets_a_knob(text[max(0, pos - 80):pos]) or _KNOB.search(text, pos, max(m.start("a"), m.start("b"))):
+                continue  # "the watchdog threshold is 20s (was 10s)", "a 30s timeout instead of 5s": a setting
             metric = _metric_before(text, pos, unit) or unit or "value"
             if unit == "%" and (_CHANGE_VERB.search(metric) or _CHANGE_VERB.search(_words_before(text, pos))):
                 continue  # "bigger gains than v2 (~25% vs ~11%)": two changes, each against its own baseline

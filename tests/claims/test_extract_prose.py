@@ -598,3 +598,20 @@ def test_a_merit_of_a_measure_without_direction_says_so(sentence: str, merit: tu
     direction is known. A change of a known measure, or one stated as a way, is a way."""
     (claim,) = ex("Hi,\n\n" + sentence + "\n").claims
     assert (claim.claimed_change_pct, claim.merit) == merit
+
+
+@pytest.mark.parametrize("sentence", [
+    "The default interval is 10ms vs 100ms before.",
+    "with a 30s timeout instead of 5s",
+    "the watchdog threshold is 20s (was 10s)",
+    "The timeout is now 30s (was 5s).",
+])
+def test_a_setting_compared_in_words_is_no_measurement(sentence: str) -> None:
+    """A setting a patch changes, compared as "vs", "instead of" or "(was X)", is no
+    measurement, as from/to and arrows already knew (8f93251): each had been a latency or
+    time claim, which a verdict would have judged against runs."""
+    assert pairs("Hi,\n\n" + sentence + "\n") == []
+
+
+def test_a_measurement_beside_a_setting_in_another_clause_stays() -> None:
+    assert pairs("Hi,\n\nWith the default settings, latency is 45us vs 60us before.\n") == [(60.0, 45.0)]
