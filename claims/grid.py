@@ -37,6 +37,7 @@ from claims.numbers import (
     MAX_LINE,
     RUNS_NAME,
     SPREAD_MARKS,
+    SPREAD_NAME,
     Token,
     better_for,
     common_scale,
@@ -83,8 +84,6 @@ _CHANGE_NAME = re.compile(r"(?i)^(?:[+-]?%|\+-%|%\s?change|%diff|diff\.?|delta|c
                           r"improvement|improv\.?|speed-?up|ratio|increase|decrease|regression|"
                           r"(?:diff|delta|change|gain)\s?\(?%\)?|vs\.? \w+)$")
 _SPREAD_ROW = re.compile(r"(?i)(?:stddev|stdev|std|coeffvar|cv|variance|rsd)(?:\s|$)")
-_SPREAD_NAME = re.compile(r"(?i)^(?:variance|var|stddev|stdev|std|sd|dev|%stddev|cv|spread|err|error|"
-                          r"±|\+-|\+/-|ci|confidence|std\.? ?dev\.?|rsd)$")
 _RUN_INDEX = re.compile(r"(?i)^(?:run|iter(?:ation)?|trial|sample|test|round|pass|try|#)\s*#?\s*\d{1,4}$"
                         r"|^\d{1,3}(?:st|nd|rd|th)(?: run)?$")
 _PARAM_NAME = re.compile(r"^[~<>]?\d[\d.,]*\s?[A-Za-z%]{0,10}(?:\s\S+){0,2}$|^[\w.-]{1,20}\s?=\s?\S{1,20}$")
@@ -923,7 +922,7 @@ def _kind_of_name(name: str) -> str:  # the axis, the long format); kept across 
     bare = n.strip("()[] ")  # veristat's "Insns (DIFF)" under its unit: "(DIFF)"
     if (_CHANGE_NAME.match(n) or bare.isalpha() and _CHANGE_NAME.match(bare)) and role(n) is None:
         return "change"
-    if _SPREAD_NAME.match(n):
+    if SPREAD_NAME.match(n):
         return "spread"
     if RUNS_NAME.match(n):
         return "runs"

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from claims.model import Better, Claim, Value
 from claims.numbers import (
     RUNS_NAME,
+    SPREAD_NAME,
     Token,
     better_for,
     common_scale,
@@ -24,6 +25,7 @@ from claims.numbers import (
 )
 
 _ANNOTATION = re.compile(r"\((?P<body>[^()]{0,120})\)")
+_UNIT_AFTER = re.compile(r"\s*[(\[][^()\[\]]{1,12}[)\]]$")  # "stddev (%)": a column's unit after its name
 _STATED = re.compile(r"(?<![\w.+/±])(?P<sign>[+-])(?!-)\s?(?P<num>\d+(?:\.\d+)?)\s?%")  # not a "+-" spread
 # "(10.0% above baseline)", "(3% slower)": an unsigned change whose word gives the sign
 _STATED_WORD = re.compile(r"(?i)(?<![\w.+-])(?P<num>\d+(?:\.\d+)?)\s?%\s+(?:(?P<up>above|higher|more|faster|better|"
@@ -270,6 +272,8 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
         if bt.percent != ct.percent:
             continue
         col = base.columns[k] if k < len(base.columns) else None
+        if col and SPREAD_NAME.match(_UNIT_AFTER.sub("", col)):
+            continue  # perf trace's "stddev (%)" column: the runs' spread, no result
         metric = col or metric_name(base.tokens, bi, not base.label_in_text) or base.key or bt.unit or "value"
         if not col and bt.text.startswith("(") and RUNS_NAME.match(metric):
             continue  # "16 (110458 samples)" (schbench): how many measurements, not one of them

@@ -522,3 +522,5 @@ def test_plain_names_spaced_as_columns_head_them() -> None:
     assert got["futex calls"] == (12345, 6789)
     assert got["futex avg (msec)"] == (0.1, 0.084)
     assert not any("--" in m for m in got)
+    # the runs' spread is no result (as a grid's spread column or Stddev row, 56692fa)
+    assert not any("stddev" in m for m in got)
