@@ -135,7 +135,7 @@ _PROSE_PROG = re.compile(
 _HYPOTHETICAL = re.compile(r"\b(?:will|would|could|should|shall|might|may|going to|plan(?:s|ning)? to|"
                            r"want(?:s|ed)? to|try(?:ing)?|if)\b|'ll\b", re.I)
 _OPT = re.compile(r"^--?[A-Za-z][\w-]*(?:=\S*)?$|^-[A-Za-z][\w.:/]*$")
-_OPTION_WORD = re.compile(r"^--?[A-Za-z]")
+OPTION_WORD = re.compile(r"^--?[A-Za-z]")  # a word that is an option; public: grid reads a title by it
 _ARG = re.compile(r"^[\w$@%:.,/=+<>(){}\[\]-]{1,120}$")
 _LOOSE = re.compile(r"^[A-Za-z]+[.,]?$")
 _VALUEISH = re.compile(r"^(?:[+-]?\d[\d.,:x/-]*[kKmMgGtT]?[bB]?|<[^>]+>|\$\S+|\S*[/=]\S*|\[\S+\])$")
@@ -259,7 +259,7 @@ def _looks_like_args(args: list[str], prog: str = "") -> bool:
         lead += 1
     if lead == 0 and _SUBCOMMAND.fullmatch(args[0]):
         lead = 1  # `super_netperf 200 -H ...`
-    subcommand = 0 < lead < len(args) and _OPTION_WORD.match(args[lead]) is not None
+    subcommand = 0 < lead < len(args) and OPTION_WORD.match(args[lead]) is not None
     if not (opens_args(args[0]) or subcommand):
         return False
     flags = _option_arities(prog)[1] if prog else frozenset()
@@ -303,7 +303,7 @@ def _loose_words(args: Sequence[str], flags: frozenset[str] = frozenset()) -> in
 def _evidence(args: Sequence[str]) -> int:
     """How many arguments read as command-line words: options, numbers and sizes, paths,
     key=value, variables, <placeholders>."""
-    return sum(1 for a in args if _OPTION_WORD.match(a) or _VALUEISH.match(a))
+    return sum(1 for a in args if OPTION_WORD.match(a) or _VALUEISH.match(a))
 
 
 def known_program(prog: str) -> bool:
@@ -378,13 +378,13 @@ def _wrapped_value(line: str, text: str) -> bool:
     options (`... -m` / `00:11:22:33:44:55 -t 4`): one command wrapped inside an option."""
     words = text.split()
     tail = line.split()[-1:] if line.strip() else []
-    if not (words and tail) or _OPTION_WORD.match(tail[0]) is None or "=" in tail[0]:
+    if not (words and tail) or OPTION_WORD.match(tail[0]) is None or "=" in tail[0]:
         return False
     value = words[0].rstrip(";&|")
     if value != words[0] or all(w in _SHELL_TAIL for w in words[1:]):
         # `... -t` / `150& done`: the value, then only the line's shell punctuation
         return bool(value) and _VALUEISH.match(value) is not None and all(w in _SHELL_TAIL for w in words[1:])
-    return _VALUEISH.match(words[0]) is not None and any(_OPTION_WORD.match(w) for w in words[1:]) \
+    return _VALUEISH.match(words[0]) is not None and any(OPTION_WORD.match(w) for w in words[1:]) \
         and (loose := _loose_words(words)) is not None and loose <= 1
 
 
@@ -396,7 +396,7 @@ def wrapped_args(text: str) -> bool:
     only command-line words. Public: the gate (claims.prescan) walks up such lines to the
     command a mail client wrapped onto them."""
     words = text.split()
-    return bool(words) and _OPTION_WORD.match(words[0]) is not None and \
+    return bool(words) and OPTION_WORD.match(words[0]) is not None and \
         _PERF_OPEN.lower() not in text.lower() and (loose := _loose_words(words)) is not None and \
         loose <= 1
 
@@ -448,7 +448,7 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
         return False
     if prog in ctx.ran and alone and loose == 0 and _evidence(args) > 0:
         return True  # "usemem 800m" after "usemem --punch-holes -s -1 800m &": run again
-    options = sum(1 for a in args if _OPTION_WORD.match(a))
+    options = sum(1 for a in args if OPTION_WORD.match(a))
     measured = any(measures(words) for _, words in inv.wrappers)
     if _executable_word(word):
         # alone on its line with no argument: a script, or a program named as a benchmark
@@ -719,7 +719,7 @@ def _results_after(rest: str) -> tuple[str, bool]:
     if m is None or "://" in m.group("cmd") or m.group("rest").lstrip().startswith("-"):
         return rest, False
     after = m.group("rest").split()
-    if program_like(after[0]) and any(_OPTION_WORD.match(w) for w in after[1:4]):
+    if program_like(after[0]) and any(OPTION_WORD.match(w) for w in after[1:4]):
         return rest, False  # `iperf3 -s; client: iperf3 -c x`: another labelled command
     return m.group("cmd"), True
 

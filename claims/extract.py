@@ -386,15 +386,16 @@ def _directions_said(claims: list[Claim], lines: Sequence[Line]) -> None:
     """A claim whose name gives no direction takes the one the author wrote over its
     numbers ("Here are the numbers (usec, lower is better):"), the nearest above it
     within SAID_REACH lines, or on its own lines. A direction the name gives stays."""
+    undirected = [c for c in claims if c.better is None and c.baseline is not None]
+    if not undirected:
+        return
     index = {ln.number: i for i, ln in enumerate(lines)}
-    for c in claims:
-        if c.better is not None or c.baseline is None:
-            continue
+    for c in undirected:
         first, last = index.get(c.lines[0]), index.get(c.lines[1])
         if first is None or last is None:
             continue
         for i in range(last, max(-1, first - SAID_REACH - 1), -1):
-            m = _BETTER_SAID.search(lines[i].text[:MAX_LINE]) if "etter" in lines[i].text else None
+            m = _BETTER_SAID.search(lines[i].text[:MAX_LINE])
             if m is not None:
                 c.better = _WAY[m.group("way").lower()]
                 break

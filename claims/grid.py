@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from claims.commands import BENCH_PROGRAMS
+from claims.commands import BENCH_PROGRAMS, OPTION_WORD
 from claims.lexicon import contrasted, distinguishes, lone_release, names_a_release
 from claims.model import Claim, Line, Value
 from claims.normalise import normalise_line
@@ -1404,11 +1404,8 @@ def _program_title(g: Grid) -> str | None:
         return None
     # a program the project knows, or any one run with options ("fs_mark -d /mnt/test ...")
     # (a program's name alone is a name: "TCP_RR" over its group of columns)
-    ran = len(words) > 1 and (words[0].lower().rstrip(",:") in BENCH_PROGRAMS or _OPTION.match(words[1]) is not None)
+    ran = len(words) > 1 and (words[0].lower().rstrip(",:") in BENCH_PROGRAMS or OPTION_WORD.match(words[1]) is not None)
     return t if ran else None
-
-
-_OPTION = re.compile(r"--?[A-Za-z]")
 
 
 def _metric(*parts: str | None) -> str:

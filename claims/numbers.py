@@ -251,12 +251,12 @@ def _packed(text: str) -> dict[int, list[tuple[int, int]]]:
     return out
 
 
+_ORDINAL = frozenset({"st", "nd", "rd", "th"})  # "95th", "2nd": a place's name, no value's unit
+
+
 # kept across messages, as the grid's rows, line kinds and prose tests are: a reply quotes its
 # parent's lines, so half the misses go. 1,024 lines, not 2,048: kept full from message to
 # message, 2,048 held 2.4 MiB more peak RSS (over 40 MiB); see test_extract_history
-_ORDINAL = frozenset({"st", "nd", "rd", "th"})
-
-
 @lru_cache(maxsize=1024)
 def _tokenize(text: str) -> tuple[Token, ...]:
     if _DIGIT.search(text) is None:  # most lines: words only, nothing to classify

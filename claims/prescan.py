@@ -1192,7 +1192,7 @@ def _may_run(text: str, pos: int) -> bool:
       variable naming a known or benchmark-named program (`$NETPERF`: its `$` branch asks
       no more; a word after a variable, `$DIR/x`, runs its base); an assignment is never
       the program (claims.shell.invocation walks past it);
-    - an option (`-x`, counted by _OPTION_WORD for a program the reader does not know, and
+    - an option (`-x`, counted by OPTION_WORD for a program the reader does not know, and
       by the prose reader's _options_after), a word starting with a dash;
     or where the line goes on: a "\\" continuation, or the next line starting with an option
     (commands._wrapped_args; _wrapped_value needs an option ending this one). A program an
@@ -1414,7 +1414,7 @@ def _prose_own_program(text: str, options: list[int]) -> Iterator[int]:
             yield start
 
 
-# An option as the command reader counts one (claims.commands._OPTION_WORD, `--?[A-Za-z]`
+# An option as the command reader counts one (claims.commands.OPTION_WORD, `--?[A-Za-z]`
 # at a shell word's start): a dash after a blank, then a letter after at most other dashes
 # and what shlex drops (quotes, backslashes), which may stand before the dash too ("-x" in
 # quotes, \-x); the blank may be a line end or a quote mark's ">" (an option starting its

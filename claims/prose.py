@@ -735,6 +735,7 @@ _SENTENCE_PAIRS = (
 # the word each of _SENTENCE_PAIRS needs, one of which vs_claims asks of a text first
 _PAIR_WORDS = (("vs", "versus"), ("vs", "versus"), ("before", "without", "-next", "unpatched"), ("compared",),
                ("compared", "relative"), ("instead", "rather"), ("before",), ("(was", "(previously", "(before"))
+_ANY_PAIR_WORD = tuple(dict.fromkeys(w for words in _PAIR_WORDS for w in words))  # none of them: no template reads
 
 _TRAILING = re.compile(r"[^\d().,;:]{0,40}")
 
@@ -744,10 +745,7 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
     "goes up"), "X before and Y after", "Y now, compared to X before"."""
     text = _template_text(ln)
     low = text.lower()
-    if "vs" not in low and "versus" not in low and "before" not in low and "without" not in low \
-            and "-next" not in low and "unpatched" not in low and "instead" not in low \
-            and "compared" not in low and "relative" not in low and "rather" not in low and "(was" not in low \
-            and "(previously" not in low:
+    if not any(w in low for w in _ANY_PAIR_WORD):
         return []
     out: list[Claim] = []
     read: dict[tuple[int, int], bool] = {}  # the numbers paired, by offsets: named or not

@@ -361,16 +361,16 @@ def test_may_run_holds_every_prompt_and_assignment_line_the_reader_reads() -> No
 
 
 def test_an_option_dash_is_every_option_the_reader_counts() -> None:
-    """_OPTION_DASH finds the raw form of each word claims.commands._OPTION_WORD reads as an
+    """_OPTION_DASH finds the raw form of each word claims.commands.OPTION_WORD reads as an
     option (shlex drops the quotes and escapes)."""
     import shlex
 
-    from claims.commands import _OPTION_WORD
+    from claims.commands import OPTION_WORD
 
     for raw in ("-x", "--xy", "-\"x\"", "-'x'", "-\\x", "--\"x\"", "-\"\"x", "-5", "- x", "-", "--", "-.x",
                 "\"-x\"", "'--xy'", "\\-x", "\"'-x'\"", "\"-\"x"):
         words = shlex.split(f"prog {raw}")
-        counted = len(words) > 1 and _OPTION_WORD.match(words[1]) is not None
+        counted = len(words) > 1 and OPTION_WORD.match(words[1]) is not None
         assert (prescan._OPTION_DASH.search(f"prog {raw}") is not None) >= counted, raw
 
 
