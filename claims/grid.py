@@ -380,6 +380,7 @@ def _parse_line(text: str) -> _Parsed | None:
     right: list[str] = []
     cells: list[Cell | None] = []
     note = None
+    keyed = 0  # pieces that name their own value ("rx 1.23 Mpps", "max_latency=23.4 ms")
     for k, (s, e, t) in enumerate(ps):
         low = t.lower()
         if not t or low in _NA:
@@ -390,6 +391,7 @@ def _parse_line(text: str) -> _Parsed | None:
         if c is not None:
             if right:
                 return None  # words between value cells: a sentence, not a row
+            keyed += "=" in c.tok.text
             cells.append(c)
             continue
         nm = _NOTE.fullmatch(t)
@@ -413,13 +415,17 @@ def _parse_line(text: str) -> _Parsed | None:
                 # a bordered cell "randread 4k" is a name: only the whole line may glue one
                 if len(ps) == 1:
                     sep = "_"  # collapsed: single spaces only, no column positions
+                keyed += bool(lab) and len(glued) == 1
                 left.append(lab)
                 cells.extend(glued)
                 continue
+        keyed += _names_a_value(t)
         left.append(t)
     vals = [c for c in cells if c is not None]
     if not vals:
         return None
+    if keyed >= 2 and keyed >= len(vals) + 1:
+        return None  # "before:  rx 1.23 Mpps  tx 1.45 Mpps": named values, each its own column
     if len(vals) == 1 and vals[0].glued and len(ps) == 1 and len(cells) == 1:
         return None
     label = " ".join(left + right)
@@ -435,6 +441,17 @@ def _parse_line(text: str) -> _Parsed | None:
             c.unit = unit
     return _Parsed(clean_label(label), cells, len(ps), sep, mark, note,
                    [clean_label(x) for x in left] if not right else [])
+
+
+def _names_a_value(piece: str) -> bool:
+    """A piece that is a name and its one value ("rx 1.23 Mpps", "Throughput 1234.56 MB/sec"):
+    a measure printed with its name, as tools print key-value lines, not a row's label."""
+    toks = tokens(piece)
+    at = next((i for i, x in enumerate(toks) if x.kind == "value"), None)
+    if at is None or not 1 <= at <= 3 or any(x.kind != "word" for x in toks[:at]):
+        return False
+    rest = toks[at + 1:]
+    return all(x.kind == "word" and is_unit(x.text) for x in rest) and (toks[at].unit is not None or bool(rest))
 
 
 def _is_rule(text: str) -> bool:

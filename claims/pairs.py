@@ -142,10 +142,12 @@ def metric_name(tokens: list[Token], i: int, label_apart: bool = False) -> str:
         return tokens[i].text.strip("()[],;:").split("=", 1)[0]
     after: list[str] = []
     ends = tokens[i].text.endswith((",", ";"))  # "IOPS = 297K, avg latency = 214.59us": the item ends here
-    for t in tokens[i + 1:i + 6] if not ends else ():
+    for k, t in enumerate(tokens[i + 1:i + 6] if not ends else (), i + 1):
         w = t.text.strip("()[],;:")
         if t.kind != "word" or not w or w in ("#", "|", "+-", "±", "==>", "=>", "->", "=", "~"):
             break
+        if after and t.start - tokens[k - 1].end >= 2:
+            break  # "rx 1.23 Mpps  tx 1.45 Mpps": a gap of columns ends the item, as a comma does
         if t.text.endswith(":") and not is_unit(w) and any(x.kind == "value" for x in tokens[i + 2:i + 4]) \
                 or _GLUED_ITEM.match(w):
             break  # "(622616400bps) errors: 7915231", "P:99 I:200" (cyclictest): the next items, not this value's name

@@ -615,3 +615,22 @@ def test_a_setting_compared_in_words_is_no_measurement(sentence: str) -> None:
 
 def test_a_measurement_beside_a_setting_in_another_clause_stays() -> None:
     assert pairs("Hi,\n\nWith the default settings, latency is 45us vs 60us before.\n") == [(60.0, 45.0)]
+
+
+@pytest.mark.parametrize(("rows", "named"), [
+    ("before:  rx 1.23 Mpps  tx 1.45 Mpps\nafter:   rx 1.50 Mpps  tx 1.60 Mpps\n",
+     {"rx Mpps": (1.23, 1.5), "tx Mpps": (1.45, 1.6)}),
+    ("before:  throughput 9.41 Gbit/s  cpu 45%\nafter:   throughput 9.40 Gbit/s  cpu 31%\n",
+     {"throughput Gbit/s": (9.41, 9.4), "cpu": (45.0, 31.0)}),
+    ("base:    Throughput 1234.56 MB/sec  8 clients  8 procs  max_latency=23.456 ms\n"
+     "patched: Throughput 1398.12 MB/sec  8 clients  8 procs  max_latency=19.001 ms\n",
+     {"Throughput MB/sec": (1234.56, 1398.12), "max_latency": (23.456, 19.001)}),
+])
+def test_rows_of_named_values_spaced_as_columns(rows: str, named: dict[str, tuple[float, float]]) -> None:
+    """A side's line of measures each printed with its name, pieces two spaces apart (as
+    dbench prints its summary): the grid had read the first named value as the row's label,
+    so only the last measure was paired (dbench's throughput was lost), and the row reader
+    named a value by the next item's name ("Mpps tx"). A gap of columns ends an item."""
+    got = {c.metric: (c.baseline.value, c.candidate.value) for c in ex("Results:\n\n" + rows).claims
+           if c.baseline and c.candidate}
+    assert got == named
