@@ -2182,6 +2182,10 @@ def _side_in_last_clause(before: str) -> bool:
     """Do the few words of the last clause of `before` name a side? Cached: more than half
     the texts before a number are asked about again, most soon after (the blanks between
     a table's values, a label repeated on every row: 256 kept hold nearly all repeats)."""
+    if "(" in before:  # "1.10M IOPS (baseline) / 1.32M": a side's note read as words
+        from claims.prose import unwrap_side_notes
+
+        before = unwrap_side_notes(before)
     ahead = _CLAUSE.split(before.rstrip(" ,:~"))[-1]
     words = ahead.split()
     return 0 < len(words) <= 8 and _is_variant(ahead)
@@ -2189,6 +2193,14 @@ def _side_in_last_clause(before: str) -> bool:
 
 def _side_after(text: str, end: int) -> bool:
     m = _SIDE_AFTER.match(text, end)
+    if m is not None and _is_variant(m.group()):
+        return True
+    if m is None or not text.startswith("(", m.end()):
+        return False
+    # "1.10M IOPS (baseline)": claims.prose.side_claims reads a note of words as its words
+    from claims.prose import unwrap_side_notes
+
+    m = _SIDE_AFTER.match(unwrap_side_notes(text[end:end + 2 * SIDE_BEFORE]))
     return m is not None and _is_variant(m.group())
 
 

@@ -836,7 +836,7 @@ def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     return lo, nxt.start() if nxt else min(len(text), end + 300)
 
 
-_SIDE_NUMBER = re.compile(r"(?<![\w.+-])~?(?P<n>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<u>[A-Za-zµ%/][\w/%]{0,20}))?"
+_SIDE_NUMBER = re.compile(r"(?<![\w.+-])~?(?P<n>\d(?:,?\d)*(?:\.\d+)?)(?:\s?(?P<u>[A-Za-zµ%/][\w/%]{0,20}))?"
                           r"(?P<after>(?:[ \t]+[^\s\d,;.()]+){1,6})?")
 _PHRASE_END = re.compile(r"(?i)\s(?:and|but|while|vs\.?|versus|compared|or)\b")
 _CLAUSE_MARK = re.compile(r"[,;:()]|\s(?:and|but|while|whereas|vs\.?|versus)\s")
@@ -852,7 +852,7 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
         return []  # each side is a number (_SIDE_NUMBER): a text without a digit has none
     text = _template_text(ln)
     if "(" in text:  # "5.1 Gbps (baseline), 6.3 Gbps (patched)": a side named in parentheses
-        text = _WORD_NOTE.sub(lambda m: " " + m.group(1) + " ", text)
+        text = unwrap_side_notes(text)
     out: list[Claim] = []
     for sentence, start in _sentences(text, _FULL_STOP):
         if not has_digit(sentence):
@@ -969,6 +969,12 @@ _NAMED_BY = re.compile(r"(?i)(?:\b(?:patch(?:es)?|commit|version|rev(?:ision)?|s
 # letter in either case ("ſ" is an "s" to the case-blind match), "." of "no." and "#".
 _NAMED_BY_LAST = frozenset("hstnvpegru" "HSTNVPEGRU" "ſ.#")
 _WORD_NOTE = re.compile(r"\(([A-Za-z][\w +/-]{0,40})\)")
+
+
+def unwrap_side_notes(text: str) -> str:
+    """`text` with each note of words in parentheses ("(baseline)") read as its words, as
+    side_claims reads a side named so; the gate (claims.prescan) reads them the same way."""
+    return _WORD_NOTE.sub(lambda m: " " + m.group(1) + " ", text)
 
 
 def _named_by(before: str) -> bool:

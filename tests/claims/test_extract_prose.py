@@ -634,3 +634,13 @@ def test_rows_of_named_values_spaced_as_columns(rows: str, named: dict[str, tupl
     got = {c.metric: (c.baseline.value, c.candidate.value) for c in ex("Results:\n\n" + rows).claims
            if c.baseline and c.candidate}
     assert got == named
+
+
+@pytest.mark.parametrize("sentence", [
+    "Score: baseline 1021, patched 1187.",
+    "Score (higher is better): baseline 1,021, patched 1,187.",
+])
+def test_a_comma_after_a_bare_number_ends_its_side(sentence: str) -> None:
+    """side_claims read a number's comma as a thousands separator's ("1021,"), so the next
+    clause's side ("patched") was this number's too, and no baseline was left."""
+    assert pairs("Hi,\n\n" + sentence + "\n") == [(1021.0, 1187.0)]

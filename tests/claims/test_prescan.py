@@ -207,6 +207,9 @@ def test_claim_shapes_pass(text: str) -> None:
     # claims.prose.side_claims: each number takes the side named by the words after or before it
     "The rate was about 645 without the patch, ~625 with batch.\n",
     "The rate was about 645 without the\npatch, ~625 with batch.\n",  # one sentence, wrapped
+    # a side named in a note of words after the number, which side_claims reads as words
+    "fio randread: 1.10M IOPS (baseline) / 1.32M IOPS (patched).\n",
+    "randread: 1.10M IOPS (before), 1.32M IOPS (after).\n",
     # claims.grid's value-first list rows
     "* 5,112,930 - baseline\n* 5,300,100 - patched\n",
     # output written "key = value" on lines a label names
