@@ -153,6 +153,14 @@ CLOCK_TAIL = r"m\d{1,2}(?:\.\d+)?s"
 _CLOCK = re.compile(r"(?:(?P<h>\d{1,4})h)?(?P<m>\d{1,4})m(?P<s>\d{1,2}(?:\.\d+)?)s")
 
 
+def clock_seconds(word: str) -> float | None:
+    """time(1)'s "12m30.5s" (or "1h2m3s") in seconds; None for any other word."""
+    m = _CLOCK.fullmatch(word)
+    if m is None:
+        return None
+    return int(m.group("h") or 0) * 3600 + int(m.group("m")) * 60 + float(m.group("s"))
+
+
 # the words of a line are classified again in each cell and sentence cut from it; a message's
 # words recur, so 2,048 serve as well as 8,192, which held ~2 MiB of the peak RSS
 @lru_cache(maxsize=2048)
@@ -176,9 +184,8 @@ def classify(word: str) -> tuple[str, float | None, str | None, bool, bool]:
         return got if got[0] == "value" else ("word", None, None, False, False)
     if _RANGE_TOKEN.fullmatch(w):
         return "range", None, None, False, False
-    if (dur := _CLOCK.fullmatch(w)) is not None:  # time(1): "real 0m12.606s"
-        h, mins, secs = dur.group("h"), dur.group("m"), dur.group("s")
-        return "value", (int(h) * 3600 if h else 0) + int(mins) * 60 + float(secs), "s", False, False
+    if (secs := clock_seconds(w)) is not None:  # time(1): "real 0m12.606s"
+        return "value", secs, "s", False, False
     m = _VALUE_TOKEN.fullmatch(w)
     if not m:
         d = _DECIMAL_COMMA.fullmatch(w)

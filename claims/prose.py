@@ -27,11 +27,13 @@ from claims.lexicon import (
 )
 from claims.model import Claim, Line, Value
 from claims.numbers import (
+    CLOCK_TAIL,
     MAGNITUDES,
     MAX_LINE,
     RUNS_NAME,
     Token,
     better_for,
+    clock_seconds,
     has_digit,
     is_rate,
     is_unit,
@@ -54,10 +56,12 @@ _LINE_LABEL = re.compile(r"^\s*(?:[-*•]\s+|\d{1,2}(?:\.\d{1,2})*[.)]?\s+)?(?P<
 _HEADERISH = re.compile(r"(?i)^(?:subject|date|from|to|cc|signed-off-by|link|fixes|reviewed-by|acked-by|"
                         r"tested-by|reported-by|message-id|in-reply-to|references|commit|https?|"
                         r"suggested-by|co-developed-by|closes|cc'd|note|notes|v\d+|changes.*)$")
+# time(1)'s "12m30.5s" after the minutes a number pattern stops at (_clocked reads it)
+_CLOCK_UNIT = r"(?:h\d{1,4})?" + CLOCK_TAIL + r"(?!\w)"
 _FROM_TO = re.compile(
     r"(?i)\bfrom\s+(?:~|about\s+|around\s+|approx\.?\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?"
     r"\s+(?:(?:all\s+the\s+way\s+)?(?:up|down)\s+)?to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?"
-    r"(?P<ub>[A-Za-z%/][\w/%]{0,20})?(?P<next>\s+[A-Za-z][\w/]{0,14})?"
+    r"(?P<ub>" + _CLOCK_UNIT + r"|[A-Za-z%/][\w/%]{0,20})?(?P<next>\s+[A-Za-z][\w/]{0,14})?"
 )
 # "is down to 38 us from 45 us": the candidate first
 _TO_FROM = re.compile(
@@ -540,6 +544,8 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
             first, last = last, first
         a, b = parse_number(m.group("a")), parse_number(m.group("b"))
         ua, ub = (_per_second(text, m, g) for g in ("ua", "ub"))
+        a, ua = _clocked(m.group("a"), ua, a)
+        b, ub = _clocked(m.group("b"), ub, b)
         if ub and not is_unit(ub.rstrip(".,;)")) and ub.rstrip(".,;)") not in MAGNITUDES \
                 and (ua or ub.lower() in _STOP_WORDS):
             ub = None  # "to 5830 on the same box": the word after it is no unit
@@ -593,6 +599,12 @@ def _sets_a_knob(before: str) -> bool:
 
 
 _PER_SECOND = re.compile(r"(?i)\s+per\s+(?:second|sec)\b")
+
+
+def _clocked(number: str, unit: str | None, value: float | None) -> tuple[float | None, str | None]:
+    """A number the template read as "12" and "m30s" is time(1)'s "12m30s": 750 s."""
+    secs = clock_seconds(number + unit) if unit and unit[0] in "hm" else None
+    return (value, unit) if secs is None else (secs, "s")
 
 
 def _per_second(text: str, m: re.Match[str], group: str) -> str | None:
@@ -698,7 +710,7 @@ def _subject_words(words: str, need_verb: bool = False) -> str:
 
 
 _NUM_UNIT = (r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[KMGk]\s(?=[A-Za-z][\w/]{{0,14}}/s\b|[tqrk]?[pt]s\b)[\w/]+|"
-             r"[A-Za-zµ%/][\w/%]{{0,14}})?")
+             + _CLOCK_UNIT.replace("{", "{{").replace("}", "}}") + r"|[A-Za-zµ%/][\w/%]{{0,14}})?")
 _NAMED = r"(?:\s*\((?P<l{0}>[^()\n]{{1,20}})\))?"  # "45us (base) vs 38us (patched)"
 _CHANGE_NOUN = r"(?:patch(?:es|set)?|changes?|series|fix(?:es)?)"
 _BASE_WORDS = (r"(?:before|without(?:\s+the|\s+this)?\s+" + _CHANGE_NOUN
@@ -757,6 +769,8 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
         for m in pat.finditer(text):
             a, b = parse_number(m.group("a")), parse_number(m.group("b"))
             ua, ub = ((m.group(u) or "").rstrip(".,;)").replace(" ", "") for u in ("ua", "ub"))
+            a, ua = _clocked(m.group("a"), ua, a)
+            b, ub = _clocked(m.group("b"), ub, b)
             # "812K vs 901K requests/s": the unit written once, after the last number
             if ua in MAGNITUDES and len(ub) > 1 and ub.startswith(ua):
                 ua = ub

@@ -644,3 +644,19 @@ def test_a_comma_after_a_bare_number_ends_its_side(sentence: str) -> None:
     """side_claims read a number's comma as a thousands separator's ("1021,"), so the next
     clause's side ("patched") was this number's too, and no baseline was left."""
     assert pairs("Hi,\n\n" + sentence + "\n") == [(1021.0, 1187.0)]
+
+
+@pytest.mark.parametrize(("sentence", "pair"), [
+    ("The build went from 12m30s to 11m58s.", (750.0, 718.0)),
+    ("Build time is down from 12m30.5s to 11m58.2s.", (750.5, 718.2)),
+    ("A full run goes from 1m20s to 45s with the patch.", (80.0, 45.0)),
+    ("Kernel build time: 12m30s vs 11m58s.", (750.0, 718.0)),
+    ("The test now takes 3m2.5s instead of 4m10.0s.", (250.0, 182.5)),
+    ("The build takes 11m58s, compared to 12m30s before.", (750.0, 718.0)),
+])
+def test_times_written_as_time_prints_them_are_read_in_seconds(sentence: str, pair: tuple[float, float]) -> None:
+    """time(1)'s "12m30s" in a sentence: the templates' number patterns stop at the
+    minutes and read "m30s" as a unit, which is none, so the pair was dropped (or the
+    candidate read as 11 s). Output lines already read it (numbers.clock_seconds)."""
+    (claim,) = ex("Hi,\n\n" + sentence + "\n").claims
+    assert (claim.baseline.value, claim.candidate.value, claim.unit) == (*pair, "s")
