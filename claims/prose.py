@@ -725,7 +725,7 @@ _SENTENCE_PAIRS = (
     # "11620op/s with simple spinlocks vs 384158op/s with qspinlocks": a few words name the first
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + _WORDS_NAME.format("a") + r"\s+(?:vs\.?|versus)\s+~?"
                + _NUM_UNIT.format("b") + r"(?:" + _WORDS_NAME.format("b") + r")?"),
-    re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + r"\s+" + _BASE_WORDS + r"\s*,?\s+(?:and|vs\.?|to)\s+"
+    re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + r"\s+" + _BASE_WORDS + r"\s*(?:,?\s+(?:and|vs\.?|to)|[,;])\s+"
                + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b"),
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b[^.\d]{0,20}?"
                r"compared\s+(?:to|with)\s+~?" + _NUM_UNIT.format("a") + r"\s+" + _BASE_WORDS + r"\b"),
@@ -744,6 +744,8 @@ _SENTENCE_PAIRS = (
                + _NUM_UNIT.format("a") + r"\s*\)"),
 )
 
+# the templates whose words say which number was measured before the change and which after
+_SIDES_NAMED = frozenset(p for p in _SENTENCE_PAIRS if "before" in p.pattern)
 # the word each of _SENTENCE_PAIRS needs, one of which vs_claims asks of a text first
 _PAIR_WORDS = (("vs", "versus"), ("vs", "versus"), ("before", "without", "-next", "unpatched"), ("compared",),
                ("compared", "relative"), ("instead", "rather"), ("before",), ("(was", "(previously", "(before"))
@@ -779,10 +781,12 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             if a is None or b is None or a == b or (ua and ub and ua.lower() != ub.lower()):
                 continue
             unit = ub or ua or None
-            if unit is not None and (not is_unit(unit) or _SIZE_UNITS.match(unit) or unit in _FACTOR_UNITS):
+            # "183k before, 21k after": a count's scale, where words name the sides as measured
+            scaled = unit in MAGNITUDES and ua == ub and pat in _SIDES_NAMED
+            if unit is not None and not scaled and (not is_unit(unit) or _SIZE_UNITS.match(unit) or unit in _FACTOR_UNITS):
                 continue  # sizes set; factors proposed ("e.g. 2x rather than 16x"), each a ratio, no side's measure
             pos = min(m.start("a"), m.start("b"))
-            if unit is None and not _PERF_WORD.search(text[max(0, pos - 80):pos]):
+            if (unit is None or scaled) and not _PERF_WORD.search(text[max(0, pos - 80):pos]):
                 continue
             if _sets_a_knob(text[max(0, pos - 80):pos]) or _KNOB.search(text, pos, max(m.start("a"), m.start("b"))):
                 continue  # "the watchdog threshold is 20s (was 10s)", "a 30s timeout instead of 5s": a setting

@@ -660,3 +660,17 @@ def test_times_written_as_time_prints_them_are_read_in_seconds(sentence: str, pa
     candidate read as 11 s). Output lines already read it (numbers.clock_seconds)."""
     (claim,) = ex("Hi,\n\n" + sentence + "\n").claims
     assert (claim.baseline.value, claim.candidate.value, claim.unit) == (*pair, "s")
+
+
+@pytest.mark.parametrize(("sentence", "pair"), [
+    ("IPI rate: 183000 before, 21000 after.", (183000.0, 21000.0)),  # a comma, not "and"
+    ("IPI rate: 183k before and 21k after.", (183.0, 21.0)),  # a count's scale
+    ("The rate was 2M before and 3M after the change.", (2.0, 3.0)),
+    ("Rate: 1.2M (was 1.0M).", (1.0, 1.2)),
+])
+def test_numbers_the_words_place_before_and_after(sentence: str, pair: tuple[float, float]) -> None:
+    """"X before, Y after" was read only with "and" between; and a bare magnitude ("183k")
+    was no unit, so the pair was dropped, though from/to read one ("from 812k to 901k").
+    A magnitude counts only where the words say before and after: "4K vs 64K" sizes stay out."""
+    assert pairs("Hi,\n\n" + sentence + "\n") == [pair]
+    assert pairs("Hi,\n\nThroughput for 4K vs 64K blocks is the same.\n") == []
