@@ -179,6 +179,8 @@ def classify(word: str) -> tuple[str, float | None, str | None, bool, bool]:
         v = parse_number(w.split("=", 1)[-1].lstrip("<"))
         return ("pvalue", v, None, False, False) if v is not None else ("word", None, None, False, False)
     kv = _KEY_VALUE.fullmatch(w)
+    if kv is not None and kv.group("k").lower() in ID_WORDS:
+        return "word", None, None, False, False  # fio's "pid=4711": a name for a process
     if kv is not None and not w.startswith(("p=", "n=")):
         got = classify(kv.group("v"))  # neper/netperf omni "throughput=9400.21"
         return got if got[0] == "value" else ("word", None, None, False, False)
@@ -361,7 +363,37 @@ def _tokenize(text: str) -> tuple[Token, ...]:
         for t in out[g:g + n - 1]:
             if t.kind == "value" and t.unit is None and unit:
                 t.unit = unit
+    _dates_as_words(out)
     return tuple(out)
+
+
+_MONTH = re.compile(r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+                    r"Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)[.,]?")
+_CLOCK_WORD = re.compile(r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?,?")
+_YEAR = re.compile(r"(?:19[7-9]|20\d)\d,?")
+_ZONE = re.compile(r"[+-](?:0\d|1[0-4])[0-5]\d\)?")
+
+
+def _dates_as_words(out: list[Token]) -> None:
+    """The numbers of a date or a timestamp are words: fio's "pid=1234: Mon Dec  7 10:00:00
+    2026" over each run had paired the day and the year of two runs as measures. A day
+    stands beside a month's name, a year after a month, a day of a date or a time of day."""
+    dated = -2  # where the last token of a date stood
+    for i, t in enumerate(out):
+        if t.kind != "value" or t.unit is not None:
+            continue
+        before = out[i - 1].text if i else ""
+        if t.signed:  # "10:00:00 +0000": the time's zone
+            if _ZONE.fullmatch(t.text) and (dated == i - 1 or _CLOCK_WORD.fullmatch(before)):
+                t.kind, t.value = "word", None
+            continue
+        after = out[i + 1].text if i + 1 < len(out) else ""
+        month = _MONTH.fullmatch(before) is not None or _MONTH.fullmatch(after) is not None
+        if t.text.rstrip(",").isdigit() and 1 <= (t.value or 0) <= 31 and month \
+                or _YEAR.fullmatch(t.text) and (month or dated == i - 1 or _CLOCK_WORD.fullmatch(before)
+                                                or _CLOCK_WORD.fullmatch(after)):
+            t.kind, t.value = "word", None
+            dated = i
 
 
 def _per_time(out: list[Token], i: int) -> str | None:

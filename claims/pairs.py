@@ -276,7 +276,10 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
         col = base.columns[k] if k < len(base.columns) else None
         if col and SPREAD_NAME.match(_UNIT_AFTER.sub("", col)):
             continue  # perf trace's "stddev (%)" column: the runs' spread, no result
-        metric = col or metric_name(base.tokens, bi, not base.label_in_text) or base.key or bt.unit or "value"
+        named = metric_name(base.tokens, bi, not base.label_in_text) if not col else ""
+        if named and SPREAD_NAME.match(named):
+            continue  # fio's "avg=38.12, stdev=11.02": the spread of the samples, no result
+        metric = col or named or base.key or bt.unit or "value"
         if not col and bt.text.startswith("(") and RUNS_NAME.match(metric):
             continue  # "16 (110458 samples)" (schbench): how many measurements, not one of them
         if not col and base.key and metric == bt.unit and unit_kind(metric) is None and len(pairs) == 1:

@@ -524,3 +524,17 @@ def test_plain_names_spaced_as_columns_head_them() -> None:
     assert not any("--" in m for m in got)
     # the runs' spread is no result (as a grid's spread column or Stddev row, 56692fa)
     assert not any("stddev" in m for m in got)
+
+
+def test_fio_runs_pasted_whole_pair_their_results_only() -> None:
+    """fio's output of two runs: each opens with "pid=N: <date>", which had given claims of
+    the pids (1234 -> 1301) and of the dates' days and years, and its latency lines'
+    "stdev=" had been a claim of the samples' spread."""
+    run = ("randread: (groupid=0, jobs=4): err= 0: pid={}: {} Dec  {} 10:00:00 2026\n"
+           "  read: IOPS={}k, BW={}MiB/s\n"
+           "    clat (usec): min=3, max={}, avg={}, stdev={}\n")
+    text = ("Before:\n\n" + run.format(1234, "Mon", 7, 412, 1609, 2211, 38.12, 11.02)
+            + "\nAfter:\n\n" + run.format(1301, "Tue", 8, 498, 1945, 1870, 31.40, 9.87))
+    got = {(c.baseline.value, c.candidate.value) for c in ex(text).claims if c.baseline and c.candidate}
+    assert {(412, 498), (1609, 1945), (2211, 1870), (38.12, 31.40)} <= got
+    assert not got & {(1234, 1301), (7, 8), (11.02, 9.87)}

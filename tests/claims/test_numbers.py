@@ -213,3 +213,16 @@ def test_an_ordinal_is_a_name_not_a_value() -> None:
     got = {c.metric: (c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims}
     assert got == {"request rate": (412345.12, 440123.98, "higher"), "avg lat (ms)": (4.96, 4.65, "lower"),
                    "95th (ms)": (6.21, 5.77, "lower")}
+
+
+@pytest.mark.parametrize(("line", "values"), [
+    ("randread: (groupid=0, jobs=4): err= 0: pid=1234: Mon Dec  7 10:00:00 2026", [0.0, 4.0, 0.0]),
+    ("Date: Mon, 7 Dec 2026 10:00:00 +0000", []),
+    ("on Dec 7, 2026 we saw 12 Mpps", [12.0]),
+    ("2048 bytes: 7 Mpps, 31 Mpps", [2048.0, 7.0, 31.0]),  # a size is no year, a count no day
+])
+def test_a_date_or_a_process_id_is_no_value(line: str, values: list[float]) -> None:
+    """fio prints "pid=N: <date>" over each run: two runs' pids, days and years had been
+    paired as measures. A day beside a month, a year after a month, a day or a time of
+    day, a time zone after the time, and an id's key=value are words."""
+    assert [t.value for t in tokenize(line) if t.kind == "value"] == values
