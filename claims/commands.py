@@ -708,7 +708,8 @@ def _piece_event(text: str, ctx: _Context, ln: Line, *, alone: bool,
     return ev
 
 
-_PROSE_TAIL = re.compile(r"\s+//\s.*$|(?<=\S),(?:\s+(?:or|and))?\s*$")
+# a comment, a list's comma, or a clause of plain words after the comma ("... -l 1000, before:")
+_PROSE_TAIL = re.compile(r"\s+//\s.*$|(?<=\S),(?:\s+[a-z][a-z'-]*){0,8}\s*[:.]?\s*$")
 _RESULTS_AFTER = re.compile(r"^(?P<cmd>\S+(?:\s+\S+){1,40}?):\s+(?=[^\n]*[A-Za-z][^\n]*\d)(?P<rest>.+)$")
 
 

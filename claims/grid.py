@@ -567,6 +567,8 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
         ln = lines[j]
         t = ln.text
         if j in skip or ln.depth != depth:
+            if j in skip and ln.depth == depth and g.title is None:
+                g.title = _run_above(lines, j, skip)  # the command the table ran, which the command reader took
             break
         if not t.strip():
             blanks += 1
@@ -1416,13 +1418,26 @@ def _program_title(g: Grid) -> str | None:
     claims are of, not what they measure, so no part of their names (its words would give
     them a direction: "fault" is a cost)."""
     t = clean_label(g.title or "")
-    words = t.split(None, 2)
-    if not words:
-        return None
-    # a program the project knows, or any one run with options ("fs_mark -d /mnt/test ...")
-    # (a program's name alone is a name: "TCP_RR" over its group of columns)
-    ran = len(words) > 1 and (words[0].lower().rstrip(",:") in BENCH_PROGRAMS or OPTION_WORD.match(words[1]) is not None)
-    return t if ran else None
+    return t if _names_a_run(t) else None
+
+
+def _run_above(lines: Sequence[Line], j: int, skip: set[int]) -> str | None:
+    """The command line that ends at line `j` (its "\\" continuations joined), when it
+    names a program run."""
+    k = j
+    while k > 0 and k - 1 in skip and lines[k - 1].depth == lines[j].depth and lines[k - 1].text.rstrip().endswith("\\"):
+        k -= 1
+    run = " ".join(lines[n].text.strip().rstrip("\\").strip() for n in range(k, j + 1)).rstrip(":")
+    return run if _names_a_run(run) else None
+
+
+def _names_a_run(text: str) -> bool:
+    """Does `text` name a program run: one the project knows, or any one with options
+    ("fs_mark -d /mnt/test ...")? A program's name alone is a name: "TCP_RR" over its group
+    of columns."""
+    words = text.split(None, 2)
+    return len(words) > 1 and not words[0].startswith("-") and (
+        words[0].lower().rstrip(",:") in BENCH_PROGRAMS or OPTION_WORD.match(words[1]) is not None)
 
 
 def _metric(*parts: str | None) -> str:

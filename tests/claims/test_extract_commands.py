@@ -384,3 +384,14 @@ def test_words_in_parentheses_after_a_command_are_the_sentences() -> None:
                       ("for ((i=0;i<3;i++)); do netperf -H 192.0.2.1; done", "netperf -H 192.0.2.1")):
         got = ex("Hi,\n\n" + line + "\n\nbase: 1234 trans/s\npatched: 1300 trans/s\n").commands
         assert [c.raw for c in got] == [raw], line
+
+
+@pytest.mark.parametrize("line", [
+    "perf bench sched messaging -g 20 -l 1000, before:",
+    "perf bench sched messaging -g 20 -l 1000, which gives:",
+])
+def test_a_clause_after_a_commands_comma_is_prose(line: str) -> None:
+    """A command line that goes on as a sentence after a comma: "before" had been an
+    argument of perf bench, whose grammar takes bare words (netperf's refused them)."""
+    (cmd,) = ex("Hi,\n\n" + line + "\n").commands
+    assert cmd.raw == "perf bench sched messaging -g 20 -l 1000"

@@ -404,6 +404,15 @@ def test_a_title_naming_the_benchmark_is_what_the_claims_are_of() -> None:
     text = "fs_mark -d /mnt/test -s 0 -t 16, three runs each:\n\n            base       patched\nfiles     41234.5      45012.3\n"
     (claim,) = ex(text).claims
     assert (claim.metric, claim.context) == ("files", "fs_mark -d /mnt/test -s 0 -t 16, three runs each files")
+    # and one the command reader took, its continuation lines joined: the claims are of it
+    text = (" sysbench fileio --file-total-size=3G --file-test-mode=rndwr \\\n"
+            "  --file-io-mode=mmap --threads=X run\n\n"
+            "  Th.\tbase avg\tpatched avg\n  1\t1267765\t1299253\n  2\t1734644\t1799225\n")
+    assert [c.raw for c in ex(text).commands] == [
+        "sysbench fileio --file-total-size=3G --file-test-mode=rndwr --file-io-mode=mmap --threads=X run"]
+    assert {c.context for c in ex(text).claims} == {
+        f"sysbench fileio --file-total-size=3G --file-test-mode=rndwr --file-io-mode=mmap --threads=X run Th. {n}"
+        for n in (1, 2)}
     # a title that names what is measured still names it
     (claim,) = ex("page faults per second:\n\n            base    patched\nrun       1000       900\n").claims
     assert claim.metric.startswith("page faults per second") and claim.better == "lower"
