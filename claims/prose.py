@@ -86,6 +86,7 @@ _CHANGE_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|speed\w*|gain
                           r"drop\w*|lower\w*|rais\w*|cut\w*|faster|slower|better|worse|regress\w*|"
                           r"degrad\w*|sav\w*|win|wins|(?:go(?:es)?|went|gone|going|is|are|was|were)\s+(?:up|down))\b")
 _TIMES = re.compile(r"(?i)^(?:faster|speed-?up|improvement|better|higher|throughput|quicker)\b")
+_WORSE = re.compile(r"(?i)^worse\b")  # "3x worse": a factor of merit, down (_each_measure turns it)
 _STRONG_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|reduc\w*|decreas\w*|dropp?\w*|"
                           r"regress\w*|degrad\w*|went|goes|gone|jump\w*|rais\w*|rises|rose|risen|fell|falls|"
                           r"grew|grows|climb\w*|shr[iu]nk\w*)\b")
@@ -1036,6 +1037,7 @@ def _ends_none(text: str, end: re.Pattern[str] | None) -> bool:
 
 
 _PREPOSITION = re.compile(r"(?i)(?:in|on|for|with|at|across|over|when|compared)\b")
+_NEXT_CLAUSE = re.compile(r"(?i)(?:while|whereas|but|and|though|although)\b")  # "improved 2.5x while the tail ..."
 _STOP_WORDS = frozenset({"with", "when", "and", "at", "on", "in", "for", "by", "compared", "the", "a", "is", "are",
                          "was", "were", "be", "been", "during", "using", "while", "if", "than", "over", "but",
                          "after", "before", "without", "since", "versus", "vs", "vs.", "relative", "here", "there",
@@ -1315,15 +1317,16 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                     text[toks[i + 1].end:toks[i + 1].end + 40]):
                 vals = [round(pct - 100.0, 4)] if 0 < pct < 100 else []  # "latency is now 70% of what it was"
         elif t.kind == "value" and t.unit in _FACTOR_UNITS and t.value and t.value > 1 and (
-                _TIMES.match(after) or _NEGATIVE.match(after)
+                _TIMES.match(after) or _NEGATIVE.match(after) or _WORSE.match(after)
                 or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])
-                or _STRONG_VERB.fullmatch(before) and (not after.strip() or _PREPOSITION.match(after))
+                or _STRONG_VERB.fullmatch(before) and (not after.strip() or _PREPOSITION.match(after)
+                                                       or t.text.endswith((",", ";")) or _NEXT_CLAUSE.match(after))
                 and _PERF_WORD.search(_FULL_STOP.split(behind)[-1]) is not None) \
                 and _measured(after, _FULL_STOP.split(behind)[-1]):
             # "reduces the tail latency by 60x" leaves 1/60 of it; "2x faster" doubles
             strong = _STRONG_VERB.search(text[max(0, t.start - 80):t.start]) if before == "by" else (
                 _STRONG_VERB.fullmatch(before))  # "latency increased 3x."
-            down = _NEGATIVE.match(after) is not None or (
+            down = _NEGATIVE.match(after) is not None or _WORSE.match(after) is not None or (
                 strong is not None and _NEGATIVE.match(strong.group(0)) is not None)
             vals = [round((1.0 / t.value - 1.0) * 100.0, 4) if down else round((t.value - 1.0) * 100.0, 4)]
         elif t.kind == "value" and t.unit is None and t.value and t.value > 1 and _BY_FACTOR.search(behind[-30:]) \
@@ -1342,9 +1345,17 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         if _of_the_runs(after):
             continue  # "10% of the runs were discarded": a share of the measurement, no change
         at = _line_at(ln, t.start)
+        # "10% to 15% better throughput": the range's lower end, which its own words left unsaid
+        low = toks[i - 2] if pct is not None and not signed and len(vals) == 1 and i >= 2 \
+            and toks[i - 1].text.lower() == "to" and toks[i - 2].kind == "value" and toks[i - 2].percent \
+            and not toks[i - 2].signed and toks[i - 2].value and not said.get(i - 2) else None
         for v in vals:
             metric = _tidy_metric(_relative_metric(text, t, after))
-            for name, value, merit in _each_measure(metric, v, behind, after):
+            for name, value, merit in _each_measure(metric, v, behind, after, factor=pct is None and not ranged):
+                if low is not None and low.value is not None:
+                    out.append(Claim(metric=name, unit="%", claimed_change_pct=math.copysign(low.value, value),
+                                     lines=(at, at), depth=ln.depth, author=ln.author,
+                                     message_id=ln.message_id, merit=merit))
                 said.setdefault(i, []).append((name, value, merit))
                 out.append(Claim(metric=name, unit="%", claimed_change_pct=value,
                                  lines=(at, at), depth=ln.depth, author=ln.author,
@@ -1470,13 +1481,16 @@ def _last_change_word(text: str) -> str | None:
     return found[-1].group(0).split()[-1] if found else None  # "went down": down
 
 
-def _each_measure(metric: str, value: float, behind: str, after: str) -> list[tuple[str, float, bool]]:
+def _each_measure(metric: str, value: float, behind: str, after: str,
+                  factor: bool = False) -> list[tuple[str, float, bool]]:
     """A stated change once per measure it names, signed as the words mean it for that
     measure: "IOPS and average latency improved about 10%" is +10% IOPS and -10% latency
     (an improved latency went down); a literal "increased" or "reduced" keeps its sign.
     The third of each: the sign is the change's merit (better +, worse -), not its way,
     as words of merit give it for a measure whose direction they do not name
-    ("hackbench regresses by 5%": a time that rose, or a rate that fell)."""
+    ("hackbench regresses by 5%": a time that rose, or a rate that fell). A `factor` of
+    merit turned into a way inverts its ratio ("latency improved 2x" halves it: -50%),
+    where a percentage's sign is turned ("latency improves by 20%": -20%)."""
     m = _AND_MEASURES.search(behind[-80:])
     names = [m.group("a"), m.group("b")] if m and all(_MEASURE.match(x.split()[-1]) for x in (
         m.group("a"), m.group("b"))) else [metric]
@@ -1486,7 +1500,9 @@ def _each_measure(metric: str, value: float, behind: str, after: str) -> list[tu
     for n in names:
         measure = _FACTOR_WORDS.sub("", n)  # "1.55 times faster": a factor's words, no run time
         way = "lower" if _LOWER_BETTER.search(measure) else better_for(measure, None) if measure else None
-        out.append((n, -value if evaluative and way == "lower" else value, evaluative and way is None))
+        if evaluative and way == "lower":
+            value = round((100.0 / (100.0 + value) - 1.0) * 100.0, 2) if factor else -value  # (of a rounded ratio)
+        out.append((n, value, evaluative and way is None))
     return out
 
 

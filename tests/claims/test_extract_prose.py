@@ -674,3 +674,19 @@ def test_numbers_the_words_place_before_and_after(sentence: str, pair: tuple[flo
     A magnitude counts only where the words say before and after: "4K vs 64K" sizes stay out."""
     assert pairs("Hi,\n\n" + sentence + "\n") == [pair]
     assert pairs("Hi,\n\nThroughput for 4K vs 64K blocks is the same.\n") == []
+
+
+@pytest.mark.parametrize(("sentence", "changes"), [
+    ("The mean latency improved by 2.5x.", [-60.0]),  # had been -150%: no latency falls by more than all of it
+    ("Latency got 2x better.", [-50.0]),
+    ("Latency got 3x worse.", [200.0]),  # "worse" after a factor had given nothing
+    ("Throughput is 2x worse.", [-50.0]),
+    ("The mean latency improved 2.5x while the tail stayed the same.", [-60.0]),  # a clause after it
+    ("We get 10% to 15% better throughput.", [10.0, 15.0]),  # a range: both ends, as "drops by 4% to 5%"
+    ("It uses 10% to 15% less CPU.", [-10.0, -15.0]),
+])
+def test_a_factor_of_merit_of_a_cost_inverts_its_ratio(sentence: str, changes: list[float]) -> None:
+    """A factor stated as merit of a measure that is better lower: "latency improved 2x"
+    halves it (-50%), where "improved by 50%" takes half away (-50% too, the sign turned):
+    a factor's sign cannot simply be turned, -100% and below is no change a measure can make."""
+    assert relative("Hi,\n\n" + sentence + "\n") == changes

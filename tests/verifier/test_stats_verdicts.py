@@ -406,7 +406,11 @@ def test_a_change_stated_as_merit_takes_the_metrics_direction() -> None:
     worse_rate = verdict.claimed_of(Metric(name="TCP_RR", better="higher", claimed_change_pct=-5.0, merit=True))
     assert (worse_rate.direction, worse_rate.pct) == (-1, -5.0)
     worse_time = verdict.claimed_of(Metric(name="hackbench", better="lower", claimed_change_pct=-4.0, merit=True))
-    assert (worse_time.direction, worse_time.pct) == (1, 4.0)
+    # 4% slower: the rate at 0.96 of what it was, so the time at 1/0.96 (+4.17%)
+    assert worse_time.direction == 1 and worse_time.pct == pytest.approx(100 / 0.96 - 100)
+    # "hackbench is 2x faster": the time halves (it had been -100%, whose log-ratio raised)
+    faster = verdict.claimed_of(Metric(name="hackbench", better="lower", claimed_change_pct=100.0, merit=True))
+    assert (faster.direction, round(faster.pct, 6)) == (-1, -50.0)
     unknown = verdict.claimed_of(Metric(name="hackbench", claimed_change_pct=-4.0, merit=True))
     assert unknown.undirected and "which way is better" in unknown.undirected
     assert verdict.too_small(unknown, 0.01, None, 30, 0.05) == unknown.undirected
