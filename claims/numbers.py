@@ -101,7 +101,8 @@ RUNS_NAME = re.compile(r"(?i)^(?:iterations?|runs?|n|samples?|count|reps?)$")
 # A column named for the runs' spread ("stddev", "CoeffVar" is a row's: grid._SPREAD_ROW), not
 # a result: a verdict cannot confirm or refute a spread as a change.
 SPREAD_NAME = re.compile(r"(?i)^(?:variance|var|stddev|stdev|std|sd|dev|%stddev|cv|spread|err|error|"
-                         r"±|\+-|\+/-|ci|confidence|std\.? ?dev\.?|rsd)$")
+                         r"±|\+-|\+/-|ci|confidence|std[.-]? ?dev\.?|rsd|std[-_ ]?err(?:or)?|stderr|"
+                         r"(?:mean|median)[-_ ]ad|mad|siqr|iqr)$")  # sockperf: "std-dev", "mean-ad", "siqr"
 # A column or key named for a statistic of the runs ("Avg", "Max", "geomean"): "Min" is the
 # minimum, not minutes, though the tokenizer reads "5 min" as a duration.
 AGGREGATE_NAME = re.compile(r"(?i)^(?:avg|average|mean|median|min|max|total|sum|stddev|std|geomean|"

@@ -538,3 +538,15 @@ def test_fio_runs_pasted_whole_pair_their_results_only() -> None:
     got = {(c.baseline.value, c.candidate.value) for c in ex(text).claims if c.baseline and c.candidate}
     assert {(412, 498), (1609, 1945), (2211, 1870), (38.12, 31.40)} <= got
     assert not got & {(1234, 1301), (7, 8), (11.02, 9.87)}
+
+
+def test_sockperfs_spread_statistics_are_no_results() -> None:
+    """sockperf prints its average with the samples' spread in parentheses ("(std-dev=1.234,
+    mean-ad=0.987, median-ad=0.876, siqr=0.765, cv=0.100, std-error=0.012, ...)"): each had
+    been a claim of two runs; only the average and the percentiles are results."""
+    run = ("sockperf: ====> avg-latency={} (std-dev={}, mean-ad={}, median-ad={}, siqr={}, cv={}, "
+           "std-error={}, mean-ci-99%={})\nsockperf: ---> percentile 99.000 =   {}\n")
+    text = ("Before:\n" + run.format(12.345, 1.234, 0.987, 0.876, 0.765, 0.100, 0.012, 0.031, 20.456)
+            + "\nAfter:\n" + run.format(10.111, 1.001, 0.801, 0.700, 0.600, 0.099, 0.010, 0.025, 17.321))
+    got = {(c.baseline.value, c.candidate.value) for c in ex(text).claims if c.baseline and c.candidate}
+    assert got == {(12.345, 10.111), (20.456, 17.321)}
