@@ -1061,7 +1061,8 @@ def _relative_metric(text: str, t: Token, after: str) -> str:
         named = _metric_before(text, t.start)
         # "a reduction in execution time (3.7 %) and fewer": the measure named before it
         measured = bool(named.split()) and _MEASURE.match(named.split()[-1]) is not None
-        return named if measured or _PREPOSITION.match(after) or not after.strip() else after
+        # "-0.5% (noise)": an aside after it says how it stands, not what it is of
+        return named if measured or _PREPOSITION.match(after) or not after.strip() or after.startswith("(") else after
     first = after.split()[0].strip(" .,;:()") if after.split() else ""
     if _MEASURE.match(first):  # "a 10% throughput improvement"
         return first

@@ -690,3 +690,11 @@ def test_a_factor_of_merit_of_a_cost_inverts_its_ratio(sentence: str, changes: l
     halves it (-50%), where "improved by 50%" takes half away (-50% too, the sign turned):
     a factor's sign cannot simply be turned, -100% and below is no change a measure can make."""
     assert relative("Hi,\n\n" + sentence + "\n") == changes
+
+
+def test_an_aside_after_a_stated_change_does_not_name_it() -> None:
+    """" - XDP_REDIRECT: -0.5% (noise)": the change is XDP_REDIRECT's; it had been named
+    "noise", a name no tool measures."""
+    got = [(c.metric, c.claimed_change_pct) for c in ex(
+        "Hi,\n\nPerformance impact:\n - XDP_DROP: +12.4%\n - XDP_REDIRECT: -0.5% (noise)\n").claims]
+    assert got == [("XDP_DROP", 12.4), ("XDP_REDIRECT", -0.5)]
