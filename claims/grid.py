@@ -1409,7 +1409,9 @@ def _title_name(g: Grid) -> str | None:
     if not t or _program_title(g):
         return None
     bare = _PARENS.sub(" ", t)
-    return None if len(bare.split()) >= 4 and _CLAUSE_WORD.search(bare) else t
+    if len(bare.split()) >= 4 and _CLAUSE_WORD.search(bare) or len(bare.split()) > 6 and "," in bare:
+        return None  # "On a Raspberry Pi 4 (arm64), building the kernel with make -j4": a scene set
+    return t
 
 
 def _program_title(g: Grid) -> str | None:

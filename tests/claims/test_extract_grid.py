@@ -469,3 +469,14 @@ def test_the_direction_and_unit_the_author_wrote_over_a_table() -> None:
     got = {c.metric: c.better for c in ex(text).claims}
     assert got["latency_us"] == "lower"
     assert "higher" in got.values()
+
+
+def test_a_title_that_sets_the_scene_names_no_claim() -> None:
+    """"On a Raspberry Pi 4 (arm64), building the kernel with make -j4:" over time(1)'s rows
+    says where and how the table was measured: the claims had been named after the whole
+    sentence ("On a Raspberry Pi 4 (arm64), building the kernel with make -j4 real")."""
+    text = ("On a Raspberry Pi 4 (arm64), building the kernel with make -j4:\n\n"
+            "                 v6.7       v6.7+series\nreal         58m12.34s      55m40.11s\n"
+            "sys          14m10.22s      11m33.77s\n")
+    assert [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims] == [
+        ("real", 3492.34, 3340.11), ("sys", 850.22, 693.77)]
