@@ -477,6 +477,12 @@ _UNWANTED = re.compile(r"(?<![a-z])(?i:miss|loss|retrans|fault|stall|error|errs\
 _LATENCY = re.compile(r"(?i)latenc")
 
 
+def names_a_cost(word: str) -> bool:
+    """Does `word` name something unwanted ("miss", "loss", "drops", "errors"), whose rate or
+    count is better lower: "miss" in "miss rate" turns the rate's direction."""
+    return _UNWANTED.search(word) is not None
+
+
 @lru_cache(maxsize=512)  # asked of each claim, and again of a table's columns: ~6,000 calls, ~1,000 names
 def better_for(metric: str | None, unit: str | None) -> Literal["higher", "lower"] | None:
     """Which way is good, judged from the metric's name and unit (a command's options in

@@ -37,6 +37,7 @@ from claims.numbers import (
     has_digit,
     is_rate,
     is_unit,
+    names_a_cost,
     parse_number,
     tokenize,
     tokens,
@@ -674,7 +675,8 @@ def _metric_before(text: str, pos: int, unit: str | None = None, subject_verb: b
     for k in range(len(words) - 1, -1, -1):
         if _MEASURE.match(words[k]):
             j = k
-            while j > 0 and k - j < 2 and _QUALIFIER.match(words[j - 1]):
+            # "p99 latency", "miss rate" (what the rate counts turns its direction: lower)
+            while j > 0 and k - j < 2 and (_QUALIFIER.match(words[j - 1]) or names_a_cost(words[j - 1])):
                 j -= 1
             return " ".join(words[j:k + 1])
     kind = unit_kind(unit) or ("rate" if unit and is_rate(unit) else None)

@@ -698,3 +698,18 @@ def test_an_aside_after_a_stated_change_does_not_name_it() -> None:
     got = [(c.metric, c.claimed_change_pct) for c in ex(
         "Hi,\n\nPerformance impact:\n - XDP_DROP: +12.4%\n - XDP_REDIRECT: -0.5% (noise)\n").claims]
     assert got == [("XDP_DROP", 12.4), ("XDP_REDIRECT", -0.5)]
+
+
+@pytest.mark.parametrize(("sentence", "name"), [
+    ("Cache miss rate: 4.1% -> 2.3%.", "miss rate"),
+    ("The cache miss rate goes from 4.1% to 2.3%.", "miss rate"),
+    ("The packet drop rate went from 2% to 0.5%.", "drop rate"),
+])
+def test_what_a_rate_counts_turns_its_direction(sentence: str, name: str) -> None:
+    """"miss rate" had been named "rate", higher-is-better: a halved miss rate would have
+    been judged a regression. The words before a measure that name something unwanted
+    (numbers.names_a_cost) are part of its name, as "p99" is."""
+    (claim,) = ex("Hi,\n\n" + sentence + "\n").claims
+    assert (claim.metric, claim.better) == (name, "lower")
+    (claim,) = ex("Hi,\n\nThe XDP_DROP rate went from 20 Mpps to 24 Mpps.\n").claims
+    assert claim.better == "higher"  # an action's rate is its speed
