@@ -226,3 +226,21 @@ def test_a_date_or_a_process_id_is_no_value(line: str, values: list[float]) -> N
     paired as measures. A day beside a month, a year after a month, a day or a time of
     day, a time zone after the time, and an id's key=value are words."""
     assert [t.value for t in tokenize(line) if t.kind == "value"] == values
+
+
+@pytest.mark.parametrize(("metric", "better"), [
+    ("instructions per cycle", "higher"),  # perf stat's "insn per cycle" (IPC), not instructions
+    ("insn per cycle", "higher"),
+    ("instructions", "lower"),
+    ("hit ratio", "higher"),
+    ("efficiency", "higher"),
+    ("per-packet cost", "lower"),
+    ("power consumption", "lower"),
+    ("energy", "lower"),
+    ("powerpc", None),
+])
+def test_directions_of_names_mail_uses(metric: str, better: str | None) -> None:
+    """A direction read wrongly turns a confirmed gain into a regression in a verdict:
+    "instructions per cycle" had been lower-is-better ("instructions"), and the cost,
+    power and energy of a run, or a hit ratio, had no direction at all."""
+    assert better_for(metric, None) == better
