@@ -14,6 +14,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TypeVar
 
 from claims.commands import BENCH_PROGRAMS
 from claims.lexicon import (
@@ -603,9 +604,13 @@ def _sets_a_knob(before: str) -> bool:
 _PER_SECOND = re.compile(r"(?i)\s+per\s+(?:second|sec)\b")
 
 
-def _clocked(number: str, unit: str | None, value: float | None) -> tuple[float | None, str | None]:
+_Unit = TypeVar("_Unit", bound=str | None)
+
+
+def _clocked(number: str, unit: _Unit, value: float | None) -> tuple[float | None, _Unit | str]:
     """A number the template read as "12" and "m30s" is time(1)'s "12m30s": 750 s."""
-    secs = clock_seconds(number + unit) if unit and unit[0] in "hm" else None
+    tail = unit if isinstance(unit, str) else ""
+    secs = clock_seconds(number + tail) if tail[:1] in ("h", "m") else None
     return (value, unit) if secs is None else (secs, "s")
 
 
@@ -1349,14 +1354,14 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             continue  # "10% of the runs were discarded": a share of the measurement, no change
         at = _line_at(ln, t.start)
         # "10% to 15% better throughput": the range's lower end, which its own words left unsaid
-        low = toks[i - 2] if pct is not None and not signed and len(vals) == 1 and i >= 2 \
+        lower_end = toks[i - 2] if pct is not None and not signed and len(vals) == 1 and i >= 2 \
             and toks[i - 1].text.lower() == "to" and toks[i - 2].kind == "value" and toks[i - 2].percent \
             and not toks[i - 2].signed and toks[i - 2].value and not said.get(i - 2) else None
         for v in vals:
             metric = _tidy_metric(_relative_metric(text, t, after))
             for name, value, merit in _each_measure(metric, v, behind, after, factor=pct is None and not ranged):
-                if low is not None and low.value is not None:
-                    out.append(Claim(metric=name, unit="%", claimed_change_pct=math.copysign(low.value, value),
+                if lower_end is not None and lower_end.value is not None:
+                    out.append(Claim(metric=name, unit="%", claimed_change_pct=math.copysign(lower_end.value, value),
                                      lines=(at, at), depth=ln.depth, author=ln.author,
                                      message_id=ln.message_id, merit=merit))
                 said.setdefault(i, []).append((name, value, merit))
@@ -1566,9 +1571,10 @@ def no_change_claims(ln: Line | Passage) -> list[Claim]:
         start = text.find(sentence, pos)
         pos = start + len(sentence)
         m = _NO_CHANGE.search(sentence)
+        numbers = re.findall(r"(?<![\w.])\d[\d,.]*", sentence)
         if m is None or sentence.rstrip().endswith("?") or re.search(r"\d\s?%|\d\s?[x×]\b", sentence) \
-                or len(re.findall(r"(?<![\w.])\d[\d,.]*", sentence)) >= 2:  # its numbers say more
-            continue
+                or len(numbers) >= 2 and len({x.rstrip(".,") for x in numbers}) > 1:
+            continue  # its numbers say more ("unchanged: 45us before and 45us after" says the same)
         clause = re.split(r"[,;:]\s|\bbut\b", sentence[:m.start()])[-1]
         if _NOT_MEASURED.search(clause) or not m.group("saw") and _NOT_MEASURED.search(sentence[m.start():m.end()]):
             continue

@@ -121,3 +121,14 @@ def test_no_change_reaches_the_spec_and_is_never_a_pair() -> None:
 
 def test_no_change_needs_a_run_or_a_measurement_in_the_message() -> None:
     assert ex("Subject: x\n\nThere is no regression in TCP_RR throughput.\n").claims == []
+
+
+def test_no_change_with_the_same_number_on_both_sides_is_one() -> None:
+    """"Latency is unchanged: 45us before and 45us after." had given nothing: a sentence
+    with numbers of its own was left to the pair templates, which drop a pair of equal
+    values. Equal numbers say what the words say; different ones still say more."""
+    head = "Hi,\n\nThroughput went from 9.1 to 9.8 Gbps with this series.\n\n"
+    got = ex(head + "Latency is unchanged: 45us before and 45us after.\n").claims
+    assert [(c.metric, c.no_change) for c in got if c.no_change] == [("latency", True)]
+    got = ex(head + "Latency is unchanged: 45us before and 46us after.\n").claims
+    assert not any(c.no_change for c in got)
