@@ -794,7 +794,8 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             if unit is not None and not scaled and (not is_unit(unit) or _SIZE_UNITS.match(unit) or unit in _FACTOR_UNITS):
                 continue  # sizes set; factors proposed ("e.g. 2x rather than 16x"), each a ratio, no side's measure
             pos = min(m.start("a"), m.start("b"))
-            if (unit is None or scaled) and not _PERF_WORD.search(text[max(0, pos - 80):pos]):
+            if (unit is None or scaled) and not _PERF_WORD.search(text[max(0, pos - 80):pos]) \
+                    and not _TEST_WORD.search(text, max(0, pos - 80), pos):  # "TCP_RR ...: 31100 vs 31150"
                 continue
             if _sets_a_knob(text[max(0, pos - 80):pos]) or _KNOB.search(text, pos, max(m.start("a"), m.start("b"))):
                 continue  # "the watchdog threshold is 20s (was 10s)", "a 30s timeout instead of 5s": a setting

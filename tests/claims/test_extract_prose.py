@@ -713,3 +713,10 @@ def test_what_a_rate_counts_turns_its_direction(sentence: str, name: str) -> Non
     assert (claim.metric, claim.better) == (name, "lower")
     (claim,) = ex("Hi,\n\nThe XDP_DROP rate went from 20 Mpps to 24 Mpps.\n").claims
     assert claim.better == "higher"  # an action's rate is its speed
+
+
+def test_a_netperf_test_named_before_bare_numbers_says_they_are_its_results() -> None:
+    """"TCP_RR: 31100 vs 33150." had given nothing: a pair of bare numbers in words needs a
+    measure named before it, and netperf's test names (which measure a rate) were none."""
+    assert pairs("Hi,\n\nTCP_RR: 31100 vs 33150.\n") == [(31100.0, 33150.0)]
+    assert pairs("Hi,\n\nTCP_RR with 1 vs 8 flows.\n") == []
