@@ -104,7 +104,8 @@ RUNS_NAME = re.compile(r"(?i)^(?:iterations?|runs?|n|samples?|count|reps?)$")
 # a result: a verdict cannot confirm or refute a spread as a change.
 SPREAD_NAME = re.compile(r"(?i)^(?:variance|var|stddev|stdev|std|sd|dev|%stddev|cv|spread|err|error|"
                          r"±|\+-|\+/-|ci|confidence|std[.-]? ?dev\.?|rsd|std[-_ ]?err(?:or)?|stderr|"
-                         r"(?:mean|median)[-_ ]ad|mad|siqr|iqr)$")  # sockperf: "std-dev", "mean-ad", "siqr"
+                         r"(?:mean|median)[-_ ]ad|mad|siqr|iqr|mdev|"  # sockperf's "std-dev", "siqr"; ping's "mdev"
+                         r"(?:\+/-|±|\+-) ?(?:stdev|stddev|std ?dev))$")  # wrk's "+/- Stdev": share within one
 # A column or key named for a statistic of the runs ("Avg", "Max", "geomean"): "Min" is the
 # minimum, not minutes, though the tokenizer reads "5 min" as a duration.
 AGGREGATE_NAME = re.compile(r"(?i)^(?:avg|average|mean|median|min|max|total|sum|stddev|std|geomean|"
@@ -492,6 +493,8 @@ def better_for(metric: str | None, unit: str | None) -> Literal["higher", "lower
     text = _CPU_COUNT.sub(" ", _OPTION.sub("", f"{metric or ''} {unit or ''}")).strip()
     if _UNWANTED.search(text) or _LATENCY.search(text):
         return "lower"  # a latency is lower-is-better whatever it is of ("Request Latencies", "trans latency")
+    if unit and _DURATION.match(_unit_text(unit)) and "idle" not in text.lower():
+        return "lower"  # a time, whatever it is of: ioping's "99 requests completed in 9.81 ms"
     if _HIGHER.search(text):
         return "higher"
     if _LOWER.search(text):

@@ -135,7 +135,7 @@ def metric_name(tokens: list[Token], i: int, label_apart: bool = False) -> str:
     """Words that name the value at `tokens[i]`: the words after it, else the words before.
     `label_apart`: the row's label was cut off before the tokens ("base:" of "base:
     transactions: 1234567"), so a "name:" that opens them names a value."""
-    packed = _packed_name(tokens, i)
+    packed = _packed_name(tokens, i) or _spaced_packed_name(tokens, i)
     if packed is not None:
         return packed
     if "=" in tokens[i].text:
@@ -203,6 +203,32 @@ def _packed_name(tokens: list[Token], i: int) -> str | None:
         return None
     names = tokens[g - 2].text.split("/")
     return f"{tokens[g - 2].text}: {names[i - g]}" if len(names) == n - g and all(names) else None
+
+
+def _spaced_packed_name(tokens: list[Token], i: int) -> str | None:
+    """The same for numbers written apart, each with its unit ("min/avg/max/mdev = 82.1 us /
+    99.1 us / 180.2 us / 12.3 us", ioping): the name at the value's place among them."""
+    def after(k: int) -> int | None:  # the value after the value at k: its unit, "/", a value
+        n = k + 1 if k + 1 < len(tokens) and tokens[k + 1].kind == "word" and tokens[k + 1].text != "/" else k
+        return n + 2 if n + 2 < len(tokens) and tokens[n + 1].text == "/" and tokens[n + 2].kind == "value" else None
+
+    start = i
+    while start >= 2 and tokens[start - 1].text == "/":
+        q = start - 2
+        if q >= 1 and tokens[q].kind == "word" and tokens[q - 1].kind == "value":
+            q -= 1  # the unit of the value before the "/"
+        if tokens[q].kind != "value":
+            break
+        start = q
+    if start < 2 or tokens[start - 1].text != "=" or tokens[start - 2].kind != "word":
+        return None
+    run = [start]
+    while (n := after(run[-1])) is not None:
+        run.append(n)
+    names = tokens[start - 2].text.split("/")
+    if len(run) < 2 or len(names) != len(run) or not all(names) or i not in run:
+        return None
+    return f"{tokens[start - 2].text}: {names[run.index(i)]}"
 
 
 def _named_before(tokens: list[Token], i: int, label_apart: bool = False) -> str | None:
@@ -277,7 +303,7 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
         if col and SPREAD_NAME.match(_UNIT_AFTER.sub("", col)):
             continue  # perf trace's "stddev (%)" column: the runs' spread, no result
         named = metric_name(base.tokens, bi, not base.label_in_text) if not col else ""
-        if named and SPREAD_NAME.match(named):
+        if named and SPREAD_NAME.match(named.rsplit(": ", 1)[-1]):
             continue  # fio's "avg=38.12, stdev=11.02": the spread of the samples, no result
         metric = col or named or base.key or bt.unit or "value"
         if not col and bt.text.startswith("(") and RUNS_NAME.match(metric):

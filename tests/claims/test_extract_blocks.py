@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +23,7 @@ from claims.blocks import (
 )
 from claims.extract import extract_message
 from claims.message import message_from_text
+from claims.numbers import SPREAD_NAME
 from claims.prescan import might_have_claims
 from tests.extractkit import ex, pairs
 from tests.paths import SHARED
@@ -550,3 +552,28 @@ def test_sockperfs_spread_statistics_are_no_results() -> None:
             + "\nAfter:\n" + run.format(10.111, 1.001, 0.801, 0.700, 0.600, 0.099, 0.010, 0.025, 17.321))
     got = {(c.baseline.value, c.candidate.value) for c in ex(text).claims if c.baseline and c.candidate}
     assert got == {(12.345, 10.111), (20.456, 17.321)}
+
+
+def test_ioping_and_ping_summaries_name_each_value_and_leave_the_spread() -> None:
+    """ioping's "99 requests completed in 9.81 ms" was a time judged higher-is-better (read
+    as requests): a value in a unit of time is a time, lower is better. Its "min/avg/max/mdev
+    = 82.1 us / 99.1 us / ..." names each value by its place, as ping's packed form is named,
+    and the mdev of either (the spread of the samples) is no result."""
+    run = ("99 requests completed in {} ms, 396 KiB read, {} k iops, {} MiB/s\n"
+           "min/avg/max/mdev = {} us / {} us / {} us / {} us\n")
+    text = ("before:\n" + run.format(9.81, 10.1, 39.4, 82.1, 99.1, 180.2, 12.3)
+            + "\nafter:\n" + run.format(8.12, 12.2, 47.6, 70.3, 82.0, 150.9, 10.1))
+    got = {(c.baseline.value, c.candidate.value): (c.metric, c.better) for c in ex(text).claims
+           if c.baseline and c.candidate}
+    assert got[(9.81, 8.12)][1] == "lower"
+    assert got[(99.1, 82.0)] == ("min/avg/max/mdev: avg", "lower")
+    assert (12.3, 10.1) not in got
+    ping = "rtt min/avg/max/mdev = {}/{}/{}/{} ms\n"
+    got = {(c.baseline.value, c.candidate.value) for c in ex(
+        "before:\n" + ping.format(0.031, 0.044, 0.067, 0.010) + "\nafter:\n" + ping.format(0.021, 0.034, 0.057, 0.008)).claims}
+    assert got == {(0.031, 0.021), (0.044, 0.034), (0.067, 0.057)}
+
+
+@pytest.mark.parametrize("name", ["+/- Stdev", "mdev", "std-dev", "siqr"])
+def test_names_of_spreads(name: str) -> None:
+    assert SPREAD_NAME.match(name)
