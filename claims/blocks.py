@@ -319,6 +319,7 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
     tail: list[str] = []  # the names of a wrapped record's second line, for the row under it
     tail_at = -1
     runs: int | None = None
+    header_shape: tuple[bool, bool] | None = None  # (value first, keyed) of the first row under the headers
     section = _section_of(label) if label and role(label) is None else None  # the rows' heading, its unit
     for k in range(start, end):
         ln = lines[k]
@@ -350,6 +351,7 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
             if len(words) >= 2 and len(text) < 200 and _column_names(text):
                 headers.append(text)
                 header_at = k
+                header_shape = None
             elif not text.strip():
                 headers = []
             continue
@@ -368,6 +370,10 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
             row.key = f"{section[0]} {row.key}" if row.key else section[0]
             if section[1] and not any(t.unit for t in row.values if not t.text.endswith(":")):
                 row.unit = section[1]
+        shape = (row.tokens[0].kind == "value", key_end is not None)
+        if headers and header_shape is not None and shape != header_shape:
+            headers = []  # wrk's "Requests/sec:  97245.11" after its table: a line of its own shape
+        header_shape = shape if headers and header_at < k and header_shape is None else header_shape
         if tail and tail_at == k:  # the second line of a wrapped record: named in order
             cols = _columns(row, [], tail)
         elif _wrapped_record(lines, k, end, headers, header_at):

@@ -577,3 +577,18 @@ def test_ioping_and_ping_summaries_name_each_value_and_leave_the_spread() -> Non
 @pytest.mark.parametrize("name", ["+/- Stdev", "mdev", "std-dev", "siqr"])
 def test_names_of_spreads(name: str) -> None:
     assert SPREAD_NAME.match(name)
+
+
+def test_a_header_names_the_rows_of_its_table_not_the_lines_after_it() -> None:
+    """wrk prints its "Thread Stats  Avg  Stdev  Max" table, then "Requests/sec:  97245.11":
+    the header had named that line's value by its place ("Requests/sec Avg") and the
+    "2.35GB read" of the line before it "Stdev Max". A line of another shape than the
+    table's first row (keyed, or its value first) leaves the header's names."""
+    run = ("  Thread Stats   Avg      Stdev     Max   +/- Stdev\n"
+           "    Latency     {}ms    1.03ms  52.31ms   87.65%\n"
+           "  2918234 requests in 30.01s, {}GB read\n"
+           "Requests/sec:  {}\n")
+    text = "base:\n" + run.format(4.12, 2.35, 97245.11) + "\npatched:\n" + run.format(3.71, 2.60, 107678.45)
+    got = {(c.baseline.value, c.candidate.value): c.metric for c in ex(text).claims if c.baseline and c.candidate}
+    assert got[(4.12, 3.71)] == "Latency Avg"
+    assert "Avg" not in got[(97245.11, 107678.45)] and "Stdev" not in got[(2.35, 2.6)]
