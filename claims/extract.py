@@ -281,7 +281,8 @@ def _attach_relative(claims: list[Claim], left: Sequence[Passage]) -> list[Claim
                                 for sv, (first, last) in stated):
                 continue
             near = [c for c in open_pairs.get(at, ()) if c.claimed_change_pct is None
-                    and (c.lines[0] <= at <= c.lines[1] or _restates(v, c))]
+                    and (c.lines[0] <= at <= c.lines[1] and not _another_measure(rel.metric, c.metric)
+                         or _restates(v, c))]
             if len(near) > 1:  # two pairs near: the one the sentence names ("10% more IOPS")
                 near = [c for c in near if _names(rel.metric, c.metric)] or near
             if len(near) > 1:  # else the one whose change it is to its rounding
@@ -292,6 +293,15 @@ def _attach_relative(claims: list[Claim], left: Sequence[Passage]) -> list[Claim
                 continue
             out.append(rel)
     return out
+
+
+def _another_measure(sentence_metric: str, metric: str) -> bool:
+    """Does a stated change name a measure the pair is not of ("Throughput is identical (9.41
+    vs 9.40 Gbps), but CPU usage drops 15%": the 15% is the CPU's, not the throughput's)?"""
+    r, p = sentence_metric.lower(), metric.lower()
+    if not r.strip() or _names(r, p) or _names(p, r):
+        return False
+    return better_for(r, None) is not None
 
 
 def _names(sentence_metric: str, metric: str) -> bool:

@@ -88,6 +88,7 @@ _CHANGE_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|speed\w*|gain
                           r"drop\w*|lower\w*|rais\w*|cut\w*|faster|slower|better|worse|regress\w*|"
                           r"degrad\w*|sav\w*|win|wins|(?:go(?:es)?|went|gone|going|is|are|was|were)\s+(?:up|down))\b")
 _TIMES = re.compile(r"(?i)^(?:faster|speed-?up|improvement|better|higher|throughput|quicker)\b")
+_ARROWS = frozenset({"->", "=>", "→", "-->"})
 _WORSE = re.compile(r"(?i)^worse\b")  # "3x worse": a factor of merit, down (_each_measure turns it)
 _STRONG_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|reduc\w*|decreas\w*|dropp?\w*|"
                           r"regress\w*|degrad\w*|went|goes|gone|jump\w*|rais\w*|rises|rose|risen|fell|falls|"
@@ -1266,6 +1267,9 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             continue  # "QPS increase to ~200%", "slows down to 10-20%": a level, whose base is unsaid
         if (t.kind == "value" or ranged) and _unasserted(text, t.start, t.end):
             continue  # "Is the overhead 5% or more?", "If it is 10% faster then ..."
+        if t.percent and (after.split()[:1] and after.split()[0] in _ARROWS
+                          or i > 0 and toks[i - 1].text.strip("(") in _ARROWS):
+            continue  # "(42% -> 35%)": a level on one side of a pair, not a change
         behind = (lead if t.start < 80 else "") + text[max(0, t.start - 80):t.start]
         vals: list[float] = []
         fold = _FOLD.match(t.text) if t.kind != "value" or "fold" in t.text.lower() else None

@@ -720,3 +720,16 @@ def test_a_netperf_test_named_before_bare_numbers_says_they_are_its_results() ->
     measure named before it, and netperf's test names (which measure a rate) were none."""
     assert pairs("Hi,\n\nTCP_RR: 31100 vs 33150.\n") == [(31100.0, 33150.0)]
     assert pairs("Hi,\n\nTCP_RR with 1 vs 8 flows.\n") == []
+
+
+def test_a_change_stated_beside_a_pair_is_its_own_only_when_it_is_of_it() -> None:
+    """A pair carries the change its sentence states, and a verdict checks that size: "CPU
+    usage drops 15%" beside "(9.41 vs 9.40 Gbps)" had become the throughput's -15%, and
+    "(42% -> 35%)", the two levels of a pair, had stated a -42% change of it."""
+    got = [(c.metric, c.baseline and c.baseline.value, c.claimed_change_pct) for c in ex(
+        "Hi,\n\nThroughput is basically identical (9.41 vs 9.40 Gbps), but CPU usage drops 15%.\n").claims]
+    assert got == [("Throughput", 9.41, None), ("CPU usage", None, -15.0)]
+    (claim,) = ex("Hi,\n\nCPU usage went down by 7 percentage points (42% -> 35%).\n").claims
+    assert (claim.baseline.value, claim.candidate.value, claim.claimed_change_pct) == (42.0, 35.0, None)
+    (claim,) = ex("Hi,\n\nAllocation latency: 120ns -> 95ns (-21%).\n").claims
+    assert claim.claimed_change_pct == -21.0  # its own change, in its own sentence, stays
