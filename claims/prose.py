@@ -92,7 +92,7 @@ _ARROWS = frozenset({"->", "=>", "→", "-->"})
 _WORSE = re.compile(r"(?i)^worse\b")  # "3x worse": a factor of merit, down (_each_measure turns it)
 _STRONG_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|reduc\w*|decreas\w*|dropp?\w*|"
                           r"regress\w*|degrad\w*|went|goes|gone|jump\w*|rais\w*|rises|rose|risen|fell|falls|"
-                          r"grew|grows|climb\w*|shr[iu]nk\w*)\b")
+                          r"grew|grows|climb\w*|shr[iu]nk\w*|sav(?:es|ed|ing))\b")
 _PERF_WORD = re.compile(r"(?i)\b(?:throughput|latency|bandwidth|pps|bps|iops|ops|rate|tps|qps|rps|"
                         r"cycles|score|trans|requests|transactions|speed|time)\b")
 _MORE_PERF = re.compile(r"(?i)^(?:more|less|higher|lower|fewer)\s+(?:throughput|bandwidth|pps|iops|"
