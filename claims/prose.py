@@ -1328,7 +1328,8 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                 vals = [-pct if _NEGATIVE.match(noun_is.group("noun")) else pct]
             elif _OF_BEFORE.match(text[t.end:t.end + 40]) or nxt in ("%", "percent") and _OF_BEFORE.match(
                     text[toks[i + 1].end:toks[i + 1].end + 40]):
-                vals = [round(pct - 100.0, 4)] if 0 < pct < 100 else []  # "latency is now 70% of what it was"
+                # "latency is now 70% of what it was", "throughput is 112% of baseline"
+                vals = [round(pct - 100.0, 4)] if 0 < pct < 1000 and pct != 100 else []
         elif t.kind == "value" and t.unit in _FACTOR_UNITS and t.value and t.value > 1 and (
                 _TIMES.match(after) or _NEGATIVE.match(after) or _WORSE.match(after)
                 or before == "by" and _STRONG_VERB.search(text[max(0, t.start - 80):t.start])
@@ -1426,7 +1427,7 @@ def _worded_magnitudes(ln: Line | Passage, text: str) -> list[Claim]:
 _NOUN_IS = re.compile(r"(?i)\b(?P<noun>improvement|gain|speed-?up|boost|uplift|regression|degradation|slowdown|"
                       r"reduction)s?\s+(?:is|was|are|were)\s+(?:(?:about|around|roughly|nearly|almost|"
                       r"approximately|only|just|~|up\s+to)\s+)*~?$")
-_OF_BEFORE = re.compile(r"(?i)^\s*of\s+(?:what\s+it\s+was|the\s+(?:baseline|unpatched)\b|before\b)")
+_OF_BEFORE = re.compile(r"(?i)^\s*of\s+(?:what\s+it\s+was|(?:the\s+)?(?:baseline|unpatched)\b|before\b)")
 _BEING = re.compile(r"(?i)^(?:is|are|was|were|be|been|went|goes|go|gone)$")
 _BOUND_BEFORE = re.compile(r"(?i)(?:\b(?:less|lower|smaller|fewer|no\s+more|not\s+more|more|greater|higher|larger)"
                            r"\s+than|\bbelow|\bunder|\bbeneath|\bwithin|\babove|\bexceed\w*|[<>≤≥]=?~?)"

@@ -741,3 +741,14 @@ def test_saves_is_a_change_verb() -> None:
     assert pairs("Hi,\n\nThis saves ~150 cycles per packet (from 620 to 470).\n") == [(620.0, 470.0)]
     assert relative("Hi,\n\nThis saves 15% of the CPU time.\n") == [-15.0]
     assert pairs("Hi,\n\nIt saves us from 3 to 5 allocations.\n") == []
+
+
+@pytest.mark.parametrize(("sentence", "change"), [
+    ("Patched throughput is 112% of baseline.", 12.0),
+    ("Throughput is now 112% of what it was.", 12.0),
+    ("Latency is now 70% of what it was.", -30.0),
+])
+def test_a_share_of_the_baseline_is_a_change(sentence: str, change: float) -> None:
+    """"112% of baseline" had given nothing: a share of what it was counted only below 100%
+    and only of "the baseline"."""
+    assert relative("Hi,\n\n" + sentence + "\n") == [change]
