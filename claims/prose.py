@@ -1353,6 +1353,9 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         elif t.kind == "value" and t.value and t.value > 1 and _TIMES_OF.match(after) \
                 and any(_MEASURE.match(w) for w in re.findall(r"[A-Za-z]+", _FULL_STOP.split(behind)[-1])):
             vals = [round((t.value - 1.0) * 100.0, 4)]  # "the throughput ... is 6 times that of ..."
+        elif t.kind == "value" and t.unit in _FACTOR_UNITS and t.value and t.value > 1 \
+                and (of := _FACTOR_THE_OF.match(after)) is not None and _MEASURE.match(of.group("what")):
+            vals = [round((t.value - 1.0) * 100.0, 4)]  # "achieves 1.21x the throughput of the baseline"
         elif t.kind == "value" and t.unit is None and t.value and 1 < t.value < 10 and "." in t.text \
                 and _FACTOR_OF.search(behind[-40:]) and not (after.split()[:1] and is_unit(after.split()[0])):
             vals = [round((t.value - 1.0) * 100.0, 4)]  # "an increase of 1.8, almost doubling"
@@ -1476,6 +1479,7 @@ def _measured(after: str, behind: str) -> bool:
     return _PERF_WORD.search(behind) is not None or any(_MEASURE.match(w) for w in re.findall(r"[A-Za-z]+", behind))
 
 
+_FACTOR_THE_OF = re.compile(r"(?i)^the\s+(?P<what>[\w-]+)\s+of\b")
 _TIMES_OF = re.compile(r"(?i)^times\s+(?:that|those|the\s+\w+)\s+of\b|^times\s+as\s+(?:fast|high|much|many|quick)\b")
 _BY_FACTOR = re.compile(r"(?i)\bby\s+a\s+factor\s+of\s+(?:about\s+|~|roughly\s+)?$")
 _FACTOR_OF = re.compile(r"(?i)\b(?:increase|improvement|speed-?up|gain|boost)\s+of\s+(?:about\s+|~)?$")

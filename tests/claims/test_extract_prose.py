@@ -752,3 +752,10 @@ def test_a_share_of_the_baseline_is_a_change(sentence: str, change: float) -> No
     """"112% of baseline" had given nothing: a share of what it was counted only below 100%
     and only of "the baseline"."""
     assert relative("Hi,\n\n" + sentence + "\n") == [change]
+
+
+def test_a_factor_of_a_measure_of_the_baseline() -> None:
+    """"achieves 1.21x the throughput of the baseline" had given nothing: a factor with "the
+    <measure> of" after it is that measure's change; "3x the memory of" (no measure) is none."""
+    assert relative("Hi,\n\nThe patched kernel achieves 1.21x the throughput of the baseline.\n") == [21.0]
+    assert relative("Hi,\n\nIt uses 3x the memory of the old one.\n") == []
