@@ -239,11 +239,15 @@ _ARROWS = _by_first_char(*((mark, head + _ARROW_TAIL) for mark, head in _ARROW_H
 # "from X to Y", also wrapped across a line break: a `to` before a number, with a digit in
 # the 61 characters before it (the last digit, then up to 60 others).
 _TO = re.compile(r"to(?<!\wto)[\s>]+[~≈]?[+-]?\d")
+# and the other order, the later value first: "9.5 Gbps, up from 8.0", "dropped to 12 (from
+# 15)" (claims.prose's _UP_FROM and _TO_FROM): a `from` before a number, a digit before it
+_FROM = re.compile(r"from(?<!\wfrom)[\s>]+[~≈]?[+-]?\d")
 
 
 def _from_to(text: str) -> Iterator[int]:
-    return (m.start() for m in _TO.finditer(text)
-            if _DIGIT.search(text, max(0, m.start() - 61), m.start()) is not None)
+    for m in itertools.chain(_TO.finditer(text), _FROM.finditer(text) if "from" in text else ()):
+        if _DIGIT.search(text, max(0, m.start() - 61), m.start()) is not None:
+            yield m.start()
 
 # A number in a cell: after a column gap, a `|`, a "label: ", a "key=" or a "key = "
 # (output written "Rate = 5112930"). Written digit

@@ -73,7 +73,8 @@ _TO_FROM = re.compile(
 )
 # "a throughput of 21 Gbps, up from 18 Gbps": the candidate first, the change after it
 _UP_FROM = re.compile(
-    r"(?i)(?<![\w.])(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-z%/][\w/%]{0,20})?\s*,?\s+\(?(?:up|down)\s+from\s+"
+    r"(?i)(?<![\w.])(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-z%/][\w/%]{0,20})?"
+    r"(?P<mid>(?:\s+(?!up\b|down\b)[A-Za-z][\w-]*){0,4})\s*,?\s+\(?(?:up|down)\s+from\s+"  # "95% of line rate, up from 80%"
     r"(?:~|about\s+|around\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?(?P<next>(?!))?"
 )
 _CHANGE_AFTER = re.compile(
@@ -574,7 +575,10 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
             continue  # "the stack depth is increased from 20 to 41": a count, not a measure
         if _sets_a_knob(near):
             continue  # "increases the timeout from 5 seconds to 30": a setting the patch changes
-        metric = _metric_before(text, m.start(), unit) or (unit or "value")
+        mid = (m.groupdict().get("mid") or "").split()
+        if mid and mid[0].lower() == "of":
+            mid = mid[1:]  # "95% of line rate, up from 80%": what the share is of names it
+        metric = " ".join(mid) if mid and _MEASURE.match(mid[-1]) else _metric_before(text, m.start(), unit) or (unit or "value")
         if unit is not None and unit not in MAGNITUDES and _SIZE_UNITS.match(unit) and not (
                 better_for(metric, None) == "lower" and _STRONG_VERB.search(near)):
             continue  # a size set, not measured: but "the memory footprint drops from 120MB to 90MB"

@@ -759,3 +759,15 @@ def test_a_factor_of_a_measure_of_the_baseline() -> None:
     <measure> of" after it is that measure's change; "3x the memory of" (no measure) is none."""
     assert relative("Hi,\n\nThe patched kernel achieves 1.21x the throughput of the baseline.\n") == [21.0]
     assert relative("Hi,\n\nIt uses 3x the memory of the old one.\n") == []
+
+
+@pytest.mark.parametrize(("sentence", "metric", "pair"), [
+    ("We now reach 95% of line rate, up from 80%.", "line rate", (80.0, 95.0)),
+    ("Throughput is 9.5 Gbps now, up from 8.0.", "Throughput", (8.0, 9.5)),
+    ("Throughput is 9.5 Gbps, up from 8.0.", "Throughput", (8.0, 9.5)),  # the gate had turned it away
+])
+def test_a_value_up_from_an_earlier_one_with_words_between(sentence: str, metric: str, pair: tuple[float, float]) -> None:
+    """"95% of line rate, up from 80%" gave nothing: "up from" had to follow the value and its
+    unit; what the share is of names the pair."""
+    (claim,) = ex("Hi,\n\n" + sentence + "\n").claims
+    assert (claim.metric, claim.baseline.value, claim.candidate.value) == (metric, *pair)
