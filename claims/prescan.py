@@ -33,8 +33,9 @@ extractor's own reader of that shape asked about the cue's lines only.
   second cell or a row of its grid beside it, a group of prose rows whose labels can tell
   the sides apart, a run of blocks (no code or other quote depth between) two of which hold
   a line of one shape; and two on one line only where a reader pairs two numbers of a line.
-- A pair written in words (from/to, "vs", "compared", "against", "instead of", "rather than", "(was X)", numbers
-  with side words: "645 without the patch, ~625 with batch") passes only where the
+- A pair written in words (from/to either way round, "vs", "compared", "against", "instead of", "rather than",
+  "(was X)", numbers with side words: "645 without the patch, ~625 with batch", or set in time:
+  "was 8 ms; now it is 9 ms"; a sentence may wrap anywhere) passes only where the
   extractor's readers of such text find a pair in the cue's paragraph: the sentence
   templates, statements across sentences, "label: value" rows and tables (`_worded_pair`).
   A claim of no change needs no number, but the extractor reads one only in a message with
@@ -225,8 +226,10 @@ _CUES = [re.compile(p, re.M) for p in (
     # a unit starts with a letter or %: looked ahead before the unit list is tried
     rf"{_U0}[^\n]{{0,120}}?{_U}",
     # (from here on: cues of a pair written in words, _WORDED)
-    *(rf"{w}(?<!\w{w})\b[^\n]{{0,80}}?{_N}" for w in ("vs", "versus", "compared", "against", "instead of",
-                                                     "rather than")),
+    # (a sentence wrapped between its words, or before the number: "rather\nthan 8.0 Gbps")
+    *(rf"{w}(?<!\w{w}){rest}\b(?s:.){{0,80}}?{_N}"
+      for w, rest in (("vs", ""), ("versus", ""), ("compared", ""), ("against", ""),
+                      ("instead", r"(?:[ \t]+|[ \t]*\n[ \t>]*)of"), ("rather", r"(?:[ \t]+|[ \t]*\n[ \t>]*)than"))),
     r"\((?:was|previously|before)\b[^\S\n]*:?[^\S\n]*[~≈]?\d",  # "8.2s (previously 14.7s)": the earlier value aside
 )]
 _UNITS_CUE = 5  # two numbers with units on a line: it counts only where read (_measures_read)
@@ -2192,7 +2195,14 @@ def _side_in_last_clause(before: str) -> bool:
         before = unwrap_side_notes(before)
     ahead = _CLAUSE.split(before.rstrip(" ,:~"))[-1]
     words = ahead.split()
-    return 0 < len(words) <= 8 and _is_variant(ahead)
+    if not 0 < len(words) <= 8:
+        return False
+    if _is_variant(ahead):
+        return True
+    # "was 8.0 Gbps; now it is 9.5 Gbps": a time names a side
+    from claims.prose import placed_in_time
+
+    return placed_in_time(ahead)
 
 
 def _side_after(text: str, end: int) -> bool:

@@ -973,6 +973,12 @@ _NOW_WORD = "now"
 _PAST = re.compile(r"(?i)\b(?:" + "|".join(rf"{w}\s+to(?:\s+\w+)?" if w == "used" else w for w in _PAST_WORDS)
                    + r")\s*(?:about|around|~|only|just)?\s*$")
 _NOW = re.compile(rf"(?i)\b{_NOW_WORD}\b")
+
+
+def placed_in_time(words: str) -> bool:
+    """Do the words before a number set it in the past ("was", "used to take") or now, as
+    side_claims reads a side from them? The gate (claims.prescan) asks the same."""
+    return _PAST.search(words) is not None or _NOW.search(words) is not None
 _NOW_LEAD = re.compile(rf"(?i)^\s*(?:and\s+|but\s+)?{_NOW_WORD}\b")
 
 # Words a number's side is read from, below zero and above (claims.lexicon.signed_words, with

@@ -192,6 +192,8 @@ def test_a_hunk_without_its_header_is_skipped_by_both() -> None:
     "from 12.3us\nto 10.1us\n",
     "Throughput is 9.5 Gbps, up from 8.0.\n",  # the later value first (prose's _UP_FROM): had been turned away
     "Throughput went up to 9.5 Gbps from 8.0.\n",  # (and _TO_FROM's)
+    "Latency was 8.0 ms;\nnow it is 9.5 ms.\n",  # a time names the sides (prose._PAST, _NOW), wrapped
+    "IOPS is 9.5 Mpps rather\nthan 8.0 Mpps.\n",  # a worded cue wrapped between its words
     "no readahead\nrx=4100 (250 MB)\npolls=900\nreadahead\nrx=5200 (317 MB)\n",  # a negation names a side
     "   1,200.5 msec task-clock\n\n-->\n\n   1,000.0 msec task-clock\n",  # an arrow line between blocks
     "base     ١٢\npatched  ١٥\n",  # Arabic-Indic digits read as numbers by the tokenizer
