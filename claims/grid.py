@@ -794,6 +794,14 @@ def _name_columns(g: Grid, k: int) -> None:
         if groups:
             g.groups = groups
             continue
+        tagged = _tagged_columns(hdr, spans, label_end)
+        if tagged is not None:  # "Insns (A)  Insns (B)  Insns (DIFF)": a group line and its tags in one
+            g.groups = tagged.groups
+            key.extend(x for _, _, x, _ in tagged.labels)
+            for j, (tag, unit) in enumerate(tagged.columns):
+                names[j].append(tag)
+                units[j] = units[j] or unit
+            continue
         if h + 1 < len(g.header) and sep == " " and ref.sep == " ":
             hdr = _spanning_to_title(g, hdr, spans, label_end)
         words: list[tuple[int, int, str, int]] = []  # start, end, text, column (-1 = label)
@@ -894,6 +902,72 @@ def _spanning_to_title(g: Grid, hdr: list[tuple[int, int, str, int]], spans: lis
     return out
 
 
+# a header cell naming its column by a measure and a tag ("Insns (A)", "Duration (us) (DIFF)")
+_TAGGED = re.compile(r"^(?P<m>[A-Za-z][^()]*?(?:\s*\([^()]{1,16}\))?)\s*\((?P<t>[^()]{1,16})\)$")
+
+
+@dataclass
+class _Tagged:
+    groups: list[tuple[str, list[int]]]  # each measure and its columns
+    columns: list[tuple[str, str | None]]  # each value column's tag and the unit its measure states
+    labels: list[tuple[int, int, str, int]]  # the header cells over the row labels
+
+
+def _tagged_columns(hdr: list[tuple[int, int, str, int]], spans: list[tuple[int, int]],
+                    label_end: int) -> _Tagged | None:
+    """A header line whose value columns are each named "<measure> (<tag>)", one measure
+    over a run of columns told apart by their tags (veristat's "Insns (A)  Insns (B)
+    Insns (DIFF)  States (A) ..."): the group line and the line of names under it that
+    _column_groups reads, written as one. The tags must be what tells variants apart
+    (the lexicon's side words, or lone capital letters as A/B runs name their inputs) and
+    changes, the same run of them in every group, two variants at least: "Latency (avg)
+    Latency (p99)" names two measures, not two variants. A tag padded apart from its
+    measure ("Insns    (DIFF)") is read with it."""
+    k = len(spans)
+    cells: list[tuple[int, int, str, int]] = []
+    for cell in hdr:
+        s, e, x, n = cell
+        if cells and _PAREN_UNIT.match(x) is None and x.startswith("(") and x.endswith(")") \
+                and "(" not in cells[-1][2] and cells[-1][1] >= label_end - 1:
+            ps, _, px, pn = cells[-1]
+            cells[-1] = (ps, e, f"{px} {x}", pn)  # "Insns    (DIFF)"
+            continue
+        if x.startswith("(") and x.endswith(")") and cells and cells[-1][1] >= label_end - 1 \
+                and _TAGGED.match(cells[-1][2]) is None and _PAREN_UNIT.match(x) is not None:
+            ps, _, px, pn = cells[-1]
+            cells[-1] = (ps, e, f"{px} {x}", pn)  # "States    (B)": "(B)" reads as a unit alone
+            continue
+        cells.append(cell)
+    labels = [c for c in cells if c[1] < label_end - 1]
+    values = [c for c in cells if c[1] >= label_end - 1]
+    if k < 2 or len(values) != k or any(sp[0] < 0 for sp in spans):
+        return None
+    parts = [_TAGGED.match(x) for _, _, x, _ in values]
+    if any(m is None for m in parts):
+        return None
+    measures = [m.group("m").strip() for m in parts if m is not None]
+    tags = [m.group("t").strip() for m in parts if m is not None]
+    runs: list[tuple[str, list[int]]] = []
+    for j, measure in enumerate(measures):
+        if runs and runs[-1][0] == measure:
+            runs[-1][1].append(j)
+        else:
+            runs.append((measure, [j]))
+    first = [tags[j] for j in runs[0][1]]
+    if any([tags[j] for j in cols] != first for _, cols in runs) or len(set(measures)) != len(runs):
+        return None
+    kinds = ["change" if _kind_of_name(t) == "change" else
+             "variant" if role(t) is not None or re.fullmatch(r"[A-Z]", t) else "other" for t in first]
+    if "other" in kinds or kinds.count("variant") < 2 or len(set(first)) != len(first):
+        return None
+    columns: list[tuple[str, str | None]] = []
+    for measure, cols in runs:
+        u = _UNIT_IN_TITLE.search(measure)
+        unit = u.group("u") if u is not None and is_unit(u.group("u")) else None
+        columns.extend((tags[j], unit) for j in cols)
+    return _Tagged([(_UNIT_IN_TITLE.sub("", m).strip(), cols) for m, cols in runs], columns, labels)
+
+
 def _column_groups(hdr: list[tuple[int, int, str, int]], below: list[tuple[int, int, str, int]],
                    spans: list[tuple[int, int]]) -> list[tuple[str, list[int]]]:
     """A header line naming groups of columns ("TCP_RR" and "UDP_RR" over "base patched
@@ -953,6 +1027,8 @@ def _kind_of_name(name: str) -> str:  # the axis, the long format); kept across 
         return "variant"
     if _PARAM_NAME.match(n):
         return "param"
+    if len(n) == 1 and n.isupper():
+        return "name"  # "A", "B": a run's or an input's letter ("Insns (B)"), not bytes
     # a lone letter ("v6.5+s") says nothing of the direction: only words name a metric
     if is_unit(n) or better_for(_LONE_LETTER.sub(" ", n), None) is not None or unit_kind(n):
         return "metric"

@@ -331,12 +331,52 @@ def test_a_difference_column_states_the_change_it_notes() -> None:
             "strobemeta.o on_event      45678      40000  -5678 (-12.43%)\n")
     got = [(c.baseline.label, c.candidate.label, c.baseline.value, c.candidate.value, c.claimed_change_pct)
            for c in ex(text).claims]
-    assert got == [("(A)", "(B)", 12345, 10000, -19.0), ("(A)", "(B)", 45678, 40000, -12.43)]
+    assert got == [("A", "B", 12345, 10000, -19.0), ("A", "B", 45678, 40000, -12.43)]
     # a difference printed bare states no percentage
     text = ("Benchmark          Base      Patched    Delta\n"
             "netperf TCP_RR     12345     13456      +1111\n"
             "netperf UDP_RR     22345     23456      +1111\n")
     assert [c.claimed_change_pct for c in ex(text).claims] == [None, None]
+
+
+def test_measures_tagged_by_their_inputs_are_groups_of_columns() -> None:
+    """veristat compares two runs as "<measure> (A)  <measure> (B)  <measure> (DIFF)" for
+    each measure, on one header line. With two measures the header named no column: the
+    four pairs were read as changes named "change" and "t", the States lost; with one
+    measure, "States (B)" was bytes and the pairs ran B -> A (407 -> 322, and 407 -> 85 from
+    the DIFF column): a regression of the candidate read as a gain. The measure is a group
+    of columns, the tags name its columns (A, B: the inputs as veristat lists them), and the
+    DIFF column's numbers confirm which is the baseline."""
+    text = ("File                 Program     Insns (A)  Insns (B)  Insns    (DIFF)  States (A)  States (B)  States (DIFF)\n"
+            "-------------------  ----------  ---------  ---------  ---------------  ----------  ----------  -------------\n"
+            "pyperf600.bpf.o      on_event        90466      64130  -26336 (-29.11%)        5016        3580  -1436 (-28.63%)\n"
+            "strobemeta.bpf.o     on_event       169718     151231  -18487 (-10.89%)        4570        4301   -269 (-5.89%)\n")
+    got = [(c.metric.split()[0], c.baseline.label, c.candidate.label, c.baseline.value, c.candidate.value,
+            c.claimed_change_pct, c.unit) for c in ex(text).claims]
+    assert got == [("Insns", "A", "B", 90466, 64130, -29.11, None), ("Insns", "A", "B", 169718, 151231, -10.89, None),
+                   ("States", "A", "B", 5016, 3580, -28.63, None), ("States", "A", "B", 4570, 4301, -5.89, None)]
+    text = ("File                       Program        States (A)  States (B)  States (DIFF)\n"
+            "-------------------------  -------------  ----------  ----------  -------------\n"
+            "bpf_loop_bench.bpf.o       benchmark               1           2  +1 (+100.00%)\n"
+            "pyperf600_bpf_loop.bpf.o   on_event              322         407  +85 (+26.40%)\n")
+    assert [(c.baseline.value, c.candidate.value, c.claimed_change_pct, c.unit) for c in ex(text).claims] == [
+        (1, 2, 100.0, None), (322, 407, 26.4, None)]
+    # a unit stated by the measure is the columns'; tags of the lexicon's sides are read so too
+    text = ("Test          Duration (us) (before)  Duration (us) (after)\n"
+            "tcp_stream                     120                     65\n"
+            "udp_stream                     465                    467\n")
+    assert [(c.baseline.value, c.candidate.value, c.unit, c.better) for c in ex(text).claims] == [
+        (120, 65, "us", "lower"), (465, 467, "us", "lower")]
+
+
+def test_tags_that_name_measures_are_no_groups() -> None:
+    """"Latency (avg)  Latency (p99)" names two measures of one quantity, not two variants:
+    the rows hold the variants, and each column stays a measure of its own."""
+    text = ("Config        Latency (avg)  Latency (p99)\n"
+            "baseline             12.1           40.2\n"
+            "patched              11.0           31.9\n")
+    assert [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims] == [
+        ("Latency (avg)", 12.1, 11.0), ("Latency (p99)", 40.2, 31.9)]
 
 
 def test_rows_of_the_runs_noise_are_no_claims() -> None:
