@@ -651,7 +651,9 @@ def _header_above(lines: Sequence[Line], j: int, depth: int, skip: set[int]) -> 
 
 _NAME_WORD = re.compile(r"[a-z][\w+.-]{2,30}")  # a word that names a thing: no code punctuation, 3+ letters
 _JOINER = re.compile(r"[+&/]|and|with|w/")
-_BLOCK_CODE = re.compile(r"[;{}]|/\*|\*/")  # an intro line "RAMDISK (vq == vcpu):" is a title, not code
+# an intro line "RAMDISK (vq == vcpu):" is a title, not code; so is a sentence with a
+# semicolon between its clauses ("The retransmits are gone; nstat over 60s:")
+_BLOCK_CODE = re.compile(r"[{}]|;(?![^\S\n]+[A-Za-z])|/\*|\*/")
 _DIGIT = re.compile(r"\d")
 _LABEL_VALUE = re.compile(r"^[^:\d]{1,40}:\s*[~<+-]?\d")  # "Before: 5.2Mpps" in a piece of its own
 _SHELLISH = re.compile(r"(?:^|\s)-\S|[&;=$`<>]|^\S*/|\(qemu\)|#")
@@ -1159,7 +1161,8 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
                 and not all(x in ("name", "variant") for x in rkinds):
             return None
         base = ref_row if ref_row is not None else _pick([labels[i] for i in body], body)
-        if not _comparable([[(rows[base].cells[j], rows[i].cells[j]) for j in vcols] for i in body if i != base]):
+        if not _comparable([[(rows[base].cells[j], rows[i].cells[j]) for j in vcols] for i in body
+                            if i != base and not _named_sides(labels[base], labels[i])]):
             return None
         return _Axis(True, body, base)
     if col_score > row_score and col_score > 0 and len(vcols) >= 2:
@@ -1172,7 +1175,8 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
                 and not all(kinds[j] == "name" for j in vcols):
             return None
         bj = computed_base if computed_base is not None else _pick(names, vcols)
-        if not _comparable([[(rows[i].cells[bj], rows[i].cells[j]) for i in body] for j in vcols if j != bj]):
+        if not _comparable([[(rows[i].cells[bj], rows[i].cells[j]) for i in body] for j in vcols
+                            if j != bj and not _named_sides(g.names[bj], g.names[j])]):
             return None
         return _Axis(False, vcols, bj)
     return None
@@ -1188,6 +1192,13 @@ def _numbered_boxes(rows: list[GRow]) -> bool:
 
 
 FAR_APART = 100.0  # times: two sides of one comparison are not this far apart in most cells
+
+
+def _named_sides(base: str, cand: str) -> bool:
+    """Are `base` and `cand` named as the two sides of a comparison ("before" / "after",
+    "w/o patch" / "w/ patch")? Their numbers may then lie any distance apart: nstat's
+    "TcpRetransSegs  18231  12" under "before  after" is the fix, not two quantities."""
+    return role(base) == "baseline" and role(cand) == "candidate"
 
 
 def _comparable(groups: list[list[tuple[Cell | None, Cell | None]]]) -> bool:

@@ -379,6 +379,20 @@ def test_tags_that_name_measures_are_no_groups() -> None:
         ("Latency (avg)", 12.1, 11.0), ("Latency (p99)", 40.2, 31.9)]
 
 
+def test_sides_named_before_and_after_may_lie_far_apart() -> None:
+    """A fix that removes retransmits moves a counter a thousandfold, to zero: nstat's
+    "TcpRetransSegs  18231  12" under "before  after" gave no claim, as unixbench's
+    reference constant beside its result does (a candidate orders of magnitude from the
+    baseline in most cells). Columns the lexicon names as the two sides are compared at
+    any distance; unixbench's "BASELINE  RESULT" still are not."""
+    text = ("                       before      after\n"
+            "TcpRetransSegs          18231         12\n"
+            "TcpExtTCPLostRetransmit   412          0\n")
+    assert _pairs(text) == [(18231, 12), (412, 0)]
+    # an intro sentence with a semicolon is prose, not a line of code over a listing
+    assert _pairs("The retransmits are gone; nstat over 60s of the same load:\n\n" + text) == [(18231, 12), (412, 0)]
+
+
 def test_rows_of_the_runs_noise_are_no_claims() -> None:
     """mmtests prints "Stddev" and "CoeffVar" rows beside "Hmean" and "Min": the spread of
     the runs, which a verdict cannot confirm or refute as a change; they had been claims of
