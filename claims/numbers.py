@@ -478,6 +478,19 @@ _UNWANTED = re.compile(r"(?<![a-z])(?i:miss|loss|retrans|fault|stall|error|errs\
 
 
 _LATENCY = re.compile(r"(?i)latenc")
+# Events a change is made to avoid, counted: what the measure's name ends with, counted
+# (plural) or as a rate ("TLB flushes", "VM exits per second", "IPI rate", "context
+# switches/s"). Only as the head of the name: "throughput with interrupt coalescing" is a
+# throughput, and "by syscall" beside "by xsk" names a way of doing it, not a count.
+_EVENT = r"(?:flush|shootdown|ipi|interrupt|irq|wake-?up|context[- ]switch|migration|vm[- ]?exit|exit|syscall|system call|bounce)"
+_EVENTS = re.compile(rf"(?i)\b(?:{_EVENT}(?:e?s)(?:\s+(?:count|per\s+sec(?:ond)?)|/s(?:ec)?)?"
+                     rf"|{_EVENT}\s+(?:rate|count))$")
+
+
+def names_events(name: str) -> bool:
+    """Does the measure `name` count events a change is made to avoid ("TLB flushes", "VM
+    exits", "IPI rate"), whose count or rate is better lower?"""
+    return _EVENTS.search(_CPU_COUNT.sub(" ", _OPTION.sub("", name)).strip()) is not None
 
 
 def names_a_cost(word: str) -> bool:
@@ -495,6 +508,8 @@ def better_for(metric: str | None, unit: str | None) -> Literal["higher", "lower
         return "lower"  # a latency is lower-is-better whatever it is of ("Request Latencies", "trans latency")
     if unit and _DURATION.match(_unit_text(unit)) and "idle" not in text.lower():
         return "lower"  # a time, whatever it is of: ioping's "99 requests completed in 9.81 ms"
+    if names_events(metric or ""):
+        return "lower"  # "TLB flushes", "IPI rate" (per second or not): events the change avoids
     if _HIGHER.search(text):
         return "higher"
     if _LOWER.search(text):

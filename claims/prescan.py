@@ -241,10 +241,12 @@ _DIGIT_FIRST = frozenset({1, 4, _UNITS_CUE})
 _ARROWS = _by_first_char(*((mark, head + _ARROW_TAIL) for mark, head in _ARROW_HEADS), flags=re.M)
 # "from X to Y", also wrapped across a line break: a `to` before a number, with a digit in
 # the 61 characters before it (the last digit, then up to 60 others).
-_TO = re.compile(r"to(?<!\wto)[\s>]+[~≈]?[+-]?\d")
+# (a hedge between, as claims.prose's templates allow: "to about 310k", "from ~1.2M")
+_HEDGE = r"(?:(?:about|around|approx\.?)[\s>]+)?"
+_TO = re.compile(rf"to(?<!\wto)[\s>]+{_HEDGE}[~≈]?[+-]?\d")
 # and the other order, the later value first: "9.5 Gbps, up from 8.0", "dropped to 12 (from
 # 15)" (claims.prose's _UP_FROM and _TO_FROM): a `from` before a number, a digit before it
-_FROM = re.compile(r"from(?<!\wfrom)[\s>]+[~≈]?[+-]?\d")
+_FROM = re.compile(rf"from(?<!\wfrom)[\s>]+{_HEDGE}[~≈]?[+-]?\d")
 
 
 def _from_to(text: str) -> Iterator[int]:

@@ -39,6 +39,7 @@ from claims.numbers import (
     is_rate,
     is_unit,
     names_a_cost,
+    names_events,
     parse_number,
     tokenize,
     tokens,
@@ -93,7 +94,7 @@ _ARROWS = frozenset({"->", "=>", "→", "-->"})
 _WORSE = re.compile(r"(?i)^worse\b")  # "3x worse": a factor of merit, down (_each_measure turns it)
 _STRONG_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|reduc\w*|decreas\w*|dropp?\w*|"
                           r"regress\w*|degrad\w*|went|goes|gone|jump\w*|rais\w*|rises|rose|risen|fell|falls|"
-                          r"grew|grows|climb\w*|shr[iu]nk\w*|sav(?:es|ed|ing))\b")
+                          r"grew|grows|climb\w*|shr[iu]nk\w*|sav(?:es|ed|ing)|lower(?:s|ed|ing))\b")
 _PERF_WORD = re.compile(r"(?i)\b(?:throughput|latency|bandwidth|pps|bps|iops|ops|rate|tps|qps|rps|"
                         r"cycles|score|trans|requests|transactions|speed|time)\b")
 _MORE_PERF = re.compile(r"(?i)^(?:more|less|higher|lower|fewer)\s+(?:throughput|bandwidth|pps|iops|"
@@ -499,6 +500,12 @@ def _as_table(group: list[Segment], rows: list[Row]) -> list[Claim]:
     return table_claims(table)
 
 
+def _magnitudes(ua: str | None, ub: str | None) -> tuple[str, str] | None:
+    """The two sides' magnitudes when each is one and they differ ("1.2M" / "300k")."""
+    a, b = (u.rstrip(".,;)") if u else "" for u in (ua, ub))
+    return (a, b) if a in MAGNITUDES and b in MAGNITUDES and a.lower() != b.lower() else None
+
+
 def _counted(before: str) -> bool:
     """A bare magnitude ("812k") counts something when the sentence names a rate or a
     change just before it ("RPS went up from 812k"), not a size ("from 4K pages")."""
@@ -549,6 +556,11 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
             first, last = last, first
         a, b = parse_number(m.group("a")), parse_number(m.group("b"))
         ua, ub = (_per_second(text, m, g) for g in ("ua", "ub"))
+        if ua and ub and ub in (f"{ua}/s", "/s") and m.re is _FROM_TO:
+            ua = ub  # "from 120k to 20k per second": both sides per second
+        per_second = ub == "/s"  # "from 45000 to 1200 per second": a count, per second
+        if per_second:
+            ua = ub = None
         a, ua = _clocked(m.group("a"), ua, a)
         b, ub = _clocked(m.group("b"), ub, b)
         if ub and not is_unit(ub.rstrip(".,;)")) and ub.rstrip(".,;)") not in MAGNITUDES \
@@ -557,15 +569,18 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
         if a is None or b is None or _LEADING_ZERO.match(m.group("a")) or _LEADING_ZERO.match(m.group("b")):
             continue
         pre = text[max(0, m.start() - 2):m.start()]
-        if ua and ub and ua.lower() != ub.lower() and not (ua.startswith("%") and ub.startswith("%")):
+        scales = _magnitudes(ua, ub)  # "from 1.2M to 300k": one count at two scales, each side's kept
+        if ua and ub and ua.lower() != ub.lower() and not (ua.startswith("%") and ub.startswith("%")) and not scales:
             continue
         unit = (ub or ua or "").rstrip(".,;)") or None
         after = (m.group("next") or "").strip().rstrip(".,;)")
         if unit in MAGNITUDES and (ua or "") == (ub or "") and after and is_unit(unit + after) \
                 and not _SIZE_UNITS.match(unit + after):
             unit = unit + after  # "from ~600k to ~800k IOPS": kIOPS
-        elif unit in MAGNITUDES and (ua or "") == (ub or "") and _counted(text[max(0, m.start() - 200):m.start()]):
-            pass  # "the RPS went up from 812k to 901k"
+        elif unit in MAGNITUDES and ((ua or "") == (ub or "") or scales) and (
+                _counted(text[max(0, m.start() - 200):m.start()]) or _STRONG_VERB.search(text[max(0, m.start() - 80):m.start()])
+                and better_for(_metric_before(text, m.start()), None) is not None):
+            pass  # "the RPS went up from 812k to 901k", "VM exits dropped from 1.2M to 300k"
         elif unit is not None and not is_unit(unit):
             continue
         near = text[max(0, m.start() - 80):m.start()]
@@ -579,13 +594,15 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
         if mid and mid[0].lower() == "of":
             mid = mid[1:]  # "95% of line rate, up from 80%": what the share is of names it
         metric = " ".join(mid) if mid and _MEASURE.match(mid[-1]) else _metric_before(text, m.start(), unit) or (unit or "value")
+        if per_second and not _PER_SECOND_END.search(metric):
+            metric += " per second"
         if unit is not None and unit not in MAGNITUDES and _SIZE_UNITS.match(unit) and not (
                 better_for(metric, None) == "lower" and _STRONG_VERB.search(near)):
             continue  # a size set, not measured: but "the memory footprint drops from 120MB to 90MB"
         if "+" in pre or "-" in pre:
             continue
         claim = Claim(metric=metric, unit=unit, better=better_for(metric, unit),
-                      baseline=Value(a, label="from", unit=unit, line=first),
+                      baseline=Value(a, label="from", unit=scales[0] if scales else unit, line=first),
                       candidate=Value(b, label="to", unit=unit, line=last),
                       lines=(first, last), depth=ln.depth, author=ln.author,
                       message_id=ln.message_id)
@@ -607,6 +624,7 @@ def _sets_a_knob(before: str) -> bool:
 
 
 _PER_SECOND = re.compile(r"(?i)\s+per\s+(?:second|sec)\b")
+_PER_SECOND_END = re.compile(r"(?i)\bper\s+sec(?:ond)?$")
 
 
 _Unit = TypeVar("_Unit", bound=str | None)
@@ -626,6 +644,8 @@ def _per_second(text: str, m: re.Match[str], group: str) -> str | None:
     if not u:
         return None
     u = u.rstrip(".,;)") or None
+    if u and u.lower() == "per" and _PER_SECOND.match(text, m.start(group) - 1):
+        return "/s"  # "from 45000 to 1200 per second": a count per second
     if u and not is_unit(u) and _PER_SECOND.match(text, m.end(group)) and is_unit(u + "/s"):
         return u + "/s"
     return u
@@ -690,6 +710,10 @@ def _metric_before(text: str, pos: int, unit: str | None = None, subject_verb: b
                 j -= 1
             return " ".join(words[j:k + 1])
     kind = unit_kind(unit) or ("rate" if unit and is_rate(unit) else None)
+    if kind == "rate":  # "Context switches went down from 52k/s": the rate of what the subject counts
+        subject = _subject_words(_words_before(text, pos))
+        if names_events(subject):
+            return subject
     if kind:  # "XDP_DROP goes 24.1 Mpps -> 26.3 Mpps" -> "XDP_DROP packet rate"
         test = next((w for w in reversed(words[-8:])
                      if re.fullmatch(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+|(?:tcp|udp|sctp)_[a-z]{2,8}", w)), None)
@@ -719,6 +743,12 @@ def _subject_words(words: str, need_verb: bool = False) -> str:
         ws = objects if objects and not need_verb else ws[:verb]
     while len(ws) > 1 and ws[0].lower() in _DETERMINERS:
         ws.pop(0)
+    # "the number of TLB flushes dropped from": what is counted (the words before may have
+    # been cut between "number" and "of")
+    if len(ws) > 1 and ws[0].lower() in ("number", "count"):
+        ws = ws[1:]
+    if len(ws) > 1 and ws[0].lower() == "of":
+        ws = ws[1:]
     return " ".join(ws)
 
 

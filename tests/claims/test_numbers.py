@@ -155,7 +155,10 @@ def test_the_cpu_left_idle_is_better_when_higher() -> None:
     (tests/claims/test_extract_netdev_shapes.py: work moved off a core is not better by itself)."""
     for metric, unit in (("cpu idle=", "%"), ("CPU idle", "%"), ("cpu-idle", None)):
         assert better_for(metric, unit) == "higher", metric
-    assert better_for("CPU utilization", "%") == "lower" and better_for("idle wakeups", None) is None
+    assert better_for("CPU utilization", "%") == "lower"
+    # "idle" makes no rate of wakeups higher-better: wakeups are events a change avoids
+    # (powertop's wakeups/s), lower-better (this said None before counts of events had one)
+    assert better_for("idle wakeups", None) == "lower"
     assert better_for("Average: %idle", None) is None
     got = ex("rx dim off: cpu idle= ~35%\nrx dim on: cpu idle= ~76%\n").claims
     assert [(c.baseline.value, c.candidate.value, c.better) for c in got] == [(35, 76, "higher")]
