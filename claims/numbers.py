@@ -448,12 +448,23 @@ def _prefixed(unit: str | None) -> tuple[float, str] | None:
     return _PREFIX_SCALE[unit[0]], rest
 
 
+_SECONDS = {"ns": 1e-9, "nsec": 1e-9, "nsecs": 1e-9, "nanosecond": 1e-9, "nanoseconds": 1e-9,
+            "us": 1e-6, "µs": 1e-6, "usec": 1e-6, "usecs": 1e-6, "microsecond": 1e-6, "microseconds": 1e-6,
+            "ms": 1e-3, "msec": 1e-3, "msecs": 1e-3, "millisecond": 1e-3, "milliseconds": 1e-3,
+            "s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0, "seconds": 1.0,
+            "min": 60.0, "mins": 60.0, "minute": 60.0, "minutes": 60.0}
+
+
 def common_scale(a_unit: str | None, b_unit: str | None) -> tuple[float, float, str | None] | None:
     """Two values printed at different magnitudes of one unit ("950K" / "1.1M", "940 Mbps"
-    / "1.2 Gbps", "op/s" / "kop/s"): the factors that bring both to the bare unit, and
-    that unit. A pair compares numbers only in one unit (grid cells and block lines alike)."""
+    / "1.2 Gbps", "op/s" / "kop/s", "1.2ms" / "950us"): the factors that bring both to the
+    bare unit, and that unit. A pair compares numbers only in one unit (grid cells and block
+    lines alike)."""
     if a_unit == b_unit or a_unit is None or b_unit is None:
         return None
+    ta, tb = _SECONDS.get(a_unit.lower()), _SECONDS.get(b_unit.lower())
+    if ta is not None and tb is not None:
+        return (None if ta == tb else (ta, tb, "s"))
     a, b = _prefixed(a_unit), _prefixed(b_unit)
     if a is None and b is None:
         return None

@@ -35,6 +35,7 @@ from claims.numbers import (
     Token,
     better_for,
     clock_seconds,
+    common_scale,
     has_digit,
     is_rate,
     is_unit,
@@ -501,9 +502,12 @@ def _as_table(group: list[Segment], rows: list[Row]) -> list[Claim]:
 
 
 def _magnitudes(ua: str | None, ub: str | None) -> tuple[str, str] | None:
-    """The two sides' magnitudes when each is one and they differ ("1.2M" / "300k")."""
+    """The two sides' units when they differ as scales of one quantity do ("1.2M" /
+    "300k", "1.2ms" / "950us", "1.2GB" / "800MB"): each side keeps its own."""
     a, b = (u.rstrip(".,;)") if u else "" for u in (ua, ub))
-    return (a, b) if a in MAGNITUDES and b in MAGNITUDES and a.lower() != b.lower() else None
+    if a in MAGNITUDES and b in MAGNITUDES and a.lower() != b.lower() or common_scale(a or None, b or None):
+        return a, b
+    return None
 
 
 def _counted(before: str) -> bool:
@@ -849,9 +853,10 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             if sa - sb >= 0.35 and (sa >= CANDIDATE_AT or sb <= BASELINE_AT):
                 # "45us with the patch vs 61us without": the words, not the order, give the sides
                 a, b, name_a, name_b = b, a, name_b, name_a
-            elif pat is _SENTENCE_PAIRS[0] and not (name_a or name_b) and better_for(metric, unit) == "higher" \
+            elif pat is _SENTENCE_PAIRS[0] and not (name_a or name_b) and better_for(metric, unit) is not None \
                     and _stated_against(text, m, a, b):
-                # "20% faster than the old one (12.1 vs 10.1 Mpps)": the stated change orders them
+                # "20% faster than the old one (12.1 vs 10.1 Mpps)", "latency is down 20% (1.5us vs
+                # 1.9us)": the stated change, signed as the value moves, orders them
                 a, b = b, a
             names = {"la": name_a, "lb": name_b}
             la, lb = _line_at(ln, m.start("a")), _line_at(ln, m.start("b"))

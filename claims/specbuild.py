@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 from claims import safety
 from claims.model import Claim, Extraction, Line, Message, SetupStep, Value
 from claims.model import Command as MailCommand
-from claims.numbers import better_for
+from claims.numbers import MAGNITUDES, better_for
 from claims.shell import basename, invocation, split_words, without_redirections
 from claims.spec import Action, Command, Kernel, Metric, RunPlan, Source, Spec, Variant
 from claims.spec import schema as spec_schema
@@ -543,6 +543,8 @@ def _metric(c: Claim, variant: str, bench: _Bench) -> Metric:
     runs = [v.runs for v in (b, k) if v is not None and v.runs]
     change = c.claimed_change_pct if c.claimed_change_pct is not None else c.change_pct
     unit = c.unit or (b.unit if b else None)
+    if b is not None and k is not None and b.unit and k.unit and b.unit != k.unit and b.unit not in MAGNITUDES:
+        unit = b.unit  # "from 1.2ms to 950us": both numbers go in the baseline's unit
     # a claim the extractor could not name (numbers in a garbled line) still needs a name
     # the spec schema accepts, or the spec does not read back (bench/fuzz.py seed 2018316)
     sample = _sample(c, unit, bench)

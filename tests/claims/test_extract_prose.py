@@ -806,3 +806,29 @@ def test_counts_of_events_a_change_avoids(sentence: str, metric: str, pair: tupl
 ])
 def test_settings_counted_are_still_no_claims(sentence: str) -> None:
     assert ex(sentence).claims == []
+
+
+@pytest.mark.parametrize(("sentence", "units", "change"), [
+    ("The p99 latency improves from 1.2ms to 950us.", ("ms", "us"), -20.83),
+    ("Boot time is reduced from 4.2s to 3100ms.", ("s", "ms"), -26.19),
+    ("Memory usage drops from 1.2GB to 800MB.", ("GB", "MB"), -33.33),
+    ("Throughput went from 940 Mbps to 1.2 Gbps.", ("Mbps", "Gbps"), 27.66),
+])
+def test_from_to_at_two_scales_of_one_unit(sentence: str, units: tuple[str, str], change: float) -> None:
+    """A latency that fell below a millisecond is written in the next unit down; "from
+    X to Y" had wanted both units equal and gave nothing. Each side keeps its unit as
+    printed (the corpus records values as printed) and the change reads them at one scale:
+    numbers.common_scale knows times now as it knew K/M/G prefixes."""
+    (c,) = ex(sentence).claims
+    assert (c.baseline.unit, c.candidate.unit) == units
+    assert round(c.change_pct or 0, 2) == change
+
+
+def test_a_stated_change_orders_an_unnamed_pair_of_a_cost() -> None:
+    """"Page fault latency is down 20% (avg 1.5us vs 1.9us)": the new value first. The
+    stated change ordered such a pair only for higher-better measures, so this was a rise
+    of 26.7% beside a stated -20%: a reproduced improvement judged against the wrong way."""
+    (c,) = ex("Page fault latency is down 20% (avg 1.5us vs 1.9us).").claims
+    assert (c.baseline.value, c.candidate.value, c.claimed_change_pct) == (1.9, 1.5, -20.0)
+    (c,) = ex("The p99 latency went up 10% (55us vs 50us).").claims
+    assert (c.baseline.value, c.candidate.value, c.claimed_change_pct) == (50, 55, 10.0)

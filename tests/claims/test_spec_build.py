@@ -272,3 +272,15 @@ def test_more_configurations_than_one_spec_holds_split_into_specs_that_load():
     assert sum(len(s.metrics) for s in specs) == 40
     for s in specs:
         assert Spec.from_yaml(s.to_yaml()) == s
+
+
+def test_a_pair_at_two_scales_is_specified_in_the_baseline_unit():
+    """"The p99 latency improves from 1.2ms to 950us": the spec gives both numbers in one
+    unit, the baseline's (1.2 ms -> 0.95 ms), not the candidate's unit beside the baseline's
+    number (1.2 us)."""
+    from tests.extractkit import ex
+
+    e = ex("netperf -H peer -t TCP_RR\n\nThe p99 latency improves from 1.2ms to 950us.\n")
+    (spec,) = build_specs([e])
+    (m,) = spec.metrics
+    assert (m.unit, m.baseline, round(m.candidate or 0, 3)) == ("ms", 1.2, 0.95)
