@@ -42,6 +42,7 @@ from claims.prescan import message_might_have_claims, might_have_claims
 from claims.prose import (
     Passage,
     arrow_claims,
+    as_way,
     from_to_claims,
     group_claims,
     no_change_claims,
@@ -289,7 +290,8 @@ def _attach_relative(claims: list[Claim], left: Sequence[Passage]) -> list[Claim
                 near = [c for c in near if c.change_pct is not None
                         and abs(abs(v) - abs(c.change_pct)) <= max(0.6, 0.05 * abs(v))]
             if len(near) == 1:
-                near[0].claimed_change_pct = v
+                # a change of merit beside a pair whose direction is known: the way it moves
+                near[0].claimed_change_pct = round(as_way(v, near[0].better), 2) if rel.merit else v
                 continue
             out.append(rel)
     return out

@@ -854,7 +854,7 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
                 # "45us with the patch vs 61us without": the words, not the order, give the sides
                 a, b, name_a, name_b = b, a, name_b, name_a
             elif pat is _SENTENCE_PAIRS[0] and not (name_a or name_b) and better_for(metric, unit) is not None \
-                    and _stated_against(text, m, a, b):
+                    and _stated_against(text, m, a, b, better_for(metric, unit)):
                 # "20% faster than the old one (12.1 vs 10.1 Mpps)", "latency is down 20% (1.5us vs
                 # 1.9us)": the stated change, signed as the value moves, orders them
                 a, b = b, a
@@ -885,12 +885,14 @@ def _values(c: Claim) -> tuple[float | None, float | None, bool]:
             b is not None and d is not None and b.label is None and d.label is None)
 
 
-def _stated_against(text: str, m: re.Match[str], a: float, b: float) -> bool:
+def _stated_against(text: str, m: re.Match[str], a: float, b: float, way: str | None = None) -> bool:
     """True when the change the sentence states beside an unnamed "X vs Y" fits Y -> X and
-    not X -> Y: its sign says the first number is the new one."""
+    not X -> Y: its sign says the first number is the new one. A change of merit (its
+    measure unnamed: "perf bench shows 5% improvement: 5.123 sec vs 5.392 sec") is read
+    as the way a measure of direction `way` moves (as_way)."""
     lo, hi = _sentence_around(text, m.start(), m.end())
-    stated = [c.claimed_change_pct for c in relative_claims(Line(text[lo:hi], 0))
-              if c.claimed_change_pct is not None]
+    stated = [as_way(c.claimed_change_pct, way) if c.merit else c.claimed_change_pct
+              for c in relative_claims(Line(text[lo:hi], 0)) if c.claimed_change_pct is not None]
     if len(stated) != 1 or not a or not b:
         return False
     pct, forward, back = stated[0], (b / a - 1) * 100, (a / b - 1) * 100
@@ -1564,9 +1566,22 @@ def _each_measure(metric: str, value: float, behind: str, after: str,
         measure = _FACTOR_WORDS.sub("", n)  # "1.55 times faster": a factor's words, no run time
         way = "lower" if _LOWER_BETTER.search(measure) else better_for(measure, None) if measure else None
         if evaluative and way == "lower":
-            value = round((100.0 / (100.0 + value) - 1.0) * 100.0, 2) if factor else -value  # (of a rounded ratio)
+            value = round(as_way(value, way, factor), 2)  # (of a rounded ratio)
         out.append((n, value, evaluative and way is None))
     return out
+
+
+def as_way(merit: float, way: str | None, factor: bool | None = None) -> float:
+    """A change stated by its merit (better +, worse -) as the way a measure of direction
+    `way` moves: a lower-better measure that got better went down. A `factor`'s ratio is
+    inverted ("2x faster": the time halves, -50%), a percentage's sign is turned ("5%
+    improvement" of a time: -5%, the corpus' convention). Not known which it was, a change
+    of merit of 100% or more can only be a factor's."""
+    if way != "lower":
+        return merit
+    if factor is None:
+        factor = merit >= 100.0
+    return (100.0 / (100.0 + merit) - 1.0) * 100.0 if factor else -merit
 
 
 _FACTOR_UNITS = frozenset({"x", "X", "×"})

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from claims.prose import as_way
 from claims.spec import Metric, RunPlan, sample_name
 from runners.results import Results, Verdict, VerdictKind
 from verifier import arith
@@ -180,8 +181,7 @@ def claimed_of(metric: Metric) -> Claimed:
                 return Claimed(1 if c > 0 else -1, abs(log_ratio(c)), c, undirected=(
                     f"the mail calls the change {abs(c):.1f}% {'better' if c > 0 else 'worse'} and "
                     "neither it nor the tool says which way is better for this measure"))
-            if metric.better == "lower":  # "2x faster" of a time is half of it: the ratio inverted
-                c = (100.0 / (100.0 + c) - 1.0) * 100.0
+            c = as_way(c, metric.better, factor=True)  # "2x faster" of a time is half of it: the ratio inverted
         return Claimed(1 if c > 0 else -1, abs(log_ratio(c)), c)
     better = metric.better
     if better in ("higher", "lower"):

@@ -832,3 +832,19 @@ def test_a_stated_change_orders_an_unnamed_pair_of_a_cost() -> None:
     assert (c.baseline.value, c.candidate.value, c.claimed_change_pct) == (1.9, 1.5, -20.0)
     (c,) = ex("The p99 latency went up 10% (55us vs 50us).").claims
     assert (c.baseline.value, c.candidate.value, c.claimed_change_pct) == (50, 55, 10.0)
+
+
+@pytest.mark.parametrize(("sentence", "pair", "change"), [
+    ("perf bench sched messaging shows 5% improvement: 5.123 sec vs 5.392 sec.", (5.392, 5.123), -5.0),
+    ("perf bench sched messaging shows 5% improvement (5.123 sec vs 5.392 sec).", (5.392, 5.123), -5.0),
+    ("hackbench is 2x faster: 10.2 sec vs 5.1 sec.", (10.2, 5.1), -50.0),
+])
+def test_a_change_of_merit_beside_a_pair_of_a_cost_is_the_way_it_moves(
+        sentence: str, pair: tuple[float, float], change: float) -> None:
+    """A change stated by its merit where the sentence names no measure ("perf bench ...
+    shows 5% improvement", "hackbench is 2x faster") is +5% and +100%; beside a pair of
+    times it is the time's change, -5% and -50%. It had been attached as it stood, and it
+    ordered the unnamed pair by that sign: 5.123 -> 5.392 sec claimed +5% (a slower run
+    claimed as the improvement), 5.1 -> 10.2 sec claimed +100%."""
+    (c,) = ex(sentence).claims
+    assert ((c.baseline.value, c.candidate.value), c.claimed_change_pct, c.better) == (pair, change, "lower")
