@@ -494,7 +494,7 @@ _LATENCY = re.compile(r"(?i)latenc")
 # switches/s"). Only as the head of the name: "throughput with interrupt coalescing" is a
 # throughput, and "by syscall" beside "by xsk" names a way of doing it, not a count.
 _EVENT = r"(?:flush|shootdown|ipi|interrupt|irq|wake-?up|context[- ]switch|migration|vm[- ]?exit|exit|syscall|system call|bounce)"
-_EVENTS = re.compile(rf"(?i)\b(?:{_EVENT}(?:e?s)(?:\s+(?:count|per\s+sec(?:ond)?)|/s(?:ec)?)?"
+_EVENTS = re.compile(rf"(?i)(?<![a-z])(?:{_EVENT}(?:e?s)(?:\s+(?:count|per\s+sec(?:ond)?)|/s(?:ec)?)?"
                      rf"|{_EVENT}\s+(?:rate|count))$")
 
 

@@ -756,7 +756,7 @@ def _subject_words(words: str, need_verb: bool = False) -> str:
     return " ".join(ws)
 
 
-_NUM_UNIT = (r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[KMGk]\s(?=[A-Za-z][\w/]{{0,14}}/s\b|[tqrk]?[pt]s\b)[\w/]+|"
+_NUM_UNIT = (r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[KMGk]\s(?=[A-Za-z][\w/]{{0,14}}/s(?:ec)?\b|[tqrk]?[pt]s\b)[\w/]+|"
              + _CLOCK_UNIT.replace("{", "{{").replace("}", "}}") + r"|[A-Za-zµ%/][\w/%]{{0,14}})?")
 _NAMED = r"(?:\s*\((?P<l{0}>[^()\n]{{1,20}})\))?"  # "45us (base) vs 38us (patched)"
 _CHANGE_NOUN = r"(?:patch(?:es|set)?|changes?|series|fix(?:es)?)"
@@ -834,7 +834,8 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
                 continue  # sizes set; factors proposed ("e.g. 2x rather than 16x"), each a ratio, no side's measure
             pos = min(m.start("a"), m.start("b"))
             if (unit is None or scaled) and not _PERF_WORD.search(text[max(0, pos - 80):pos]) \
-                    and not _TEST_WORD.search(text, max(0, pos - 80), pos):  # "TCP_RR ...: 31100 vs 31150"
+                    and not _TEST_WORD.search(text, max(0, pos - 80), pos) \
+                    and not names_events(_metric_before(text, pos)):  # "TCP_RR ...: 31100 vs 31150", "nr_migrations:"
                 continue
             if _sets_a_knob(text[max(0, pos - 80):pos]) or _KNOB.search(text, pos, max(m.start("a"), m.start("b"))):
                 continue  # "the watchdog threshold is 20s (was 10s)", "a 30s timeout instead of 5s": a setting
@@ -1403,6 +1404,9 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         elif t.kind == "value" and t.unit in _FACTOR_UNITS and t.value and t.value > 1 \
                 and (of := _FACTOR_THE_OF.match(after)) is not None and _MEASURE.match(of.group("what")):
             vals = [round((t.value - 1.0) * 100.0, 4)]  # "achieves 1.21x the throughput of the baseline"
+        elif t.kind == "value" and t.unit in _FACTOR_UNITS and t.value and t.value > 1 \
+                and (noun_is := _NOUN_IS.search(behind[-60:])) is not None and not _NEGATIVE.match(noun_is.group("noun")):
+            vals = [round((t.value - 1.0) * 100.0, 4)]  # "The speedup is about 1.8x": a factor its noun names
         elif t.kind == "value" and t.unit is None and t.value and 1 < t.value < 10 and "." in t.text \
                 and _FACTOR_OF.search(behind[-40:]) and not (after.split()[:1] and is_unit(after.split()[0])):
             vals = [round((t.value - 1.0) * 100.0, 4)]  # "an increase of 1.8, almost doubling"
@@ -1442,8 +1446,13 @@ def _of_the_runs(after: str) -> bool:
 _MAGNITUDE_WORD = re.compile(
     r"(?i)\b(?:(?P<half>halv(?:es|ed))|(?P<double>doubl(?:es|ed))|(?P<triple>tripl(?:es|ed))"
     r"|(?P<cut>cuts|dropped|drops|reduc(?:ed|es)|decreas(?:ed|es)|fell|went\s+down|shr(?:ank|unk|inks))"
-    r"(?:\s+(?:[\w/-]+\s+){0,3}?)\s*(?:by\s+|in\s+)half)\b")
+    r"(?:\s+(?:[\w/-]+\s+){0,4}?)\s*(?:by\s+|in\s+)half)\b")
 _MAGNITUDES_OF = {"half": -50.0, "cut": -50.0, "double": 100.0, "triple": 200.0}
+
+
+def _measure_word(word: str) -> bool:
+    """A word that names a measure: a measure's own word, or events counted ("IPIs")."""
+    return _MEASURE.match(word) is not None or names_events(word)
 
 
 def _worded_magnitudes(ln: Line | Passage, text: str) -> list[Claim]:
@@ -1456,14 +1465,15 @@ def _worded_magnitudes(ln: Line | Passage, text: str) -> list[Claim]:
         lo = max(0, m.start() - 60)
         clause_before = re.split(r"[,;:()]|[.!?]\s", text[lo:m.start()])[-1]
         obj = re.split(r"[,;:()]|[.!?]\s", text[m.end():m.end() + 40])[0]
-        obj_words = [w for w in re.findall(r"[A-Za-z][\w/-]*", obj)[:4] if w.lower() not in _DETERMINERS]
+        obj_words = [w for w in re.findall(r"[A-Za-z][\w/-]*", obj)[:4]  # "halves the number of IPIs": IPIs
+                     if w.lower() not in _DETERMINERS and w.lower() not in ("number", "count", "of")]
         subj_words = re.findall(r"[A-Za-z][\w/-]*", clause_before)[-5:]
-        measure = next((w for w in obj_words[:2] if _MEASURE.match(w)), None) if kind != "cut" or not m.group(
+        measure = next((w for w in obj_words[:2] if _measure_word(w)), None) if kind != "cut" or not m.group(
             "cut").lower().startswith(("cut",)) else None
-        measure = measure or next((w for w in reversed(subj_words) if _MEASURE.match(w)), None)
+        measure = measure or next((w for w in reversed(subj_words) if _measure_word(w)), None)
         if kind == "cut" and measure is None:
             inner = re.findall(r"[A-Za-z][\w/-]*", m.group(0))
-            measure = next((w for w in inner if _MEASURE.match(w)), None)
+            measure = next((w for w in inner if _measure_word(w)), None)
         if measure is None or measure.lower() == "time" and re.search(r"(?i)\b(?:the|a)\s+time\b", m.group(0) + obj) \
                 or _unasserted(text, m.start(), m.end()) \
                 or _NOT_MEASURED.search(clause_before) is not None:

@@ -848,3 +848,31 @@ def test_a_change_of_merit_beside_a_pair_of_a_cost_is_the_way_it_moves(
     claimed as the improvement), 5.1 -> 10.2 sec claimed +100%."""
     (c,) = ex(sentence).claims
     assert ((c.baseline.value, c.candidate.value), c.claimed_change_pct, c.better) == (pair, change, "lower")
+
+
+@pytest.mark.parametrize(("sentence", "pair"), [
+    ("We can now do 3.2M ops/sec compared to 2.9M ops/sec before.", (2.9, 3.2)),
+    ("nr_migrations: 15232 before, 1203 after", (15232, 1203)),
+])
+def test_pairs_written_with_a_spaced_magnitude_or_a_counter_name(sentence: str, pair: tuple[float, float]) -> None:
+    """"3.2M ops/sec" (a magnitude, a blank, a rate per "sec") was read only as "3.2M ops/s";
+    "X before, Y after" of a counter ("nr_migrations") wanted a measure word before it."""
+    assert pairs(sentence) == [pair]
+
+
+@pytest.mark.parametrize(("sentence", "change"), [
+    ("The speedup is about 1.8x for large folios.", 80.0),
+    ("The improvement is 2x on big machines.", 100.0),
+    ("This patch cuts the number of IPIs by half.", -50.0),
+    ("This halves the number of IPIs.", -50.0),
+])
+def test_factors_named_by_their_noun_and_halved_counts(sentence: str, change: float) -> None:
+    """"The speedup is 1.8x" (a factor after "<noun> is"), and a count halved ("cuts the
+    number of IPIs by half") gave nothing: the factor branches wanted a comparative after
+    the number, the size words a measure word (events counted are measures now)."""
+    assert relative(sentence) == [change]
+
+
+def test_a_slowdown_stated_as_a_factor_is_left_unread() -> None:
+    """"The regression is 2x": a doubled time or a halved rate; no way to tell."""
+    assert relative("The regression is 2x.") == []
