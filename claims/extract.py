@@ -394,11 +394,20 @@ _WAY: dict[str, Better] = {"higher": "higher", "bigger": "higher", "larger": "hi
 SAID_REACH = 6  # lines above a claim's first where the words that head its numbers stand
 
 
+# what a measure is by its own name or unit, whatever the author says over a table of many
+_MEASURED_AS = re.compile(r"(?i)latenc|\btime|duration|throughput|bandwidth|iops|pps\b|bps\b|/s\b|/sec\b|"
+                          r"\brate\b|usage|utili[sz]|\bcpu\b|%")
+
+
 def _directions_said(claims: list[Claim], lines: Sequence[Line]) -> None:
     """A claim whose name gives no direction takes the one the author wrote over its
     numbers ("Here are the numbers (usec, lower is better):"), the nearest above it
-    within SAID_REACH lines, or on its own lines. A direction the name gives stays."""
-    undirected = [c for c in claims if c.better is None and c.baseline is not None]
+    within SAID_REACH lines, or on its own lines. So does a claim whose name gives one
+    only by a word in it that is no measure: a test named "will-it-scale/page_fault2"
+    under "(higher is better)" counts operations, not faults. A name or unit that says
+    what is measured (a latency, a time, a rate, a share) keeps its own direction."""
+    undirected = [c for c in claims if c.baseline is not None and (
+        c.better is None or _MEASURED_AS.search(f"{c.metric} {c.unit or ''}") is None)]
     if not undirected:
         return
     index = {ln.number: i for i, ln in enumerate(lines)}

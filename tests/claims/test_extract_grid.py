@@ -480,3 +480,21 @@ def test_a_title_that_sets_the_scene_names_no_claim() -> None:
             "sys          14m10.22s      11m33.77s\n")
     assert [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims] == [
         ("real", 3492.34, 3340.11), ("sys", 850.22, 693.77)]
+
+
+def test_the_authors_direction_outweighs_a_word_of_a_test_name() -> None:
+    """will-it-scale's "page_fault2" counts operations per second; under "(higher is
+    better)" its +18% had been lower-better by the "fault" in the test's name: a gain judged
+    a regression. The author's words win over a word that names no measure; a column
+    named for what it measures (a latency under the same words) keeps its own."""
+    text = ("Results on a 2-socket box, 224 CPUs (higher is better):\n\n"
+            "| Benchmark                 | Baseline | Patched | Delta  |\n"
+            "|---------------------------|----------|---------|--------|\n"
+            "| will-it-scale/page_fault2 | 1234567  | 1456789 | +18.0% |\n"
+            "| will-it-scale/mmap1       |  987654  |  990001 |  +0.2% |\n")
+    assert [(c.baseline.value, c.better) for c in ex(text).claims] == [(1234567, "higher"), (987654, "higher")]
+    text = ("Results (higher is better):\n\n"
+            "               base      patched\n"
+            "ops/s          1000      1100\n"
+            "p99 latency    55        50\n")
+    assert [(c.baseline.value, c.better) for c in ex(text).claims] == [(1000, "higher"), (55, "lower")]
