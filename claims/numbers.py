@@ -27,6 +27,9 @@ _RANGE_TOKEN = re.compile(rf"[+-]?(?:{_NUM})(?:-|–|\.\.\.?)[+-]?(?:{_NUM})[A-Z
 # thousands group, but "cpus 1,5" is a list, so it is a number only with a unit beside it.
 _DECIMAL_COMMA = re.compile(r"(?P<sign>[+-]?)(?P<num>\d{1,6},\d{1,2})(?P<unit>[A-Za-zµ%/][A-Za-zµ%/.]{0,15})?")
 _FOOTNOTE = re.compile(r"\[\d{1,3}\][:,.;)]*$")
+# a whole number in square brackets: a process's, a stream's or a CPU's id ("stress-ng: info:
+# [1234] mmap", "[003]" in a trace), never a measurement
+_BRACKETED_ID = re.compile(r"\[\d+\][:,.;)]*")
 _KEY_VALUE = re.compile(r"(?P<k>[A-Za-z_][\w.-]{0,40})=(?P<v>[+-]?\d[\d,.]*(?:[eE][+-]?\d+)?[A-Za-z/%]{0,8})")
 _STRIP = "([{<\"'`,;:)]}>!?*"
 SPREAD_MARKS = ("+-", "±", "+/-")
@@ -172,7 +175,7 @@ def classify(word: str) -> tuple[str, float | None, str | None, bool, bool]:
     """(kind, value, unit, percent, signed) for one token with punctuation stripped."""
     if _DIGIT.search(word) is None:  # every number, range, p-value and footnote has a digit
         return "word", None, None, False, False
-    if _FOOTNOTE.fullmatch(word):
+    if _FOOTNOTE.fullmatch(word) or _BRACKETED_ID.fullmatch(word):
         return "word", None, None, False, False
     w = _FOOTNOTE.sub("", word.rstrip(".,;:)")).strip(_STRIP)
     if len(w) > 1 and w[0] == "/" and w[1] in "+-.0123456789":

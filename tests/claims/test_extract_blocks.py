@@ -592,3 +592,16 @@ def test_a_header_names_the_rows_of_its_table_not_the_lines_after_it() -> None:
     got = {(c.baseline.value, c.candidate.value): c.metric for c in ex(text).claims if c.baseline and c.candidate}
     assert got[(4.12, 3.71)] == "Latency Avg"
     assert "Avg" not in got[(97245.11, 107678.45)] and "Stdev" not in got[(2.35, 2.6)]
+
+
+def test_a_process_id_in_brackets_is_no_measurement() -> None:
+    """stress-ng prefixes every line with its pid ("stress-ng: info:  [1234] mmap ..."): the
+    two runs' pids had been a claim, 1234 -> 1240, beside the bogo ops. A whole number in
+    square brackets names a process, a stream or a CPU."""
+    text = ("Without patch:\n"
+            "stress-ng: info:  [1234] mmap             12345     60.01     10.20    850.10       205.72\n"
+            "\n"
+            "With patch:\n"
+            "stress-ng: info:  [1240] mmap             15012     60.01     10.31    840.55       250.16\n")
+    got = [(c.baseline.value, c.candidate.value) for c in ex(text).claims]
+    assert (1234, 1240) not in got and (12345, 15012) in got and (205.72, 250.16) in got
