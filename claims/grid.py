@@ -1038,6 +1038,8 @@ def _kind_of_name(name: str) -> str:  # the axis, the long format); kept across 
 
 
 _LONE_LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
+# a column that names which thing a row is of, by number: a CPU, a node, a queue, an IRQ
+_ID_NAME = re.compile(r"(?i)^(?:cpu|core|node|numa|irq|pid|tid|id|port|socket)#?$")
 
 
 def _column_kinds(g: Grid, k: int) -> list[str]:
@@ -1050,6 +1052,10 @@ def _column_kinds(g: Grid, k: int) -> list[str]:
         if kind in ("empty", "name", "metric", "param") and cells:
             if all(c.tok.percent and c.tok.signed for c in cells if c is not None):  # type: ignore[union-attr]
                 kind = "change"
+            elif j < len(g.names) and _ID_NAME.match(g.names[j] or (g.units[j] if j < len(g.units) else None) or "") and all(
+                    c is not None and not c.tok.percent and not c.tok.unit and float(c.tok.value or 0.5).is_integer()
+                    for c in cells):
+                kind = "index"  # mpstat's "CPU  3": which CPU, not how much of it
             elif all(c.tok.kind == "spread" for c in cells if c is not None):  # type: ignore[union-attr]
                 kind = "spread"
         kinds.append(kind)

@@ -405,3 +405,19 @@ def test_rows_of_the_runs_noise_are_no_claims() -> None:
             "CoeffVar  1          0.53 (   0.00%)        0.44 (  17.96%)\n"
             "Min       1        435.12 (   0.00%)      449.83 (   3.38%)\n")
     assert [(c.context, c.claimed_change_pct) for c in ex(text).claims] == [("Hmean 1", 3.01), ("Min 1", 3.38)]
+
+
+def test_a_column_of_ids_is_no_measurement() -> None:
+    """mpstat's "CPU" column says which CPU a row is of: "CPU 3 -> 3" had been a claim,
+    lower-better (a CPU's name read as CPU use). A column named for a thing counted by
+    number (CPU, node, IRQ, port) whose cells are whole numbers is an index; one of
+    percentages under the same name is still CPU use."""
+    text = ("              CPU    %usr    %sys   %soft   %idle\n"
+            "before:         3    2.00    5.00   61.00   32.00\n"
+            "after:          3    2.00    5.00   40.00   53.00\n")
+    got = [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims]
+    assert ("CPU", 3, 3) not in got and ("%soft", 61, 40) in got
+    text = ("          CPU      throughput\n"
+            "before:   35%      9.1\n"
+            "after:    30%      9.4\n")
+    assert (35, 30) in _pairs(text)
