@@ -445,6 +445,9 @@ def _prefixed(unit: str | None) -> tuple[float, str] | None:
     and "bps"); None for a unit with no such prefix."""
     if not unit or unit[0] not in _PREFIX_SCALE:
         return None
+    if unit[1:2] == "i" and unit[2:3] in ("B", "b"):  # "MiB/s": a binary prefix
+        rest = unit[2:]
+        return (2.0 ** (10 * (" KMG".index(unit[0].upper()))), rest) if is_unit(unit) and is_unit(rest) else None
     rest = unit[1:]
     if rest and not (is_unit(unit) and is_unit(rest)):
         return None

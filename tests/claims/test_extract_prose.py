@@ -813,6 +813,7 @@ def test_settings_counted_are_still_no_claims(sentence: str) -> None:
     ("Boot time is reduced from 4.2s to 3100ms.", ("s", "ms"), -26.19),
     ("Memory usage drops from 1.2GB to 800MB.", ("GB", "MB"), -33.33),
     ("Throughput went from 940 Mbps to 1.2 Gbps.", ("Mbps", "Gbps"), 27.66),
+    ("Throughput went from 812 MiB/s to 1.1 GiB/s.", ("MiB/s", "GiB/s"), 38.72),
 ])
 def test_from_to_at_two_scales_of_one_unit(sentence: str, units: tuple[str, str], change: float) -> None:
     """A latency that fell below a millisecond is written in the next unit down; "from
