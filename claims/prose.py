@@ -757,7 +757,8 @@ def _subject_words(words: str, need_verb: bool = False) -> str:
 
 
 _NUM_UNIT = (r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[KMGk]\s(?=[A-Za-z][\w/]{{0,14}}/s(?:ec)?\b|[tqrk]?[pt]s\b)[\w/]+|"
-             + _CLOCK_UNIT.replace("{", "{{").replace("}", "}}") + r"|[A-Za-zµ%/][\w/%]{{0,14}})?")
+             + _CLOCK_UNIT.replace("{", "{{").replace("}", "}}") + r"|[A-Za-zµ%/][\w/%]{{0,14}})?"
+             r"(?P<ps{0}>(?<=[A-Za-z])\s+per\s+sec(?:ond)?\b)?")  # "123456.79 requests per second"
 _NAMED = r"(?:\s*\((?P<l{0}>[^()\n]{{1,20}})\))?"  # "45us (base) vs 38us (patched)"
 _CHANGE_NOUN = r"(?:patch(?:es|set)?|changes?|series|fix(?:es)?)"
 _BASE_WORDS = (r"(?:before|without(?:\s+the|\s+this)?\s+" + _CHANGE_NOUN
@@ -818,6 +819,7 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
         for m in pat.finditer(text):
             a, b = parse_number(m.group("a")), parse_number(m.group("b"))
             ua, ub = ((m.group(u) or "").rstrip(".,;)").replace(" ", "") for u in ("ua", "ub"))
+            ua, ub = (u + "/s" if u and m.group(ps) and is_unit(u + "/s") else u for u, ps in ((ua, "psa"), (ub, "psb")))
             a, ua = _clocked(m.group("a"), ua, a)
             b, ub = _clocked(m.group("b"), ub, b)
             # "812K vs 901K requests/s": the unit written once, after the last number

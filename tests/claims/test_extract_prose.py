@@ -854,6 +854,9 @@ def test_a_change_of_merit_beside_a_pair_of_a_cost_is_the_way_it_moves(
 @pytest.mark.parametrize(("sentence", "pair"), [
     ("We can now do 3.2M ops/sec compared to 2.9M ops/sec before.", (2.9, 3.2)),
     ("nr_migrations: 15232 before, 1203 after", (15232, 1203)),
+    # a count "per second" written out after each number (redis-benchmark's own words)
+    ("redis-benchmark: SET 123456.79 requests per second before, 134567.90 requests per second after.",
+     (123456.79, 134567.90)),
 ])
 def test_pairs_written_with_a_spaced_magnitude_or_a_counter_name(sentence: str, pair: tuple[float, float]) -> None:
     """"3.2M ops/sec" (a magnitude, a blank, a rate per "sec") was read only as "3.2M ops/s";
