@@ -129,6 +129,13 @@ def cue(label: str | None) -> Cue:
     """Score one label on its own words (see the module docstring)."""
     if not label:
         return Cue(0.0)
+    base, plus, added = label.rpartition(" + ")
+    if plus and base.strip() and added.strip():
+        # "net-next + this series": what is added to a tree or release names the side; a
+        # baseline's word before the "+" is what it is added to
+        after = cue(added)
+        if after.score > 0:
+            return after
     ws = words(label)
     sentence = len(ws) >= 4 and label.rstrip().endswith((".", "!", "?"))
     heads = plain = 0.0

@@ -112,3 +112,16 @@ def test_the_baseline_words_pass_the_corpus_labels() -> None:
                 negative += 1
                 assert pattern.search(line) is not None, (path.name, line)
     assert negative > 200
+
+
+def test_what_is_added_to_a_tree_names_the_side() -> None:
+    """"net-next + this series" scored below zero (-0.29: the tree's word outweighed the
+    series'), so "9.41 Gbits/sec for net-next and 9.89 Gbits/sec for net-next + this
+    series" gave no pair. What a "+" adds names the side; a baseline plus something the
+    lexicon does not call a change stays the baseline."""
+    assert role("net-next + this series") == "candidate" and role("v6.8 + patch") == "candidate"
+    assert role("baseline + tuning") == "baseline"
+    from tests.extractkit import pairs
+
+    assert pairs("I get 9.41 Gbits/sec for net-next and 9.89 Gbits/sec for net-next + this series.\n") == [
+        (9.41, 9.89)]
