@@ -64,7 +64,8 @@ _HEADERISH = re.compile(r"(?i)^(?:subject|date|from|to|cc|signed-off-by|link|fix
 _CLOCK_UNIT = r"(?:h\d{1,4})?" + CLOCK_TAIL + r"(?!\w)"
 _FROM_TO = re.compile(
     r"(?i)\bfrom\s+(?:~|about\s+|around\s+|approx\.?\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?"
-    r"\s+(?:(?:all\s+the\s+way\s+)?(?:up|down)\s+)?to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?"
+    r"\s+(?:(?:all\s+the\s+way\s+)?(?:up|down)\s+|(?P<mid>(?:[A-Za-z][\w-]*\s+){1,3}?)(?:up|down)\s+)?"
+    r"to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?"
     r"(?P<ub>" + _CLOCK_UNIT + r"|[A-Za-z%/][\w/%]{0,20})?(?P<next>\s+[A-Za-z][\w/]{0,14})?"
 )
 # "is down to 38 us from 45 us": the candidate first
@@ -597,7 +598,7 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
         mid = (m.groupdict().get("mid") or "").split()
         if mid and mid[0].lower() == "of":
             mid = mid[1:]  # "95% of line rate, up from 80%": what the share is of names it
-        metric = " ".join(mid) if mid and _MEASURE.match(mid[-1]) else _metric_before(text, m.start(), unit) or (unit or "value")
+        metric = " ".join(mid) if mid and (_measure_word(mid[-1]) or names_a_cost(mid[-1])) else _metric_before(text, m.start(), unit) or (unit or "value")
         if per_second and not _PER_SECOND_END.search(metric):
             metric += " per second"
         if unit is not None and unit not in MAGNITUDES and _SIZE_UNITS.match(unit) and not (

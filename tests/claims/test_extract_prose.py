@@ -787,6 +787,8 @@ def test_a_value_up_from_an_earlier_one_with_words_between(sentence: str, metric
     ("Context switches went down from 52k/s to 31k/s.", "Context switches", (52, 31), -40.38),
     # a hedge before the later value ("to about 310k"): the gate let it by only with units
     ("The number of TLB flushes per second fell from 1.2M to about 310k.", "flushes per second", (1.2, 310), -74.17),
+    # the measure named between the first value and "down to"
+    ("We went from ~5% packet loss down to 0.1%.", "packet loss", (5, 0.1), -98.0),
 ])
 def test_counts_of_events_a_change_avoids(sentence: str, metric: str, pair: tuple[float, float], change: float) -> None:
     """Mail of other lists counts what a change avoids (mm's TLB flushes, KVM's VM exits,
