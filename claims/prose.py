@@ -89,7 +89,7 @@ _CHANGE_AFTER = re.compile(
 _NEGATIVE = re.compile(r"(?i)^(?:reduc|decreas|drop|lower|less|slower|regress|degrad|loss|lose|cut|"
                        r"overhead|shr[iu]nk|fewer|sav|down|fell|fall)")
 _CHANGE_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|speed\w*|gain\w*|reduc\w*|decreas\w*|"
-                          r"drop\w*|lower\w*|rais\w*|cut\w*|faster|slower|better|worse|regress\w*|"
+                          r"drop\w*|lower\w*|rais\w*|cut\w*|faster|slower|slow(?:s|ed|ing)?\s+down|better|worse|regress\w*|"
                           r"degrad\w*|sav\w*|win|wins|(?:go(?:es)?|went|gone|going|is|are|was|were)\s+(?:up|down))\b")
 _TIMES = re.compile(r"(?i)^(?:faster|speed-?up|improvement|better|higher|throughput|quicker)\b")
 _ARROWS = frozenset({"->", "=>", "→", "-->"})

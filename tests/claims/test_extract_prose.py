@@ -882,3 +882,10 @@ def test_factors_named_by_their_noun_and_halved_counts(sentence: str, change: fl
 def test_a_slowdown_stated_as_a_factor_is_left_unread() -> None:
     """"The regression is 2x": a doubled time or a halved rate; no way to tell."""
     assert relative("The regression is 2x.") == []
+
+
+def test_slows_down_is_a_change_verb_as_speeds_up_is() -> None:
+    """"This speeds up exec by 5%" gave +5% (of merit: exec's way unnamed); "This slows down
+    exec by 5%" gave nothing, neither to the extractor nor through the gate."""
+    (c,) = ex("This slows down exec by 5%.").claims
+    assert (c.metric, c.claimed_change_pct, c.merit) == ("exec", -5.0, True)
