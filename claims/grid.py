@@ -370,8 +370,11 @@ def _parse_line(text: str) -> _Parsed | None:
     sep, ps = pieces(text)
     if not ps:
         return None
-    if len(ps) >= 2 and all(names_a_release(t) for _, _, t in ps) and not all(_DECIMAL.fullmatch(t) for _, _, t in ps):
-        return None  # "6.7   6.7+series": the kernels a table's columns ran, its header
+    if len(ps) >= 2 and all(names_a_release(t) for _, _, t in ps) \
+            and 2 * sum(not _DECIMAL.fullmatch(t) for _, _, t in ps) >= len(ps):
+        # "6.7   6.7+series": the kernels a table's columns ran, its header; not a row
+        # named by one ("6.8+patch  11.2  11.4  11.1": numbers that read as releases too)
+        return None
     vf = _VALUE_FIRST.match(ps[0][2]) if len(ps) == 1 else None
     if vf is not None:  # "* 5,112,930 - baseline": the value, then what it is of
         s0 = ps[0][0]
@@ -505,6 +508,14 @@ def find_grids(lines: Sequence[Line], skip: set[int]) -> list[Grid]:
         pending = None
         if cur is not None and (cur.rows[-1].line.depth != ln.depth):
             cur = _close(cur, grids)
+        if cur is not None and len(cur.rows) == 1:
+            last = cur.rows[-1]
+            if label and not last.label and len(last.cells) == len(p.cells) + 1 and _extends(last.cells[0], label):
+                # "6.8  12.1 ..." over "6.8+patch  11.2 ...": the release is the first row's name
+                cur.rows[-1] = replace(last, label=last.cells[0].tok.text, cells=last.cells[1:])  # type: ignore[union-attr]
+        if cur is not None and not label and p.cells and cur.rows[-1].label \
+                and len(p.cells) == len(cur.rows[-1].cells) + 1 and _extends(p.cells[0], cur.rows[-1].label):
+            label, p = p.cells[0].tok.text, replace(p, cells=p.cells[1:])  # type: ignore[union-attr]
         if cur is None:
             cur = Grid(first=i)
             _read_header(cur, lines, i, skip, collapsed=p.sep == "_")
@@ -519,6 +530,16 @@ _BORDER_END = "|+*"
 # a box's rule with a note written past it ("*-----*--------- process"): part of the box
 _RULED_NOTE = re.compile(r"^\s*[*+|][-=*+|]{8,}[ \t]+[A-Za-z][A-Za-z ]{0,30}$")
 NEAR_BORDER = 3  # lines: how far from a row the line closing its border may stand
+
+
+def _extends(cell: Cell | None, label: str) -> bool:
+    """Is `label` the number in `cell` and what was added to it ("6.8" / "6.8+patch",
+    "5.15 with series")? Then the number names a row, as a release does."""
+    if cell is None or cell.tok.unit or cell.tok.percent:
+        return False
+    rest = label[len(cell.tok.text):] if label.startswith(cell.tok.text) else ""
+    rest = rest.lstrip().lower()
+    return bool(rest) and (rest[0] in "+-_/(" or rest.startswith(("with ", "w/", "plus ")))
 
 
 def _closed_row(lines: Sequence[Line], i: int, p: _Parsed | None) -> _Parsed | None:

@@ -421,3 +421,16 @@ def test_a_column_of_ids_is_no_measurement() -> None:
             "before:   35%      9.1\n"
             "after:    30%      9.4\n")
     assert (35, 30) in _pairs(text)
+
+
+@pytest.mark.parametrize("rows", [
+    ("6.8           12.1    12.3    12.2    12.20\n", "6.8+patch     11.2    11.4    11.1    11.23\n"),
+    ("6.8+patch     11.2    11.4    11.1    11.23\n", "6.8           12.1    12.3    12.2    12.20\n"),
+])
+def test_rows_named_by_a_release_and_what_was_added_to_it(rows: tuple[str, str]) -> None:
+    """Rows "6.8" and "6.8+patch" over runs and their mean: "6.8+patch 11.2 11.4 ..." read
+    as a header of releases (its numbers look like releases too), and "6.8" as a value,
+    so the table gave nothing, or with the patched row first, the runs of one row paired
+    with each other (12.1 -> 6.8, 12.1 -> 12.3). The runs are no result; the mean is."""
+    text = "kernel        run1    run2    run3    avg\n" + "".join(rows)
+    assert _pairs(text) == [(12.2, 11.23)]
