@@ -803,6 +803,7 @@ def _name_columns(g: Grid, k: int) -> None:
     """Column names (and units) from the header lines, by piece index or by position."""
     names: list[list[str]] = [[] for _ in range(k)]
     units: list[str | None] = [None] * k
+    bare: dict[int, str] = {}  # a column's unit read from a bare header word ("CPU")
     key: list[str] = []
     full = [r for r in g.rows if all(c is not None for c in r.cells)] or g.rows
     spans = []
@@ -883,8 +884,15 @@ def _name_columns(g: Grid, k: int) -> None:
                 continue
             pu = _PAREN_UNIT.match(x)
             u = pu.group("u") if pu else x
+            if col >= 0 and pu and col in bare and is_unit(u) and bare[col] == units[col] and not names[col]:
+                # "CPU (%)": the bracketed unit is the column's; the bare word before it, its name
+                names[col].append(bare.pop(col))
+                units[col] = u
+                continue
             if col >= 0 and is_unit(u) and not _CHANGE_NAME.match(x) and not (units[col] and pu) \
                     and not AGGREGATE_NAME.match(x):  # "min  avg  max": the minimum, not minutes
+                if not pu and not units[col]:
+                    bare[col] = u
                 units[col] = units[col] or u
                 continue  # a column has one unit: "(B)" after "Insns" names it (veristat's "Insns (B)")
             if col < 0:
@@ -1073,7 +1081,8 @@ def _column_kinds(g: Grid, k: int) -> list[str]:
         if kind in ("empty", "name", "metric", "param") and cells:
             if all(c.tok.percent and c.tok.signed for c in cells if c is not None):  # type: ignore[union-attr]
                 kind = "change"
-            elif j < len(g.names) and _ID_NAME.match(g.names[j] or (g.units[j] if j < len(g.units) else None) or "") and all(
+            elif j < len(g.names) and _ID_NAME.match(g.names[j] or (g.units[j] if j < len(g.units) else None) or "") \
+                    and _ID_NAME.match((g.units[j] if j < len(g.units) else None) or "cpu") and all(
                     c is not None and not c.tok.percent and not c.tok.unit and float(c.tok.value or 0.5).is_integer()
                     for c in cells):
                 kind = "index"  # mpstat's "CPU  3": which CPU, not how much of it

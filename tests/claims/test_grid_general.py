@@ -434,3 +434,14 @@ def test_rows_named_by_a_release_and_what_was_added_to_it(rows: tuple[str, str])
     with each other (12.1 -> 6.8, 12.1 -> 12.3). The runs are no result; the mean is."""
     text = "kernel        run1    run2    run3    avg\n" + "".join(rows)
     assert _pairs(text) == [(12.2, 11.23)]
+
+
+def test_a_bracketed_unit_after_a_word_that_is_one_too() -> None:
+    """"CPU (%)" over 61 and 55: "CPU" (a unit of its own, CPUs) had taken the column's
+    unit and "(%)" became its name, so the claim was "(%)" in CPUs. The bracketed unit is
+    the column's, the word before it the name."""
+    text = ("             throughput (Gbps)   p99 (us)   CPU (%)\n"
+            "before             9.12            45.1       61\n"
+            "after              9.40            38.7       55\n")
+    got = [(c.metric, c.unit, c.better) for c in ex(text).claims]
+    assert got == [("throughput", "Gbps", "higher"), ("p99", "us", "lower"), ("CPU", "%", "lower")]
