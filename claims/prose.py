@@ -656,6 +656,11 @@ def _per_second(text: str, m: re.Match[str], group: str) -> str | None:
     return u
 
 
+def _baseline_aside(word: str) -> bool:
+    """A word in brackets that names the baseline ("(baseline)", "(before)", "(vanilla)")."""
+    return len(word) > 2 and word[0] == "(" and word[-1] == ")" and cue(word[1:-1]).score <= BASELINE_AT
+
+
 def arrow_claims(ln: Line | Passage) -> list[Claim]:
     if "->" not in ln.text and "=>" not in ln.text and "→" not in ln.text:
         return []
@@ -665,15 +670,17 @@ def arrow_claims(ln: Line | Passage) -> list[Claim]:
         if t.text not in _ARROWS:
             continue
         left = next((toks[j] for j in (i - 1, i - 2) if j >= 0 and toks[j].kind == "value"), None)
-        if left is None or (i - 2 >= 0 and left is toks[i - 2] and not is_unit(toks[i - 1].text)):
+        if left is None or (i - 2 >= 0 and left is toks[i - 2] and not is_unit(toks[i - 1].text)
+                            and not _baseline_aside(toks[i - 1].text)):  # "812K (baseline) -> 905K"
             continue
         right = toks[i + 1] if i + 1 < len(toks) and toks[i + 1].kind == "value" else None
         if right is None or _LEADING_ZERO.match(left.text.strip("([")) or _LEADING_ZERO.match(right.text):
             continue
         unit = right.unit or left.unit
-        if left.percent != right.percent or (unit and _SIZE_UNITS.match(unit)):
-            continue
         near = ln.text[max(0, left.start - 120):right.end + 60]  # the arrow's clause: linear time
+        if left.percent != right.percent or (unit and _SIZE_UNITS.match(unit) and not (
+                unit in MAGNITUDES and _PERF_WORD.search(near))):
+            continue  # a size set ("4K -> 16K entries"); but "IOPS: 812K -> 905K" counts
         if (unit is None or not is_unit(unit)) and not (_PERF_WORD.search(near) or _STRONG_VERB.search(near)):
             continue  # "version 7.0 -> 7.1", histogram buckets "2 -> 3 : 7"
         if _sets_a_knob(ln.text[max(0, left.start - 80):left.start]):

@@ -889,3 +889,23 @@ def test_slows_down_is_a_change_verb_as_speeds_up_is() -> None:
     exec by 5%" gave nothing, neither to the extractor nor through the gate."""
     (c,) = ex("This slows down exec by 5%.").claims
     assert (c.metric, c.claimed_change_pct, c.merit) == ("exec", -5.0, True)
+
+
+@pytest.mark.parametrize(("line", "pair", "stated"), [
+    ("IOPS: 812K -> 905K", (812, 905), None),
+    ("IOPS: 812K -> 905K (+11.4%)", (812, 905), 11.4),
+    ("Requests/s: 812K -> 905K", (812, 905), None),
+    ("IOPS: 812K (baseline) → 905K (+11.4%)", (812, 905), 11.4),
+    ("Latency: 45us (base) -> 38us", (45, 38), None),
+])
+def test_arrows_between_counts_at_a_magnitude_and_past_a_baselines_aside(
+        line: str, pair: tuple[float, float], stated: float | None) -> None:
+    """"IOPS: 812K -> 905K (+11.4%)" gave only the +11.4%: a bare "K" read as a size (KB),
+    which an arrow never pairs; it counts what the line names. And a side named aside
+    before the arrow ("812K (baseline) -> 905K") broke the pair."""
+    (c,) = [c for c in ex(line).claims if c.baseline is not None]
+    assert ((c.baseline.value, c.candidate.value), c.claimed_change_pct) == (pair, stated)
+
+
+def test_an_arrow_between_sizes_stays_no_claim() -> None:
+    assert ex("The ring grows 4K -> 16K entries.").claims == []
