@@ -26,6 +26,7 @@ from claims.normalise import FLAT_MIN, unflatten_lines
 from claims.numbers import (
     AGGREGATE_NAME,
     MAX_LINE,
+    as_way,
     better_for,
     has_digit,
     is_rate,
@@ -42,7 +43,6 @@ from claims.prescan import message_might_have_claims, might_have_claims
 from claims.prose import (
     Passage,
     arrow_claims,
-    as_way,
     from_to_claims,
     group_claims,
     no_change_claims,

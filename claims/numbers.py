@@ -149,6 +149,19 @@ def parse_number(text: str) -> float | None:
         return None
 
 
+def as_way(merit: float, way: str | None, factor: bool | None = None) -> float:
+    """A change stated by its merit (better +, worse -) as the way a measure of direction
+    `way` moves: a lower-better measure that got better went down. A `factor`'s ratio is
+    inverted ("2x faster": the time halves, -50%), a percentage's sign is turned ("5%
+    improvement" of a time: -5%, the corpus' convention). Not known which it was, a change
+    of merit of 100% or more can only be a factor's."""
+    if way != "lower":
+        return merit
+    if factor is None:
+        factor = merit >= 100.0
+    return (100.0 / (100.0 + merit) - 1.0) * 100.0 if factor else -merit
+
+
 def stated_tolerance(stated: float) -> float:
     """How far a stated change in % may be from the one its printed numbers give and still
     be that change: rounding, plus 10% of its size (authors round "17.6%" to "18%")."""

@@ -33,6 +33,7 @@ from claims.numbers import (
     MAX_LINE,
     RUNS_NAME,
     Token,
+    as_way,
     better_for,
     clock_seconds,
     common_scale,
@@ -1589,19 +1590,6 @@ def _each_measure(metric: str, value: float, behind: str, after: str,
             value = round(as_way(value, way, factor), 2)  # (of a rounded ratio)
         out.append((n, value, evaluative and way is None))
     return out
-
-
-def as_way(merit: float, way: str | None, factor: bool | None = None) -> float:
-    """A change stated by its merit (better +, worse -) as the way a measure of direction
-    `way` moves: a lower-better measure that got better went down. A `factor`'s ratio is
-    inverted ("2x faster": the time halves, -50%), a percentage's sign is turned ("5%
-    improvement" of a time: -5%, the corpus' convention). Not known which it was, a change
-    of merit of 100% or more can only be a factor's."""
-    if way != "lower":
-        return merit
-    if factor is None:
-        factor = merit >= 100.0
-    return (100.0 / (100.0 + merit) - 1.0) * 100.0 if factor else -merit
 
 
 _FACTOR_UNITS = frozenset({"x", "X", "×"})

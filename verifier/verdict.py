@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from claims.prose import as_way
+from claims.numbers import as_way
 from claims.spec import Metric, RunPlan, sample_name
 from runners.results import Results, Verdict, VerdictKind
 from verifier import arith
