@@ -1028,7 +1028,7 @@ def placed_in_time(words: str) -> bool:
     """Do the words before a number set it in the past ("was", "used to take") or now, as
     side_claims reads a side from them? The gate (claims.prescan) asks the same."""
     return _PAST.search(words) is not None or _NOW.search(words) is not None
-_NOW_LEAD = re.compile(rf"(?i)^\s*(?:and\s+|but\s+)?{_NOW_WORD}\b")
+_NOW_LEAD = re.compile(rf"(?i)^\s*(?:and\s+|but\s+)?(?:(?:it\s+)?(?:is|are)\s+)?{_NOW_WORD}\b")  # "and is now 640 us"
 
 # Words a number's side is read from, below zero and above (claims.lexicon.signed_words, with
 # _PAST's and _NOW's words): every phrase side_claims scores is cut from its sentence where no

@@ -909,3 +909,13 @@ def test_arrows_between_counts_at_a_magnitude_and_past_a_baselines_aside(
 
 def test_an_arrow_between_sizes_stays_no_claim() -> None:
     assert ex("The ring grows 4K -> 16K entries.").claims == []
+
+
+@pytest.mark.parametrize("sentence", [
+    "Latency was 812 us and is now 640 us.",
+    "Mean RTT used to be 812 us and is now 640 us.",
+])
+def test_was_and_is_now(sentence: str) -> None:
+    """"was X and now it is Y" gave the pair, "was X and is now Y" did not (through the gate
+    neither: it asks the same reader)."""
+    assert pairs(sentence) == [(812, 640)]
