@@ -657,6 +657,48 @@ def _per_second(text: str, m: re.Match[str], group: str) -> str | None:
     return u
 
 
+# "12/45 us" or "12/45us": numbers listed with slashes, one per measure a "p50/p99" names
+_SLASHED = re.compile(r"(?P<n>\d[\d.]*(?:/\d[\d.]*)+)(?P<u>[A-Za-zµ%/]*)")
+_SLASHED_NAMES = re.compile(r"(?P<names>[\w.]+(?:/[\w.]+)+)(?P<rest>(?:\s+[A-Za-z][\w-]*){0,2})\s*:?\s*$")
+
+
+def _listed_arrow(ln: Line | Passage, toks: Sequence[Token], i: int) -> list[Claim]:
+    """"p50/p99 latency: 12/45 us -> 10/31 us": as many measures as the slashes list on
+    each side of the arrow, named by the slashed names before them, one pair each."""
+    def side(k: int) -> tuple[list[float], str | None, int] | None:
+        if not 0 <= k < len(toks):
+            return None
+        m = _SLASHED.fullmatch(toks[k].text.rstrip(".,;"))
+        if m is None:
+            return None
+        unit = m.group("u") or None
+        if unit is None and k + 1 < len(toks) and k + 1 != i and is_unit(toks[k + 1].text.rstrip(".,;")):
+            unit = toks[k + 1].text.rstrip(".,;")  # "12/45 us"
+        values = [parse_number(x) for x in m.group("n").split("/")]
+        return ([v for v in values if v is not None], unit, k) if all(v is not None for v in values) else None
+
+    left = side(i - 1) or side(i - 2)
+    right = side(i + 1)
+    if left is None or right is None or len(left[0]) != len(right[0]):
+        return []
+    named = _SLASHED_NAMES.search(ln.text[:toks[left[2]].start])
+    names = named.group("names").split("/") if named is not None else []
+    if len(names) != len(left[0]):
+        return []
+    rest = named.group("rest").strip() if named is not None else ""
+    unit = right[1] or left[1]
+    if unit is not None and not is_unit(unit) or unit is None and not _PERF_WORD.search(ln.text[:toks[right[2]].end + 60]):
+        return []  # as a single arrow: a measure named or a unit ("version 1/2 -> 3/4" is none)
+    first, last = _line_at(ln, toks[left[2]].start), _line_at(ln, toks[right[2]].start)
+    out = []
+    for name, a, b in zip(names, left[0], right[0], strict=True):
+        metric = f"{name} {rest}".strip()
+        out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
+                         baseline=Value(a, unit=unit, line=first), candidate=Value(b, unit=unit, line=last),
+                         lines=(first, last), depth=ln.depth, author=ln.author, message_id=ln.message_id))
+    return out
+
+
 def _baseline_aside(word: str) -> bool:
     """A word in brackets that names the baseline ("(baseline)", "(before)", "(vanilla)")."""
     return len(word) > 2 and word[0] == "(" and word[-1] == ")" and cue(word[1:-1]).score <= BASELINE_AT
@@ -670,6 +712,11 @@ def arrow_claims(ln: Line | Passage) -> list[Claim]:
     for i, t in enumerate(toks):
         if t.text not in _ARROWS:
             continue
+        if "/" in ln.text:
+            listed = _listed_arrow(ln, toks, i)
+            if listed:
+                out.extend(listed)
+                continue
         left = next((toks[j] for j in (i - 1, i - 2) if j >= 0 and toks[j].kind == "value"), None)
         if left is None or (i - 2 >= 0 and left is toks[i - 2] and not is_unit(toks[i - 1].text)
                             and not _baseline_aside(toks[i - 1].text)):  # "812K (baseline) -> 905K"

@@ -919,3 +919,15 @@ def test_was_and_is_now(sentence: str) -> None:
     """"was X and now it is Y" gave the pair, "was X and is now Y" did not (through the gate
     neither: it asks the same reader)."""
     assert pairs(sentence) == [(812, 640)]
+
+
+@pytest.mark.parametrize(("line", "got"), [
+    ("p50/p99 latency: 12/45 us -> 10/31 us", [("p50 latency", 12, 10, "us"), ("p99 latency", 45, 31, "us")]),
+    ("rx/tx pps: 1.2/1.4 -> 1.5/1.6 Mpps", [("rx pps", 1.2, 1.5, "Mpps"), ("tx pps", 1.4, 1.6, "Mpps")]),
+    ("version 1/2 -> 3/4", []),
+])
+def test_an_arrow_between_slashed_lists_pairs_each_measure(line: str, got: list) -> None:
+    """"p50/p99 latency: 12/45 us -> 10/31 us" gave nothing: a slashed list is no number.
+    As many measures as the names before it list, one pair each, named by them; with no
+    measure named or unit, nothing, as for a single arrow."""
+    assert [(c.metric, c.baseline.value, c.candidate.value, c.unit) for c in ex(line).claims] == got
