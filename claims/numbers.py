@@ -71,7 +71,7 @@ UNIT_RE = re.compile(
 
 _HIGHER = re.compile(
     r"(?i)(pps|bps|b/s|bits?/s|bytes?/s|/s(ec)?$|/sec|iops|(?-i:(?<![^\W\d_kmgKMGT]))ops|throughput|bandwidth|rate|"
-    r"(?<!re)trans(?!mi)|tps|qps|rps|req|per[ _]sec|per second|speed|(?:insns?|instructions) per cycle|ipc|burns|"
+    r"(?<!re)trans(?!mi)|tps|qps|rps|req|per[ _]sec|per second|speed|(?:insns?|instructions)\s*(?:per\s+|/)cycle|ipc|burns|"
     r"\bhits?\b|efficien|"
     r"goodput|mpps|gbps|mbps|score|fork\(\) calls|"
     r"cpu\W{0,3}idle)"  # the CPU left idle, named so ("cpu idle= 76%"): the more, the cheaper the run
@@ -79,7 +79,7 @@ _HIGHER = re.compile(
 _LOWER = re.compile(  # (a latency is told before _HIGHER: better_for's _LATENCY)
     r"(?i)(\bus\b|\bms\b|\bns\b|usec|msec|nsec|seconds|\bsecs?\b|time|elapsed|"
     r"cycles|(?<![a-z])miss|cpu|util|overhead|context-switch|migrations|retr|drops?|loss|"
-    r"instructions|s\.dem|us/tr|faults|jitter|\bs\b|footprint|usage|memory\s+(?:use|consumption)|\brss\b|"
+    r"instructions|\binsns?\b|(?<![a-z])await\b|s\.dem|us/tr|faults|jitter|\bs\b|footprint|usage|memory\s+(?:use|consumption)|\brss\b|"
     r"\bcosts?\b|\bpower\b|\benergy\b|watts?\b|joules?\b)"
 )
 

@@ -247,3 +247,13 @@ def test_directions_of_names_mail_uses(metric: str, better: str | None) -> None:
     "instructions per cycle" had been lower-is-better ("instructions"), and the cost,
     power and energy of a run, or a hit ratio, had no direction at all."""
     assert better_for(metric, None) == better
+
+
+def test_instructions_processed_and_io_waits_are_costs() -> None:
+    """veristat's "Insns" (the instructions the verifier processed) and iostat's "r_await"
+    (the mean wait of a read) had no direction, as "instructions" had one: both are lower-
+    better. Instructions per cycle, written "insns/cycle" too, stay higher-better."""
+    for metric in ("Insns", "Total insns", "r_await", "w_await"):
+        assert better_for(metric, None) == "lower", metric
+    for metric in ("insn per cycle", "insns/cycle", "instructions per cycle"):
+        assert better_for(metric, None) == "higher", metric
