@@ -958,15 +958,11 @@ def _tagged_columns(hdr: list[tuple[int, int, str, int]], spans: list[tuple[int,
     cells: list[tuple[int, int, str, int]] = []
     for cell in hdr:
         s, e, x, n = cell
-        if cells and _PAREN_UNIT.match(x) is None and x.startswith("(") and x.endswith(")") \
-                and "(" not in cells[-1][2] and cells[-1][1] >= label_end - 1:
+        if cells and x.startswith("(") and x.endswith(")") and cells[-1][1] >= label_end - 1 and (
+                "(" not in cells[-1][2] if _PAREN_UNIT.match(x) is None else _TAGGED.match(cells[-1][2]) is None):
+            # "Insns    (DIFF)", "States    (B)" ("(B)" alone reads as a unit): a tag padded apart
             ps, _, px, pn = cells[-1]
-            cells[-1] = (ps, e, f"{px} {x}", pn)  # "Insns    (DIFF)"
-            continue
-        if x.startswith("(") and x.endswith(")") and cells and cells[-1][1] >= label_end - 1 \
-                and _TAGGED.match(cells[-1][2]) is None and _PAREN_UNIT.match(x) is not None:
-            ps, _, px, pn = cells[-1]
-            cells[-1] = (ps, e, f"{px} {x}", pn)  # "States    (B)": "(B)" reads as a unit alone
+            cells[-1] = (ps, e, f"{px} {x}", pn)
             continue
         cells.append(cell)
     labels = [c for c in cells if c[1] < label_end - 1]
@@ -1076,13 +1072,13 @@ def _column_kinds(g: Grid, k: int) -> list[str]:
     for j in range(k):
         cells = [r.cells[j] for r in g.rows if r.cells[j] is not None]
         kind = _kind_of_name(g.names[j]) if j < len(g.names) else "empty"
+        unit = g.units[j] if j < len(g.units) else None
         if g.swept and kind in ("name", "empty", "metric"):
             kind = "param"
         if kind in ("empty", "name", "metric", "param") and cells:
             if all(c.tok.percent and c.tok.signed for c in cells if c is not None):  # type: ignore[union-attr]
                 kind = "change"
-            elif j < len(g.names) and _ID_NAME.match(g.names[j] or (g.units[j] if j < len(g.units) else None) or "") \
-                    and _ID_NAME.match((g.units[j] if j < len(g.units) else None) or "cpu") and all(
+            elif j < len(g.names) and _ID_NAME.match(g.names[j] or unit or "") and _ID_NAME.match(unit or "cpu") and all(
                     c is not None and not c.tok.percent and not c.tok.unit and float(c.tok.value or 0.5).is_integer()
                     for c in cells):
                 kind = "index"  # mpstat's "CPU  3": which CPU, not how much of it

@@ -507,9 +507,7 @@ def _magnitudes(ua: str | None, ub: str | None) -> tuple[str, str] | None:
     """The two sides' units when they differ as scales of one quantity do ("1.2M" /
     "300k", "1.2ms" / "950us", "1.2GB" / "800MB"): each side keeps its own."""
     a, b = (u.rstrip(".,;)") if u else "" for u in (ua, ub))
-    if a in MAGNITUDES and b in MAGNITUDES and a.lower() != b.lower() or common_scale(a or None, b or None):
-        return a, b
-    return None
+    return (a, b) if common_scale(a or None, b or None) else None  # bare K/M/G prefixes too
 
 
 def _counted(before: str) -> bool:
