@@ -19,6 +19,7 @@ from claims.blocks import command_run_claims, labelled_block_claims
 from claims.commands import find_commands, with_results
 from claims.headings import tell_apart
 from claims.hunks import fragment_runs, hunk_lines
+from claims.lexicon import content_words, words
 from claims.listings import listing_lines
 from claims.lkp import lkp_claims
 from claims.model import Better, Claim, Extraction, Line, Message
@@ -360,7 +361,8 @@ _TEST_NAME = re.compile(r"\b(?:TCP|UDP|SCTP|DCCP)_[A-Z]{2,8}\b|(?<!\S)-t\s+(?P<t
 
 
 def _name_from_context(claims: list[Claim], lines: Sequence[Line]) -> None:
-    """A metric written only as its unit ("trans/s") is named by what it measures and the
+    """A metric written only as its unit ("trans/s"), or named only by the words that
+    tell its sides apart ("baseline: 3.41 Mpps"), is named by what it measures and the
     test named just above it: "TCP_RR transaction rate"."""
     index = {ln.number: i for i, ln in enumerate(lines)}
     for c in claims:
@@ -370,7 +372,7 @@ def _name_from_context(claims: list[Claim], lines: Sequence[Line]) -> None:
             for v in (c.baseline, c.candidate):
                 if v is not None:
                     v.unit = v.unit or c.unit
-        if c.metric.lower() not in ((c.unit or "").lower(), "value", "") or c.tool:
+        if c.metric.lower() not in ((c.unit or "").lower(), "value", "") and not _sides_only(c.metric) or c.tool:
             continue
         i = index.get(c.lines[0])
         if c.unit is None and i:
@@ -384,6 +386,13 @@ def _name_from_context(claims: list[Claim], lines: Sequence[Line]) -> None:
                     test = found[-1]
                     break
         c.metric = f"{test} {kind}" if test else kind
+
+
+def _sides_only(name: str) -> bool:
+    """Is `name` made only of the words that tell sides apart ("baseline", "this" of
+    "Before this series:", "patched kernel"): no measure's name? (A row's number, "16", has
+    no words at all: it names the row.)"""
+    return bool(words(name)) and not content_words(name)
 
 
 # the author says which way is better: "(higher is better)", "lower is better:", "smaller

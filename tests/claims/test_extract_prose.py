@@ -931,3 +931,17 @@ def test_an_arrow_between_slashed_lists_pairs_each_measure(line: str, got: list)
     As many measures as the names before it list, one pair each, named by them; with no
     measure named or unit, nothing, as for a single arrow."""
     assert [(c.metric, c.baseline.value, c.candidate.value, c.unit) for c in ex(line).claims] == got
+
+
+@pytest.mark.parametrize(("text", "got"), [
+    ("Before this series: 3.41 Mpps\nAfter this series: 3.87 Mpps", ("packet rate", 3.41, 3.87)),
+    ("baseline: 3.41 Mpps, patched: 3.87 Mpps", ("packet rate", 3.41, 3.87)),
+    ("Before this series: 812 us\nAfter this series: 640 us", ("latency", 812, 640)),
+    ("rx_packets before: 3.41 Mpps\nrx_packets after: 3.87 Mpps", ("rx_packets", 3.41, 3.87)),
+])
+def test_a_name_of_side_words_alone_names_no_measure(text: str, got: tuple) -> None:
+    """"Before this series: 3.41 Mpps" was named "this", "baseline: ..." "baseline": the
+    words that tell the sides apart are no measure's name; the unit names it, as it names
+    a value written with its unit alone. A name beside them stays."""
+    (c,) = ex(text).claims
+    assert (c.metric, c.baseline.value, c.candidate.value) == got
