@@ -1809,7 +1809,8 @@ def _key_text(g: Grid, r: GRow) -> str:
 
 def _slash_claims(g: Grid, k: int, kinds: list[str]) -> list[Claim]:
     """Cells that hold both sides ("318K/316K" under "(before/after)"), each named by its
-    row: its label, or the swept parameter in the first column ("IO size 512B")."""
+    column's measure and its row: its label, or the swept parameter in the first column
+    ("IO size 512B")."""
     out: list[Claim] = []
     keyed = _key_column(g, kinds) and all(r.cells[0] is None or r.cells[0].second is None for r in g.rows)
     for j in range(k):
@@ -1822,12 +1823,15 @@ def _slash_claims(g: Grid, k: int, kinds: list[str]) -> list[Claim]:
         if r1 is None and r2 is None:
             continue
         swap = r1 == "candidate" or r2 == "baseline"
+        # the measure is the name without its sides ("IOPS (before/after)": IOPS), or, where
+        # the grid took that word as the column's unit, what the unit measures
+        measure = (name[:m.start()] + name[m.end():]).strip(" :") or unit_kind(g.units[j] or g.unit or "")
         for r in g.rows:
             c = r.cells[j]
             if c is None or c.second is None:
                 continue
             row = r.label or (_key_text(g, r) if keyed and j > 0 and r.cells[0] is not None else "")
-            cl = _claim(g, _metric(name, row), c, c, second if swap else first, first if swap else second,
+            cl = _claim(g, _metric(measure, row), c, c, second if swap else first, first if swap else second,
                         g.units[j] or g.unit, [r], None, row, b_second=swap, c_second=not swap)
             if cl is not None:
                 out.append(cl)

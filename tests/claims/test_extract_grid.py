@@ -150,7 +150,20 @@ def test_slash_cells_hold_both_sides() -> None:
     assert pairs(text) == [(318, 316), (323, 321)]
     # each row's claim says which size it is, else the two read as one metric twice
     assert [(c.metric, c.context) for c in ex(text).claims] == [
-        ("Rand Read (before/after) IO size 512B", "IO size 512B"), ("Rand Read (before/after) IO size 4KB", "IO size 4KB")]
+        ("Rand Read IO size 512B", "IO size 512B"), ("Rand Read IO size 4KB", "IO size 4KB")]
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("             IOPS (before/after)\nrandread     318K/316K\nrandwrite    120K/140K\n",
+     ["IOPS randread", "IOPS randwrite"]),
+    ("Test     ms (before/after)\nrr       12.1/10.3\n", ["latency rr"]),
+    ("Throughput (base/patched):\n8.0/9.5\n", ["Throughput"]),
+])
+def test_a_slash_column_is_named_by_its_measure_not_its_sides(text: str, names: list[str]) -> None:
+    """A column of cells holding both sides was named with its sides ("(before/after)
+    randread", "Throughput (base/patched):"): the measure is the name without them, or what
+    the unit the grid took from it measures ("IOPS", "ms": latency)."""
+    assert [c.metric for c in ex(text).claims] == names
 
 
 @pytest.mark.parametrize("text", [
