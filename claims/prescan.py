@@ -81,6 +81,7 @@ the texts an archive gives it, and checks that both pass the same ones.
 """
 from __future__ import annotations
 
+import bisect
 import codecs
 import itertools
 import re
@@ -919,7 +920,70 @@ def _worded_pair(text: str) -> bool:
     sentences, "label: value" rows and tables."""
     positions = itertools.chain(_from_to(text), _sided_numbers(text),
                                 *((m.start() for m in cue.finditer(text)) for cue in _CUES[_WORDED:]))
-    return _in_a_paragraph(text, positions, _pairs_in)
+    return _in_a_paragraph(text, positions, _pairs_in) or _slash_cells(text)
+
+
+# A cell that holds both sides ("318K/316K") under a name that names them ("IOPS
+# (before/after)"): claims.grid._slash_claims reads a cell whose whole text is such a pair
+# (grid._SLASH_PAIR), so one stands after a blank, a "|", a quote mark or a line start and
+# before one, a note's "(" or the line's end. Found from their slashes, literals the engine
+# skips to; the name, from two words around a slash, one of them a side's.
+_SLASH_NUMS = re.compile(r"/(?<=[\d.,A-Za-z%]/)[~<]?\d")
+_SLASH_CELL = re.compile(r"[~<]?\d[\d.,]*[A-Za-z%]{0,6}/[~<]?\d[\d.,]*[A-Za-z%]{0,6}(?=[\s|(]|$)")
+_WORD_SLASH = re.compile(r"/(?<=[\w -]/)(?=[A-Za-z])")
+SLASH_NAME = 21  # characters each side of its slash the grid reads as a side's name
+
+
+def _slash_cell_at(text: str, slash: int) -> int:
+    """Where the slash pair cell whose slash is at `slash` starts, or -1."""
+    i = slash
+    while i > 0 and slash - i < 6 and (text[i - 1].isascii() and text[i - 1].isalpha() or text[i - 1] == "%"):
+        i -= 1
+    while i > 0 and text[i - 1] in "0123456789.,":
+        i -= 1
+    if i > 0 and text[i - 1] in "~<":
+        i -= 1
+    if (i == 0 or text[i - 1] in " \t\n|>") and _SLASH_CELL.match(text, i) is not None:
+        return i
+    return -1
+
+
+def _slash_cells(text: str) -> bool:
+    """Does a reader find a pair where a slash pair cell stands at or below a line with two
+    names around a slash, one of which the lexicon reads as a variant's (the grid's
+    `(first/second)` header, whose roles it asks), within GRID_REACH lines? The grid reads
+    such a header over its rows across blank lines, so the readers are asked about the
+    lines from the name's to the end of the cell's paragraph."""
+    names: list[int] | None = None  # the starts of the lines with such names, found once
+    asked: set[int] = set()
+    for m in _SLASH_NUMS.finditer(text):
+        if (cell := _slash_cell_at(text, m.start())) < 0:
+            continue
+        if names is None:
+            names = _side_slash_lines(text)
+        k = bisect.bisect_right(names, cell) - 1
+        if k < 0 or names[k] in asked or text.count("\n", names[k], cell) > GRID_REACH:
+            continue
+        asked.add(names[k])
+        start, raw = _paragraph(text, cell)
+        if _pairs_in(text[names[k]:start + len(raw)]):
+            return True
+    return False
+
+
+def _side_slash_lines(text: str) -> list[int]:
+    """The starts of the lines that hold two names around a slash, one a variant's (within
+    SLASH_NAME characters of the slash, on its line), in order."""
+    found: list[int] = []
+    for w in _WORD_SLASH.finditer(text):
+        line = text.rfind("\n", 0, w.start()) + 1
+        if found and found[-1] == line:
+            continue
+        end = text.find("\n", w.end())
+        end = len(text) if end < 0 else end
+        if _is_variant(text[max(line, w.start() - SLASH_NAME):min(end, w.end() + SLASH_NAME)]):
+            found.append(line)
+    return found
 
 
 def _in_a_paragraph(text: str, positions: Iterable[int], reader: Callable[[str], bool]) -> bool:
