@@ -801,6 +801,8 @@ def _subject_words(words: str, need_verb: bool = False) -> str:
         ws = objects if objects and not need_verb else ws[:verb]
     while len(ws) > 1 and ws[0].lower() in _DETERMINERS:
         ws.pop(0)
+    while ws and ws[-1].lower() in _HEDGES:  # "about 645 without the patch": no measure named
+        ws.pop()
     # "the number of TLB flushes dropped from": what is counted (the words before may have
     # been cut between "number" and "of")
     if len(ws) > 1 and ws[0].lower() in ("number", "count"):
@@ -987,6 +989,8 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
             continue  # no word of one sign or the other: no number on that side (see _sided)
         sides = []
         past: list[tuple[float, str | None, float, str, int]] = []
+        labelled: list[tuple[float, str | None, float, str, int]] = []  # each side named just before it
+        measures = 0  # the numbers read as measures
         prev_end = 0
         matches = list(_SIDE_NUMBER.finditer(sentence))
         if len(matches) < 2:
@@ -1014,6 +1018,10 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                 continue
             if unit is None and _named_by(sentence[max(0, m.start() - 20):m.start()]):
                 continue  # "he did not ack patch 2 while he acked patch 1": names, not measures
+            measures += 1
+            if 0 < len(ahead.split()) <= 3 and (before := cue(ahead)).role \
+                    and (value := parse_number(m.group("n"))) is not None:
+                labelled.append((value, unit, before.score, ahead.strip(), start + m.start()))
             end = _PHRASE_END.search(after)
             phrase = after[:end.start()] if end else after
             first = phrase.split()[:1]
@@ -1035,6 +1043,10 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                 score = NOW_SIDE  # "now it takes 1 ms": the time the patch is in
             if score and (value := parse_number(m.group("n"))) is not None:
                 sides.append((value, unit, score, phrase.strip(), start + m.start()))
+        if measures >= 2 and len(labelled) == measures:
+            # every number named just before it ("base=1.23Mpps patched=1.41Mpps", "before
+            # 9.1 Gbps after 9.4 Gbps"): the words after one name the next, not it
+            sides, past = labelled, []
         base = [x for x in sides if x[2] < 0]
         cands = [x for x in sides if x[2] > 0]
         if not base and len(past) == 1 and cands and all(_NOW.search(c[3]) and c[4] > past[0][4] for c in cands):
@@ -1228,6 +1240,8 @@ def _noun_phrase(words: list[str]) -> str:
     return " ".join(out).strip(" .,;:()")
 
 
+_HEDGES = frozenset({"about", "around", "roughly", "approximately", "approx", "approx.", "almost", "nearly",
+                     "only", "just", "~"})
 _FILLER = frozenset(
     "a an the about around roughly almost nearly only just we i it you they can could see saw get "
     "got shows show showed result results test tests testing is are was were be been has have had "

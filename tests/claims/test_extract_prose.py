@@ -945,3 +945,32 @@ def test_a_name_of_side_words_alone_names_no_measure(text: str, got: tuple) -> N
     a value written with its unit alone. A name beside them stays."""
     (c,) = ex(text).claims
     assert (c.metric, c.baseline.value, c.candidate.value) == got
+
+
+@pytest.mark.parametrize(("text", "got"), [
+    ("base=1.23Mpps patched=1.41Mpps", ("packet rate", 1.23, 1.41, "Mpps")),
+    ("base 1.23Mpps patched 1.41Mpps", ("packet rate", 1.23, 1.41, "Mpps")),
+    ("Throughput: before=9.1Gbps after=9.4Gbps", ("Throughput", 9.1, 9.4, "Gbps")),
+    ("latency old=812us new=640us", ("latency", 812, 640, "us")),
+    ("9.4 Gbps on net-next and 9.8 Gbps patched", ("throughput", 9.4, 9.8, "Gbps")),
+])
+def test_each_number_named_just_before_it(text: str, got: tuple) -> None:
+    """"base=1.23Mpps patched=1.41Mpps" gave nothing: the side words after a number are read
+    first ("645 without the patch"), so "patched" named the first number and the second had
+    none. Where every number of a sentence has its side just before it, those are its sides;
+    words after the number still name it otherwise."""
+    assert [(c.metric, c.baseline.value, c.candidate.value, c.unit) for c in ex(text).claims] == [got]
+
+
+def test_no_pair_of_a_side_and_a_count_of_something_else() -> None:
+    """A side before one number and a word after it that names no side of the next: no pair."""
+    assert ex("Without the patch we get 9.1 Gbps with 4 queues.").claims == []
+
+
+@pytest.mark.parametrize("text", ["about 645 without the patch, ~625 with batch",
+                                  "roughly 645 without the patch, ~625 with batch"])
+def test_a_hedge_names_no_measure(text: str) -> None:
+    """The archive's "scenario minimum bytes about 645 without the patch" named its claim
+    "... about": the hedge before a number is no word of its measure's name."""
+    (c,) = ex(text).claims
+    assert (c.metric, c.baseline.value, c.candidate.value) == ("value", 645, 625)
