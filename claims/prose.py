@@ -1060,7 +1060,7 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                 continue
             if unit is None and not any(_NAMES_CHANGE.search(x[3]) for x in (b, c)):
                 continue  # a bare number needs the change named ("without the patch"), not "in old"
-            metric = _metric_before(text, min(b[4], c[4]), unit) or unit or "value"
+            metric = _without_sides(_metric_before(text, min(b[4], c[4]), unit)) or unit or "value"
             lb, lc = _line_at(ln, b[4]), _line_at(ln, c[4])
             out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
                              baseline=Value(b[0], label=b[3], unit=unit, line=lb),
@@ -1068,6 +1068,15 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                              lines=(min(lb, lc), max(lb, lc)), depth=ln.depth, author=ln.author,
                              message_id=ln.message_id))
     return out
+
+
+def _without_sides(name: str) -> str:
+    """`name` without the words at its end that name no measure: the first number's side
+    when it stands just before it ("rx_pps: base=1.23M" -> "rx_pps"), or a stop word."""
+    ws = name.split()
+    while ws and not content_words(ws[-1]) and re.search(r"[A-Za-z]", ws[-1]):
+        ws.pop()
+    return " ".join(ws)
 
 
 SIDE_CLAUSE_WORDS = 8  # "on the unpatched kernel it yields 9.1 Gbps": a clause whose side word is strong

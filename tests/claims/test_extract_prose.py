@@ -953,12 +953,14 @@ def test_a_name_of_side_words_alone_names_no_measure(text: str, got: tuple) -> N
     ("Throughput: before=9.1Gbps after=9.4Gbps", ("Throughput", 9.1, 9.4, "Gbps")),
     ("latency old=812us new=640us", ("latency", 812, 640, "us")),
     ("9.4 Gbps on net-next and 9.8 Gbps patched", ("throughput", 9.4, 9.8, "Gbps")),
+    ("rx_pps: base=1.23M patched=1.41M", ("rx_pps", 1.23, 1.41, None)),
 ])
 def test_each_number_named_just_before_it(text: str, got: tuple) -> None:
     """"base=1.23Mpps patched=1.41Mpps" gave nothing: the side words after a number are read
     first ("645 without the patch"), so "patched" named the first number and the second had
     none. Where every number of a sentence has its side just before it, those are its sides;
-    words after the number still name it otherwise."""
+    words after the number still name it otherwise. The first side is no word of the
+    measure's name ("rx_pps base")."""
     assert [(c.metric, c.baseline.value, c.candidate.value, c.unit) for c in ex(text).claims] == [got]
 
 
