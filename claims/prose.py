@@ -1176,7 +1176,10 @@ _STOP_WORDS = frozenset({"with", "when", "and", "at", "on", "in", "for", "by", "
                          "was", "were", "be", "been", "during", "using", "while", "if", "than", "over", "but",
                          "after", "before", "without", "since", "versus", "vs", "vs.", "relative", "here", "there",
                          "now", "as", "to", "from", "of", "or"})
-_WHAT_AFTER = re.compile(r"(?i)^\S+\s+(?:in|for|of|on)\s+(?:the\s+)?(?P<what>(?:[\w/.-]+\s?){1,3})")
+# (not an adverbial phrase: "faster on average", "better in most cases", "in the worst case")
+_WHAT_AFTER = re.compile(r"(?i)^\S+\s+(?:in|for|of|on)\s+(?:the\s+)?"
+                         r"(?!(?:average|whole|balance|most|all|each|every|both|worst|best|general|practice)\b)"
+                         r"(?P<what>(?:[\w/.-]+\s?){1,3})")
 
 
 def _relative_metric(text: str, t: Token, after: str) -> str:
@@ -1249,8 +1252,6 @@ def _noun_phrase(words: list[str]) -> str:
     return " ".join(out).strip(" .,;:()")
 
 
-_HEDGES = frozenset({"about", "around", "roughly", "approximately", "approx", "approx.", "almost", "nearly",
-                     "only", "just", "~"})
 _FILLER = frozenset(
     "a an the about around roughly almost nearly only just we i it you they can could see saw get "
     "got shows show showed result results test tests testing is are was were be been has have had "
@@ -1402,9 +1403,12 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
         fold = _FOLD.match(t.text) if t.kind != "value" or "fold" in t.text.lower() else None
         if fold is None and t.kind == "value" and t.value and nxt in ("fold", "-fold"):
             fold, after = _FOLD.match(f"{t.value}fold"), " ".join(x.text for x in toks[i + 2:i + 5])
-        if pct is not None and not signed and i >= 2 and toks[i - 1].text.lower() == "to" and said.get(i - 2):
-            # "drop by about 4% to 5%": the range's upper end, of the measure and the sign its lower end has
-            said[i] = [(name, math.copysign(pct, value), merit) for name, value, merit in said[i - 2]]
+        # "drop by about 4% to 5%": the range's upper end, of the measure and the sign its lower
+        # end has; "by 5% on average and up to 20%": a second size of that change
+        again = (i - 2 if i >= 2 and toks[i - 1].text.lower() == "to" and said.get(i - 2)
+                 else _said_just_before(said, toks, i, k)) if pct is not None and not signed else None
+        if pct is not None and again is not None:
+            said[i] = [(name, math.copysign(pct, value), merit) for name, value, merit in said[again]]
             at = _line_at(ln, t.start)
             out.extend(Claim(metric=name, unit="%", claimed_change_pct=value, lines=(at, at), depth=ln.depth,
                              author=ln.author, message_id=ln.message_id, merit=merit)
@@ -1508,6 +1512,25 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
                                  lines=(at, at), depth=ln.depth, author=ln.author,
                                  message_id=ln.message_id, merit=merit))
     return out or _worded_magnitudes(ln, text)
+
+
+SAID_AGAIN_WITHIN = 8  # tokens: "by 5% on average and up to 20%"
+
+
+def _said_just_before(said: dict[int, list[tuple[str, float, bool]]], toks: Sequence[Token], i: int, k: int) -> int | None:
+    """The token of the change said just before the percentage at toks[i], when this one
+    is a hedged second size of it ("improves by 5% on average and up to 20%", "4.3% faster
+    on average, up to 11% on the worst case"): after "and", "or" or a comma, then a hedge
+    (toks[k] is the word before the hedge), in the same sentence, a few tokens on."""
+    if k >= i - 1 or k < 0:
+        return None  # no hedge between: "5% and 20%" may be two measures' changes
+    before = toks[k].text.lower()
+    if before not in ("and", "or") and not before.endswith(","):
+        return None
+    prior = max((j for j in said if i - SAID_AGAIN_WITHIN <= j < k), default=None)
+    if prior is None or any(toks[j].text.endswith((".", "!", "?", ";")) for j in range(prior, k)):
+        return None
+    return prior
 
 
 def _of_the_runs(after: str) -> bool:

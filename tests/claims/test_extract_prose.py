@@ -976,3 +976,32 @@ def test_a_hedge_names_no_measure(text: str) -> None:
     "... about": the hedge before a number is no word of its measure's name."""
     (c,) = ex(text).claims
     assert (c.metric, c.baseline.value, c.candidate.value) == ("value", 645, 625)
+
+
+@pytest.mark.parametrize(("text", "got"), [
+    ("This improves throughput by 5% on average and up to 20% for small packets.",
+     [("throughput", 5.0), ("throughput", 20.0)]),
+    ("Latency drops by 12% on average and up to 30% at the tail.", [("Latency", -12.0), ("Latency", -30.0)]),
+    ("Results: 4.3% faster on average, up to 11% on the worst case.", [("change", 4.3), ("change", 11.0)]),
+    ("Throughput improves by 5% and 20% of the CPUs are idle.", [("Throughput", 5.0)]),
+    ("It improves throughput by 5%. Up to 20% of runs fail.", [("throughput", 5.0)]),
+])
+def test_a_hedged_second_size_of_a_change(text: str, got: list) -> None:
+    """"by 5% on average and up to 20%" gave only the 5%: the word before the hedge ("up
+    to") was "and", which states no change. A hedged size after "and", "or" or a comma, a
+    few words after a change in its sentence, is that change's again, of its measure and
+    sign. Without a hedge, or in the next sentence, it is not."""
+    assert [(c.metric, c.claimed_change_pct) for c in ex(text).claims] == got
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Throughput is 4.3% better on average.", "Throughput"),
+    ("It is 4.3% faster in most cases.", "change"),
+    ("We get a 5% improvement in TCP_RR.", "TCP_RR"),
+    ("A 5% improvement in total throughput.", "total throughput"),
+])
+def test_an_adverbial_phrase_names_no_measure(text: str, name: str) -> None:
+    """"4.3% faster on average" was a change named "average": what follows "in", "on", "for"
+    after a change names its measure, but not in an adverbial phrase ("on average", "in
+    most cases", "in the worst case")."""
+    assert [c.metric for c in ex(text).claims] == [name]
