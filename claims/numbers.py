@@ -501,13 +501,17 @@ _CPU_COUNT = re.compile(r"(?i)\b(?:\d{1,4}\s?cpus?|cpus?\s?[=:]?\s?\d{1,4})\b(?!
 
 # Events nobody wants: counted per second or as a rate they are still lower-better
 # (`perf-stat.overall.branch-miss-rate%`, `page-faults/sec`, `TCPLossProbes/s`).
-# A word's start only, in lower case or camel case: not "transmission", "default", "install".
-_UNWANTED = re.compile(r"(?<![a-z])(?i:miss|loss|retrans|fault|stall|error|errs\b|fail)"
+# A word's start only, in lower case or camel case: not "transmission", "default", "install";
+# and not a word with a number glued on, which names a test (will-it-scale's "page_fault1").
+_UNWANTED = re.compile(r"(?:(?<![a-z])(?i:miss|loss|retrans|fault|stall|error|errs\b|fail)"
                        r"|Miss|Loss|Retrans|Fault|Stall|Error|Fail"
-                       r"|(?<![a-z])drop|Drop")  # packets dropped; not XDP_DROP, an action whose rate is its speed
+                       r"|(?<![a-z])drop|Drop)(?![A-Za-z]*\d)")  # packets dropped; not XDP_DROP, an action whose rate is its speed
 
 
 _LATENCY = re.compile(r"(?i)latenc")
+# the harmonic mean, the mean of rates: mmtests (compare-kernels) heads the rows of a
+# throughput "Hmean" (and "BHmean-99", of the best 99%), a time's or a latency's "Amean"
+_HARMONIC_MEAN = re.compile(r"(?<![A-Za-z])B?Hmean(?![a-z])")
 # Events a change is made to avoid, counted: what the measure's name ends with, counted
 # (plural) or as a rate ("TLB flushes", "VM exits per second", "IPI rate", "context
 # switches/s"). Only as the head of the name: "throughput with interrupt coalescing" is a
@@ -534,8 +538,12 @@ def better_for(metric: str | None, unit: str | None) -> Literal["higher", "lower
     """Which way is good, judged from the metric's name and unit (a command's options in
     the name, or a count of the CPUs that ran it, say nothing of it)."""
     text = _CPU_COUNT.sub(" ", _OPTION.sub("", f"{metric or ''} {unit or ''}")).strip()
-    if _UNWANTED.search(text) or _LATENCY.search(text):
+    if _LATENCY.search(text):
         return "lower"  # a latency is lower-is-better whatever it is of ("Request Latencies", "trans latency")
+    if _HARMONIC_MEAN.search(text):
+        return "higher"  # a mean of rates (mmtests' "Hmean faults/sec-4"): what was done per unit of time
+    if _UNWANTED.search(text):
+        return "lower"
     if unit and _DURATION.match(_unit_text(unit)) and "idle" not in text.lower():
         return "lower"  # a time, whatever it is of: ioping's "99 requests completed in 9.81 ms"
     if names_events(metric or ""):

@@ -257,3 +257,22 @@ def test_instructions_processed_and_io_waits_are_costs() -> None:
         assert better_for(metric, None) == "lower", metric
     for metric in ("insn per cycle", "insns/cycle", "instructions per cycle"):
         assert better_for(metric, None) == "higher", metric
+
+
+@pytest.mark.parametrize(("metric", "way"), [
+    ("page_fault1_processes", None),  # will-it-scale's test: the operations it does, not faults
+    ("lock2_threads", None),
+    ("page-faults/sec", "lower"),
+    ("iTLB-load-misses", "lower"),
+    ("rx_dropped", "lower"),
+    ("Hmean faults/sec-4", "higher"),  # mmtests' harmonic mean: a rate of work done
+    ("Hmean faults/cpu-1", "higher"),
+    ("BHmean-99 faults/sec-4", "higher"),
+    ("Amean fault-anon-1", "lower"),
+    ("Hmean latency", "lower"),
+])
+def test_directions_of_test_names_and_means(metric: str, way: str | None) -> None:
+    """A word of an unwanted event glued to a number is a test's name ("page_fault1" counts
+    what the test does, higher-better: +9% had read as a regression); mmtests heads a
+    throughput's rows "Hmean", the mean of rates, whatever its unit counts."""
+    assert better_for(metric, None) == way
