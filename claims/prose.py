@@ -727,16 +727,18 @@ def arrow_claims(ln: Line | Passage) -> list[Claim]:
         if left.percent != right.percent or (unit and _SIZE_UNITS.match(unit) and not (
                 unit in MAGNITUDES and _PERF_WORD.search(near))):
             continue  # a size set ("4K -> 16K entries"); but "IOPS: 812K -> 905K" counts
-        if (unit is None or not is_unit(unit)) and not (_PERF_WORD.search(near) or _STRONG_VERB.search(near)):
-            continue  # "version 7.0 -> 7.1", histogram buckets "2 -> 3 : 7"
-        if _sets_a_knob(ln.text[max(0, left.start - 80):left.start]):
-            continue  # "the timeout 5s -> 30s"
-        metric = _metric_before(ln.text, left.start, unit) or unit or "value"
         stated = None
         for nxt in toks[i + 2:i + 4]:
             if nxt.kind == "value" and nxt.percent and nxt.signed and nxt.text.startswith("("):
                 stated = nxt.value
                 break
+        if (unit is None or not is_unit(unit)) and not (_PERF_WORD.search(near) or _STRONG_VERB.search(near)) \
+                and not (stated is not None and _change_agrees(left.value, right.value, stated)):
+            continue  # "version 7.0 -> 7.1", histogram buckets "2 -> 3 : 7"; but a measure's
+            # change, stated after it, says so ("page_fault1_processes: 1234567 -> 1345678 (+9.0%)")
+        if _sets_a_knob(ln.text[max(0, left.start - 80):left.start]):
+            continue  # "the timeout 5s -> 30s"
+        metric = _metric_before(ln.text, left.start, unit) or unit or "value"
         first, last = _line_at(ln, left.start), _line_at(ln, right.start)
         out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
                          baseline=Value(left.value or 0.0, unit=unit, line=first),
@@ -744,6 +746,14 @@ def arrow_claims(ln: Line | Passage) -> list[Claim]:
                          claimed_change_pct=stated, lines=(first, last), depth=ln.depth,
                          author=ln.author, message_id=ln.message_id))
     return out
+
+
+def _change_agrees(before: float | None, after: float | None, stated: float | None) -> bool:
+    """Is `stated` (a percentage) the change from `before` to `after`, to its rounding?"""
+    if before is None or after is None or stated is None or before <= 0 or after < 0:
+        return False
+    change = (after - before) / before * 100.0
+    return change * stated > 0 and abs(change - stated) <= max(0.06, 0.01 * abs(stated))
 
 
 _QUALIFIER = re.compile(r"^(?:(?i:p\d{2,3}(?:\.\d+)?|avg|average|mean|median|tail|max|min|peak|rx|tx|"
@@ -1284,7 +1294,7 @@ def _words_before(text: str, pos: int) -> str:
     near = text[max(0, pos - 80):pos]
     near = _FULL_STOP.split(near)[-1]
     near = _ITEM_END.split(near)[-1]  # "TCP_STREAM: +3.2%, TCP_RR: -1.1%": the item before ends at its number
-    words = re.findall(r"(?<![\w.'’])[A-Za-z][\w./%-]*", near)
+    words = re.findall(r"(?<![\w.'’-])[A-Za-z][\w./%-]*", near)  # (an option's letters, "-t 64", are none)
     return " ".join(words[-4:])
 
 

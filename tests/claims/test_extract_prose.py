@@ -1005,3 +1005,20 @@ def test_an_adverbial_phrase_names_no_measure(text: str, name: str) -> None:
     after a change names its measure, but not in an adverbial phrase ("on average", "in
     most cases", "in the worst case")."""
     assert [c.metric for c in ex(text).claims] == [name]
+
+
+@pytest.mark.parametrize(("line", "got"), [
+    ("page_fault1_processes -t 64: 1234567 -> 1345678 (+9.0%)", [("page_fault1_processes", 1234567, 1345678, 9.0)]),
+    ("page_fault1_threads: 534567 -> 545678 (+2.1%)", [("page_fault1_threads", 534567, 545678, 2.1)]),
+    ("page_fault1_processes: 1234567 -> 1345678 (+20.0%)", [("change", None, None, 20.0)]),
+    ("version 7.0 -> 7.1 (+20%)", [("version", None, None, 20.0)]),
+])
+def test_an_arrow_between_counts_whose_change_is_stated(line: str, got: list) -> None:
+    """will-it-scale's "page_fault1_processes -t 64: 1234567 -> 1345678 (+9.0%)" gave only the
+    +9%, named "t": an arrow between bare numbers needs a measure's word near it, and this
+    line's measure is a test's name. The change stated after the pair, which is the pair's
+    to its rounding, says they are measured; an option's letter ("-t 64") names nothing.
+    A change that is not the pair's leaves it unread."""
+    claims = ex(line).claims
+    assert [(c.metric, c.baseline and c.baseline.value, c.candidate and c.candidate.value, c.claimed_change_pct)
+            for c in claims] == got
