@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from claims.model import Better, Claim, Value
 from claims.numbers import (
+    MAGNITUDES,
     RUNS_NAME,
     SPREAD_NAME,
     Token,
@@ -320,7 +321,7 @@ def pair_rows(base: Row, cand: Row, *, tabular: bool, context: str | None = None
                 unit = pu.group(1)
         if unit and unit.startswith("%") and bt.percent:
             unit = "%"
-        bunit, cunit = _side_units(bt, ct, unit)
+        bunit, cunit = (_named_scale(u, metric) for u in _side_units(bt, ct, unit))
         claim = Claim(metric=metric, unit=bunit, better=better or better_for(metric, unit),
                       baseline=_value(bt, base, bspread.get(bi), bunit),
                       candidate=_value(ct, cand, cspread.get(ci), cunit),
@@ -388,6 +389,15 @@ def stated_gains_signed(claims: list[Claim]) -> None:
         if stated and change and (stated > 0) != (change > 0) \
                 and abs(abs(stated) - abs(change)) <= stated_tolerance(stated):
             c.claimed_change_pct = -stated
+
+
+def _named_scale(unit: str | None, metric: str) -> str | None:
+    """A bare magnitude ("IOPS=2.51M", "IOPS=1523k") joined to the unit the metric's name
+    ends with: 2.51 MIOPS, as the grid joins a cell's to its column's ("950K" under "pps")."""
+    if unit not in MAGNITUDES or not metric.split():
+        return unit
+    word = metric.split()[-1]
+    return unit + word if is_unit(word) and is_unit(unit + word) else unit
 
 
 def _side_units(bt: Token, ct: Token, unit: str | None) -> tuple[str | None, str | None]:

@@ -605,3 +605,16 @@ def test_a_process_id_in_brackets_is_no_measurement() -> None:
             "stress-ng: info:  [1240] mmap             15012     60.01     10.31    840.55       250.16\n")
     got = [(c.baseline.value, c.candidate.value) for c in ex(text).claims]
     assert (1234, 1240) not in got and (12345, 15012) in got and (205.72, 250.16) in got
+
+
+@pytest.mark.parametrize(("text", "got"), [
+    ("Before:\nIOPS=2.51M, BW=1226MiB/s\n\nAfter:\nIOPS=2.73M, BW=1333MiB/s\n",
+     [("IOPS", "MIOPS", "MIOPS", 8.76), ("BW", "MiB/s", "MiB/s", 8.73)]),
+    ("before:\n  read: IOPS=1523k, BW=5949MiB/s\nafter:\n  read: IOPS=1.69M, BW=6590MiB/s\n",
+     [("read IOPS", "kIOPS", "MIOPS", 10.97), ("read BW", "MiB/s", "MiB/s", 10.77)]),
+])
+def test_a_bare_magnitude_takes_the_unit_its_key_names(text: str, got: list) -> None:
+    """fio's and t/io_uring's "IOPS=2.51M" was 2.51 in the unit "M": a magnitude with no
+    unit, which a run's IOPS cannot be put beside. The key is the unit: 2.51 MIOPS (as
+    the grid joins "950K" to its column's "pps"), each side at its own scale."""
+    assert [(c.metric, c.baseline.unit, c.candidate.unit, round(c.change_pct, 2)) for c in ex(text).claims] == got
