@@ -1185,7 +1185,7 @@ _NEXT_CLAUSE = re.compile(r"(?i)(?:while|whereas|but|and|though|although)\b")  #
 _STOP_WORDS = frozenset({"with", "when", "and", "at", "on", "in", "for", "by", "compared", "the", "a", "is", "are",
                          "was", "were", "be", "been", "during", "using", "while", "if", "than", "over", "but",
                          "after", "before", "without", "since", "versus", "vs", "vs.", "relative", "here", "there",
-                         "now", "as", "to", "from", "of", "or"})
+                         "now", "as", "to", "from", "of", "or", "due", "because"})
 # (not an adverbial phrase: "faster on average", "better in most cases", "in the worst case")
 _WHAT_AFTER = re.compile(r"(?i)^\S+\s+(?:in|for|of|on)\s+(?:the\s+)?"
                          r"(?!(?:average|whole|balance|most|all|each|every|both|worst|best|general|practice)\b)"

@@ -1022,3 +1022,14 @@ def test_an_arrow_between_counts_whose_change_is_stated(line: str, got: list) ->
     claims = ex(line).claims
     assert [(c.metric, c.baseline and c.baseline.value, c.candidate and c.candidate.value, c.claimed_change_pct)
             for c in claims] == got
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("FYI, we noticed a -12.3% regression of will-it-scale.per_process_ops due to commit:",
+     "will-it-scale.per_process_ops"),
+    ("We see a 5% improvement in TCP_RR because of the batching.", "TCP_RR"),
+])
+def test_a_cause_after_the_measure_is_not_its_name(text: str, name: str) -> None:
+    """The 0-day robot's "a -12.3% regression of will-it-scale.per_process_ops due to
+    commit" was named "... due": the measure's name ends where its cause starts."""
+    assert [c.metric for c in ex(text).claims] == [name]
