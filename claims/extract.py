@@ -268,6 +268,10 @@ def _attach_relative(claims: list[Claim], left: Sequence[Passage]) -> list[Claim
     # message is another claim, not this pair restated
     stated = [(round(c.claimed_change_pct, 1), c.lines) for c in claims
               if c.claimed_change_pct is not None]
+    # and by what it is of: the same change of the same measure, anywhere in the message (the
+    # 0-day robot's "a -12.3% regression of will-it-scale.per_process_ops" over its table)
+    stated_of = [(round(c.claimed_change_pct, 1), c.metric) for c in claims
+                 if c.claimed_change_pct is not None and c.baseline is not None]
     open_pairs: dict[int, list[Claim]] = {}  # pairs without a stated change, by line number
     for c in claims:
         if c.baseline is not None and c.claimed_change_pct is None and c.lines[1] - c.lines[0] < 50:
@@ -280,7 +284,9 @@ def _attach_relative(claims: list[Claim], left: Sequence[Passage]) -> list[Claim
             at = rel.lines[0]
             if v is None or any(abs(round(v, 1) - sv) <= 0.11
                                 and first - RESTATED_WITHIN <= at <= last + RESTATED_WITHIN
-                                for sv, (first, last) in stated):
+                                for sv, (first, last) in stated) \
+                    or any(abs(round(v, 1) - sv) <= 0.11 and rel.metric.strip() and _names(rel.metric, metric)
+                           for sv, metric in stated_of):
                 continue
             near = [c for c in open_pairs.get(at, ()) if c.claimed_change_pct is None
                     and (c.lines[0] <= at <= c.lines[1] and not _another_measure(rel.metric, c.metric)

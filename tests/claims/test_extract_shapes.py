@@ -402,3 +402,38 @@ def test_commands_behind_netns_sudo_perf_and_bare_modes() -> None:
                                            "sudo perf stat -e cycles -a -- sleep 10",
                                            "xdp-bench drop eth0"]
     assert not e.setup
+
+
+LKP_HEADLINE = """Greeting,
+
+FYI, we noticed a -12.3% regression of will-it-scale.per_process_ops due to commit:
+
+commit: 1234567890ab ("mm: do something")
+
+in testcase: will-it-scale
+with following parameters:
+
+	nr_task: 100%
+	mode: process
+	test: page_fault2
+
+commit:
+  abcdef0123
+  1234567890
+
+      abcdef0123 1234567890ab
+---------------- ---------------------------
+         %stddev     %change         %stddev
+             \\          |                \\
+   8956789            -12.3%    7855123        will-it-scale.per_process_ops
+     45678 ±  5%     +25.1%      57134 ±  4%  vmstat.system.cs
+"""
+
+
+def test_a_change_restated_far_from_its_pair_of_one_measure_is_one_claim() -> None:
+    """The 0-day robot's headline, "a -12.3% regression of will-it-scale.per_process_ops",
+    stands twenty lines above the row that measured it: it was a second claim, which a
+    verdict would judge apart. The same change of the same measure is the pair's, at any
+    distance; another measure's change is not."""
+    got = [(c.metric, c.baseline and c.baseline.value, c.claimed_change_pct) for c in ex(LKP_HEADLINE).claims]
+    assert got == [("will-it-scale.per_process_ops", 8956789, -12.3), ("vmstat.system.cs", 45678, 25.1)]
