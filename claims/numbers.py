@@ -69,6 +69,12 @@ UNIT_RE = re.compile(
 )
 
 
+# Packets dropped, counted or as a rate: "drops", "dropped", "drop rate", "packets drop"; a
+# bare "drop" is also the action whose speed a test measures (XDP_DROP, pktgen's "rx drop").
+# (in capitals only "DROPS", "DROPPED": "XDP_DROP rate" is the action's speed)
+_DROPS = (r"(?:(?<![a-z])drop(?:s|ped|ping|[\s_-]+(?:rate|count))|Drop(?:s|ped|ping|[\s_-]+(?:rate|count))"
+          r"|DROP(?:S|PED)|(?i:(?:packets?|pkts?)[\s_-]+drop))")
+
 _HIGHER = re.compile(
     r"(?i)(pps|bps|b/s|bits?/s|bytes?/s|/s(ec)?$|/sec|iops|(?-i:(?<![^\W\d_kmgKMGT]))ops|throughput|bandwidth|rate|"
     r"(?<!re)trans(?!mi)|tps|qps|rps|req|per[ _]sec|per second|speed|(?:insns?|instructions)\s*(?:per\s+|/)cycle|ipc|burns|"
@@ -78,9 +84,9 @@ _HIGHER = re.compile(
 )
 _LOWER = re.compile(  # (a latency is told before _HIGHER: better_for's _LATENCY)
     r"(?i)(\bus\b|\bms\b|\bns\b|usec|msec|nsec|seconds|\bsecs?\b|time|elapsed|"
-    r"cycles|(?<![a-z])miss|cpu|util|overhead|context-switch|migrations|retr|drops?|loss|"
+    r"cycles|(?<![a-z])miss|cpu|util|overhead|context-switch|migrations|retr|loss|"
     r"instructions|\binsns?\b|(?<![a-z])await\b|s\.dem|us/tr|faults|jitter|\bs\b|footprint|usage|memory\s+(?:use|consumption)|\brss\b|"
-    r"\bcosts?\b|\bpower\b|\benergy\b|watts?\b|joules?\b)"
+    rf"\bcosts?\b|\bpower\b|\benergy\b|watts?\b|joules?\b|{_DROPS})"
 )
 
 
@@ -505,7 +511,9 @@ _CPU_COUNT = re.compile(r"(?i)\b(?:\d{1,4}\s?cpus?|cpus?\s?[=:]?\s?\d{1,4})\b(?!
 # and not a word with a number glued on, which names a test (will-it-scale's "page_fault1").
 _UNWANTED = re.compile(r"(?:(?<![a-z])(?i:miss|loss|retrans|fault|stall|error|errs\b|fail)"
                        r"|Miss|Loss|Retrans|Fault|Stall|Error|Fail"
-                       r"|(?<![a-z])drop|Drop)(?![A-Za-z]*\d)")  # packets dropped; not XDP_DROP, an action whose rate is its speed
+                       # packets dropped, their count or rate; not the action (XDP_DROP, "rx drop", a
+                       # test whose packet rate is its speed)
+                       rf"|{_DROPS})(?![A-Za-z]*\d)")
 
 
 _LATENCY = re.compile(r"(?i)latenc")

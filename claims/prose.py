@@ -774,7 +774,8 @@ def _metric_before(text: str, pos: int, unit: str | None = None, subject_verb: b
         if _MEASURE.match(words[k]):
             j = k
             # "p99 latency", "miss rate" (what the rate counts turns its direction: lower)
-            while j > 0 and k - j < 2 and (_QUALIFIER.match(words[j - 1]) or names_a_cost(words[j - 1])):
+            while j > 0 and k - j < 2 and (_QUALIFIER.match(words[j - 1]) or names_a_cost(words[j - 1])
+                                           or j == k and names_a_cost(f"{words[j - 1]} {words[k]}")):  # "drop rate"
                 j -= 1
             return " ".join(words[j:k + 1])
     kind = unit_kind(unit) or ("rate" if unit and is_rate(unit) else None)

@@ -276,3 +276,21 @@ def test_directions_of_test_names_and_means(metric: str, way: str | None) -> Non
     what the test does, higher-better: +9% had read as a regression); mmtests heads a
     throughput's rows "Hmean", the mean of rates, whatever its unit counts."""
     assert better_for(metric, None) == way
+
+
+@pytest.mark.parametrize(("metric", "unit", "way"), [
+    ("rx drop", "Mpps", "higher"),  # pktgen/XDP: the speed of the drop action
+    ("XDP_DROP", "Mpps", "higher"),
+    ("xdp_drop", "Mpps", "higher"),
+    ("rx drop", None, None),
+    ("rx_dropped", None, "lower"),  # a counter of packets dropped
+    ("RxDropped", "Mpps", "lower"),
+    ("avg packets drop", None, "lower"),
+    ("drop rate", "%", "lower"),
+    ("drops", "pps", "lower"),
+])
+def test_a_drop_action_and_drops_counted(metric: str, unit: str | None, way: str | None) -> None:
+    """"rx drop 10.2 Mpps -> 11.4 Mpps" was lower-better by "drop", so +11.8% read as a
+    regression: a bare "drop" is also the action a test times (XDP_DROP already was);
+    packets dropped ("drops", "dropped", "drop rate", "packets drop") stay lower-better."""
+    assert better_for(metric, unit) == way
