@@ -69,6 +69,7 @@ _STARRED = re.compile(r"\*(?P<body>[^*()]{1,30})\*")  # "245.18 *   3.71%*": a p
 _PCT = re.compile(r"(?P<sign>[+-])?\s?(?P<num>\d+(?:\.\d+)?)\s?%")
 _GLUED_PAREN_UNIT = re.compile(r"(?<=\d)\((?=[A-Za-zµ/%]{1,12}\))")
 _PAREN_UNIT = re.compile(r"^[(\[](?P<u>[A-Za-zµ/%. ]{1,16})[)\]]$")
+_CELL_UNIT_TAIL = re.compile(r"\s+([(\[][A-Za-zµ/%.]{1,16}[)\]])$")  # a header cell's "(Mpps)" after its name
 _UNIT_IN_TITLE = re.compile(r"[(\[](?P<u>[A-Za-zµ/%]{1,12})(?:[,;][^()\[\]]{0,40})?[)\]]")  # "(usec, lower is better)"
 _PAREN_NUMBER = re.compile(r"(?P<v>[^()]{1,30}?)\s*\(\s*(?:±|\+-|\+/-)?\s*(?P<s>\d[\d.,]*%?)\s*\)")
 # a note with no number printed after a value: "(??)", "(*)", "(noisy)"
@@ -844,7 +845,14 @@ def _name_columns(g: Grid, k: int) -> None:
             piece_of = {c.piece: j for j, c in enumerate(ref.cells) if c is not None}
             shift = ref.npieces - len(hdr)
             for s, e, x, idx in hdr:
-                words.append((s, e, x, piece_of.get(idx + shift, -1)))
+                col = piece_of.get(idx + shift, -1)
+                # "| Before (Mpps) |": the cell's bracketed unit is a word of its own, as
+                # between spaced columns
+                tail = _CELL_UNIT_TAIL.search(x)
+                if tail is not None and x[:tail.start()].strip():
+                    words.extend([(s, e, x[:tail.start()].strip(), col), (s, e, tail.group(1), col)])
+                else:
+                    words.append((s, e, x, col))
         elif any(sp[0] < 0 for sp in spans) and len(hdr) in (k, k - 1) \
                 and all(len(x.split()) == 1 for _, _, x, _ in hdr):
             # a column of only "-" cells has no position: one name per column, right-aligned

@@ -511,3 +511,19 @@ def test_the_authors_direction_outweighs_a_word_of_a_test_name() -> None:
             "ops/s          1000      1100\n"
             "p99 latency    55        50\n")
     assert [(c.baseline.value, c.better) for c in ex(text).claims] == [(1000, "higher"), (55, "lower")]
+
+
+@pytest.mark.parametrize(("text", "got"), [
+    ("| Test        | Before (Mpps) | After (Mpps) | Delta  |\n"
+     "|-------------|---------------|--------------|--------|\n"
+     "| rx drop     | 10.2          | 11.4         | +11.8% |\n",
+     [("rx drop", 10.2, 11.4, "Mpps", "higher")]),
+    ("| Test | Latency (us) | Throughput (Gbps) |\n| base | 12.1 | 9.1 |\n| patched | 10.3 | 9.4 |\n",
+     [("Latency", 12.1, 10.3, "us", "lower"), ("Throughput", 9.1, 9.4, "Gbps", "higher")]),
+    ("| Test | CPU (%) |\n| base | 12.1 |\n| patched | 10.3 |\n", [("CPU", 12.1, 10.3, "%", "lower")]),
+])
+def test_a_pipe_table_header_cell_gives_its_bracketed_unit(text: str, got: list) -> None:
+    """A markdown table's "| Before (Mpps) |" gave no unit (and "| Latency (us) |" a name
+    "Latency (us)" with none): a pipe header's cell was one word, where a spaced header's
+    words are read apart. Its bracketed unit is a word of its own now."""
+    assert [(c.metric, c.baseline.value, c.candidate.value, c.unit, c.better) for c in ex(text).claims] == got
