@@ -109,6 +109,19 @@ _LEADING_ZERO = re.compile(r"^[+-]?0\d")
 _TIMES_HINT = re.compile(r"\d\s?[x×X]\b|\btimes\b")
 _ARROWS = frozenset({"->", "=>", "→", "-->", "==>"})
 _RANGE_PCT = re.compile(r"^~?(?P<a>\d+(?:\.\d+)?)%?(?:-|–|to)(?P<b>\d+(?:\.\d+)?)%$")
+# what memory a change uses, measured in sizes: "Memory usage: 1.2 GB -> 1.0 GB", "RSS",
+# "slab usage: 120 MB vs 98 MB" (a size alone is one set: "4K -> 16K entries")
+_MEMORY_USE = re.compile(r"(?i)\b(?:usage|footprint|consumption|rss|memory\s+used|used\s+memory)\b")
+
+
+def _measures_memory(text: str, pos: int) -> bool:
+    """Does the clause before `pos` name memory used, so sizes at it are its measure?"""
+    return _MEMORY_USE.search(_CLAUSE_BEFORE.split(text[max(0, pos - 60):pos])[-1]) is not None
+
+
+_CLAUSE_BEFORE = re.compile(r"[.;!?]\s|\n\s*\n")
+
+
 _SIZE_UNITS = re.compile(r"(?i)^(?:[kmgt]i?b?|[kmgt]?i?(?:bytes?|bits?)|b|threads?|cpus?|cores?|clients?|flows?|streams?|"
                          r"queues?|rings?|entries|packets?|frames?|sockets?|vmas?|pages?|kernels?|times?)$")
 
@@ -725,8 +738,8 @@ def arrow_claims(ln: Line | Passage) -> list[Claim]:
         unit = right.unit or left.unit
         near = ln.text[max(0, left.start - 120):right.end + 60]  # the arrow's clause: linear time
         if left.percent != right.percent or (unit and _SIZE_UNITS.match(unit) and not (
-                unit in MAGNITUDES and _PERF_WORD.search(near))):
-            continue  # a size set ("4K -> 16K entries"); but "IOPS: 812K -> 905K" counts
+                unit in MAGNITUDES and _PERF_WORD.search(near)) and not _measures_memory(ln.text, left.start)):
+            continue  # a size set ("4K -> 16K entries"); but "IOPS: 812K -> 905K", "Memory usage: 1.2 GB -> 1.0 GB" count
         stated = None
         for nxt in toks[i + 2:i + 4]:
             if nxt.kind == "value" and nxt.percent and nxt.signed and nxt.text.startswith("("):
@@ -757,7 +770,8 @@ def _change_agrees(before: float | None, after: float | None, stated: float | No
 
 
 _QUALIFIER = re.compile(r"^(?:(?i:p\d{2,3}(?:\.\d+)?|avg|average|mean|median|tail|max|min|peak|rx|tx|"
-                        r"cpu|host|guest|aggregate|total|overall|single|small)|[A-Z][A-Z0-9_]{1,15})$")
+                        r"cpu|host|guest|aggregate|total|overall|single|small|memory|mem|slab|heap|swap|disk|"
+                        r"network)|[A-Z][A-Z0-9_]{1,15})$")
 _MEASURE = re.compile(r"(?i)^(?:throughput|tput|latency|latencies|bandwidth|pps|iops|rate|tps|qps|rps|"
                       r"utili[sz]ation|usage|load|goodput|jitter|rtt|cycles|transactions|requests|time|"
                       r"performance)$")
@@ -813,6 +827,8 @@ def _subject_words(words: str, need_verb: bool = False) -> str:
     while len(ws) > 1 and ws[0].lower() in _DETERMINERS:
         ws.pop(0)
     while ws and ws[-1].lower() in _HEDGES:  # "about 645 without the patch": no measure named
+        ws.pop()
+    while len(ws) > 1 and ws[-1].lower() in _AUXILIARIES:  # "the memory footprint is reduced from"
         ws.pop()
     # "the number of TLB flushes dropped from": what is counted (the words before may have
     # been cut between "number" and "of")
@@ -899,7 +915,8 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             unit = ub or ua or None
             # "183k before, 21k after": a count's scale, where words name the sides as measured
             scaled = unit in MAGNITUDES and ua == ub and pat in _SIDES_NAMED
-            if unit is not None and not scaled and (not is_unit(unit) or _SIZE_UNITS.match(unit) or unit in _FACTOR_UNITS):
+            if unit is not None and not scaled and (not is_unit(unit) or unit in _FACTOR_UNITS or _SIZE_UNITS.match(unit)
+                                                    and not _measures_memory(text, min(m.start("a"), m.start("b")))):
                 continue  # sizes set; factors proposed ("e.g. 2x rather than 16x"), each a ratio, no side's measure
             pos = min(m.start("a"), m.start("b"))
             if (unit is None or scaled) and not _PERF_WORD.search(text[max(0, pos - 80):pos]) \
@@ -1302,6 +1319,8 @@ def _words_before(text: str, pos: int) -> str:
 _ITEM_END = re.compile(r"(?<=\d)%?[,;]\s")
 
 
+_AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "gets", "got",
+                          "will", "would", "can", "could"})
 _HEDGES = frozenset({"about", "around", "roughly", "nearly", "almost", "approximately", "approx",
                      "approx.", "~", "some", "over", "up", "to", "just", "only", "an", "a"})
 

@@ -1033,3 +1033,21 @@ def test_a_cause_after_the_measure_is_not_its_name(text: str, name: str) -> None
     """The 0-day robot's "a -12.3% regression of will-it-scale.per_process_ops due to
     commit" was named "... due": the measure's name ends where its cause starts."""
     assert [c.metric for c in ex(text).claims] == [name]
+
+
+@pytest.mark.parametrize(("text", "got"), [
+    ("Memory usage: 1.2 GB -> 1.0 GB.", [("Memory usage", 1.2, 1.0, "GB", "lower")]),
+    ("Slab usage: 120 MB vs 98 MB.", [("Slab usage", 120, 98, "MB", "lower")]),
+    ("Peak RSS 812 MB vs 640 MB without the patch.", [("Peak RSS", 640, 812, "MB", "lower")]),
+    ("The memory footprint is reduced from 1.2 GiB to 0.9 GiB.", [("memory footprint", 1.2, 0.9, "GiB", "lower")]),
+    ("Memory usage dropped from 1.2 GB to 1.0 GB.", [("Memory usage", 1.2, 1.0, "GB", "lower")]),
+    ("The ring grows 4K -> 16K entries.", []),
+    ("Memory usage is fine. The ring grows 4K -> 16K entries.", []),
+    ("We increased the guest memory from 4G to 8G.", []),
+])
+def test_sizes_of_memory_used_are_measures(text: str, got: list) -> None:
+    """"Memory usage: 1.2 GB -> 1.0 GB" and "Slab usage: 120 MB vs 98 MB" gave nothing: an
+    arrow or "vs" between sizes reads as a size set. Where its clause names memory used
+    (usage, footprint, consumption, RSS) the sizes are that measure. Names: "Memory usage"
+    (was "usage"), "memory footprint" (was "memory footprint is")."""
+    assert [(c.metric, c.baseline.value, c.candidate.value, c.unit, c.better) for c in ex(text).claims] == got
