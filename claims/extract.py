@@ -382,7 +382,9 @@ def _name_from_context(claims: list[Claim], lines: Sequence[Line]) -> None:
             continue
         i = index.get(c.lines[0])
         if c.unit is None and i:
-            _unit_from_intro(c, lines[i - 1])
+            above = next((ln for ln in reversed(lines[max(0, i - 2):i]) if ln.text.strip()), None)
+            if above is not None:
+                _unit_from_intro(c, above)
         kind = unit_kind(c.unit) or c.unit or "value"
         test = None
         if i is not None:
@@ -443,11 +445,13 @@ _INTRO_END = re.compile(r"(?i)(?:\b(?:is|are|was|were|be)|:)\s*$")
 
 def _unit_from_intro(c: Claim, above: Line) -> None:
     """A claim with no name or unit, under a sentence that introduces its values and names
-    their rate ("ops/sec of memtier_benchmark client is" over "dim off: 978437.23" / "dim
-    on: 1143638.28"): the rate is the claim's unit, once, and so names it."""
+    their rate or their time ("ops/sec of memtier_benchmark client is" over "dim off:
+    978437.23" / "dim on: 1143638.28"; "Kernel compile, elapsed seconds, 5 runs:"), a blank
+    line between or not: that unit is the claim's, once, and so names it."""
     if _INTRO_END.search(above.text) is None:
         return
-    rates = {t.text.strip(",.;:()") for t in tokens(above.text[:MAX_LINE]) if t.kind == "word" and is_rate(t.text)}
+    rates = {w for t in tokens(above.text[:MAX_LINE])
+             if t.kind == "word" and (is_rate(w := t.text.strip(",.;:()")) or unit_kind(w) in ("time", "latency"))}
     if len(rates) == 1:
         c.unit = rates.pop()
         c.better = c.better or better_for(c.unit, c.unit)

@@ -437,3 +437,19 @@ def test_a_change_restated_far_from_its_pair_of_one_measure_is_one_claim() -> No
     distance; another measure's change is not."""
     got = [(c.metric, c.baseline and c.baseline.value, c.claimed_change_pct) for c in ex(LKP_HEADLINE).claims]
     assert got == [("will-it-scale.per_process_ops", 8956789, -12.3), ("vmstat.system.cs", 45678, 25.1)]
+
+
+@pytest.mark.parametrize(("intro", "got"), [
+    ("Kernel compile (make -j32 vmlinux), elapsed seconds, 5 runs:\n\n", ("time", "seconds", "lower")),
+    ("Kernel compile (make -j32 vmlinux), elapsed seconds, 5 runs:\n", ("time", "seconds", "lower")),
+    ("ops/sec of memtier_benchmark client is\n", ("operation rate", "ops/sec", "higher")),
+    ("Kernel compile, 5 runs:\n\n", ("Kernel compile, 5 runs", None, None)),
+])
+def test_an_intro_names_the_time_or_rate_of_unnamed_values(intro: str, got: tuple) -> None:
+    """"Kernel compile (make -j32 vmlinux), elapsed seconds, 5 runs:" over "base: ... mean
+    312.5" / "patched: ... mean 305.1" gave an unnamed claim with no unit or direction: an
+    intro's rate named the values, its time did not, nor did one over a blank line."""
+    text = intro + ("  base:    312.4 312.9 311.8 313.1 312.2   mean 312.5\n"
+                    "  patched: 305.1 304.8 305.9 305.2 304.6   mean 305.1\n")
+    (c,) = ex(text).claims
+    assert (c.metric, c.unit, c.better) == got
