@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from claims.tools.base import OutputBlock, Sample
-from claims.tools.iperf_common import COLLAPSED_CUT, UDP_TAIL, report_in, report_line
+from claims.tools.iperf_common import COLLAPSED_CUT, UDP_TAIL, report_in
 from claims.tools.text import NUM, clean_all, mentions, num, remap, runs_of, sample, split_collapsed
 
 _AUX = re.compile(r"^\s*((?:sender|receiver)\s*$|\[\s*ID\s*\]|\[\s*\d+\]\s+local\s|Connecting to host|iperf Done|"
@@ -42,7 +42,7 @@ def find_outputs(lines: Sequence[str], tool: str = "iperf3") -> list[OutputBlock
 
 
 def _is_ours(t: str) -> bool:
-    r = report_line(t)
+    r = report_in(t)  # at the line's start, or after a short label ("with patch:  [SUM] ...")
     if r is not None:
         return r.decimals == 2
     return _AUX.match(t) is not None
@@ -51,7 +51,7 @@ def _is_ours(t: str) -> bool:
 def _text_block(text: list[str], start: int, end: int, tool: str) -> OutputBlock | None:
     summaries = []
     for k in range(start, end + 1):
-        r = report_line(text[k])
+        r = report_in(text[k])
         if r is None or r.decimals != 2:
             continue
         said = _ROLE.search(r.rest)

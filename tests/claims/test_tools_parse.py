@@ -10,6 +10,7 @@ from claims.tools.iperf3 import IPERF3
 from claims.tools.netperf import NETPERF
 from claims.tools.perf_stat import PERF_STAT
 from claims.tools.testpmd import TESTPMD
+from tests.extractkit import ex
 from tests.paths import FIXTURES, SHARED
 
 FIX = FIXTURES / "tools"
@@ -338,3 +339,17 @@ def test_iperf3_names_one_report_line_read_alone() -> None:
     assert udp == {"receiver_transfer": 1.25, "receiver_bitrate": 1.05, "receiver_jitter": 0.01,
                    "receiver_lost": 3, "receiver_datagrams": 906, "receiver_lost_pct": 0.33}
     assert IPERF3.line_samples("[  5] local 10.0.0.1 port 5201 connected") == []
+
+
+def test_iperf3_summaries_after_a_label_of_their_own_are_read() -> None:
+    """"without patch: [SUM] 0.00-30.00 sec 32.1 GBytes 9.19 Gbits/sec 12 sender" was no
+    iperf3 output to the tool (its summary had to start the line), so the pair of
+    retransmits went unnamed ("value", no direction): a short label before the report is
+    the paster's, as line_samples already read it."""
+    text = ("iperf3 -c 10.0.0.2 -t 30 -P 4\n\n"
+            "without patch: [SUM]   0.00-30.00  sec  32.1 GBytes  9.19 Gbits/sec  12   sender\n"
+            "with patch:    [SUM]   0.00-30.00  sec  33.4 GBytes  9.56 Gbits/sec   3   sender\n")
+    got = {(c.metric, c.baseline.value, c.candidate.value, c.better, c.tool) for c in ex(text).claims}
+    assert got == {("sender_bitrate", 9.19, 9.56, "higher", "iperf3"),
+                   ("sender_transfer", 32.1, 33.4, "higher", "iperf3"),
+                   ("sender_retransmits", 12, 3, "lower", "iperf3")}
