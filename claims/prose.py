@@ -856,7 +856,11 @@ _SENTENCE_PAIRS = (
     # "11620op/s with simple spinlocks vs 384158op/s with qspinlocks": a few words name the first
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + _WORDS_NAME.format("a") + r"\s+(?:vs\.?|versus)\s+~?"
                + _NUM_UNIT.format("b") + r"(?:" + _WORDS_NAME.format("b") + r")?"),
-    re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + r"\s+" + _BASE_WORDS + r"\s*(?:,?\s+(?:and|vs\.?|to)|[,;])\s+"
+    # "183000 before, 21000 after", "15232 VM exits before and 1203 after": what is counted
+    # may stand between the first number and its side
+    re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + r"(?:\s+(?P<na>(?!(?:before|without|on|unpatched)\b)"
+               r"[A-Za-z][\w/-]*(?:\s+(?!(?:before|without|on|unpatched)\b)[A-Za-z][\w/-]*){0,2}))?\s+"
+               + _BASE_WORDS + r"\s*(?:,?\s+(?:and|vs\.?|to)|[,;])\s+"
                + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b"),
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("b") + r"\s+" + _CAND_WORDS + r"\b[^.\d]{0,20}?"
                r"compared\s+(?:to|with)\s+~?" + _NUM_UNIT.format("a") + r"\s+" + _BASE_WORDS + r"\b"),
@@ -905,6 +909,9 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             ua, ub = (u + "/s" if u and m.group(ps) and is_unit(u + "/s") else u for u, ps in ((ua, "psa"), (ub, "psb")))
             a, ua = _clocked(m.group("a"), ua, a)
             b, ub = _clocked(m.group("b"), ub, b)
+            counted = (m.groupdict().get("na") or "").strip()  # "15232 VM exits before and 1203 after"
+            if counted and ua and not is_unit(ua):
+                counted, ua = f"{m.group('ua').strip()} {counted}", ""  # "VM" is a word of what is counted
             # "812K vs 901K requests/s": the unit written once, after the last number
             if ua in MAGNITUDES and len(ub) > 1 and ub.startswith(ua):
                 ua = ub
@@ -921,11 +928,12 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
             pos = min(m.start("a"), m.start("b"))
             if (unit is None or scaled) and not _PERF_WORD.search(text[max(0, pos - 80):pos]) \
                     and not _TEST_WORD.search(text, max(0, pos - 80), pos) \
-                    and not names_events(_metric_before(text, pos)):  # "TCP_RR ...: 31100 vs 31150", "nr_migrations:"
-                continue
+                    and not names_events(_metric_before(text, pos)) \
+                    and not (counted and (names_events(counted) or _PERF_WORD.search(counted))):
+                continue  # "TCP_RR ...: 31100 vs 31150", "nr_migrations:"
             if _sets_a_knob(text[max(0, pos - 80):pos]) or _KNOB.search(text, pos, max(m.start("a"), m.start("b"))):
                 continue  # "the watchdog threshold is 20s (was 10s)", "a 30s timeout instead of 5s": a setting
-            metric = _metric_before(text, pos, unit) or unit or "value"
+            metric = counted or _metric_before(text, pos, unit) or unit or "value"
             if unit == "%" and (_CHANGE_VERB.search(metric) or _CHANGE_VERB.search(_words_before(text, pos))):
                 continue  # "bigger gains than v2 (~25% vs ~11%)": two changes, each against its own baseline
             names = m.groupdict()
@@ -1046,13 +1054,16 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                 continue
             if unit is None and _named_by(sentence[max(0, m.start() - 20):m.start()]):
                 continue  # "he did not ack patch 2 while he acked patch 1": names, not measures
-            measures += 1
-            if 0 < len(ahead.split()) <= 3 and (before := cue(ahead)).role \
-                    and (value := parse_number(m.group("n"))) is not None:
-                labelled.append((value, unit, before.score, ahead.strip(), start + m.start()))
             end = _PHRASE_END.search(after)
             phrase = after[:end.start()] if end else after
             first = phrase.split()[:1]
+            if unit is None and first and first[0].lower().rstrip(",.;:") in _COUNTED_OBJECTS:
+                continue  # "I applied 3 patches before": what the number counts, no measure
+            measures += 1
+            # a side named just before the number: its last word names one ("base=", "patched")
+            if 0 < len(ws := ahead.split()) <= 3 and cue(ws[-1]).role and (before := cue(ahead)).role \
+                    and (value := parse_number(m.group("n"))) is not None:
+                labelled.append((value, unit, before.score, ahead.strip(), start + m.start()))
             if not first or not cue(first[0]).reasons and not _LEAD_SIDE.match(first[0]):
                 # else the few words before it, when they name a side
                 n = len(ahead.split())
@@ -1107,6 +1118,9 @@ def _without_sides(name: str) -> str:
     return " ".join(ws)
 
 
+# the things a change is made of, counted by the number before them ("3 patches", "2 commits")
+_COUNTED_OBJECTS = frozenset({"patches", "commits", "changes", "fixes", "series", "patchsets", "revisions",
+                              "versions"})
 SIDE_CLAUSE_WORDS = 8  # "on the unpatched kernel it yields 9.1 Gbps": a clause whose side word is strong
 
 

@@ -1051,3 +1051,19 @@ def test_sizes_of_memory_used_are_measures(text: str, got: list) -> None:
     (usage, footprint, consumption, RSS) the sizes are that measure. Names: "Memory usage"
     (was "usage"), "memory footprint" (was "memory footprint is")."""
     assert [(c.metric, c.baseline.value, c.candidate.value, c.unit, c.better) for c in ex(text).claims] == got
+
+
+@pytest.mark.parametrize(("text", "got"), [
+    ("We saw 15232 VM exits before and 1203 after.", [("VM exits", 15232, 1203, "lower")]),
+    ("There were 15232 TLB flushes without the patch and 1203 with the patch.", [("TLB flushes", 15232, 1203, "lower")]),
+    ("I applied 3 patches before and 2 after.", []),
+    ("We had 5 bugs before and 3 after.", []),
+])
+def test_what_is_counted_between_a_number_and_its_side(text: str, got: list) -> None:
+    """"15232 VM exits before and 1203 after" gave nothing: the sentence template read
+    "N before and M after" with nothing between a number and its side, and "VM" was taken
+    for a unit. What is counted may stand there, and names the pair where it is events a
+    change avoids or a measure. "3 patches" counts what a change is made of: no measure,
+    and no side either (ea90b79's sides named before their numbers had read "I applied 3
+    patches before and 2 after" as 2 -> 3)."""
+    assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == got
