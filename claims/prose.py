@@ -777,19 +777,31 @@ _MEASURE = re.compile(r"(?i)^(?:throughput|tput|latency|latencies|bandwidth|pps|
                       r"performance)$")
 
 
+def _names_a_time(word: str) -> bool:
+    """Is `word`, before "time", what the time is of ("boot time", "total run time"): a
+    plain word, no article, preposition, filler or verb?"""
+    w = word.lower()
+    return word.isalpha() and w not in _STOP_WORDS and w not in _DETERMINERS and w not in _FILLER \
+        and not _STRONG_VERB.fullmatch(w) and not _CHANGE_VERB.fullmatch(w) and not _LINKING_VERB.fullmatch(w)
+
+
 def _metric_before(text: str, pos: int, unit: str | None = None, subject_verb: bool = False) -> str:
     """The measure a sentence names before a number: "p99 latency also goes up, 45us" ->
     "p99 latency", "I see throughput dropping from" -> "throughput". With `subject_verb`,
     bare words before it name the measure only when a change verb ends them ("the memcpy
     cost dropped by 5%"): before a stated change ("you're talking ~1% gains", "3 versus 2
     seems a 50% saving") they are the clause around it, and the measure goes unnamed."""
-    words = re.findall(r"[A-Za-z][\w./%-]*", text[max(0, pos - 80):pos])
+    found = list(re.finditer(r"[A-Za-z][\w./%-]*", text[max(0, pos - 80):pos]))
+    words = [m.group() for m in found]
     for k in range(len(words) - 1, -1, -1):
         if _MEASURE.match(words[k]):
             j = k
-            # "p99 latency", "miss rate" (what the rate counts turns its direction: lower)
+            # "p99 latency", "miss rate" (what the rate counts turns its direction: lower);
+            # "boot time" (a plain word just before it, nothing between: not "(with X enabled) time")
             while j > 0 and k - j < 2 and (_QUALIFIER.match(words[j - 1]) or names_a_cost(words[j - 1])
-                                           or j == k and names_a_cost(f"{words[j - 1]} {words[k]}")):  # "drop rate"
+                                           or j == k and names_a_cost(f"{words[j - 1]} {words[k]}")  # "drop rate"
+                                           or words[k].lower() == "time" and _names_a_time(words[j - 1])
+                                           and found[j - 1].string[found[j - 1].end():found[j].start()].isspace()):
                 j -= 1
             return " ".join(words[j:k + 1])
     kind = unit_kind(unit) or ("rate" if unit and is_rate(unit) else None)
