@@ -43,6 +43,7 @@ from claims.numbers import (
     names_a_cost,
     names_events,
     parse_number,
+    stated_tolerance,
     tokenize,
     tokens,
     unit_kind,
@@ -762,11 +763,11 @@ def arrow_claims(ln: Line | Passage) -> list[Claim]:
 
 
 def _change_agrees(before: float | None, after: float | None, stated: float | None) -> bool:
-    """Is `stated` (a percentage) the change from `before` to `after`, to its rounding?"""
+    """Is `stated` (a percentage) the change from `before` to `after` (numbers.stated_tolerance)?"""
     if before is None or after is None or stated is None or before <= 0 or after < 0:
         return False
     change = (after - before) / before * 100.0
-    return change * stated > 0 and abs(change - stated) <= max(0.06, 0.01 * abs(stated))
+    return change * stated > 0 and abs(change - stated) <= stated_tolerance(stated)
 
 
 _QUALIFIER = re.compile(r"^(?:(?i:p\d{2,3}(?:\.\d+)?|avg|average|mean|median|tail|max|min|peak|rx|tx|"
