@@ -36,6 +36,7 @@ from claims.numbers import (
     MAGNITUDES,
     MAX_LINE,
     RUNS_NAME,
+    SLASH_PAIR,
     SPREAD_MARKS,
     SPREAD_NAME,
     Token,
@@ -59,7 +60,6 @@ _MARKER = re.compile(r"\s(?:==+>|<==+|-->|<--|=>|<-)\s*(?P<mark>[^=<>]{2,60})$")
 _PIECE_SPLIT = re.compile(r"\t+ *|  +")
 _NA = frozenset({"n/a", "na", "-", "--", "---", "?", "x", "same", "same as above"})
 _PARAM_CELL = re.compile(r"[A-Za-z_][\w.-]{0,30}\s?=\s?[\w.,:-]{1,20}")
-_SLASH_PAIR = re.compile(r"(?P<a>[~<]?\d[\d.,]*[A-Za-z%]{0,6})/(?P<b>[~<]?\d[\d.,]*[A-Za-z%]{0,6})")
 _NOTE = re.compile(r"\((?P<body>[^()]{1,60})\)")
 # a value's note left open at a piece's end ("236.41 (", "245.18 *") and the piece that
 # closes it ("0.00%)", "3.71%*"): _notes_joined
@@ -251,7 +251,7 @@ def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False)
     t = _GLUED_PAREN_UNIT.sub(" (", text.strip())
     if not t:
         return None
-    sp = _SLASH_PAIR.fullmatch(t)
+    sp = SLASH_PAIR.fullmatch(t)
     if sp is not None:
         a, b = tokenize(sp.group("a")), tokenize(sp.group("b"))
         if len(a) == 1 == len(b) and a[0].kind == "value" == b[0].kind:

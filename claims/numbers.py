@@ -33,6 +33,9 @@ _BRACKETED_ID = re.compile(r"\[\d+\][:,.;)]*")
 _KEY_VALUE = re.compile(r"(?P<k>[A-Za-z_][\w.-]{0,40})=(?P<v>[+-]?\d[\d,.]*(?:[eE][+-]?\d+)?[A-Za-z/%]{0,8})")
 _STRIP = "([{<\"'`,;:)]}>!?*"
 SPREAD_MARKS = ("+-", "±", "+/-")
+# a cell holding both sides of a pair, "318K/316K" (under "(before/after)"): the grid reads
+# it (claims.grid's slash cells) and the gate looks for it (claims.prescan._slash_cells)
+SLASH_PAIR = re.compile(r"(?P<a>[~<]?\d[\d.,]*[A-Za-z%]{0,6})/(?P<b>[~<]?\d[\d.,]*[A-Za-z%]{0,6})")
 _CLOSED = frozenset(")],;")
 _DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"\S+")

@@ -925,11 +925,11 @@ def _worded_pair(text: str) -> bool:
 
 # A cell that holds both sides ("318K/316K") under a name that names them ("IOPS
 # (before/after)"): claims.grid._slash_claims reads a cell whose whole text is such a pair
-# (grid._SLASH_PAIR), so one stands after a blank, a "|", a quote mark or a line start and
+# (numbers.SLASH_PAIR), so one stands after a blank, a "|", a quote mark or a line start and
 # before one, a note's "(" or the line's end. Found from their slashes, literals the engine
 # skips to; the name, from two words around a slash, one of them a side's.
 _SLASH_NUMS = re.compile(r"/(?<=[\d.,A-Za-z%]/)[~<]?\d")
-_SLASH_CELL = re.compile(r"[~<]?\d[\d.,]*[A-Za-z%]{0,6}/[~<]?\d[\d.,]*[A-Za-z%]{0,6}(?=[\s|(]|$)")
+_SLASH_CELL = re.compile(rf"{numbers.SLASH_PAIR.pattern}(?=[\s|(]|$)")
 _WORD_SLASH = re.compile(r"/(?<=[\w -]/)(?=[A-Za-z])")
 SLASH_NAME = 21  # characters each side of its slash the grid reads as a side's name
 
