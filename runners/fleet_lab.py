@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from runners import session_guard
+from runners import hygiene, session_guard
 from runners.fleet_host import FleetError
 
 
@@ -118,7 +118,10 @@ class LocalLab:
 
     def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
         """Kill one process's group (a crash, when sig is SIGKILL) and, with SIGKILL, the
-        benchmark processes it started in sessions of their own, which would outlive it."""
+        benchmark processes it started in sessions of their own, which would outlive it:
+        those found as its descendants, then those its records name (runners.hygiene), as
+        the next command would: one started after the descendants were listed is found
+        only so."""
         proc = self.procs.pop(name, None)
         guard = self.guards.pop(name, None)
         if proc is None:
@@ -137,6 +140,8 @@ class LocalLab:
         finally:
             if guard is not None:
                 os.close(guard)
+        if sig == signal.SIGKILL:
+            hygiene.sweep()
 
     def close(self) -> None:
         for name in [n for n in self.procs if n != "scheduler"] + ["scheduler"]:

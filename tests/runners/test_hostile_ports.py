@@ -67,7 +67,9 @@ def test_lab_processes_listen_on_loopback_only() -> None:
 
 
 def test_worker_refuses_a_bad_scheduler_address_in_one_line(tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # a run directory of its own: what an earlier test left and this command's sweep
+    # removes would be a line of its own (runners.hygiene), and not this test's business
+    env = dict(os.environ, PYTHONPATH=str(ROOT), VERIFIER_RUN_DIR=str(tmp_path / "run"))
     for cmd in (["worker", "--scheduler", "bogus://"], ["fleet", "--scheduler", "bogus://", "--hosts"],
                 ["fleet", "x.yaml", "--scheduler", "tcp://nohost"],
                 ["check", "x.mbox", "--runner", "fleet", "--scheduler", "bogus://"]):
