@@ -1200,6 +1200,8 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
                          and any(x == "name" for x in rkinds)) \
                 and not all(x in ("name", "variant") for x in rkinds):
             return None
+        if ref_row is None and _one_side([labels[i] for i in body]):
+            return None
         base = ref_row if ref_row is not None else _pick([labels[i] for i in body], body)
         if not _comparable([[(rows[base].cells[j], rows[i].cells[j]) for j in vcols] for i in body
                             if i != base and not _named_sides(labels[base], labels[i])]):
@@ -1214,12 +1216,26 @@ def _decide(g: Grid, k: int, kinds: list[str], key_col: bool, prose: str) -> _Ax
         if not any(kinds[j] == "variant" for j in vcols) and not ccols and not cols_told \
                 and not all(kinds[j] == "name" for j in vcols):
             return None
+        if computed_base is None and _one_side(names):
+            return None
         bj = computed_base if computed_base is not None else _pick(names, vcols)
         if not _comparable([[(rows[i].cells[bj], rows[i].cells[j]) for i in body] for j in vcols
                             if j != bj and not _named_sides(g.names[bj], g.names[j])]):
             return None
         return _Axis(False, vcols, bj)
     return None
+
+
+def _one_side(names: list[str]) -> bool:
+    """Do all the names name one side by the same words, differ in what is not a side,
+    and nothing else ranks them
+    ("srcu v6.12: 12.3 this series" / "srcu-fast v6.12: 3.2 this series": rows that each
+    hold both sides, or runs of one patched kernel)? Then, unless the cells name the
+    reference (a row of zero change, a column the changes were computed from), their order
+    would be all that makes one the baseline, and it is not a comparison of theirs."""
+    roles = {role(n) for n in names}
+    # (names printed alike, "batch =" over its key column, differ in their cells only)
+    return len(roles) == 1 and None not in roles and len(set(names)) == len(names) and not decided(names)
 
 
 def _numbered_boxes(rows: list[GRow]) -> bool:

@@ -24,6 +24,8 @@ from claims.lexicon import (
     content_words,
     cue,
     extended_by,
+    lone_release,
+    names_a_release,
     signed_words,
 )
 from claims.model import Claim, Line, Value
@@ -263,6 +265,9 @@ def passages(lines: Sequence[Line], skip: set[int]) -> list[Passage]:
     return out
 
 
+_WIDE_GAP = re.compile(r"\t| {2}")
+
+
 def line_segment_groups(ln: Line) -> list[list[Segment]]:
     """Groups of adjacent "label: value" segments inside one line. Public: the gate
     (claims.prescan) asks it whether a line is read as such segments."""
@@ -282,6 +287,8 @@ def line_segment_groups(ln: Line) -> list[list[Segment]]:
                 break
             if k - 2 >= 0 and toks[k - 2].kind == "value" and is_unit(p.text):
                 break
+            if _WIDE_GAP.search(text, p.end, toks[k].start):
+                break  # "srcu   v6.12: 12.3": a column's gap ends the label, as the grid reads it
             k -= 1
         label = clean_label(" ".join(x.text for x in toks[k:j + 1]))
         end = j + 1
@@ -392,7 +399,7 @@ def variant_groups(lines: Sequence[Line], skip: set[int]) -> list[list[Segment]]
             continue
         ln = lines[i]
         inline = line_segment_groups(ln) if ":" in ln.text else []
-        many = bool(inline) and sum(1 for g in inline for seg in g if role(seg.label)) > 1
+        many = any(sum(r is not None for r in side_roles([seg.label for seg in g])) > 1 for g in inline)
         got = None if many else line_row(lines, i, skip)
         if got is not None:
             seg, j = got
@@ -439,6 +446,25 @@ def _repeats_split(group: list[Segment]) -> list[list[Segment]]:
     return subs
 
 
+def side_roles(labels: list[str]) -> list[str | None]:
+    """The side each label of a group of "label: value" segments names, from its words
+    (claims.variants.role) and from the others': "Upstream codebase" / "Upstream codebase
+    with page pool" (the longer adds to it), "v6.6" / "v6.6+fix" (the candidate extends
+    its baseline), "v6.12" / "this series" (a bare release beside a candidate: the kernel
+    it changes, as the lexicon ranks it, claims.lexicon.lone_release)."""
+    roles = [role(lab) for lab in labels]
+    roles = [r or ("candidate" if any(roles[k] == "baseline" and adds_to(labels[k], lab)
+                                      for k in range(len(labels))) else None)
+             for r, lab in zip(roles, labels, strict=True)]
+    roles = [r or ("baseline" if any(roles[k] == "candidate" and extended_by(lab, labels[k])
+                                     for k in range(len(labels))) else None)
+             for r, lab in zip(roles, labels, strict=True)]
+    release = lone_release(labels)
+    if release is not None and roles[release] is None and "candidate" in roles and "baseline" not in roles:
+        roles[release] = "baseline"
+    return roles
+
+
 def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim]:
     """Pairs among adjacent "label: value" lines whose labels tell the sides apart: by
     their words ("Before:", "old bonding:"), or against each other ("coalescing off:" /
@@ -455,15 +481,7 @@ def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim
         if got:
             return got
     labels = [s.label for s in group]
-    roles = [role(lab) for lab in labels]
-    # "Upstream codebase" / "Upstream codebase with page pool": the longer one adds to it
-    roles = [r or ("candidate" if any(roles[k] == "baseline" and adds_to(labels[k], lab)
-                                      for k in range(len(labels))) else None)
-             for r, lab in zip(roles, labels, strict=True)]
-    # "v6.6" / "v6.6+fix": the label the candidate's extends is its baseline
-    roles = [r or ("baseline" if any(roles[k] == "candidate" and extended_by(lab, labels[k])
-                                     for k in range(len(labels))) else None)
-             for r, lab in zip(roles, labels, strict=True)]
+    roles = side_roles(labels)
     rows = [_segment_row(s) for s in group]
     stated = any(r.stated_pct is not None for r, ro in zip(rows, roles, strict=False) if ro != "baseline")
     relative = len(group) == 2 and roles == [None, None] and contrasted(labels, subject)
@@ -487,7 +505,7 @@ def group_claims(group: list[Segment], subject: str | None = None) -> list[Claim
     for c in cands:
         out.extend(pair_rows(base, c, tabular=False))
     used = [base.label, *(c.candidate.label for c in out if c.candidate is not None)]
-    subject = shared_subject(used)
+    subject = shared_subject([lab for lab in used if not names_a_release(lab or "")])  # a kernel is a side
     # "Test: 64KB, g2h" heading its Before/After rows says what the pair is of
     head = group[0] if roles[0] is None and group[0].label not in used else None
     for claim in out:  # "RxIRQs before: 1 / RxIRQs after: 2": the labels name the metric

@@ -191,6 +191,28 @@ def test_the_label_a_candidate_extends_is_its_baseline(cand: str) -> None:
     assert pairs("Subject: t\n\n   TCP:     1.23 us\n   TCP+TLS: 1.12 us\n") == []
 
 
+@pytest.mark.parametrize(("text", "got"), [
+    ("refscale, ns per read:\n\n  scale_type=srcu   v6.12: 12.345   this series: 9.876\n", [(12.345, 9.876)]),
+    ("Results:\n\n  srcu:       v6.12: 12.345   this series: 9.876\n  srcu-fast:  v6.12: 3.210   this series: 1.987\n",
+     [(12.345, 9.876), (3.21, 1.987)]),
+    ("Results:\n\n  v6.12: 12.3 ns\n  this series: 9.8 ns\n", [(12.3, 9.8)]),
+    ("rx  6.8-rc1: 12.3us | +patch: 9.8us\n", [(12.3, 9.8)]),
+    ("Baseline: 1853025pps 622Mb/sec errors: 7915231\nBatch: 1891404pps 635Mb/sec errors: 4926093\n",
+     [(1853025, 1891404), (622, 635), (7915231, 4926093)]),
+])
+def test_a_release_beside_a_candidate_is_its_baseline(text: str, got: list) -> None:
+    """"v6.12: 12.345   this series: 9.876" was left unread or, over two such rows, read
+    as "this series" of srcu against "this series" of srcu-fast (9.876 -> 1.987): a line's
+    "label: value" segments were read as a pair only where two labels had side words, and
+    a label ran back over a column's gap ("srcu   v6.12"). A bare release beside a
+    candidate is its baseline, as the lexicon ranks one beside a table's columns; a label
+    with one side word beside one with none ("Baseline: ... errors: 7915231") stays one
+    row; and the release names no metric."""
+    claims = ex(text).claims
+    assert [(c.baseline.value, c.candidate.value) for c in claims] == got
+    assert not any("6." in c.metric for c in claims)
+
+
 def test_sides_named_before_the_numbers() -> None:
     assert _sides("baseline 10.2 Gbps, patched 11.3 Gbps") == [(10.2, 11.3)]
     assert _sides("Before the series it was 5.1 Mpps; after, 6.2 Mpps.") == [(5.1, 6.2)]
