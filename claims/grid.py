@@ -70,7 +70,8 @@ _PCT = re.compile(r"(?P<sign>[+-])?\s?(?P<num>\d+(?:\.\d+)?)\s?%")
 _GLUED_PAREN_UNIT = re.compile(r"(?<=\d)\((?=[A-Za-zµ/%]{1,12}\))")
 _PAREN_UNIT = re.compile(r"^[(\[](?P<u>[A-Za-zµ/%. ]{1,16})[)\]]$")
 _CELL_UNIT_TAIL = re.compile(r"\s+([(\[][A-Za-zµ/%.]{1,16}[)\]])$")  # a header cell's "(Mpps)" after its name
-_UNIT_IN_TITLE = re.compile(r"[(\[](?P<u>[A-Za-zµ/%]{1,12})(?:[,;][^()\[\]]{0,40})?[)\]]")  # "(usec, lower is better)"
+# "(usec, lower is better)", "(context switch, microseconds)": a unit, one item of a note
+_UNIT_IN_TITLE = re.compile(r"[(\[](?:[^()\[\]]{0,40}?[,;]\s*)?(?P<u>[A-Za-zµ/%]{1,12})\s*(?:[,;][^()\[\]]{0,40})?[)\]]")
 _PAREN_NUMBER = re.compile(r"(?P<v>[^()]{1,30}?)\s*\(\s*(?:±|\+-|\+/-)?\s*(?P<s>\d[\d.,]*%?)\s*\)")
 # a note with no number printed after a value: "(??)", "(*)", "(noisy)"
 _ANNOTATION = re.compile(r"[?*!]{1,3}|[a-z][a-z ]{2,20}")
@@ -231,6 +232,13 @@ def _blanked(text: str, m: re.Match[str]) -> str:
     return text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
 
 
+def _one_unit(a: str | None, b: str | None) -> bool:
+    """Can two numbers of one cell be the two sides of a pair by their units: one unit,
+    one of them bare, or two scales of one ("1.2ms/950us")? lmbench's "2p/0K" (two
+    processes, no memory) is a column's name."""
+    return a is None or b is None or a.lower() == b.lower() or common_scale(a, b) is not None
+
+
 def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False) -> Cell | None:
     """A value cell from one piece's text, or None when it is not one number."""
     if _DIGIT.search(text) is None:
@@ -254,7 +262,7 @@ def _value_cell(text: str, start: int, end: int, piece: int, pipe: bool = False)
     sp = SLASH_PAIR.fullmatch(t)
     if sp is not None:
         a, b = tokenize(sp.group("a")), tokenize(sp.group("b"))
-        if len(a) == 1 == len(b) and a[0].kind == "value" == b[0].kind:
+        if len(a) == 1 == len(b) and a[0].kind == "value" == b[0].kind and _one_unit(a[0].unit, b[0].unit):
             return Cell(a[0], start, end, piece, unit=a[0].unit, second=b[0], stated=stated)
         return None
     if _PARAM_CELL.fullmatch(t):
@@ -372,9 +380,11 @@ def _parse_line(text: str) -> _Parsed | None:
     if not ps:
         return None
     if len(ps) >= 2 and all(names_a_release(t) for _, _, t in ps) \
-            and 2 * sum(not _DECIMAL.fullmatch(t) for _, _, t in ps) >= len(ps):
+            and 2 * sum(not _DECIMAL.fullmatch(t) for _, _, t in ps) >= len(ps) \
+            and not (not _DECIMAL.fullmatch(ps[0][2]) and all(_DECIMAL.fullmatch(t) for _, _, t in ps[1:])):
         # "6.7   6.7+series": the kernels a table's columns ran, its header; not a row
-        # named by one ("6.8+patch  11.2  11.4  11.1": numbers that read as releases too)
+        # named by one ("6.8+patch  11.2  11.4  11.1", "6.13-rc1  1.62": a name, then
+        # numbers that read as releases too)
         return None
     vf = _VALUE_FIRST.match(ps[0][2]) if len(ps) == 1 else None
     if vf is not None:  # "* 5,112,930 - baseline": the value, then what it is of

@@ -527,3 +527,19 @@ def test_a_pipe_table_header_cell_gives_its_bracketed_unit(text: str, got: list)
     "Latency (us)" with none): a pipe header's cell was one word, where a spaced header's
     words are read apart. Its bracketed unit is a word of its own now."""
     assert [(c.metric, c.baseline.value, c.candidate.value, c.unit, c.better) for c in ex(text).claims] == got
+
+
+@pytest.mark.parametrize(("header", "name"), [("kernel        2p/0K", "2p/0K"), ("kernel        ctx", "ctx")])
+def test_a_table_of_kernels_named_by_release_under_a_title_unit(header: str, name: str) -> None:
+    """lmbench's lat_ctx table, "6.13-rc1  1.62" over "+patch  1.41", gave nothing under
+    "ctx" and two false pairs under "2p/0K": a row of a release and a decimal was read as
+    a header of kernels ("6.7   6.7+series"), and "2p/0K" (two processes, no memory) as a
+    cell holding both sides (2 -> 1.62). A release then decimals is a row; a cell's two
+    numbers are two sides only in one unit. The title's "(context switch, microseconds)"
+    gives the unit from any item of its note, and so the direction."""
+    text = ("lmbench lat_ctx -s 0 2 (context switch, microseconds):\n\n"
+            f"  {header}\n  6.13-rc1      1.62\n  +patch        1.41\n")
+    assert [(c.metric, c.baseline.value, c.candidate.value, c.unit, c.better) for c in ex(text).claims] == [
+        (name, 1.62, 1.41, "microseconds", "lower")]
+    assert parse_line("6.7   6.7+series") is None  # still the header of a table of kernels
+    assert pairs("IOPS (before/after)\nrandread   318K/316K\nrandwrite  120K/131K\n") == [(318, 316), (120, 131)]
