@@ -204,15 +204,18 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
                 for number in range(seg.first, seg.last + 1):
                     used.update(index_of.get(number, ()))
     hard = set(skip) | found.used | blocks_used
-    known = {(c.baseline.value, c.candidate.value) for c in claims if c.baseline and c.candidate}
+    known = {(c.baseline.value, c.candidate.value): c for c in claims if c.baseline and c.candidate}
     hard_passages = passages(lines, hard)  # read again for "no regression" below
     sentence_pairs = [c for passage in hard_passages if has_digit(passage.text[:MAX_LINE])
                       for c in _sentence_pairs(passage)]  # wrapped sentences read whole
     for c in sentence_pairs + statement_claims(lines, used):
         assert c.baseline is not None and c.candidate is not None
-        if (c.baseline.value, c.candidate.value) not in known:
-            known.add((c.baseline.value, c.candidate.value))
+        pair = (c.baseline.value, c.candidate.value)
+        if pair not in known:
+            known[pair] = c
             claims.append(c)
+        else:  # a sentence restating a pair of bare numbers says what they are in, and which way is better
+            _fill_from(known[pair], c)
     # the passages of what is left: those read above unless the groups took lines (rarely)
     claims = _attach_relative(claims, hard_passages if used == hard else passages(lines, used))
     ex.commands = with_results(ex.commands, bool(claims))
@@ -232,6 +235,19 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
     ex.claims = _unique_claims(claims)
     tell_apart(ex.claims, lines)
     return ex
+
+
+def _fill_from(claim: Claim, restated: Claim) -> None:
+    """"Max: 41 -> 18" of a block, and "the max latency drops from 41us to 18us" below it:
+    the sentence gives the unit the block's bare numbers lack, and with it the direction
+    (the sentence's own, read from its words and unit)."""
+    if claim.unit is None and restated.unit is not None:
+        claim.unit = restated.unit
+        for v in (claim.baseline, claim.candidate):
+            if v is not None and v.unit is None:
+                v.unit = restated.unit
+    if claim.better is None and restated.better is not None:
+        claim.better = restated.better
 
 
 def _sentence_pairs(passage: Passage) -> list[Claim]:

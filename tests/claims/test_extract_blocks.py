@@ -618,3 +618,18 @@ def test_a_bare_magnitude_takes_the_unit_its_key_names(text: str, got: list) -> 
     unit, which a run's IOPS cannot be put beside. The key is the unit: 2.51 MIOPS (as
     the grid joins "950K" to its column's "pps"), each side at its own scale."""
     assert [(c.metric, c.baseline.unit, c.candidate.unit, round(c.change_pct, 2)) for c in ex(text).claims] == got
+
+
+def test_a_sentence_restating_a_blocks_pair_gives_its_unit_and_direction() -> None:
+    """cyclictest's "Max:      41" over "Max:      18" gave a pair with no unit and no
+    direction, though the sentence under it says "The max latency drops from 41us to
+    18us": a sentence's pair of the same numbers was dropped as a repeat. It still is,
+    but what it says of them (the unit, and the direction its words give) fills what the
+    block's bare numbers lack."""
+    text = ("without the series:\n"
+            "T: 0 ( 1234) P:99 I:200 C:3000000 Min:      2 Act:    3 Avg:    3 Max:      41\n\n"
+            "with the series:\n"
+            "T: 0 ( 1240) P:99 I:200 C:3000000 Min:      2 Act:    3 Avg:    3 Max:      18\n\n"
+            "The max latency drops from 41us to 18us.\n")
+    got = [(c.metric, c.unit, c.better) for c in ex(text).claims if (c.baseline.value, c.candidate.value) == (41, 18)]
+    assert got == [("Max", "us", "lower")]
