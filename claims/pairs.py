@@ -147,8 +147,10 @@ def metric_name(tokens: list[Token], i: int, label_apart: bool = False) -> str:
         w = t.text.strip("()[],;:")
         if t.kind != "word" or not w or w in ("#", "|", "+-", "±", "==>", "=>", "->", "=", "~"):
             break
-        if after and t.start - tokens[k - 1].end >= 2:
-            break  # "rx 1.23 Mpps  tx 1.45 Mpps": a gap of columns ends the item, as a comma does
+        if t.start - tokens[k - 1].end >= 2 and (after or k + 1 < len(tokens) and tokens[k + 1].kind == "value"):
+            # "rx 1.23 Mpps  tx 1.45 Mpps", "real 112.3s   user 3481.2s": a gap of columns ends
+            # the item, as a comma does (perf stat's "412,876,301      cache-misses" is one)
+            break
         if t.text.endswith(":") and not is_unit(w) and any(x.kind == "value" for x in tokens[i + 2:i + 4]) \
                 or _GLUED_ITEM.match(w):
             break  # "(622616400bps) errors: 7915231", "P:99 I:200" (cyclictest): the next items, not this value's name

@@ -213,6 +213,20 @@ def test_a_release_beside_a_candidate_is_its_baseline(text: str, got: list) -> N
     assert not any("6." in c.metric for c in claims)
 
 
+def test_a_columns_gap_after_a_value_ends_its_name() -> None:
+    """"real 1m52.31s   user 58m01.2s   sys 6m12.9s" named the real time "user" and the
+    user time "sys": the word after a value names it, and a gap of columns ended that
+    name only after its first word. A gap right after the value ends it too (but for a
+    unit printed apart: "1.23   Mpps"), so each value keeps the name before it."""
+    text = ("Kernel build, make -j64:\n\n"
+            "  vanilla:  real 1m52.31s   user 58m01.2s   sys 6m12.9s\n"
+            "  patched:  real 1m47.02s   user 57m58.8s   sys 5m31.4s\n")
+    got = [(c.metric, round(c.baseline.value, 2), round(c.candidate.value, 2)) for c in ex(text).claims]
+    assert got == [("real", 112.31, 107.02), ("user", 3481.2, 3478.8), ("sys", 372.9, 331.4)]
+    (c,) = ex("base:     rx 1.23   Mpps\npatched:  rx 1.45   Mpps\n").claims
+    assert (c.unit, c.baseline.value, c.candidate.value) == ("Mpps", 1.23, 1.45)
+
+
 def test_sides_named_before_the_numbers() -> None:
     assert _sides("baseline 10.2 Gbps, patched 11.3 Gbps") == [(10.2, 11.3)]
     assert _sides("Before the series it was 5.1 Mpps; after, 6.2 Mpps.") == [(5.1, 6.2)]
