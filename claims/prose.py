@@ -867,6 +867,13 @@ def _subject_words(words: str, need_verb: bool = False) -> str:
         ws = ws[1:]
     if len(ws) > 1 and ws[0].lower() == "of":
         ws = ws[1:]
+    of = next((k for k, w in enumerate(ws) if w.lower() == "of"), None)
+    if of and better_for(" ".join(ws[:of]), None) is not None:
+        ws = ws[:of]  # "the memory footprint of the slab": the measure is what "of" hangs on
+    elif of:
+        ws = ws[of + 1:]  # "the size of the queue": what it is of
+        while len(ws) > 1 and ws[0].lower() in _DETERMINERS:
+            ws.pop(0)
     return " ".join(ws)
 
 
@@ -1358,7 +1365,11 @@ def _words_before(text: str, pos: int) -> str:
     near = _FULL_STOP.split(near)[-1]
     near = _ITEM_END.split(near)[-1]  # "TCP_STREAM: +3.2%, TCP_RR: -1.1%": the item before ends at its number
     words = re.findall(r"(?<![\w.'’-])[A-Za-z][\w./%-]*", near)  # (an option's letters, "-t 64", are none)
-    return " ".join(words[-4:])
+    k = max(len(words) - 4, 0)
+    of = next((j for j in (k, k - 1) if j > 0 and words[j].lower() == "of"), None)
+    if of is not None:
+        k = max(of - 2, 0)  # "(the memory footprint) of the slab drops": the words "of" hangs on
+    return " ".join(words[k:])
 
 
 _ITEM_END = re.compile(r"(?<=\d)%?[,;]\s")

@@ -227,6 +227,20 @@ def test_a_columns_gap_after_a_value_ends_its_name() -> None:
     assert (c.unit, c.baseline.value, c.candidate.value) == ("Mpps", 1.23, 1.45)
 
 
+@pytest.mark.parametrize(("text", "got"), [
+    ("The memory footprint of the slab drops by ~30MB (from 412MB to 381MB).", [("memory footprint", 412, 381, "lower")]),
+    ("The footprint of the slab drops from 412 MB to 381 MB.", [("footprint", 412, 381, "lower")]),
+    ("The number of TLB flushes dropped from 1200 to 300.", [("TLB flushes", 1200, 300, "lower")]),
+])
+def test_a_measure_of_something_is_named_by_its_head(text: str, got: list) -> None:
+    """"The memory footprint of the slab drops from 412MB to 381MB" gave nothing: the
+    subject was read from the last four words ("of the slab drops"), so the measure was
+    "the slab", which has no direction, and a size without one is a setting. The words
+    "of" hangs on are read too, and name the measure when they have a direction; else
+    what it is of does ("the number of TLB flushes")."""
+    assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == got
+
+
 def test_sides_named_before_the_numbers() -> None:
     assert _sides("baseline 10.2 Gbps, patched 11.3 Gbps") == [(10.2, 11.3)]
     assert _sides("Before the series it was 5.1 Mpps; after, 6.2 Mpps.") == [(5.1, 6.2)]
