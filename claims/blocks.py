@@ -546,6 +546,11 @@ def _columns(row: Row, header_lines: list[str], header_words: list[str]) -> list
         return [None] * (len(vals) - len(body_vals)) + list(header_words)
     if not header_lines:
         return []
+    cells = _CELL_GAP.split(header_lines[-1].strip())
+    if first == 0 and len(cells) == len(vals) > 1:
+        # turbostat's "Busy%<TAB>PkgWatt<TAB>CorWatt" over "0.41<TAB>1.92<TAB>0.35": as many
+        # names as values, and no label: named in order, whatever their widths or tabs
+        return list(cells)
     cols: list[str | None] = []
     for t in vals:
         names = []

@@ -651,3 +651,17 @@ def test_a_side_named_over_a_tools_banner_names_the_block() -> None:
             "      60.001122334 seconds time elapsed\n")
     got = [(c.metric, c.baseline.value, c.candidate.value, c.unit, c.better) for c in ex(text).claims]
     assert ("power/energy-pkg/", 512.34, 431.87, "Joules", "lower") in got
+
+
+@pytest.mark.parametrize("gap", ["\t", "  "])
+def test_as_many_names_as_bare_values_name_them_in_order(gap: str) -> None:
+    """turbostat's "Busy%<TAB>PkgWatt<TAB>CorWatt" over "0.41<TAB>1.92<TAB>0.35" named the
+    package power "Busy% PkgWatt" and the core power "PkgWatt CorWatt": names were
+    matched to values by the columns they span, and a tab (or names wider than their
+    values) puts them out of line. A row of bare values under as many names is named in
+    order."""
+    head, before, after = (gap.join(x) for x in (("Busy%", "PkgWatt", "CorWatt"), ("0.41", "1.92", "0.35"),
+                                                 ("0.22", "1.41", "0.18")))
+    text = f"before:\n{head}\n{before}\n\nafter:\n{head}\n{after}\n"
+    assert [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims] == [
+        ("Busy%", 0.41, 0.22), ("PkgWatt", 1.92, 1.41), ("CorWatt", 0.35, 0.18)]
