@@ -635,24 +635,6 @@ def test_a_sentence_restating_a_blocks_pair_gives_its_unit_and_direction() -> No
     assert got == [("Max", "us", "lower")]
 
 
-def test_a_side_named_over_a_tools_banner_names_the_block() -> None:
-    """perf stat's energy counter run once as the command shows, then again under "with
-    the patch:", gave nothing: each block was named by perf's own banner ("Performance
-    counter stats for 'system wide':", nearer and ending in ":"), so both blocks had one
-    name and nothing told them apart. A line that names a side and introduces what
-    follows is the name over the tool's banner; the block without one is the baseline."""
-    text = ("perf stat -e power/energy-pkg/ -a sleep 60\n\n"
-            " Performance counter stats for 'system wide':\n\n"
-            "            512.34 Joules power/energy-pkg/\n\n"
-            "      60.001234567 seconds time elapsed\n\n"
-            "with the patch:\n\n"
-            " Performance counter stats for 'system wide':\n\n"
-            "            431.87 Joules power/energy-pkg/\n\n"
-            "      60.001122334 seconds time elapsed\n")
-    got = [(c.metric, c.baseline.value, c.candidate.value, c.unit, c.better) for c in ex(text).claims]
-    assert ("power/energy-pkg/", 512.34, 431.87, "Joules", "lower") in got
-
-
 @pytest.mark.parametrize("gap", ["\t", "  "])
 def test_as_many_names_as_bare_values_name_them_in_order(gap: str) -> None:
     """turbostat's "Busy%<TAB>PkgWatt<TAB>CorWatt" over "0.41<TAB>1.92<TAB>0.35" named the
