@@ -292,6 +292,12 @@ def _pick_label(lines: Sequence[Line], window: list[int], labels: list[int],
                  and not _two_sentences(lines[k].text))]
     if len(lines[near[-1]].text.split()) <= 4 and not lines[near[-1]].text.rstrip().endswith("."):
         return near[-1]  # a short line right above ("ipv4 single") is the name itself
+    # "with the patch:" over perf's "Performance counter stats for 'system wide':": the
+    # line that names a side, over the tool's own banner that introduces its output
+    sided = [k for k in named if lines[k].text.rstrip().endswith(":")
+             and cue(block_label(lines[k].text)[0]).role is not None]  # type: ignore[index]
+    if sided:
+        return sided[-1]
     if named:
         return named[-1]
     # "Without patch (kernel 4.19.0-5):" over a paragraph that describes the run: the

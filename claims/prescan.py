@@ -2101,7 +2101,9 @@ def _paired_cells(text: str) -> bool:
     (_RowReaders.holds_a_pair): the two sides of every other pair stand on two lines. The variant
     words are looked up, once a line, only on the candidate lines, and the readers asked
     last: they are the costly part. Rows of a grid need no variant word where their names
-    tell them apart (_rows_told_apart)."""
+    tell them apart (_rows_told_apart); a block a side names needs no second one where its
+    run of blocks pairs (the block model pairs it with a block no side names: perf's
+    banner over it, or nothing)."""
     # (line start, a position on it, lines above, where a block's output is looked for, or
     # _ROW for a cell, whose line a reader must take as a row, or -1)
     candidates: list[tuple[int, int, int, int]] = []
@@ -2154,10 +2156,18 @@ def _paired_cells(text: str) -> bool:
                 later.append((at, label))
             elif _count(readers.rows, counted, at):
                 return True
+    if readers is None and kept == 1 and first[1]:
+        walked = _Lines(text)
+        readers = _Readers(_RowReaders(walked), _BlockRuns(walked))
+        later.append(first)
     if readers is not None:
         for line, label in later:
-            if (readers.blocks.labels_a_pair(line) if label else readers.blocks.pairs_in_blocks(line)) \
-                    and _count(readers.rows, counted, line):
+            # a block named by a side ("with the patch:") in a run of blocks that pairs is
+            # one the block model pairs alone: with a block no side names (perf's banner
+            # over it, or no label), which the lexicon then ranks as the other
+            if label and readers.blocks.labels_a_pair(line):
+                return True
+            if not label and readers.blocks.pairs_in_blocks(line) and _count(readers.rows, counted, line):
                 return True
     return _rows_told_apart(text, cell_lines, readers)
 

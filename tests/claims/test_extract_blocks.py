@@ -647,3 +647,32 @@ def test_as_many_names_as_bare_values_name_them_in_order(gap: str) -> None:
     text = f"before:\n{head}\n{before}\n\nafter:\n{head}\n{after}\n"
     assert [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims] == [
         ("Busy%", 0.41, 0.22), ("PkgWatt", 1.92, 1.41), ("CorWatt", 0.35, 0.18)]
+
+
+_ENERGY = ("{first}\n\n"
+           " Performance counter stats for 'system wide':\n\n"
+           "            512.34 Joules power/energy-pkg/\n\n"
+           "      60.001234567 seconds time elapsed\n\n"
+           "{second}\n\n"
+           " Performance counter stats for 'system wide':\n\n"
+           "            431.87 Joules power/energy-pkg/\n\n"
+           "      60.001122334 seconds time elapsed\n")
+
+
+@pytest.mark.parametrize(("first", "second", "quote"), [
+    ("perf stat -e power/energy-pkg/ -a sleep 60", "with the patch:", ""),
+    ("", "after:", "> "),
+    ("vanilla:", "", "> "),
+])
+def test_a_side_named_over_a_tools_banner_names_the_block(first: str, second: str, quote: str) -> None:
+    """perf stat's energy counter run once as the command shows, then again under "with
+    the patch:", gave nothing: each block was named by perf's own banner ("Performance
+    counter stats for 'system wide':", nearer and ending in ":"), so both blocks had one
+    name and nothing told them apart. A line that names a side and introduces what
+    follows is the name over the tool's banner; the block without one is the other side.
+    The gate passes such a run with one side named, quoted too (claims.prescan's block
+    labels: 1c54833 had this without it, and lost the quoted forms)."""
+    text = "\n".join(quote + ln for ln in _ENERGY.format(first=first, second=second).split("\n"))
+    assert might_have_claims(text)
+    got = [(c.metric, c.baseline.value, c.candidate.value, c.unit, c.better) for c in ex(text).claims]
+    assert ("power/energy-pkg/", 512.34, 431.87, "Joules", "lower") in got
