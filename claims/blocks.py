@@ -472,6 +472,24 @@ _COLUMN_RULES = re.compile(r"[-=~_+|]{2,}(?:\s+[-=~_+|]{2,})+$")
 SENTENCE_INSIDE = re.compile(r"[a-z)\]]\.\s+[A-Z][a-z]")  # "... path. The ...": prose; not "1. Machine"
 
 
+def _closed_name(tokens: list[Token], k: int) -> str:
+    """The name that the "...:" word at `tokens[k]` ends: the word itself (not the bracket
+    that opens a list of items: "[User: 120.3 ms, System: ..."), or where it
+    closes a parenthesis ("σ):" of hyperfine's "Time (mean ± σ):"), the words from the
+    one before that parenthesis opens."""
+    name = tokens[k].text.rstrip(":")
+    if not name.endswith(")") or "(" in name:
+        return name.lstrip("[(") if not name.endswith((")", "]")) else name  # "[User: 120.3 ms"
+    j = k - 1
+    while j >= 0 and j >= k - 5 and tokens[j].kind == "word" and "(" not in tokens[j].text:
+        j -= 1
+    if j < 0 or j < k - 5 or tokens[j].kind != "word":
+        return name
+    if tokens[j].text.startswith("(") and j > 0 and tokens[j - 1].kind == "word":
+        j -= 1
+    return " ".join(t.text for t in tokens[j:k + 1]).rstrip(":")
+
+
 def _item_names(tokens: list[Token]) -> list[str | None]:
     """The name of each value of a line that lists named items, each name written before
     its value: "RX-packets: 68152727   RX-missed: 0   RX-bytes: 3816552712", "Guest:
@@ -485,7 +503,7 @@ def _item_names(tokens: list[Token]) -> list[str | None]:
         n_values += 1
         prev = tokens[i - 1] if i else None
         if prev is not None and prev.kind == "word" and prev.text.endswith(":") and len(prev.text) > 1:
-            names.append(prev.text.rstrip(":"))  # "RX-missed: 0"
+            names.append(_closed_name(tokens, i - 1))  # "RX-missed: 0"
             continue
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         closes = t.text.endswith((",", ";")) or nxt is None or (nxt.kind == "word" and nxt.text.endswith(":"))

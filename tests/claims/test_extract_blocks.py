@@ -676,3 +676,17 @@ def test_a_side_named_over_a_tools_banner_names_the_block(first: str, second: st
     assert might_have_claims(text)
     got = [(c.metric, c.baseline.value, c.candidate.value, c.unit, c.better) for c in ex(text).claims]
     assert ("power/energy-pkg/", 512.34, 431.87, "Joules", "lower") in got
+
+
+def test_an_items_name_that_closes_a_parenthesis_is_named_whole() -> None:
+    """hyperfine's "Time (mean ± σ):     312.4 ms ± 4.1 ms    [User: 120.3 ms, System:
+    190.2 ms]" named its mean "Time (mean ± σ) σ)" and the user time "Time (mean ± σ)
+    [User": an item's name was the one word before its value ("σ):", "[User:"). A word
+    that closes a parenthesis names with the words from the one before it opens, and a
+    bracket that opens a list of items is no part of a name."""
+    text = ("Before:\n"
+            "  Time (mean ± σ):     312.4 ms ±   4.1 ms    [User: 120.3 ms, System: 190.2 ms]\n\n"
+            "After:\n"
+            "  Time (mean ± σ):     251.9 ms ±   3.8 ms    [User: 118.7 ms, System: 131.6 ms]\n")
+    assert [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims] == [
+        ("Time (mean ± σ)", 312.4, 251.9), ("User", 120.3, 118.7), ("System", 190.2, 131.6)]
