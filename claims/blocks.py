@@ -478,12 +478,12 @@ def _closed_name(tokens: list[Token], k: int) -> str:
     closes a parenthesis ("σ):" of hyperfine's "Time (mean ± σ):"), the words from the
     one before that parenthesis opens."""
     name = tokens[k].text.rstrip(":")
-    if not name.endswith(")") or "(" in name:
-        return name.lstrip("[(") if not name.endswith((")", "]")) else name  # "[User: 120.3 ms"
+    if not name.endswith(")") or "(" in name:  # the word itself, without a list's "[" ("[User: 120.3 ms")
+        return name if name.endswith((")", "]")) else name.lstrip("[(")
     j = k - 1
-    while j >= 0 and j >= k - 5 and tokens[j].kind == "word" and "(" not in tokens[j].text:
+    while j >= max(k - 5, 0) and tokens[j].kind == "word" and "(" not in tokens[j].text:
         j -= 1
-    if j < 0 or j < k - 5 or tokens[j].kind != "word":
+    if j < max(k - 5, 0) or tokens[j].kind != "word":
         return name
     if tokens[j].text.startswith("(") and j > 0 and tokens[j - 1].kind == "word":
         j -= 1

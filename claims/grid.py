@@ -33,6 +33,7 @@ from claims.model import Claim, Line, Value
 from claims.normalise import normalise_line
 from claims.numbers import (
     AGGREGATE_NAME,
+    COLUMN_GAP,
     MAGNITUDES,
     MAX_LINE,
     RUNS_NAME,
@@ -57,7 +58,6 @@ _RULE_CHARS = re.compile(r"[-=_~*#]{3,}")
 _VALUE_FIRST = re.compile(r"^(?:[-*•+]\s+)?(?P<v>[~<]?[+-]?\d[\d.,]*(?:\s?[A-Za-zµ%/]{1,10})?)\s+[-–—:]\s+"
                           r"(?P<l>[A-Za-z(][^:;=]{0,60})$")
 _MARKER = re.compile(r"\s(?:==+>|<==+|-->|<--|=>|<-)\s*(?P<mark>[^=<>]{2,60})$")
-_PIECE_SPLIT = re.compile(r"\t+ *|  +")
 _NA = frozenset({"n/a", "na", "-", "--", "---", "?", "x", "same", "same as above"})
 _PARAM_CELL = re.compile(r"[A-Za-z_][\w.-]{0,30}\s?=\s?[\w.,:-]{1,20}")
 _NOTE = re.compile(r"\((?P<body>[^()]{1,60})\)")
@@ -186,7 +186,7 @@ def pieces(text: str) -> tuple[str, list[tuple[int, int, str]]]:
     sep = "\t" if "\t" in text.strip() else " "
     pos = len(text) - len(text.lstrip())
     spans: list[tuple[int, int]] = []
-    for m in _PIECE_SPLIT.finditer(text + "  ", pos):
+    for m in COLUMN_GAP.finditer(text + "  ", pos):
         if text[pos:m.start()].strip():
             spans.append((pos, m.start()))
         pos = m.end()
@@ -381,7 +381,7 @@ def _parse_line(text: str) -> _Parsed | None:
         return None
     if len(ps) >= 2 and all(names_a_release(t) for _, _, t in ps) \
             and 2 * sum(not _DECIMAL.fullmatch(t) for _, _, t in ps) >= len(ps) \
-            and not (not _DECIMAL.fullmatch(ps[0][2]) and all(_DECIMAL.fullmatch(t) for _, _, t in ps[1:])):
+            and (_DECIMAL.fullmatch(ps[0][2]) or not all(_DECIMAL.fullmatch(t) for _, _, t in ps[1:])):
         # "6.7   6.7+series": the kernels a table's columns ran, its header; not a row
         # named by one ("6.8+patch  11.2  11.4  11.1", "6.13-rc1  1.62": a name, then
         # numbers that read as releases too)

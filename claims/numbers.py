@@ -36,6 +36,10 @@ SPREAD_MARKS = ("+-", "±", "+/-")
 # a cell holding both sides of a pair, "318K/316K" (under "(before/after)"): the grid reads
 # it (claims.grid's slash cells) and the gate looks for it (claims.prescan._slash_cells)
 SLASH_PAIR = re.compile(r"(?P<a>[~<]?\d[\d.,]*[A-Za-z%]{0,6})/(?P<b>[~<]?\d[\d.,]*[A-Za-z%]{0,6})")
+# the gap between two columns of a line: a tab (and the blanks after it) or two blanks or more;
+# the grid splits its rows into pieces at it (claims.grid.pieces) and a "label: value" segment's
+# label ends at one (claims.prose.line_segment_groups)
+COLUMN_GAP = re.compile(r"\t+ *|  +")
 _CLOSED = frozenset(")],;")
 _DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"\S+")

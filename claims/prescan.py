@@ -2146,8 +2146,7 @@ def _paired_cells(text: str) -> bool:
             first = (line, output >= 0)
             continue
         if readers is None:
-            walked = _Lines(text)
-            readers = _Readers(_RowReaders(walked), _BlockRuns(walked))
+            readers = _Readers.of(text)
             asked = [first, (line, output >= 0)]
         else:
             asked = [(line, output >= 0)]
@@ -2157,8 +2156,7 @@ def _paired_cells(text: str) -> bool:
             elif _count(readers.rows, counted, at):
                 return True
     if readers is None and kept == 1 and first[1]:
-        walked = _Lines(text)
-        readers = _Readers(_RowReaders(walked), _BlockRuns(walked))
+        readers = _Readers.of(text)
         later.append(first)
     if readers is not None:
         for line, label in later:
@@ -2185,6 +2183,12 @@ def _value_first_lines(text: str) -> list[int]:
 class _Readers(NamedTuple):
     rows: _RowReaders
     blocks: _BlockRuns
+
+    @staticmethod
+    def of(text: str) -> _Readers:
+        """The row and block readers of `text`, over one walk of its lines."""
+        walked = _Lines(text)
+        return _Readers(_RowReaders(walked), _BlockRuns(walked))
 
 
 def _count(rows: _RowReaders, counted: dict[int, int], line: int) -> bool:

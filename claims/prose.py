@@ -31,6 +31,7 @@ from claims.lexicon import (
 from claims.model import Claim, Line, Value
 from claims.numbers import (
     CLOCK_TAIL,
+    COLUMN_GAP,
     MAGNITUDES,
     MAX_LINE,
     RUNS_NAME,
@@ -265,9 +266,6 @@ def passages(lines: Sequence[Line], skip: set[int]) -> list[Passage]:
     return out
 
 
-_WIDE_GAP = re.compile(r"\t| {2}")
-
-
 def line_segment_groups(ln: Line) -> list[list[Segment]]:
     """Groups of adjacent "label: value" segments inside one line. Public: the gate
     (claims.prescan) asks it whether a line is read as such segments."""
@@ -287,7 +285,7 @@ def line_segment_groups(ln: Line) -> list[list[Segment]]:
                 break
             if k - 2 >= 0 and toks[k - 2].kind == "value" and is_unit(p.text):
                 break
-            if _WIDE_GAP.search(text, p.end, toks[k].start):
+            if COLUMN_GAP.search(text, p.end, toks[k].start):
                 break  # "srcu   v6.12: 12.3": a column's gap ends the label, as the grid reads it
             k -= 1
         label = clean_label(" ".join(x.text for x in toks[k:j + 1]))
