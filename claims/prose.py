@@ -100,7 +100,7 @@ _TIMES = re.compile(r"(?i)^(?:faster|speed-?up|improvement|better|higher|through
 _ARROWS = frozenset({"->", "=>", "→", "-->"})
 _WORSE = re.compile(r"(?i)^worse\b")  # "3x worse": a factor of merit, down (_each_measure turns it)
 _STRONG_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|reduc\w*|decreas\w*|dropp?\w*|"
-                          r"regress\w*|degrad\w*|went|goes|gone|jump\w*|rais\w*|rises|rose|risen|fell|falls|"
+                          r"regress\w*|degrad\w*|go|goes|going|went|gone|jump\w*|rais\w*|rises|rose|risen|fell|falls|"
                           r"grew|grows|climb\w*|shr[iu]nk\w*|sav(?:es|ed|ing)|lower(?:s|ed|ing))\b")
 _PERF_WORD = re.compile(r"(?i)\b(?:throughput|latency|bandwidth|pps|bps|iops|ops|rate|tps|qps|rps|"
                         r"cycles|score|trans|requests|transactions|speed|time)\b")
@@ -843,8 +843,11 @@ def _subject_words(words: str, need_verb: bool = False) -> str:
     leading article ("The memcpy cost dropped from" -> "memcpy cost"); with `need_verb`,
     "" when no change verb follows the words."""
     ws = words.split()
-    verb = next((k for k, w in enumerate(ws) if _STRONG_VERB.fullmatch(w) or _CHANGE_VERB.fullmatch(w)
-                 or need_verb and _LINKING_VERB.fullmatch(w)), None)
+    verbs = [k for k, w in enumerate(ws) if _STRONG_VERB.fullmatch(w) or _CHANGE_VERB.fullmatch(w)
+             or need_verb and _LINKING_VERB.fullmatch(w)]
+    # a noun of a change ("a nice improvement: ops/s went from") is the verb only when no
+    # verb stands after it
+    verb = next((k for k in verbs if not _NOUN_END.search(ws[k])), verbs[0]) if verbs else None
     if need_verb and (not verb or all(w.lower() in _STOP_WORDS or w.lower() in _FILLER for w in ws[:verb])):
         return ""
     if verb is not None:
@@ -1362,6 +1365,11 @@ def _words_before(text: str, pos: int) -> str:
     near = text[max(0, pos - 80):pos]
     near = _FULL_STOP.split(near)[-1]
     near = _ITEM_END.split(near)[-1]  # "TCP_STREAM: +3.2%, TCP_RR: -1.1%": the item before ends at its number
+    # "a nice improvement: ops/s went from": a clause of its own, with its own verb (not
+    # "rx_pps: base=1.23M", whose label names the values)
+    clause = _CLAUSE_COLON.split(near)[-1]
+    if clause != near and (_STRONG_VERB.search(clause) or _CHANGE_VERB.search(clause)):
+        near = clause
     words = re.findall(r"(?<![\w.'’-])[A-Za-z][\w./%-]*", near)  # (an option's letters, "-t 64", are none)
     k = max(len(words) - 4, 0)
     of = next((j for j in (k, k - 1) if j > 0 and words[j].lower() == "of"), None)
@@ -1371,6 +1379,9 @@ def _words_before(text: str, pos: int) -> str:
 
 
 _ITEM_END = re.compile(r"(?<=\d)%?[,;]\s")
+_CLAUSE_COLON = re.compile(r"(?<=[A-Za-z]):\s")
+# a noun a change verb's stem makes ("improvement", "reduction"): no verb of a sentence
+_NOUN_END = re.compile(r"(?i)(?:ments?|tions?)$")
 
 
 _AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "gets", "got",

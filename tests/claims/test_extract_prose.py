@@ -1131,3 +1131,17 @@ def test_what_a_time_is_of_names_it(text: str, name: str) -> None:
     "execution time" and "VM creation time": the plain words just before "time" say
     which time it is (an article, a verb or a parenthesis between do not)."""
     assert [c.metric for c in ex(text).claims] == [name]
+
+
+@pytest.mark.parametrize(("text", "name", "better"), [
+    ("ebizzy shows a nice improvement: records/s go from 812345 to 901234 (+10.9%).", "records/s", "higher"),
+    ("A nice improvement: ops/s went from 812345 to 901234.", "operation rate", "higher"),
+    ("A nice gain: latency goes from 812 to 640 us.", "latency", "lower"),
+])
+def test_a_clause_after_a_colon_names_its_own_subject(text: str, name: str, better: str) -> None:
+    """"a nice improvement: records/s go from X to Y" was named "records/s go", lower-better
+    (so a gain read as a regression): "go" was no verb (only "goes", "went"), and the noun
+    "improvement" was taken for the sentence's verb, so the words after it were its object.
+    A noun of a change is the verb only when no verb follows it, and the clause after a
+    colon names the measure where it holds words."""
+    assert [(c.metric, c.better) for c in ex(text).claims] == [(name, better)]
