@@ -68,12 +68,15 @@ _AMOUNT = r"(?:bytes?|b|bits?|cycles?|insns?|flops|ops|iops|ips)"
 _COUNT = (r"(?:transactions?|trans\.?|tr|requests?|reqs?|req|r|queries|q|operations?|ops?|iops?|io|"
           r"messages?|msgs?|packets?|pkts?|pkt|p|frames?|f|calls?|events?|conn|connections?|"
           r"t|lines?|loops?|faults?|wakeups?|switch(?:es)?|interrupts?|irqs?)")
-UNIT_RE = re.compile(
+_LISTED = (
     rf"{_PREFIX}(?:{_AMOUNT}(?:{_PER_TIME})?|{_COUNT}{_PER_TIME}|hz)|{_TIME}|[kmg]/{_TIME}"
     rf"|(?:{_TIME}|cycles?)/(?:op|call|iter)"  # a cost per operation: "ns/op", "usecs/op"
-    r"|%|x|percent|cpu|ipc|times|us/tr|usec/tr|lps|lpm|mwips|mflops|b/sec",
-    re.IGNORECASE,
-)
+    r"|%|x|percent|cpu|ipc|times|us/tr|usec/tr|lps|lpm|mwips|mflops|b/sec")
+# the units above, and any count per second printed as one word ("records/s", "pages/sec",
+# sar's "rxpck/s"); spelled out over three words only the listed counts make a rate
+# (_per_time: "5 times per second" is how often something is done)
+UNIT_RE = re.compile(rf"{_LISTED}|[a-z]{{3,16}}/s(?:ec(?:ond)?)?", re.IGNORECASE)
+_LISTED_RE = re.compile(_LISTED, re.IGNORECASE)
 
 
 # Packets dropped, counted or as a rate: "drops", "dropped", "drop rate", "packets drop"; a
@@ -132,6 +135,14 @@ AGGREGATE_NAME = re.compile(r"(?i)^(?:avg|average|mean|median|min|max|total|sum|
 def is_unit(word: str) -> bool:
     w = _unit_text(word)
     return bool(w) and len(w) <= 24 and UNIT_RE.fullmatch(w) is not None
+
+
+def spelled_rate(count: str, per: str = "s") -> str | None:
+    """The rate "N <count> per <time>" spells, as one unit ("transactions/s"), where the
+    count is one of the listed ones: "5 times per second" says how often something is
+    done, and "3 steps per second" counts what a change is made of."""
+    unit = f"{_unit_text(count)}/{_unit_text(per)}"
+    return unit if len(unit) <= 24 and _LISTED_RE.fullmatch(unit) is not None else None
 
 
 def is_rate(word: str) -> bool:
@@ -433,8 +444,7 @@ def _per_time(out: list[Token], i: int) -> str | None:
     """The unit written over three words at `out[i]` ("transactions per second"), as one."""
     if i + 2 >= len(out) or out[i + 1].text.lower() != "per" or out[i + 2].kind != "word":
         return None
-    unit = f"{_unit_text(out[i].text)}/{_unit_text(out[i + 2].text)}"
-    return unit if is_unit(unit) else None
+    return spelled_rate(out[i].text, out[i + 2].text)
 
 
 def values(tokens: list[Token]) -> list[Token]:

@@ -46,6 +46,7 @@ from claims.numbers import (
     names_a_cost,
     names_events,
     parse_number,
+    spelled_rate,
     stated_tolerance,
     tokenize,
     tokens,
@@ -680,8 +681,8 @@ def _per_second(text: str, m: re.Match[str], group: str) -> str | None:
     u = u.rstrip(".,;)") or None
     if u and u.lower() == "per" and _PER_SECOND.match(text, m.start(group) - 1):
         return "/s"  # "from 45000 to 1200 per second": a count per second
-    if u and not is_unit(u) and _PER_SECOND.match(text, m.end(group)) and is_unit(u + "/s"):
-        return u + "/s"
+    if u and not is_unit(u) and _PER_SECOND.match(text, m.end(group)) and spelled_rate(u):
+        return spelled_rate(u)
     return u
 
 
@@ -945,7 +946,7 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
         for m in pat.finditer(text):
             a, b = parse_number(m.group("a")), parse_number(m.group("b"))
             ua, ub = ((m.group(u) or "").rstrip(".,;)").replace(" ", "") for u in ("ua", "ub"))
-            ua, ub = (u + "/s" if u and m.group(ps) and is_unit(u + "/s") else u for u, ps in ((ua, "psa"), (ub, "psb")))
+            ua, ub = (spelled_rate(u) or u if u and m.group(ps) else u for u, ps in ((ua, "psa"), (ub, "psb")))
             a, ua = _clocked(m.group("a"), ua, a)
             b, ub = _clocked(m.group("b"), ub, b)
             counted = (m.groupdict().get("na") or "").strip()  # "15232 VM exits before and 1203 after"

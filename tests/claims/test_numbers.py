@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from claims.numbers import better_for, is_rate, is_unit, parse_number, tokenize, unit_kind
+from claims.numbers import (
+    better_for,
+    is_rate,
+    is_unit,
+    parse_number,
+    spelled_rate,
+    tokenize,
+    unit_kind,
+)
 from tests.extractkit import ex, pairs
 
 
@@ -42,6 +50,21 @@ def test_unit_kind_names_what_a_unit_measures(unit: str, kind: str | None) -> No
 def test_rates_are_counts_per_time() -> None:
     assert is_rate("calls/s") and is_rate("Kpps") and is_rate("Mbit/s")
     assert not is_rate("usec") and not is_rate("MBytes") and not is_rate("%")
+
+
+def test_any_count_per_second_is_a_rate() -> None:
+    """"from 812345 to 901234 records/s" gave nothing: "records/s" was no unit, so the
+    word after the second number ended the template. What a count is of does not change
+    that it is a rate: any word of letters per second is one (ebizzy's records/s, sar's
+    rxpck/s), higher-better unless it counts what nobody wants."""
+    assert is_unit("records/s") and is_rate("records/s") and is_rate("pages/sec") and is_unit("widgets/second")
+    assert better_for("rate", "records/s") == "higher" and better_for("rate", "faults/s") == "lower"
+    assert not is_unit("and/or") and not is_unit("w/o") and not is_unit("b/w") and not is_unit("s/s")
+    # spelled out, only the listed counts: how often something is done is no measure
+    assert spelled_rate("transactions", "second") == "transactions/second" and spelled_rate("times") is None
+    (c,) = ex("Subject: t\n\nThroughput goes from 812345 to 901234 records/s.\n").claims
+    assert (c.metric, c.baseline.value, c.candidate.value, c.unit, c.better) == (
+        "Throughput", 812345, 901234, "records/s", "higher")
 
 
 def test_a_spelled_out_rate_belongs_to_its_number() -> None:
