@@ -1067,6 +1067,7 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
         past: list[tuple[float, str | None, float, str, int]] = []
         labelled: list[tuple[float, str | None, float, str, int]] = []  # each side named just before it
         measures = 0  # the numbers read as measures
+        set_now: set[int] = set()  # where a number's words before set it now ("and is now 640 us")
         prev_end = 0
         matches = list(_SIDE_NUMBER.finditer(sentence))
         if len(matches) < 2:
@@ -1100,11 +1101,14 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
             if unit is None and first and first[0].lower().rstrip(",.;:") in _COUNTED_OBJECTS:
                 continue  # "I applied 3 patches before": what the number counts, no measure
             measures += 1
+            if _NOW.search(ahead):
+                set_now.add(start + m.start())
             # a side named just before the number: its last word names one ("base=", "patched")
             if 0 < len(ws := ahead.split()) <= 3 and cue(ws[-1]).role and (before := cue(ahead)).role \
                     and (value := parse_number(m.group("n"))) is not None:
                 labelled.append((value, unit, before.score, ahead.strip(), start + m.start()))
-            if not first or not cue(first[0]).reasons and not _LEAD_SIDE.match(first[0]):
+            if not first or not cue(first[0]).reasons and not _LEAD_SIDE.match(first[0]) \
+                    and not _NOW.fullmatch(first[0].rstrip(".,;:")):  # "is 640 us now": set now after it
                 # else the few words before it, when they name a side
                 n = len(ahead.split())
                 said = cue(ahead)
@@ -1128,8 +1132,9 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
             sides, past = labelled, []
         base = [x for x in sides if x[2] < 0]
         cands = [x for x in sides if x[2] > 0]
-        if not base and len(past) == 1 and cands and all(_NOW.search(c[3]) and c[4] > past[0][4] for c in cands):
-            base = past  # "throughput was 9.4 Gbps; with this series it is now 9.8 Gbps"
+        if not base and len(past) == 1 and cands and all((_NOW.search(c[3]) or c[4] in set_now) and c[4] > past[0][4]
+                                                          for c in cands):
+            base = past  # "throughput was 9.4 Gbps; with this series it is now 9.8 Gbps", "... is now 9.8 Gbps with it"
         if len(base) != 1 or not cands:
             continue
         b = base[0]
@@ -1139,6 +1144,8 @@ def side_claims(ln: Line | Passage) -> list[Claim]:
                 continue
             if unit is None and not any(_NAMES_CHANGE.search(x[3]) for x in (b, c)):
                 continue  # a bare number needs the change named ("without the patch"), not "in old"
+            if _sets_a_knob(text[:min(b[4], c[4])]):
+                continue  # "the timeout was 5 s; with this patch it is now 30 s": a setting the patch changes
             metric = _without_sides(_metric_before(text, min(b[4], c[4]), unit)) or unit or "value"
             lb, lc = _line_at(ln, b[4]), _line_at(ln, c[4])
             out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),

@@ -1145,3 +1145,21 @@ def test_a_clause_after_a_colon_names_its_own_subject(text: str, name: str, bett
     A noun of a change is the verb only when no verb follows it, and the clause after a
     colon names the measure where it holds words."""
     assert [(c.metric, c.better) for c in ex(text).claims] == [(name, better)]
+
+
+@pytest.mark.parametrize(("text", "got"), [
+    ("The p99 latency was 812 us and is now 640 us with the series applied.", [("p99 latency", 812, 640, "lower")]),
+    ("The p99 latency was 812 us; now it is 640 us with the series applied.", [("p99 latency", 812, 640, "lower")]),
+    ("The p99 latency was 812 us before and is 640 us now.", [("p99 latency", 812, 640, "lower")]),
+    ("The timeout was 5 seconds and is now 30 seconds with this patch.", []),
+    ("The timeout was 5 seconds; with this patch it is now 30 seconds.", []),
+    ("The default was 64 and is now 128 with this patch.", []),
+])
+def test_a_number_set_now_pairs_with_one_set_in_the_past(text: str, got: list) -> None:
+    """"was 812 us and is now 640 us with the series applied" gave nothing: a number set in
+    the past was the baseline only of numbers whose words after them said "now", and these
+    say "now" before them ("and is now", "now it is") or name the patch after them; "is 640
+    us now" was not read as set now at all. A setting the patch changes ("the timeout was
+    5 s ... now 30 s") is no measure, as in the from/to templates (it had been read as a
+    time, lower-better: a regression)."""
+    assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == got
