@@ -68,17 +68,23 @@ _HEADERISH = re.compile(r"(?i)^(?:subject|date|from|to|cc|signed-off-by|link|fix
                         r"suggested-by|co-developed-by|closes|cc'd|note|notes|v\d+|changes.*)$")
 # time(1)'s "12m30.5s" after the minutes a number pattern stops at (_clocked reads it)
 _CLOCK_UNIT = r"(?:h\d{1,4})?" + CLOCK_TAIL + r"(?!\w)"
+# the word after a number and its magnitude, "1.2M cycles", that must stand after the other
+# number too ("from 1.2M cycles to 310k cycles"): the unit both are counts of
+_SCALED_WORD = r"(?:(?<=\d[kKMG])\s+(?P<{0}>(?!(?:up|down|all|to|from)\b)[A-Za-z][\w/]{{0,14}}))?"
 _FROM_TO = re.compile(
     r"(?i)\bfrom\s+(?:~|about\s+|around\s+|approx\.?\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?"
+    + _SCALED_WORD.format("wa") +
     r"\s+(?:(?:all\s+the\s+way\s+)?(?:up|down)\s+|(?P<mid>(?:[A-Za-z][\w-]*\s+){1,3}?)(?:up|down)\s+)?"
     r"to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?"
-    r"(?P<ub>" + _CLOCK_UNIT + r"|[A-Za-z%/][\w/%]{0,20})?(?P<next>\s+[A-Za-z][\w/]{0,14})?"
+    r"(?P<ub>" + _CLOCK_UNIT + r"|[A-Za-z%/][\w/%]{0,20})?(?(wa)\s+(?P=wa)\b|(?P<next>\s+[A-Za-z][\w/]{0,14})?)"
 )
 # "is down to 38 us from 45 us": the candidate first
 _TO_FROM = re.compile(
     r"(?i)\b(?:up|down|dropp?(?:ed|s)?|fell|falls|rose|rises|increased|decreased|reduced|improved|went|goes)\s+"
     r"to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-z%/][\w/%]{0,20})?"
-    r"\s+\(?from\s+(?:~|about\s+|around\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?(?P<next>(?!))?"
+    + _SCALED_WORD.format("wb") +
+    r"\s+\(?from\s+(?:~|about\s+|around\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?"
+    r"(?(wb)\s+(?P=wb)\b)(?P<next>(?!))?"
 )
 # "a throughput of 21 Gbps, up from 18 Gbps": the candidate first, the change after it
 _UP_FROM = re.compile(
@@ -608,7 +614,7 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
         if ua and ub and ua.lower() != ub.lower() and not (ua.startswith("%") and ub.startswith("%")) and not scales:
             continue
         unit = (ub or ua or "").rstrip(".,;)") or None
-        after = (m.group("next") or "").strip().rstrip(".,;)")
+        after = (m.group("next") or m.groupdict().get("wa") or m.groupdict().get("wb") or "").strip().rstrip(".,;)")
         if unit in MAGNITUDES and (ua or "") == (ub or "") and after and is_unit(unit + after) \
                 and not _SIZE_UNITS.match(unit + after):
             unit = unit + after  # "from ~600k to ~800k IOPS": kIOPS

@@ -1163,3 +1163,18 @@ def test_a_number_set_now_pairs_with_one_set_in_the_past(text: str, got: list) -
     5 s ... now 30 s") is no measure, as in the from/to templates (it had been read as a
     time, lower-better: a regression)."""
     assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == got
+
+
+@pytest.mark.parametrize(("text", "got"), [
+    ("The CPU time went down from 1.2M cycles to 310k cycles.", [("CPU time", 1.2, 310, "lower")]),
+    ("The kcompactd CPU time went down to about 310k cycles from 1.2M cycles.",
+     [("kcompactd CPU time", 1.2, 310, "lower")]),
+    ("IOPS went up from 600k IOPS to 800k IOPS.", [("IOPS", 600, 800, "higher")]),
+    ("IOPS went up to 800k IOPS from 600k IOPS.", [("IOPS", 600, 800, "higher")]),
+])
+def test_a_count_at_two_magnitudes_with_its_word_on_both_sides(text: str, got: list) -> None:
+    """"from 1.2M cycles to 310k cycles" gave nothing: the from/to templates took a unit word
+    after the second number only ("from 1.2M to 310k cycles"), so a word between the first
+    number and "to" (or "from") broke them. The same word after both numbers' magnitudes
+    is the unit of both."""
+    assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == got
