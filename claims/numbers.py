@@ -304,6 +304,21 @@ def _packed(text: str) -> dict[int, list[tuple[int, int]]]:
     return out
 
 
+_BARE_ASIDE = re.compile(r"\(\s*\d[\d,]*(?:\.\d+)?\)[,;]?")
+
+
+def _spread_aside(word: str, value: float | None, unit: str | None, signed: bool, out: list[Token]) -> bool:
+    """Is `word` a bare number in parentheses, smaller than the value just before it, with
+    no unit or sign of either? Benchmark summaries print a mean's standard deviation so
+    (kernbench's "Elapsed Time 102.41 (0.62)", "1267765 (14146)"); a change has its sign
+    or "%", a rate its unit ("(4115.20 per sec.)" is not closed)."""
+    if value is None or unit is not None or signed or not out or _BARE_ASIDE.fullmatch(word) is None:
+        return False
+    prev = out[-1]
+    return prev.kind == "value" and prev.unit is None and not prev.percent and prev.value is not None \
+        and abs(value) < abs(prev.value)
+
+
 _ORDINAL = frozenset({"st", "nd", "rd", "th"})  # "95th", "2nd": a place's name, no value's unit
 
 
@@ -363,6 +378,8 @@ def _tokenize(text: str) -> tuple[Token, ...]:
             kind = "word"  # "95th (ms)", "2nd run", schbench's "50.0th:": a place's name, no measurement
         if kind == "value" and spread_next:
             kind, value = "spread", abs(value) if value is not None else None
+        elif kind == "value" and _spread_aside(word, value, unit, signed, out):
+            kind = "spread"  # "Elapsed Time 102.41 (0.62)", "1267765 (14146)": a mean and its deviation
         spread_next = False
         out.append(Token(text[start:m.end()], start, m.end(), kind, value, unit, pct, signed))
     if sign_at is not None:

@@ -317,3 +317,20 @@ def test_a_drop_action_and_drops_counted(metric: str, unit: str | None, way: str
     regression: a bare "drop" is also the action a test times (XDP_DROP already was);
     packets dropped ("drops", "dropped", "drop rate", "packets drop") stay lower-better."""
     assert better_for(metric, unit) == way
+
+
+def test_a_bare_number_in_parentheses_after_a_mean_is_its_deviation() -> None:
+    """kernbench prints "Elapsed Time 102.41 (0.62)", a mean and its standard deviation;
+    each block's second number was read as a value of its own, so a claim named "value"
+    paired 0.62 with 0.48. A bare smaller number in parentheses right after a value is its
+    spread; a change keeps its sign or "%", a rate its unit, and a larger number (a count
+    beside it) stays a value."""
+    kinds = [(t.kind, t.value) for t in tokenize("Elapsed Time 102.41 (0.62)") if t.kind != "word"]
+    assert kinds == [("value", 102.41), ("spread", 0.62)]
+    assert [t.kind for t in tokenize("1267765 (14146)")] == ["value", "spread"]
+    for text in ("12.3 (+5%)", "12.3 (5%)", "12 (345)", "1234567 (4115.20 per sec.)", "12.3 (0.4 ms)"):
+        assert "spread" not in [t.kind for t in tokenize(text)], text
+    text = ("Before:\n  Elapsed Time 102.41 (0.62)\n  User Time 2902.11 (3.20)\n\n"
+            "After:\n  Elapsed Time 98.77 (0.48)\n  User Time 2899.30 (2.95)\n")
+    got = [(c.metric, c.baseline.value, c.baseline.spread, c.candidate.value, c.candidate.spread) for c in ex(text).claims]
+    assert got == [("Elapsed Time", 102.41, 0.62, 98.77, 0.48), ("User Time", 2902.11, 3.2, 2899.3, 2.95)]
