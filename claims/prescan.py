@@ -22,8 +22,10 @@ extractor's own reader of that shape asked about the cue's lines only.
 - A pair in rows and columns or in blocks needs an operator or `vs` line between blocks,
   aligned numeric columns, two numbers with units on one line, `label: number` cells
   whose labels the lexicon (`claims.lexicon.side_word_pattern`) reads as variants, or one
-  key printed with a number on two lines, or a 0-day/LKP comparison row (a signed change
-  between two numbers, on a line claims.lkp reads). The grid and block models are the costly
+  key printed with a number on two lines (before ":" or "=", or the words of a row that
+  ends in its value, "Elapsed Time 102.41 (0.62)", in a run of blocks that pairs), or a
+  0-day/LKP comparison row (a signed change between two numbers, on a line claims.lkp
+  reads). The grid and block models are the costly
   stages and are not run here, but a cell, a repeated key or two measures on a line count
   only on a line one of their readers can take: a row of the grid model's own line parser
   or of the prose "label: value" rows, or a line a block can hold (a line of output, as
@@ -663,6 +665,39 @@ def _keys(text: str) -> Iterator[tuple[str, int]]:
             yield text[start:end].lower(), text.rfind("\n", 0, start)
 
 
+# A row that ends in its value (and its unit, and an aside in parentheses) after words that
+# name it, with no ":" or "=" between: "  Elapsed Time 102.41 (0.62)", "  rx 102 tx 55",
+# "  Elapsed Time 102.41 s" (kernbench, and blocks under a label with no colon: "base",
+# "patched"). Such lines end in a digit, or a digit and a word or two, which the kinds of
+# the text's characters (_marks) show without a scan of the text: a literal "0" the regex
+# engine skips to; then the line alone is read for its key, the words before the value.
+_ROW_TAIL_MARKS = re.compile(rb"0[a ]{0,16}(?:\n|\Z)")
+_ROW_WORD = re.compile(r"(?<![\w.])[A-Za-z][\w./%-]*")
+_DIGIT_RUN = re.compile(r"\d+")
+# such a row (the words of its key, its value, a unit or two, an aside), reversed: matched
+# at the line's end
+_SPACED_ROW_REVERSED = re.compile(
+    r"[^\S\n]*(?:\)[^()\n]{0,24}\([^\S\n]+)?(?:[\w/%.µ]{0,15}[A-Za-zµ%/][^\S\n]?){0,2}"
+    r"(?:\d+[+-]?[eE])?[\d,.]*\d[~≈+-]?[^\S\n]+"
+    r"(?P<k>(?:[\w./%-]*[A-Za-z][^\S\n]+){0,5}[\w./%-]*[A-Za-z])(?![\w.])")
+
+
+def _spaced_keys(text: str) -> Iterator[tuple[str, int]]:
+    """Each key (lower case) of a row that ends in its value after the words that name it
+    and where its line starts (as _keys gives them). The line is read from its end,
+    reversed (_SPACED_ROW_REVERSED: one match where it must end, not a search from every
+    character of the line)."""
+    marks = _marks(text)
+    for m in _ROW_TAIL_MARKS.finditer(marks):
+        newline = text.rfind("\n", 0, m.start())
+        end = m.end() - 1 if marks.endswith(b"\n", 0, m.end()) else m.end()
+        if _SPACED_ROW_REVERSED.match(text[end - 1:newline if newline >= 0 else None:-1]) is not None:
+            # keyed by all its words, digits in them as one mark: rows of one shape (the
+            # block model pairs those, claims.numbers.skeleton) have one key
+            words = _ROW_WORD.findall(text, newline + 1, end)
+            yield " ".join(_DIGIT_RUN.sub("#", w.lower()) for w in words), newline
+
+
 def _repeated_keys(text: str) -> bool:
     """One key printed with a number on two lines whose rows a reader can pair: blocks of
     one tool's output, which the block model pairs by their keys even when no label names
@@ -672,20 +707,38 @@ def _repeated_keys(text: str) -> bool:
     with no output under it, is no row), and two of them must be rows that can give a
     claim (_may_pair): the same line quoted again, or a build's "W=1" on each of its
     lines, gives none."""
+    known: dict[int, bool] = {}
+    read: dict[int, _KeyLine] = {}
+    if _keyed_lines_pair(text, _keys(text), known, read):
+        return True
+    # a key with no ":" or "=" (_spaced_keys) keys rows of labelled blocks (its lines in a
+    # run of blocks that pairs): the transcripts and runs of one command have their cues
+    readers: _Readers | None = None
+    for held in _held_lines(text, _spaced_keys(text), known):
+        if _may_pair(text, held, read):
+            readers = readers or _Readers.of(text)
+            if any(readers.blocks.pairs_in_blocks(line) for line in held):
+                return True
+    return False
+
+
+def _held_lines(text: str, keys: Iterable[tuple[str, int]], known: dict[int, bool]) -> Iterator[list[int]]:
+    """For each key on two lines or more, the starts of its lines a block can hold
+    (_in_a_block), where two or more are."""
     lines_of: dict[str, list[int]] = {}
-    for key, line in _keys(text):
+    for key, line in keys:
         at = lines_of.setdefault(key, [])
         if not at or at[-1] != line + 1:
             at.append(line + 1)  # the line's start
-    known: dict[int, bool] = {}
-    read: dict[int, _KeyLine] = {}
     for at in lines_of.values():
-        if len(at) < 2:
-            continue
-        held = [line for line in at if _in_a_block(text, line, known)]
-        if len(held) >= 2 and _may_pair(text, held, read):
-            return True
-    return False
+        if len(at) >= 2 and len(held := [line for line in at if _in_a_block(text, line, known)]) >= 2:
+            yield held
+
+
+def _keyed_lines_pair(text: str, keys: Iterable[tuple[str, int]], known: dict[int, bool],
+                      read: dict[int, _KeyLine]) -> bool:
+    """Does a key stand on two lines a block can hold whose rows may pair (_may_pair)?"""
+    return any(_may_pair(text, held, read) for held in _held_lines(text, keys, known))
 
 
 class _Row(NamedTuple):

@@ -915,6 +915,35 @@ def test_a_repeated_key_passes_where_its_rows_may_differ_in_their_blocks(monkeyp
     assert not extract.extract_message(message_from_text(bare)).claims
 
 
+@pytest.mark.parametrize("text", [
+    "base\n  Elapsed Time 102.41\n\npatched\n  Elapsed Time 98.77\n",
+    "base\n  Elapsed Time 102.41 (0.62)\n\npatched\n  Elapsed Time 98.77 (0.48)\n",
+    "base\n  Elapsed Time 102.41 s\n\npatched\n  Elapsed Time 98.77 s\n",
+    "Without the patch\n  Elapsed Time 102.41\n  User Time 2902.11\n\nWith the patch\n  Elapsed Time 98.77\n"
+    "  User Time 2899.30\n",
+    "base\n  rx 102 tx 55\n\npatched\n  rx 98 tx 60\n",
+    "With the patch applied I get\n  p99 45.2\n\nand without it\n  p99 51.0\n",
+])
+def test_blocks_under_labels_with_no_colon_pass(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks labelled by a line with no ":" ("base", "With the patch applied I get") whose
+    rows end in a value after their words, with no unit glued, no "key:" and no aligned
+    columns, gave the extractor a claim the gate turned away: a block's label was looked
+    for only as a line ending in ":", and a repeated key only before ":" or "=". A key
+    before a value that ends its line (and its unit or an aside) counts as well
+    (prescan._spaced_keys), where the block model pairs its lines' blocks."""
+    body = "Hi,\n\n" + text
+    assert might_have_claims(body)
+    gate_open(monkeypatch)
+    assert extract.extract_message(message_from_text(body)).claims
+
+
+def test_rows_of_one_key_with_no_colon_pass_only_where_blocks_pair() -> None:
+    """A changelog's lines that end in a number ("- Added rob in patch 6 & patch 2") hold
+    one key with different values, but no run of blocks pairs them: turned away."""
+    text = "Changes in v3:\n - Added rob in patch 6 & patch 2\n - Add Reviewed-by tag in patch 4 & patch 5\n"
+    assert list(prescan._spaced_keys(text)) and not prescan._repeated_keys(text)
+
+
 @pytest.mark.skipif(not TEXTS, reason="shared corpus not present")
 def test_a_pair_of_two_lines_of_one_key_is_one_the_gate_reads(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every claim the extractor finds over the corpus and the shapes between two lines
