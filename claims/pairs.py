@@ -142,6 +142,7 @@ def metric_name(tokens: list[Token], i: int, label_apart: bool = False) -> str:
     if "=" in tokens[i].text:
         return tokens[i].text.strip("()[],;:").split("=", 1)[0]
     after: list[str] = []
+    named_first = i > 0 and tokens[i - 1].kind == "word" and tokens[i - 1].text.strip("()[],;:").isalpha()
     ends = tokens[i].text.endswith((",", ";"))  # "IOPS = 297K, avg latency = 214.59us": the item ends here
     for k, t in enumerate(tokens[i + 1:i + 6] if not ends else (), i + 1):
         w = t.text.strip("()[],;:")
@@ -154,6 +155,8 @@ def metric_name(tokens: list[Token], i: int, label_apart: bool = False) -> str:
         if t.text.endswith(":") and not is_unit(w) and any(x.kind == "value" for x in tokens[i + 2:i + 4]) \
                 or _GLUED_ITEM.match(w):
             break  # "(622616400bps) errors: 7915231", "P:99 I:200" (cyclictest): the next items, not this value's name
+        if named_first and k + 1 < len(tokens) and tokens[k + 1].kind == "value" and not is_unit(w):
+            break  # "rx 102 tx 55": names stand before their values, so this one is the next value's
         after.append(w.rstrip(".") or w)  # "1.2 Mpps. After ...": the sentence ends there
         if t.text.endswith((",", ";", ")", ":", ".")) or len(after) >= 4:
             break

@@ -690,3 +690,14 @@ def test_an_items_name_that_closes_a_parenthesis_is_named_whole() -> None:
             "  Time (mean ± σ):     251.9 ms ±   3.8 ms    [User: 118.7 ms, System: 131.6 ms]\n")
     assert [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims] == [
         ("Time (mean ± σ)", 312.4, 251.9), ("User", 120.3, 118.7), ("System", 190.2, 131.6)]
+
+
+def test_names_before_their_values_name_them_in_turn() -> None:
+    """"rx 102 tx 55" under "base" and "patched" gave two claims named "tx": the words
+    after a value name it ("4.7 Mpps"), so "tx" named 102 too. Where a name stands before
+    the value, a word after it that stands before the next value is that value's name."""
+    text = "base:\n  rx 102 tx 55\n\npatched:\n  rx 98 tx 60\n"
+    assert [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims] == [
+        ("rx", 102, 98), ("tx", 55, 60)]
+    text = "base:\n  rx 1.23 Mpps tx 1.45 Mpps\n\npatched:\n  rx 1.33 Mpps tx 1.55 Mpps\n"
+    assert [(c.metric, c.unit) for c in ex(text).claims] == [("rx Mpps", "Mpps"), ("tx Mpps", "Mpps")]
