@@ -80,7 +80,9 @@ _FROM_TO = re.compile(
 )
 # "is down to 38 us from 45 us": the candidate first
 _TO_FROM = re.compile(
-    r"(?i)\b(?:up|down|dropp?(?:ed|s)?|fell|falls|rose|rises|increased|decreased|reduced|improved|went|goes)\s+"
+    r"(?i)\b(?:(?:up|down|dropp?(?:ed|s)?|fell|falls|rose|rises|increased|decreased|reduced|improved|went|goes)\s+"
+    # "reduces the run time to 41s (from 58s)": what the verb changes between it and "to"
+    r"|(?:reduc|increas|improv|lower|decreas|cut|bring|brought|speed)\w*\s+(?P<mid>(?:[A-Za-z][\w/-]*\s+){1,4}?))"
     r"to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?P<ub>[A-Za-z%/][\w/%]{0,20})?"
     + _SCALED_WORD.format("wb") +
     r"\s+\(?from\s+(?:~|about\s+|around\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?"
@@ -629,9 +631,11 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
                 _PERF_WORD.search(near) or _RATIO.search(near)
                 or better_for(_metric_before(text, m.start()), None) is not None)):
             continue  # "the stack depth is increased from 20 to 41": a count, not a measure
-        if _sets_a_knob(near):
-            continue  # "increases the timeout from 5 seconds to 30": a setting the patch changes
         mid = (m.groupdict().get("mid") or "").split()
+        if _sets_a_knob(" ".join([near, *mid])):
+            continue  # "increases the timeout from 5 seconds to 30": a setting the patch changes
+        while len(mid) > 1 and mid[0].lower() in _DETERMINERS:
+            mid = mid[1:]  # "reduces the run time to": the measure, not its article
         if mid and mid[0].lower() == "of":
             mid = mid[1:]  # "95% of line rate, up from 80%": what the share is of names it
         metric = " ".join(mid) if mid and (_measure_word(mid[-1]) or names_a_cost(mid[-1])) else _metric_before(text, m.start(), unit) or (unit or "value")
