@@ -1549,7 +1549,7 @@ def _column_name(g: Grid, j: int) -> str:
 
 # words that make a line a clause ("And the result is something like:"), not a name
 _CLAUSE_WORD = re.compile(r"(?i)(?<![\w/-])(?:is|are|was|were|be|been|here|we|i|you|they|it|this|these|those|following|"
-                          r"below|above|like|looks?|shows?|showed|got|gets?|gives?|gave|see|saw)(?![\w/-])")
+                          r"below|above|like|looks?|shows?|showed|got|gets?|gives?|gave|see|saw|results|numbers)(?![\w/-])")
 _PARENS = re.compile(r"\([^()]*\)")
 _BARE_NUMBER = re.compile(r"[~<>]?\d[\d.,]*\s?[A-Za-z]{0,2}")
 

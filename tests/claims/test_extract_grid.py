@@ -543,3 +543,16 @@ def test_a_table_of_kernels_named_by_release_under_a_title_unit(header: str, nam
         (name, 1.62, 1.41, "microseconds", "lower")]
     assert parse_line("6.7   6.7+series") is None  # still the header of a table of kernels
     assert pairs("IOPS (before/after)\nrandread   318K/316K\nrandwrite  120K/131K\n") == [(318, 316), (120, 131)]
+
+
+def test_a_title_that_says_where_results_come_from_names_no_measure() -> None:
+    """"Test results on a Cascade Lake (lower is better):" over a table named its rows
+    "Test results on a Cascade Lake (lower is better) mmap": a title of four words or more
+    that speaks of the results or numbers introduces the table, as a clause does."""
+    text = ("Test results on a Cascade Lake (lower is better):\n\n"
+            "  | workload   | before (ms) | after (ms) | change |\n"
+            "  | ---------- | ----------- | ---------- | ------ |\n"
+            "  | mmap       | 12.1        | 10.4       | -14%   |\n"
+            "  | munmap     | 8.3         | 8.2        | -1%    |\n")
+    assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == [
+        ("mmap", 12.1, 10.4, "lower"), ("munmap", 8.3, 8.2, "lower")]
