@@ -440,7 +440,11 @@ def _runs_benchmark(inv: Invocation, ctx: _Context, *, alone: bool, background: 
         # or run by a wrapper (`nohup netserver &`, `ssh host netserver`)
         bare = not args and (ctx.prompted or alone and (ctx.labelled and prog in _SERVERS or _executable_word(word))
                              or prog in _SERVERS and (background or bool(inv.wrappers)))
-        return _looks_like_args(args, prog) or bare or _tool_accepts(inv.argv[inv.at:])
+        # "$ hackbench 10", "./hackbench 10", "perf stat -r 10 hackbench 10": run as a command
+        # is, a count may open its arguments
+        run = bool(args) and (ctx.prompted or _executable_word(word) or any(measures(w) for _, w in inv.wrappers)) \
+            and args[0][:1].isdigit() and (loose := _loose_words(args)) is not None and loose <= 2
+        return _looks_like_args(args, prog) or bare or run or _tool_accepts(inv.argv[inv.at:])
     if not _PROGRAM_WORD.match(prog):
         return False
     loose = _loose_words(args)

@@ -395,3 +395,20 @@ def test_a_clause_after_a_commands_comma_is_prose(line: str) -> None:
     argument of perf bench, whose grammar takes bare words (netperf's refused them)."""
     (cmd,) = ex("Hi,\n\n" + line + "\n").commands
     assert cmd.raw == "perf bench sched messaging -g 20 -l 1000"
+
+
+@pytest.mark.parametrize(("text", "raw"), [
+    ("perf stat -r 10 ./hackbench 10\n", ["perf stat -r 10 ./hackbench 10"]),
+    ("$ hackbench 10\n", ["hackbench 10"]),
+    ("./hackbench 10\n", ["./hackbench 10"]),
+    ("taskset -c 2 hackbench 10 process 1000\n", ["taskset -c 2 hackbench 10 process 1000"]),
+    ("hackbench 10\n", []),
+    ("I ran hackbench 10 times.\n", []),
+    ("nice ping :-)\n", []),
+])
+def test_a_known_program_run_as_a_command_may_open_with_a_count(text: str, raw: list) -> None:
+    """"perf stat -r 10 ./hackbench 10" gave no command: a program the reader knows needs
+    option-like words after it, and a count is none ("hackbench 10 groups" may be prose).
+    At a prompt, by its path or under a wrapper that measures or shapes a run, a count
+    may open its arguments; a line that only names it, or a sentence, is still no command."""
+    assert [c.raw for c in ex(text).commands] == raw
