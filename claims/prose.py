@@ -765,16 +765,19 @@ def arrow_claims(ln: Line | Passage) -> list[Claim]:
             continue
         unit = right.unit or left.unit
         near = ln.text[max(0, left.start - 120):right.end + 60]  # the arrow's clause: linear time
-        if left.percent != right.percent or (unit and _SIZE_UNITS.match(unit) and not (
-                unit in MAGNITUDES and _PERF_WORD.search(near)) and not _measures_memory(ln.text, left.start)):
-            continue  # a size set ("4K -> 16K entries"); but "IOPS: 812K -> 905K", "Memory usage: 1.2 GB -> 1.0 GB" count
         stated = None
         for nxt in toks[i + 2:i + 4]:
             if nxt.kind == "value" and nxt.percent and nxt.signed and nxt.text.startswith("("):
                 stated = nxt.value
                 break
+        agrees = stated is not None and _change_agrees(left.value, right.value, stated)
+        if left.percent != right.percent or (unit and _SIZE_UNITS.match(unit) and not (
+                unit in MAGNITUDES and (_PERF_WORD.search(near) or agrees and _labels_a_row(ln.text, left.start)))
+                and not _measures_memory(ln.text, left.start)):
+            continue  # a size set ("4K -> 16K entries"); but "IOPS: 812K -> 905K", "Memory usage: 1.2 GB -> 1.0 GB",
+            # "XDP_DROP: 24.1M -> 26.3M (+9.1%)" (a count whose change is stated) count
         if (unit is None or not is_unit(unit)) and not (_PERF_WORD.search(near) or _STRONG_VERB.search(near)) \
-                and not (stated is not None and _change_agrees(left.value, right.value, stated)):
+                and not agrees:
             continue  # "version 7.0 -> 7.1", histogram buckets "2 -> 3 : 7"; but a measure's
             # change, stated after it, says so ("page_fault1_processes: 1234567 -> 1345678 (+9.0%)")
         if _sets_a_knob(ln.text[max(0, left.start - 80):left.start]):
@@ -787,6 +790,13 @@ def arrow_claims(ln: Line | Passage) -> list[Claim]:
                          claimed_change_pct=stated, lines=(first, last), depth=ln.depth,
                          author=ln.author, message_id=ln.message_id))
     return out
+
+
+def _labels_a_row(text: str, pos: int) -> bool:
+    """Are the words before `pos` on its line a row's label ("- XDP_DROP:"), a few words
+    with no verb, not a sentence that sets a size ("The ring grows 4K -> 16K")?"""
+    words = [w.strip(",:;") for w in text[text.rfind("\n", 0, pos) + 1:pos].split()]
+    return len(words) <= 4 and not any(_STRONG_VERB.fullmatch(w) or _CHANGE_VERB.fullmatch(w) for w in words)
 
 
 def _change_agrees(before: float | None, after: float | None, stated: float | None) -> bool:

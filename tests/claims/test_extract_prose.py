@@ -1206,3 +1206,17 @@ def test_a_verb_its_object_then_to_and_from(text: str, got: list) -> None:
     verb may have its object between (four words at most), which names the measure; a
     setting as the object ("the timeout") is no measure, as in the other templates."""
     assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == got
+
+
+def test_counts_at_a_magnitude_whose_change_is_stated_are_a_pair() -> None:
+    """" - XDP_DROP:  24.1M -> 26.3M (+9.1%)" under "Performance numbers (pps, higher is
+    better):" gave only the stated +9.1%: an arrow between two numbers at a bare magnitude
+    reads as a size set ("4K -> 16K entries") unless a measure's word stands near. The
+    change stated after it, which agrees with the two numbers, says they are measured; a
+    bare pair with no such change is still no claim."""
+    text = ("Performance numbers (pps, higher is better):\n - XDP_DROP:      24.1M -> 26.3M (+9.1%)\n"
+            " - XDP_TX:        12.2M -> 13.0M (+6.5%)\n")
+    assert [(c.metric, c.baseline.value, c.candidate.value, c.claimed_change_pct) for c in ex(text).claims] == [
+        ("XDP_DROP", 24.1, 26.3, 9.1), ("XDP_TX", 12.2, 13.0, 6.5)]
+    assert not [c for c in ex("The ring grows 4K -> 16K (+300%) entries.\n").claims if c.baseline]
+    assert not [c for c in ex("XDP_DROP: 24.1M -> 26.3M (+20%)\n").claims if c.baseline]
