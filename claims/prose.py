@@ -74,6 +74,7 @@ _SCALED_WORD = r"(?:(?<=\d[kKMG])\s+(?P<{0}>(?!(?:up|down|all|to|from)\b)[A-Za-z
 _FROM_TO = re.compile(
     r"(?i)\bfrom\s+(?:~|about\s+|around\s+|approx\.?\s+)?(?P<a>\d[\d,]*(?:\.\d+)?)\s?(?P<ua>[A-Za-z%/][\w/%.]{0,20})?"
     + _SCALED_WORD.format("wa") +
+    r"(?:\s*\([^()\n]{1,40}\))?"  # "from 1.834s (stddev 0.012) to 1.612s": an aside on the first
     r"\s+(?:(?:all\s+the\s+way\s+)?(?:up|down)\s+|(?P<mid>(?:[A-Za-z][\w-]*\s+){1,3}?)(?:up|down)\s+)?"
     r"to\s+(?:~|about\s+|around\s+)?(?P<b>\d[\d,]*(?:\.\d+)?)\s?"
     r"(?P<ub>" + _CLOCK_UNIT + r"|[A-Za-z%/][\w/%]{0,20})?(?(wa)\s+(?P=wa)\b|(?P<next>\s+[A-Za-z][\w/]{0,14})?)"

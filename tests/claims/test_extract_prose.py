@@ -1220,3 +1220,14 @@ def test_counts_at_a_magnitude_whose_change_is_stated_are_a_pair() -> None:
         ("XDP_DROP", 24.1, 26.3, 9.1), ("XDP_TX", 12.2, 13.0, 6.5)]
     assert not [c for c in ex("The ring grows 4K -> 16K (+300%) entries.\n").claims if c.baseline]
     assert not [c for c in ex("XDP_DROP: 24.1M -> 26.3M (+20%)\n").claims if c.baseline]
+
+
+@pytest.mark.parametrize(("text", "got"), [
+    ("I measured 5 runs each; the mean went from 1.834s (stddev 0.012) to 1.612s (stddev 0.015).",
+     [(1.834, 1.612, "s")]),
+    ("Throughput went from 10 Gbps (base) to 12 Gbps (patched).", [(10, 12, "Gbps")]),
+])
+def test_an_aside_after_the_first_number_of_from_to(text: str, got: list) -> None:
+    """"from 1.834s (stddev 0.012) to 1.612s" gave nothing: the template wanted "to" right
+    after the first number and its unit. An aside in parentheses may stand between."""
+    assert [(c.baseline.value, c.candidate.value, c.unit) for c in ex(text).claims] == got
