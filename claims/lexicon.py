@@ -374,8 +374,9 @@ def extended_by(a: str, b: str) -> bool:
 # as it ships, beside labels naming changes to it; of several releases, the older.
 _RELEASE_BODY = r"(?:linux[- ])?v?(\d{1,2})\.(\d{1,2})(?:\.(\d{1,3}))?(?:-rc(\d{1,2}))?"
 _RELEASE = re.compile(rf"(?i)^{_RELEASE_BODY}\+?$")
-# a release, or one a change was added to ("6.7+series", "v6.8-rc2-fix"): a column a kernel ran
-_RELEASE_NAMED = re.compile(rf"(?i)^{_RELEASE_BODY}(?:[+-][\w.+-]*)?$")
+# a release, or one a change was added to ("6.7+series", "v6.8-rc2-fix", "v6.7-rc1 + this
+# patch"): a column a kernel ran
+_RELEASE_NAMED = re.compile(rf"(?i)^{_RELEASE_BODY}(?:[+-][\w.+-]*|\s*\+\s*[\w.-]+(?:\s+[\w.-]+){{0,3}})?$")
 
 
 def names_a_release(label: str) -> bool:

@@ -1231,3 +1231,11 @@ def test_an_aside_after_the_first_number_of_from_to(text: str, got: list) -> Non
     """"from 1.834s (stddev 0.012) to 1.612s" gave nothing: the template wanted "to" right
     after the first number and its unit. An aside in parentheses may stand between."""
     assert [(c.baseline.value, c.candidate.value, c.unit) for c in ex(text).claims] == got
+
+
+def test_a_release_with_a_change_added_in_words_names_a_side() -> None:
+    """"v6.7-rc1: 412.3 MB/s" over "v6.7-rc1 + this patch: 455.8 MB/s" was named "v6.7-rc1 +
+    this": what the labels share once their side words go is the metric, and a release is a
+    side, but "+ this patch" with blanks around the "+" was not read as one."""
+    text = "v6.7-rc1: 412.3 MB/s\nv6.7-rc1 + this patch: 455.8 MB/s\n"
+    assert [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims] == [("throughput", 412.3, 455.8)]
