@@ -72,6 +72,7 @@ _PAREN_UNIT = re.compile(r"^[(\[](?P<u>[A-Za-zµ/%. ]{1,16})[)\]]$")
 _CELL_UNIT_TAIL = re.compile(r"\s+([(\[][A-Za-zµ/%.]{1,16}[)\]])$")  # a header cell's "(Mpps)" after its name
 # "(usec, lower is better)", "(context switch, microseconds)": a unit, one item of a note
 _UNIT_IN_TITLE = re.compile(r"[(\[](?:[^()\[\]]{0,40}?[,;]\s*)?(?P<u>[A-Za-zµ/%]{1,12})\s*(?:[,;][^()\[\]]{0,40})?[)\]]")
+_UNIT_SAID = re.compile(r"(?i)(?<![\w-])in\s+(?P<u>[A-Za-zµ/%]{1,12})(?![\w/])")  # "... are in usec"
 _PAREN_NUMBER = re.compile(r"(?P<v>[^()]{1,30}?)\s*\(\s*(?:±|\+-|\+/-)?\s*(?P<s>\d[\d.,]*%?)\s*\)")
 # a note with no number printed after a value: "(??)", "(*)", "(noisy)"
 _ANNOTATION = re.compile(r"[?*!]{1,3}|[a-z][a-z ]{2,20}")
@@ -652,6 +653,8 @@ def _read_header(g: Grid, lines: Sequence[Line], i: int, skip: set[int], collaps
             # "MTU(Bytes)/Bandwidth (Gbit/s)": the row key's name and unit, then the values'
             last = units[-1] if "/" in g.title[units[0].end():units[-1].start()] else units[0]
             g.unit = last.group("u")
+        elif (m := _UNIT_SAID.search(g.title)) is not None and is_unit(m.group("u")):
+            g.unit = m.group("u")  # "The numbers below are in usec (lower is better):"
 
 
 _BULLET = re.compile(r"\s*[-*•+]\s")

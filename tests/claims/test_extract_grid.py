@@ -556,3 +556,16 @@ def test_a_title_that_says_where_results_come_from_names_no_measure() -> None:
             "  | munmap     | 8.3         | 8.2        | -1%    |\n")
     assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == [
         ("mmap", 12.1, 10.4, "lower"), ("munmap", 8.3, 8.2, "lower")]
+
+
+def test_a_unit_said_in_the_sentence_over_a_table_is_its_unit() -> None:
+    """"The numbers below are in usec (lower is better):" over a table of bare numbers gave
+    claims with no unit: the grid read a unit from its title only in parentheses or
+    brackets ("(usec)", "[ms]"). "in <unit>" says it as well."""
+    text = ("The numbers below are in usec (lower is better):\n\n"
+            "                 mainline    series\n"
+            "min                  3.1       3.0\n"
+            "avg                  8.7       7.9\n"
+            "max                 91.2      48.3\n")
+    assert [(c.metric, c.unit, c.better) for c in ex(text).claims] == [
+        ("min", "usec", "lower"), ("avg", "usec", "lower"), ("max", "usec", "lower")]
