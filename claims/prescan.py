@@ -709,7 +709,7 @@ def _repeated_keys(text: str) -> bool:
     lines, gives none."""
     known: dict[int, bool] = {}
     read: dict[int, _KeyLine] = {}
-    if _keyed_lines_pair(text, _keys(text), known, read):
+    if any(_may_pair(text, held, read) for held in _held_lines(text, _keys(text), known)):
         return True
     # a key with no ":" or "=" (_spaced_keys) keys rows of labelled blocks (its lines in a
     # run of blocks that pairs): the transcripts and runs of one command have their cues
@@ -733,12 +733,6 @@ def _held_lines(text: str, keys: Iterable[tuple[str, int]], known: dict[int, boo
     for at in lines_of.values():
         if len(at) >= 2 and len(held := [line for line in at if _in_a_block(text, line, known)]) >= 2:
             yield held
-
-
-def _keyed_lines_pair(text: str, keys: Iterable[tuple[str, int]], known: dict[int, bool],
-                      read: dict[int, _KeyLine]) -> bool:
-    """Does a key stand on two lines a block can hold whose rows may pair (_may_pair)?"""
-    return any(_may_pair(text, held, read) for held in _held_lines(text, keys, known))
 
 
 class _Row(NamedTuple):

@@ -635,8 +635,7 @@ def from_to_claims(ln: Line | Passage, nxt: Line | None = None) -> list[Claim]:
         mid = (m.groupdict().get("mid") or "").split()
         if _sets_a_knob(" ".join([near, *mid])):
             continue  # "increases the timeout from 5 seconds to 30": a setting the patch changes
-        while len(mid) > 1 and mid[0].lower() in _DETERMINERS:
-            mid = mid[1:]  # "reduces the run time to": the measure, not its article
+        mid = _without_article(mid)  # "reduces the run time to": the measure, not its article
         if mid and mid[0].lower() == "of":
             mid = mid[1:]  # "95% of line rate, up from 80%": what the share is of names it
         metric = " ".join(mid) if mid and (_measure_word(mid[-1]) or names_a_cost(mid[-1])) else _metric_before(text, m.start(), unit) or (unit or "value")
@@ -692,8 +691,8 @@ def _per_second(text: str, m: re.Match[str], group: str) -> str | None:
     u = u.rstrip(".,;)") or None
     if u and u.lower() == "per" and _PER_SECOND.match(text, m.start(group) - 1):
         return "/s"  # "from 45000 to 1200 per second": a count per second
-    if u and not is_unit(u) and _PER_SECOND.match(text, m.end(group)) and spelled_rate(u):
-        return spelled_rate(u)
+    if u and not is_unit(u) and _PER_SECOND.match(text, m.end(group)) and (rate := spelled_rate(u)):
+        return rate
     return u
 
 
@@ -797,7 +796,7 @@ def _labels_a_row(text: str, pos: int) -> bool:
     """Are the words before `pos` on its line a row's label ("- XDP_DROP:"), a few words
     with no verb, not a sentence that sets a size ("The ring grows 4K -> 16K")?"""
     words = [w.strip(",:;") for w in text[text.rfind("\n", 0, pos) + 1:pos].split()]
-    return len(words) <= 4 and not any(_STRONG_VERB.fullmatch(w) or _CHANGE_VERB.fullmatch(w) for w in words)
+    return len(words) <= 4 and not any(_is_change_verb(w) for w in words)
 
 
 def _change_agrees(before: float | None, after: float | None, stated: float | None) -> bool:
@@ -821,7 +820,7 @@ def _names_a_time(word: str) -> bool:
     plain word, no article, preposition, filler or verb?"""
     w = word.lower()
     return word.isalpha() and w not in _STOP_WORDS and w not in _DETERMINERS and w not in _FILLER \
-        and not _STRONG_VERB.fullmatch(w) and not _CHANGE_VERB.fullmatch(w) and not _LINKING_VERB.fullmatch(w)
+        and not _is_change_verb(w) and not _LINKING_VERB.fullmatch(w)
 
 
 def _metric_before(text: str, pos: int, unit: str | None = None, subject_verb: bool = False) -> str:
@@ -865,8 +864,7 @@ def _subject_words(words: str, need_verb: bool = False) -> str:
     leading article ("The memcpy cost dropped from" -> "memcpy cost"); with `need_verb`,
     "" when no change verb follows the words."""
     ws = words.split()
-    verbs = [k for k, w in enumerate(ws) if _STRONG_VERB.fullmatch(w) or _CHANGE_VERB.fullmatch(w)
-             or need_verb and _LINKING_VERB.fullmatch(w)]
+    verbs = [k for k, w in enumerate(ws) if _is_change_verb(w) or need_verb and _LINKING_VERB.fullmatch(w)]
     # a noun of a change ("a nice improvement: ops/s went from") is the verb only when no
     # verb stands after it
     verb = next((k for k in verbs if not _NOUN_END.search(ws[k])), verbs[0]) if verbs else None
@@ -878,8 +876,7 @@ def _subject_words(words: str, need_verb: bool = False) -> str:
         objects = [w for w in ws[verb + 1:] if w.lower() not in _STOP_WORDS and not w.lower().endswith("ly")
                    and w.lower() not in ("up", "down", "out", "off")]  # "went down from": a particle
         ws = objects if objects and not need_verb else ws[:verb]
-    while len(ws) > 1 and ws[0].lower() in _DETERMINERS:
-        ws.pop(0)
+    ws = _without_article(ws)
     while ws and ws[-1].lower() in _HEDGES:  # "about 645 without the patch": no measure named
         ws.pop()
     while len(ws) > 1 and ws[-1].lower() in _AUXILIARIES:  # "the memory footprint is reduced from"
@@ -894,10 +891,22 @@ def _subject_words(words: str, need_verb: bool = False) -> str:
     if of and better_for(" ".join(ws[:of]), None) is not None:
         ws = ws[:of]  # "the memory footprint of the slab": the measure is what "of" hangs on
     elif of:
-        ws = ws[of + 1:]  # "the size of the queue": what it is of
-        while len(ws) > 1 and ws[0].lower() in _DETERMINERS:
-            ws.pop(0)
+        ws = _without_article(ws[of + 1:])  # "the size of the queue": what it is of
     return " ".join(ws)
+
+
+def _without_article(words: list[str]) -> list[str]:
+    """`words` without the determiners that open them ("the run time" -> "run time"), the
+    last word kept."""
+    k = 0
+    while k < len(words) - 1 and words[k].lower() in _DETERMINERS:
+        k += 1
+    return words[k:]
+
+
+def _is_change_verb(word: str) -> bool:
+    """Is `word` a verb (or its noun) of a change: _STRONG_VERB's or _CHANGE_VERB's?"""
+    return _STRONG_VERB.fullmatch(word) is not None or _CHANGE_VERB.fullmatch(word) is not None
 
 
 _NUM_UNIT = (r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[KMGk]\s(?=[A-Za-z][\w/]{{0,14}}/s(?:ec)?\b|[tqrk]?[pt]s\b)[\w/]+|"
