@@ -40,6 +40,7 @@ from claims.shell import (
     shell_c,
     split_words,
     strip_keywords,
+    without_output_file,
     without_redirections,
 )
 
@@ -704,7 +705,7 @@ def _piece_event(text: str, ctx: _Context, ln: Line, *, alone: bool,
             return None
     if not is_cmd:
         return None
-    cmd = make_command(text, ln.number, ctx.host, ln.depth, author=ln.author)
+    cmd = make_command(without_output_file(text), ln.number, ctx.host, ln.depth, author=ln.author)
     ev = ShellEvent(ctx.index, ctx.last, command=cmd)
     pin = next(((name, words) for name, words in inv.wrappers if name in ("taskset", "numactl")), None)
     if pin is not None:

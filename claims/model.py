@@ -54,7 +54,7 @@ class Message:
 class Command:
     """A benchmark invocation found in a message."""
 
-    raw: str  # as written, prompt stripped, continuation lines joined
+    raw: str  # as written, prompt and an output file's redirection stripped, continuation lines joined
     line: int
     tool: str | None = None
     argv: list[str] = field(default_factory=list)

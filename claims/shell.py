@@ -135,6 +135,17 @@ def split_words(raw: str) -> list[str]:
 _REDIRECT = re.compile(r"^(?:\d*>>?|&>>?|\d*>&|\d*<)(?P<target>\S*)$")
 
 
+# the redirections that end a command line: its output sent to a file ("> out.txt", ">> log",
+# "2>&1", "&> /dev/null"); a "<placeholder>" is not one (its ">" follows a word)
+_TRAILING_REDIRECTS = re.compile(r"(?:\s+(?:\d*>>?|&>>?)\s*[^\s<>|&;]+|\s+\d*>&\d+)+\s*$")
+
+
+def without_output_file(text: str) -> str:
+    """A command line as it is run to be read: without the redirections that end it (the
+    output in a file is the writer's bookkeeping, not the benchmark's arguments)."""
+    return _TRAILING_REDIRECTS.sub("", text) if ">" in text else text
+
+
 def without_redirections(words: list[str]) -> list[str]:
     """The words a program receives: `2>&1`, `> out.txt`, `>>log`, `< in` are the shell's
     (a `<placeholder>` is kept)."""

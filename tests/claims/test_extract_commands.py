@@ -77,6 +77,19 @@ def test_trailing_comment_and_prompts_with_hosts() -> None:
     assert f.commands[1].wrappers == ["ip netns exec"] and f.commands[1].argv[0] == "./iperf3"
 
 
+def test_the_output_file_a_command_line_ends_in_is_not_part_of_it() -> None:
+    """d105: a quoted script's loop appends netperf's output to a file; the command reported
+    (and re-run) is netperf's own, the `>> log` left out, as `2>&1` and `> /dev/null` are; a
+    `<placeholder>` at the end stays."""
+    text = ("> >      for s in $(seq 64 $inc $max)\n> >      do\n> >          echo >> log\n"
+            "> >          netperf -H 192.168.122.202 -l 5 -t UDP_STREAM -- -m $s >> log\n"
+            "> >      done\n\n"
+            "$ sockperf ping-pong -i 10.0.0.2 -t 10 > out.txt 2>&1\n"
+            "$ xdpsock -i eth0 -t -S -s <msg size>\n")
+    assert raws(text) == ["netperf -H 192.168.122.202 -l 5 -t UDP_STREAM -- -m $s",
+                          "sockperf ping-pong -i 10.0.0.2 -t 10", "xdpsock -i eth0 -t -S -s <msg size>"]
+
+
 def test_own_program_with_placeholders_under_a_label_line() -> None:
     """d146: `./vsock_perf` has no tool description; `<buf size>` is one placeholder."""
     text = (">>> Sender:\n>>> ./vsock_perf --sender <CID> --buf-size <buf size> --bytes 60M [--zc]\n"
@@ -155,7 +168,7 @@ def test_compound_lines_give_the_benchmark_pieces() -> None:
     f = found("ethtool -K eth0 gro off && iperf3 -c peer -t 10 2>&1 | tee log.txt\n")
     assert [s.kind for s in f.setup] == ["ethtool"]
     (c,) = f.commands
-    assert c.raw == "iperf3 -c peer -t 10 2>&1" and c.argv == ["iperf3", "-c", "peer", "-t", "10"]
+    assert c.raw == "iperf3 -c peer -t 10" and c.argv == ["iperf3", "-c", "peer", "-t", "10"]
 
 
 def test_two_commands_side_by_side_and_results_after_a_gap() -> None:

@@ -30,7 +30,7 @@ def extract_file(path: Path):
 # rest so a model fitted to the cases it was shaped on shows as a gap.
 VALIDATION = {f"d{n}" for n in range(102, 161, 3)}
 FLOORS = {
-    "corpus": {"pairs_f1": 0.98, "precision": 0.99, "case_mean": 0.91, "commands_f1": 0.95,
+    "corpus": {"pairs_f1": 0.98, "precision": 0.99, "case_mean": 0.91, "commands_f1": 0.99,
                "relative_recall": 0.91},
     "shapes": {"pairs_f1": 0.995, "precision": 0.995, "relative_recall": 0.99},
 }
