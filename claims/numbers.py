@@ -483,11 +483,12 @@ def skeleton(tokens: list[Token]) -> tuple[str, ...]:
         else:
             w = t.text.strip(_STRIP).lower()
             if w:  # numbers inside a word are its values, not its shape: "(28.1GiB/60001msec)"
-                out.append(_DIGIT_RUN.sub("#", w) if _DIGIT.search(w) else w)
+                out.append(DIGIT_RUN.sub("#", w) if _DIGIT.search(w) else w)
     return tuple(out)
 
 
-_DIGIT_RUN = re.compile(r"\d+(?:[.,]\d+)*")
+# the digits inside a word, one mark in a shape ("v6.7", "v10": "v#"; claims.prescan keys rows so)
+DIGIT_RUN = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 _PREFIX_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}

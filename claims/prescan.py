@@ -673,7 +673,6 @@ def _keys(text: str) -> Iterator[tuple[str, int]]:
 # engine skips to; then the line alone is read for its key, the words before the value.
 _ROW_TAIL_MARKS = re.compile(rb"0[a ]{0,16}(?:\n|\Z)")
 _ROW_WORD = re.compile(r"(?<![\w.])[A-Za-z][\w./%-]*")
-_DIGIT_RUN = re.compile(r"\d+")
 # such a row (the words of its key, its value, a unit or two, an aside), reversed: matched
 # at the line's end
 _SPACED_ROW_REVERSED = re.compile(
@@ -695,7 +694,7 @@ def _spaced_keys(text: str) -> Iterator[tuple[str, int]]:
             # keyed by all its words, digits in them as one mark: rows of one shape (the
             # block model pairs those, claims.numbers.skeleton) have one key
             words = _ROW_WORD.findall(text, newline + 1, end)
-            yield " ".join(_DIGIT_RUN.sub("#", w.lower()) for w in words), newline
+            yield " ".join(numbers.DIGIT_RUN.sub("#", w.lower()) for w in words), newline
 
 
 def _repeated_keys(text: str) -> bool:
