@@ -873,6 +873,19 @@ def _steps(above: str | None, below: str | None) -> bool:
     return all(lab and is_sentence(lab) and role(lab) is None for lab in (above, below))
 
 
+def _answers(cand: str | None, base: str | None, subject: str | None) -> bool:
+    """Can a block labelled `cand` be the other side of one labelled `base`? A baseline
+    named by its side ("xsk without zero copy") is answered by a label the lexicon reads a
+    side in ("With `-o timeout=10`", "net-next + list forwarding"), or that shares a word
+    with it ("xsk zero copy") or with the patch's subject ("grommet v2" under "[RFC v2]
+    grommet: ..."); not by another thing measured beside them ("sockperf": a reference
+    tool's block, printed after the two variants). Without a subject to ask, it may."""
+    if role(base) is None or cue(cand).reasons or not subject:
+        return True
+    words = set(content_words(cand or ""))
+    return not (words.isdisjoint(content_words(base or "")) and words.isdisjoint(content_words(subject or "")))
+
+
 def comparisons(labels: list[str | None], arrows: list[bool],
                 subject: str | None = None) -> list[tuple[int, list[int]]]:
     """(baseline, candidates) among the labelled blocks of one series.  An arrow between
@@ -889,7 +902,7 @@ def comparisons(labels: list[str | None], arrows: list[bool],
         scores = rank(names, subject)
         lo = min(range(len(names)), key=lambda k: (scores[k], k))
         cands = [fam[k] for k in range(len(names)) if k != lo and scores[k] >= scores[lo] + 0.35
-                 and (k > lo or not _steps(names[k], names[lo]))]
+                 and (k > lo or not _steps(names[k], names[lo])) and _answers(names[k], names[lo], subject)]
         if cands:
             out.append((fam[lo], cands))
     return out

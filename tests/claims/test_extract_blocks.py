@@ -701,3 +701,24 @@ def test_names_before_their_values_name_them_in_turn() -> None:
         ("rx", 102, 98), ("tx", 55, 60)]
     text = "base:\n  rx 1.23 Mpps tx 1.45 Mpps\n\npatched:\n  rx 1.33 Mpps tx 1.55 Mpps\n"
     assert [(c.metric, c.unit) for c in ex(text).claims] == [("rx Mpps", "Mpps"), ("tx Mpps", "Mpps")]
+
+
+def test_a_reference_block_does_not_answer_a_baseline_named_by_its_side() -> None:
+    """d114: three blocks, the series' ("xsk zero copy in virtio-net"), the copy mode's
+    ("xsk without zero copy ...") and a reference tool's ("sockperf"); the reply's questions
+    split the first from the other two. The copy mode was paired against sockperf, as if
+    sockperf were the patched side: a label that names no side and shares no word with the
+    baseline's nor with the subject answers nothing. Unsplit, the two xsk blocks pair."""
+    head = "From: Jason Wang <jasowang@redhat.com>\n" \
+        "Subject: Re: [PATCH net-next v2 0/7] virtio-net support xdp socket zero copy xmit\n\n"
+    zc = "> xsk zero copy in virtio-net:\n> CPU        PPS         MSGSIZE\n> 28.7%      3833857     64\n" \
+         "> 38.5%      3689491     512\n"
+    copy = "> xsk without zero copy in virtio-net:\n> CPU        PPS         MSGSIZE\n" \
+           "> 100%       1916747     64\n> 100%       1775988     512\n"
+    ref = "> sockperf:\n> CPU        PPS         MSGSIZE\n> 100%       713274      64\n> 100%       701024      512\n"
+    split = head + zc + "\n\nSome questions on the results:\n\n1) What's the setup on the vhost?\n\n>\n" \
+        + copy + ">\n" + ref
+    assert pairs(split) == []
+    whole = head + zc + ">\n" + copy + ">\n" + ref
+    assert (1916747.0, 3833857.0) in pairs(whole) and (1775988.0, 3689491.0) in pairs(whole)
+    assert not {713274.0, 701024.0} & {v for p in pairs(whole) for v in p}
