@@ -107,7 +107,7 @@ _CHANGE_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|speed\w*|gain
                           r"drop\w*|lower\w*|rais\w*|cut\w*|faster|slower|slow(?:s|ed|ing)?\s+down|better|worse|regress\w*|"
                           r"degrad\w*|sav\w*|win|wins|(?:go(?:es)?|went|gone|going|is|are|was|were)\s+(?:up|down))\b")
 _TIMES = re.compile(r"(?i)^(?:faster|speed-?up|improvement|better|higher|throughput|quicker)\b")
-_ARROWS = frozenset({"->", "=>", "→", "-->"})
+_DOWN = re.compile(r"(?i)\bdown\b")  # "went down by 40x", "goes down by a factor of 4": the verb has no side
 _WORSE = re.compile(r"(?i)^worse\b")  # "3x worse": a factor of merit, down (_each_measure turns it)
 _STRONG_VERB = re.compile(r"(?i)\b(?:improv\w*|increas\w*|boost\w*|reduc\w*|decreas\w*|dropp?\w*|"
                           r"regress\w*|degrad\w*|go|goes|going|went|gone|jump\w*|rais\w*|rises|rose|risen|fell|falls|"
@@ -1607,12 +1607,13 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             strong = _STRONG_VERB.search(text[max(0, t.start - 80):t.start]) if before == "by" else (
                 _STRONG_VERB.fullmatch(before))  # "latency increased 3x."
             down = _NEGATIVE.match(after) is not None or _WORSE.match(after) is not None or (
-                strong is not None and _NEGATIVE.match(strong.group(0)) is not None)
+                strong is not None and (_NEGATIVE.match(strong.group(0)) is not None
+                                        or before == "by" and _DOWN.search(behind[-40:]) is not None))
             vals = [round((1.0 / t.value - 1.0) * 100.0, 4) if down else round((t.value - 1.0) * 100.0, 4)]
         elif t.kind == "value" and t.unit is None and t.value and t.value > 1 and _BY_FACTOR.search(behind[-30:]) \
                 and (strong := _STRONG_VERB.search(behind[-80:])) is not None:
             # "went up by a factor of 2", "reduced by a factor of 4": the verb gives the side
-            down = _NEGATIVE.match(strong.group(0)) is not None or re.search(r"(?i)\bdown\b", behind[-40:]) is not None
+            down = _NEGATIVE.match(strong.group(0)) is not None or _DOWN.search(behind[-40:]) is not None
             vals = [round((1.0 / t.value - 1.0) * 100.0, 4) if down else round((t.value - 1.0) * 100.0, 4)]
         elif t.kind == "value" and t.value and after.lower().startswith("times ") and _TIMES.match(after[6:]):
             vals = [round((t.value - 1.0) * 100.0, 4)]

@@ -142,6 +142,9 @@ def test_passages_keep_items_labels_and_depths_apart() -> None:
     ("netperf UDP_STREAM shows a performance increase of 1.8, almost doubling", [80.0]),  # a factor
     ("This reduces the 99.9th percentile latencies in our tests by\n60x and slightly more.", [-98.3333]),
     ("As a result, IOPS and average latency improved about 10%.", [10.0, -10.0]),  # improved latency fell
+    # "went"/"goes" name no side: the "down" after them does, for a factor as for "a factor of"
+    ("The number of IPIs went down by 40x.", [-97.5]),
+    ("The number of IPIs went up by 40x.", [3900.0]),
 ])
 def test_stated_changes_signed_by_their_words(text: str, change: list[float]) -> None:
     assert relative(text + "\n") == change
