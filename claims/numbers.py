@@ -95,7 +95,7 @@ _HIGHER = re.compile(
 _LOWER = re.compile(  # (a latency is told before _HIGHER: better_for's _LATENCY)
     r"(?i)(\bus\b|\bms\b|\bns\b|usec|msec|nsec|seconds|\bsecs?\b|time|elapsed|"
     r"cycles|(?<![a-z])miss|cpu|util|overhead|context-switch|migrations|retr|loss|"
-    r"instructions|\binsns?\b|(?<![a-z])await\b|s\.dem|us/tr|faults|jitter|\bs\b|footprint|usage|memory\s+(?:use|consumption)|\brss\b|"
+    r"instructions|\binsns?\b|(?<![a-z])await\b|s\.dem|us/tr|faults|jitter|\bs\b|footprint|usage|memory\s+(?:use|consumption)|peak\s+memory|\brss\b|"
     rf"\bcosts?\b|\bpower\b|\benergy\b|watts?\b|joules?\b|{_DROPS})"
 )
 

@@ -1242,3 +1242,17 @@ def test_a_release_with_a_change_added_in_words_names_a_side() -> None:
     side, but "+ this patch" with blanks around the "+" was not read as one."""
     text = "v6.7-rc1: 412.3 MB/s\nv6.7-rc1 + this patch: 455.8 MB/s\n"
     assert [(c.metric, c.baseline.value, c.candidate.value) for c in ex(text).claims] == [("throughput", 412.3, 455.8)]
+
+
+@pytest.mark.parametrize(("text", "metrics"), [
+    # the second pair's own words name it: not the measure of the pair before it
+    ("Verification time drops from 1.2s to 0.3s, and peak memory from 512MB to 128MB.",
+     [("Verification time", "lower"), ("peak memory", "lower")]),
+    ("Latency went from 20us to 15us, while throughput improved from 9.1 Gbps to 9.4 Gbps.",
+     [("Latency", "lower"), ("throughput", "higher")]),
+    # no words of its own between: the first pair's measure again
+    ("Throughput goes from 1 to 2 Gbps with 1 stream, and from 3 to 4 Gbps with 8 streams.",
+     [("Throughput", "higher"), ("Throughput", "higher")]),
+])
+def test_each_from_to_pair_is_named_by_its_own_clause(text: str, metrics: list[tuple[str, str]]) -> None:
+    assert [(c.metric, c.better) for c in from_to_claims(Line(text, 1))] == metrics
