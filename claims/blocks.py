@@ -198,7 +198,7 @@ def _rest_has_value(text: str) -> bool:
 
 
 def find_blocks(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] | set[int] = frozenset(),
-                setup: dict[int, str] | None = None) -> list[Block]:
+                setup: dict[int, str] | None = None, aside: set[int] | None = None) -> list[Block]:
     """Runs of output lines, each labelled by the nearest text above it.
 
     Output is any run of lines of numbers (tool output, "key=value" lines, aligned rows);
@@ -209,12 +209,15 @@ def find_blocks(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] |
     """
     setup = setup or {}
     listing = _listings(lines)
+    aside = interjections(lines) if aside is None else aside
     blocks: list[Block] = []
     cur: Block | None = None
     window: list[int] = []  # non-blank lines since the current block's last numbers
     window_start = 0
     depth = None
     for i, ln in enumerate(lines):
+        if i in aside:
+            continue  # a reply's words inside the quote it answers: the quote reads on
         if i in skip and i not in setup:
             cur, window, window_start = None, [], i + 1
             continue
@@ -240,6 +243,37 @@ def find_blocks(lines: Sequence[Line], skip: set[int], neutral: frozenset[int] |
         cur.end = i + 1
         window, window_start = [], i + 1
     return blocks
+
+
+MAX_INTERJECTION = 15  # lines of a reply's words inside a quote that the quote reads past
+
+
+def interjections(lines: Sequence[Line]) -> set[int]:
+    """The lines a reply writes inside the text it quotes: the lines between a quoted line
+    and the nearest line above it at its depth or deeper, when that one is at its depth,
+    they are at most 2 * MAX_INTERJECTION, and those with text (all shallower) are no line
+    of output (a question asked between two quoted tables, "Some questions on the results:
+    ..."). The quoted text is one message, whose blocks read on past them; a reply that
+    pastes its own numbers there is no interjection. (claims.prescan's walks of blocks
+    pass over the same lines: _past_interjection.)"""
+    out: set[int] = set()
+    above: list[tuple[int, int]] = []  # (depth, index) of lines with text, each deeper than the next
+    outputs = [0]  # lines of output up to each line
+    for i, ln in enumerate(lines):
+        text = ln.text.strip()
+        outputs.append(outputs[-1] + (bool(text) and line_kind(ln.text) == "data"))
+        if not text:
+            continue
+        while above and above[-1][0] < ln.depth:
+            above.pop()
+        if above and above[-1][0] == ln.depth and ln.depth:
+            anchor = above[-1][1]
+            if 0 < i - anchor - 1 <= 2 * MAX_INTERJECTION and any(lines[k].text.strip() for k in range(anchor + 1, i)) \
+                    and outputs[i] == outputs[anchor + 1]:
+                out.update(range(anchor + 1, i))
+            above.pop()
+        above.append((ln.depth, i))
+    return out
 
 
 def _open_block(lines: Sequence[Line], i: int, window: list[int], labels: list[int], setup: dict[int, str],
@@ -317,8 +351,9 @@ def _label_like(text: str) -> bool:
 
 
 def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
-               header: list[str], skip: set[int]) -> list[Row]:
-    """The numeric lines of a block as rows, with column names from header lines above."""
+               header: list[str], skip: set[int], aside: set[int] | frozenset[int] = frozenset()) -> list[Row]:
+    """The numeric lines of a block as rows, with column names from header lines above; a
+    reply's words inside the quote (`aside`: interjections) are no part of it."""
     rows: list[Row] = []
     headers: list[str] = []
     header_at = -2  # the index of the last header line
@@ -328,6 +363,8 @@ def block_rows(lines: Sequence[Line], start: int, end: int, label: str | None,
     header_shape: tuple[bool, bool] | None = None  # (value first, keyed) of the first row under the headers
     section = _section_of(label) if label and role(label) is None else None  # the rows' heading, its unit
     for k in range(start, end):
+        if k in aside:
+            continue
         ln = lines[k]
         text = ln.text
         head = _section_of(text) if ":" not in text else None
@@ -799,11 +836,11 @@ def _shapes(rows: list[Row]) -> set[tuple[str, ...]]:
     return {sk for r in rows if "#" in (sk := skeleton(r.tokens)) or "#%" in sk}
 
 
-def _gap(lines: Sequence[Line], a: Block, b: Block) -> int:
-    return sum(1 for k in range(a.end, b.first_data) if lines[k].text.strip())
+def _gap(lines: Sequence[Line], a: Block, b: Block, aside: set[int]) -> int:
+    return sum(1 for k in range(a.end, b.first_data) if lines[k].text.strip() and k not in aside)
 
 
-def _series(lines: Sequence[Line], blocks: list[Block], rows: list[list[Row]]) -> list[list[int]]:
+def _series(lines: Sequence[Line], blocks: list[Block], rows: list[list[Row]], aside: set[int]) -> list[list[int]]:
     """Consecutive blocks whose output has lines of one shape: each run is one comparison
     (block indexes).  Empty blocks (a sentence between two outputs) are passed over; a
     baseline after a baseline and a candidate, or a label seen again, starts a new one."""
@@ -823,7 +860,7 @@ def _series(lines: Sequence[Line], blocks: list[Block], rows: list[list[Row]]) -
             roles = {role(blocks[k].label) for k in cur}
             restart = (role(b.label) == "baseline" and {"baseline", "candidate"} <= roles) \
                 or ((b.label or "").lower() in seen and len(seen) > 1) or len(cur) >= MAX_SERIES
-            if b.window == prev.end and _gap(lines, prev, b) <= _MAX_GAP and not restart \
+            if b.window == prev.end and _gap(lines, prev, b, aside) <= _MAX_GAP and not restart \
                     and _shapes(rows[cur[-1]]) & _shapes(rows[i]):
                 cur.append(i)
                 continue
@@ -1100,14 +1137,15 @@ def _block_claims(lines: Sequence[Line], skip: set[int], neutral: frozenset[int]
                   setup: dict[int, str], subject: str | None) -> tuple[list[Claim], set[int]]:
     claims: list[Claim] = []
     covered: set[int] = set()
-    blocks = find_blocks(lines, skip, neutral, setup)
+    aside = interjections(lines)
+    blocks = find_blocks(lines, skip, neutral, setup, aside)
     if len(blocks) < 2:
         return claims, covered
     row_skip = set(skip) | set(neutral) | set(setup)
-    rows = [block_rows(lines, b.start, b.end, b.label, b.header, row_skip) for b in blocks]
+    rows = [block_rows(lines, b.start, b.end, b.label, b.header, row_skip, aside) for b in blocks]
     _names_above_repeats(lines, blocks, rows, neutral)
     _merge_asides(blocks, rows)
-    for series in _series(lines, blocks, rows):
+    for series in _series(lines, blocks, rows, aside):
         labels = [blocks[k].label for k in series]
         arrows = [blocks[k].arrow for k in series]
         found: list[Claim] = []

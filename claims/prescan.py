@@ -281,6 +281,12 @@ def _block_num_in(text: str, start: int, end: int) -> bool:
 # A row that names its variant and ends in one value with its unit, "label: value" without
 # the colon ("virtio-net without merge dma 428614.00 pps": claims.prose._value_last_row)
 _ROW_END = re.compile(rf"{_U0}[^\S\n]*$", re.M)
+# the lines over a row's last value where its side may be named: its own ("baseline 1.23
+# Mpps") and a label's with no colon over its block ("> base" over "> 1.23 Mpps")
+_ROW_END_ABOVE = 2
+# a line that holds one number and nothing else ("> 102.41"): a block's row whose side only
+# a label over it names; found from its number (_matches_at), its line start checked
+_BARE_END = re.compile(rf"{_N0}[^\S\n]*$", re.M)
 _BLOCK_END = re.compile(r":(?<!wrote:)(?<!writes:)(?<!said:)(?<!schrieb:)(?<!crit:)(?<!escribió:)(?<!写道:)"
                         r"[^\S\n]*\n")
 
@@ -931,7 +937,7 @@ def _in_a_block(text: str, line: int, known: dict[int, bool]) -> bool:
     scanned: list[int] = []
     depth: int | None = None
     answer = False
-    pos = line
+    pos = after = line
     while pos <= len(text):
         if pos in known:
             answer = known[pos]
@@ -939,8 +945,11 @@ def _in_a_block(text: str, line: int, known: dict[int, bool]) -> bool:
         end, d, kind = _line_kind_at(text, pos)
         if kind != "blank":
             if depth is not None and d != depth:
+                if d < depth and (pos := _Lines(text).past_interjection(after, depth)) >= 0:
+                    continue  # a reply's words inside the quote: the block reads on past them
                 break
             depth = d
+            after = end + 1
             scanned.append(pos)
             if kind in ("data", "code"):
                 answer = kind == "data"
@@ -1818,6 +1827,45 @@ class _Lines:
         every form of code has (_CODE_SCREEN), which most lines of prose lack."""
         return _CODE_SCREEN.search(self.body(line)[1]) is not None and self.kind(line) == "code"
 
+    def past_interjection(self, after: int, depth: int) -> int:
+        """Where the quote reads on past the words a reply wrote inside it
+        (claims.blocks.interjections): from `after`, the start of the line under a line at
+        `depth`, the first line with text at `depth` or deeper, when it is at `depth`, at most
+        2 * MAX_INTERJECTION lines down, and every line with text before it is shallower
+        and no line of output; -1 when it is not."""
+        from claims.blocks import MAX_INTERJECTION
+
+        pos, between, words = after, 0, False
+        while 0 <= pos and between <= 2 * MAX_INTERJECTION:
+            d, body = self.body(pos)
+            if body.strip():
+                if d >= depth:
+                    return pos if d == depth and words else -1
+                if self.kind(pos) == "data":
+                    return -1
+                words = True
+            between += 1
+            pos = self.below(pos)
+        return -1
+
+    def interjection_above(self, line: int, depth: int) -> int:
+        """past_interjection read upward from the line at `line` (at `depth`): the start of
+        the quoted line above the reply's words, or -1."""
+        from claims.blocks import MAX_INTERJECTION
+
+        pos, between, words = self.above(line), 0, False
+        while 0 <= pos and between <= 2 * MAX_INTERJECTION:
+            d, body = self.body(pos)
+            if body.strip():
+                if d >= depth:
+                    return pos if d == depth and words else -1
+                if self.kind(pos) == "data":
+                    return -1
+                words = True
+            between += 1
+            pos = self.above(pos)
+        return -1
+
     def blank_or_rule(self, line: int) -> bool:
         """Is the line blank, or a rule (claims.blocks.line_kind; a rule holds no letter or
         digit)?"""
@@ -2018,14 +2066,18 @@ class _BlockRuns:
         """The start of the first line of output (claims.blocks.line_kind "data") at or below
         `line`, at `depth`, before a line of code or a non-blank line of another depth (where
         claims.blocks.find_blocks starts the text above a block anew); -1 when none."""
-        pos = line
+        pos = after = line
         while pos >= 0:
             kind = self.lines.kind(pos)
             if kind != "blank":
-                if self.lines.body(pos)[0] != depth or kind == "code":
+                d = self.lines.body(pos)[0]
+                if d < depth and (pos := self.lines.past_interjection(after, depth)) >= 0:
+                    continue  # a reply's words inside the quote (claims.blocks.interjections)
+                if d != depth or kind == "code":
                     return -1
                 if kind == "data":
                     return pos
+                after = self.lines.below(pos)
             pos = self.lines.below(pos)
         return -1
 
@@ -2063,6 +2115,11 @@ class _BlockRuns:
             while upper >= 0 and self.lines.blank_or_rule(upper):
                 gap = True
                 upper = self.lines.above(upper)
+            depth = self.lines.body(line)[0]
+            if upper >= 0 and self.lines.body(upper)[0] < depth \
+                    and (quoted := self.lines.interjection_above(line, depth)) >= 0:
+                line = quoted  # a reply's words inside the quote (claims.blocks.interjections)
+                continue
             if upper < 0 or self.lines.is_code(upper) \
                     or self.lines.body(upper)[0] != self.lines.body(line)[0] and (gap or self.lines.kind(upper) != "data"):
                 start = line
@@ -2090,13 +2147,19 @@ class _BlockRuns:
         label = False  # a text or arrow line since the last line of output
         waiting: list[str] = []  # the lines of text since the last line of output
         after_output = False  # the line before is a line of output
-        pos = top
+        quoted: int | None = None  # the depth of the last line with text, and the line under it
+        after = pos = top
         for _ in range(2 * BLOCKS_REACH):
             if pos < 0:
                 break
             line, pos = pos, self.lines.below(pos)
             d, body = self.lines.body(line)
             kind = self.lines.kind(line)
+            if kind != "blank":
+                if quoted is not None and d < quoted and (resumed := self.lines.past_interjection(after, quoted)) >= 0:
+                    pos = resumed  # a reply's words inside the quote (claims.blocks.interjections)
+                    continue
+                quoted, after = d, pos
             if kind == "code":
                 break
             right_under, after_output = after_output, kind == "data"
@@ -2156,7 +2219,11 @@ def _paired_cells(text: str) -> bool:
     for m in _matches_at(_CELL, text):
         candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 2, _ROW))
     for m in _matches_at(_ROW_END, text):
-        candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), 0, -1))
+        candidates.append((text.rfind("\n", 0, m.start()) + 1, m.start(), _ROW_END_ABOVE, -1))
+    for m in _matches_at(_BARE_END, text):
+        line = text.rfind("\n", 0, m.start()) + 1
+        if not text[line:m.start()].strip(" \t>~≈+-"):
+            candidates.append((line, m.start(), _ROW_END_ABOVE, -1))
     if ":" in text:
         for m in _BLOCK_END.finditer(text):
             if _block_num_in(text, m.end(), m.end() + BLOCK_REACH):
