@@ -724,7 +724,23 @@ def _repeated_keys(text: str) -> bool:
             readers = readers or _Readers.of(text)
             if any(readers.blocks.pairs_in_blocks(line) for line in held):
                 return True
+    # and the words after a row's first value ("12.3 us avg", "1835.1 (score)") key it
+    for held in _held_lines(text, _value_first_keys(text), known):
+        readers = readers or _Readers.of(text)
+        if any(readers.blocks.pairs_in_blocks(line) for line in held):
+            return True
     return False
+
+
+def _value_first_keys(text: str) -> Iterator[tuple[str, int]]:
+    """Each key of a row that opens with its value (_value_first_lines) and where its line
+    starts (as _keys gives them, the line end before it): its words, digits in them as one
+    mark, as _spaced_keys keys a row."""
+    for line in _value_first_lines(text):
+        end = text.find("\n", line)
+        words = _ROW_WORD.findall(text, line, end if end >= 0 else len(text))
+        if words:
+            yield " ".join(numbers.DIGIT_RUN.sub("#", w.lower()) for w in words), line - 1
 
 
 def _held_lines(text: str, keys: Iterable[tuple[str, int]], known: dict[int, bool]) -> Iterator[list[int]]:

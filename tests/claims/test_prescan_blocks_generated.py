@@ -8,7 +8,8 @@ the quote between the two blocks (a question, a rule, code, a link, its own numb
 16 lines). Every text is read with the gate and without it; what the extractor finds
 without the gate must be found with it. The first sweep found one-value rows under a
 label with no colon turned away once quoted (80 of its 1,200 texts); the second, the
-gate's walks of blocks stopping at the reply's words the block model reads past.
+gate's walks of blocks stopping at the reply's words the block model reads past; a third,
+rows that open with their value ("12.3 us avg", "1835.1 (score)") under such labels.
 """
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ from claims.prescan import might_have_claims
 from tests.claims.test_prescan import findings, gate_open
 
 LABELS = [("base", "patched"), ("Before:", "After:"), ("Without the patch", "With the patch"),
-          ("vanilla:", "this series:"), ("net-next", "net-next + this series"), ("old", "new"), ("", "")]
+          ("vanilla:", "this series:"), ("net-next", "net-next + this series"), ("old", "new"),
+          ("[before]", "[after]"), ("1) baseline", "2) patched"), ("", "")]
 ROWS = [
     ("1.23 Mpps", "1.45 Mpps"), ("12.3 us", "10.1 us"), ("102.41", "98.77"), ("41235 tps", "44012 tps"),
     ("rx 102 tx 55", "rx 98 tx 60"), ("  Elapsed Time 102.41 (0.62)", "  Elapsed Time 98.77 (0.48)"),
@@ -31,6 +33,7 @@ ROWS = [
     ("CPU        PPS         MSGSIZE\n100%       1916747     64",
      "CPU        PPS         MSGSIZE\n28.7%      3833857     64"),
     ("real 0m12.606s\nuser 0m3.624s", "real 0m11.276s\nuser 0m3.514s"),
+    ("12.3 us avg", "10.1 us avg"), ("1835.1 (score)", "1327.6 (score)"),
 ]
 REPLIES = [
     ["Why is tx so low here?"],
