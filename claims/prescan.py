@@ -2132,9 +2132,19 @@ class _BlockRuns:
                 gap = True
                 upper = self.lines.above(upper)
             depth = self.lines.body(line)[0]
-            if upper >= 0 and self.lines.body(upper)[0] < depth \
-                    and (quoted := self.lines.interjection_above(line, depth)) >= 0:
-                line = quoted  # a reply's words inside the quote (claims.blocks.interjections)
+            lowest = line  # the first line with text under `upper`: a rule passed over, or `line`
+            if upper >= 0 and self.lines.body(upper)[0] < depth:
+                lowest = self.lines.below(upper)
+                while lowest != line and not self.lines.body(lowest)[1].strip():
+                    lowest = self.lines.below(lowest)
+            if upper >= 0 and self.lines.body(upper)[0] < depth == self.lines.body(lowest)[0] \
+                    and (quoted := self.lines.interjection_above(lowest, depth)) >= 0:
+                # a reply's words inside the quote (claims.blocks.interjections): the run reads
+                # on above them, unless the quoted line there is code (the run starts after it)
+                if self.lines.is_code(quoted):
+                    start = line
+                    break
+                line = quoted
                 continue
             if upper < 0 or self.lines.is_code(upper) \
                     or self.lines.body(upper)[0] != self.lines.body(line)[0] and (gap or self.lines.kind(upper) != "data"):

@@ -65,8 +65,9 @@ def laid_out() -> Iterator[str]:
 
 
 def answered() -> Iterator[str]:
-    """The two blocks quoted, a reply's words between them (and after them, sometimes)."""
-    for (lb, lc), (rb, rc), reply, depth, layout in itertools.product(LABELS, ROWS, REPLIES, (1, 2), range(4)):
+    """The two blocks quoted, a reply's words between them (and after them, sometimes; a
+    quoted rule under them, or a quoted line of code over them)."""
+    for (lb, lc), (rb, rc), reply, depth, layout in itertools.product(LABELS, ROWS, REPLIES, (1, 2), range(6)):
         marks = "> " * depth
         words = "\n".join(("> " * (depth - 1) + w) if w else w for w in reply)
         base, cand = _quoted(_block(lb, rb), marks), _quoted(_block(lc, rc), marks)
@@ -76,8 +77,12 @@ def answered() -> Iterator[str]:
             body = base + "\n" + words + "\n" + cand
         elif layout == 2:
             body = base + "\n" + marks.rstrip() + "\n" + words + "\n" + cand + "\n" + words
-        else:
+        elif layout == 3:
             body = base + "\n" + marks.rstrip() + "\n\n" + words + "\n\n" + marks.rstrip() + "\n" + cand
+        elif layout == 4:  # the quote goes on with a rule under the reply's words
+            body = base + "\n" + words + "\n" + marks + "-----\n" + cand
+        else:  # a line of code ends the quoted block above the reply's words
+            body = base + "\n" + marks + "}\n\n" + words + "\n\n" + cand
         yield "Hi,\n\n" + body + "\n"
 
 
