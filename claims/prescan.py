@@ -1849,27 +1849,17 @@ class _Lines:
         `depth`, the first line with text at `depth` or deeper, when it is at `depth`, at most
         2 * MAX_INTERJECTION lines down, and every line with text before it is shallower
         and no line of output; -1 when it is not."""
-        from claims.blocks import MAX_INTERJECTION
-
-        pos, between, words = after, 0, False
-        while 0 <= pos and between <= 2 * MAX_INTERJECTION:
-            d, body = self.body(pos)
-            if body.strip():
-                if d >= depth:
-                    return pos if d == depth and words else -1
-                if self.kind(pos) == "data":
-                    return -1
-                words = True
-            between += 1
-            pos = self.below(pos)
-        return -1
+        return self._quote_resumed(after, depth, self.below)
 
     def interjection_above(self, line: int, depth: int) -> int:
         """past_interjection read upward from the line at `line` (at `depth`): the start of
         the quoted line above the reply's words, or -1."""
+        return self._quote_resumed(self.above(line), depth, self.above)
+
+    def _quote_resumed(self, pos: int, depth: int, step: Callable[[int], int]) -> int:
         from claims.blocks import MAX_INTERJECTION
 
-        pos, between, words = self.above(line), 0, False
+        between, words = 0, False
         while 0 <= pos and between <= 2 * MAX_INTERJECTION:
             d, body = self.body(pos)
             if body.strip():
@@ -1879,7 +1869,7 @@ class _Lines:
                     return -1
                 words = True
             between += 1
-            pos = self.above(pos)
+            pos = step(pos)
         return -1
 
     def blank_or_rule(self, line: int) -> bool:

@@ -704,20 +704,23 @@ def test_names_before_their_values_name_them_in_turn() -> None:
     assert [(c.metric, c.unit) for c in ex(text).claims] == [("rx Mpps", "Mpps"), ("tx Mpps", "Mpps")]
 
 
+# d114, a reply quoting three blocks: the series' ("xsk zero copy in virtio-net"), the copy
+# mode's ("xsk without zero copy ...") and a reference tool's ("sockperf")
+_D114_HEAD = "From: Jason Wang <jasowang@redhat.com>\n" \
+    "Subject: Re: [PATCH net-next v2 0/7] virtio-net support xdp socket zero copy xmit\n\n"
+_D114_ZC = "> xsk zero copy in virtio-net:\n> CPU        PPS         MSGSIZE\n> 28.7%      3833857     64\n" \
+    "> 38.5%      3689491     512\n"
+_D114_COPY = "> xsk without zero copy in virtio-net:\n> CPU        PPS         MSGSIZE\n" \
+    "> 100%       1916747     64\n> 100%       1775988     512\n"
+_D114_REF = "> sockperf:\n> CPU        PPS         MSGSIZE\n> 100%       713274      64\n> 100%       701024      512\n"
+
+
 def test_a_reference_block_does_not_answer_a_baseline_named_by_its_side() -> None:
-    """d114: three quoted blocks, the series' ("xsk zero copy in virtio-net"), the copy
-    mode's ("xsk without zero copy ...") and a reference tool's ("sockperf"). The copy mode
-    was paired against sockperf, as if sockperf were the patched side: a label that names
-    no side and shares no word with the baseline's nor with the subject answers nothing."""
-    head = "From: Jason Wang <jasowang@redhat.com>\n" \
-        "Subject: Re: [PATCH net-next v2 0/7] virtio-net support xdp socket zero copy xmit\n\n"
-    zc = "> xsk zero copy in virtio-net:\n> CPU        PPS         MSGSIZE\n> 28.7%      3833857     64\n" \
-         "> 38.5%      3689491     512\n"
-    copy = "> xsk without zero copy in virtio-net:\n> CPU        PPS         MSGSIZE\n" \
-           "> 100%       1916747     64\n> 100%       1775988     512\n"
-    ref = "> sockperf:\n> CPU        PPS         MSGSIZE\n> 100%       713274      64\n> 100%       701024      512\n"
-    assert pairs(head + copy + ">\n" + ref) == []
-    whole = head + zc + ">\n" + copy + ">\n" + ref
+    """d114: the copy mode was paired against sockperf, as if sockperf were the patched
+    side: a label that names no side and shares no word with the baseline's nor with the
+    subject answers nothing."""
+    assert pairs(_D114_HEAD + _D114_COPY + ">\n" + _D114_REF) == []
+    whole = _D114_HEAD + _D114_ZC + ">\n" + _D114_COPY + ">\n" + _D114_REF
     assert (1916747.0, 3833857.0) in pairs(whole) and (1775988.0, 3689491.0) in pairs(whole)
     assert not {713274.0, 701024.0} & {v for p in pairs(whole) for v in p}
 
@@ -728,17 +731,11 @@ def test_a_reply_written_inside_the_quote_does_not_end_its_blocks() -> None:
     (blocks.interjections), so the copy mode pairs with the series' block as when unsplit,
     and the gate passes what the extractor reads there (prescan's walks of blocks skip the
     same lines). A reply's own numbers between two quotes are no such words."""
-    head = "From: Jason Wang <jasowang@redhat.com>\n" \
-        "Subject: Re: [PATCH net-next v2 0/7] virtio-net support xdp socket zero copy xmit\n\n"
-    zc = "> xsk zero copy in virtio-net:\n> CPU        PPS         MSGSIZE\n> 28.7%      3833857     64\n" \
-         "> 38.5%      3689491     512\n"
-    copy = "> xsk without zero copy in virtio-net:\n> CPU        PPS         MSGSIZE\n" \
-           "> 100%       1916747     64\n> 100%       1775988     512\n"
     questions = "\n\nSome questions on the results:\n\n1) What's the setup on the vhost?\n\nThanks\n\n>\n"
-    split = head + zc + questions + copy
+    split = _D114_HEAD + _D114_ZC + questions + _D114_COPY
     assert interjections(message_from_text(split).lines)
     assert (1916747.0, 3833857.0) in pairs(split) and (1775988.0, 3689491.0) in pairs(split)
-    own = head + zc + "\n\nHere I get:\n  CPU 40%  PPS 3100000  MSGSIZE 64\n\n" + copy
+    own = _D114_HEAD + _D114_ZC + "\n\nHere I get:\n  CPU 40%  PPS 3100000  MSGSIZE 64\n\n" + _D114_COPY
     assert not interjections(message_from_text(own).lines)
     # no other cue in it: the block model alone pairs rows keyed with no colon
     text = "Hi,\n\n> base\n>   Elapsed Time 102.41 (0.62)\n\nCan you share the config?\n\n" \
