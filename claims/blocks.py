@@ -255,24 +255,25 @@ def interjections(lines: Sequence[Line]) -> set[int]:
     of output (a question asked between two quoted tables, "Some questions on the results:
     ..."). The quoted text is one message, whose blocks read on past them; a reply that
     pastes its own numbers there is no interjection. (claims.prescan's walks of blocks
-    pass over the same lines: _past_interjection.)"""
+    pass over the same lines: _Lines.past_interjection and interjection_above.)"""
     out: set[int] = set()
-    above: list[tuple[int, int]] = []  # (depth, index) of lines with text, each deeper than the next
-    outputs = [0]  # lines of output up to each line
+    above: list[tuple[int, int, int]] = []  # (depth, index, lines of output before it) of lines
+    # with text, each deeper than the next
+    outputs = 0  # lines of output so far
+    prev = -1  # the last line with text
     for i, ln in enumerate(lines):
-        text = ln.text.strip()
-        outputs.append(outputs[-1] + (bool(text) and line_kind(ln.text) == "data"))
-        if not text:
+        if not ln.text.strip():
             continue
         while above and above[-1][0] < ln.depth:
             above.pop()
-        if above and above[-1][0] == ln.depth and ln.depth:
-            anchor = above[-1][1]
-            if 0 < i - anchor - 1 <= 2 * MAX_INTERJECTION and any(lines[k].text.strip() for k in range(anchor + 1, i)) \
-                    and outputs[i] == outputs[anchor + 1]:
+        if above and above[-1][0] == ln.depth:
+            _, anchor, before = above.pop()
+            # words between (the lines with text there are all shallower), none of output
+            if ln.depth and prev != anchor and i - anchor - 1 <= 2 * MAX_INTERJECTION and outputs == before:
                 out.update(range(anchor + 1, i))
-            above.pop()
-        above.append((ln.depth, i))
+        outputs += line_kind(ln.text) == "data"
+        above.append((ln.depth, i, outputs))
+        prev = i
     return out
 
 

@@ -687,6 +687,13 @@ _SPACED_ROW_REVERSED = re.compile(
     r"(?P<k>(?:[\w./%-]*[A-Za-z][^\S\n]+){0,5}[\w./%-]*[A-Za-z])(?![\w.])")
 
 
+def _row_key(text: str, start: int, end: int) -> str:
+    """The key of the row from `start` to `end`: all its words, lower case, digits in them
+    as one mark, so rows of one shape (the block model pairs those, claims.numbers.skeleton)
+    have one key; "" for a row with no word."""
+    return " ".join(numbers.DIGIT_RUN.sub("#", w.lower()) for w in _ROW_WORD.findall(text, start, end))
+
+
 def _spaced_keys(text: str) -> Iterator[tuple[str, int]]:
     """Each key (lower case) of a row that ends in its value after the words that name it
     and where its line starts (as _keys gives them). The line is read from its end,
@@ -697,10 +704,7 @@ def _spaced_keys(text: str) -> Iterator[tuple[str, int]]:
         newline = text.rfind("\n", 0, m.start())
         end = m.end() - 1 if marks.endswith(b"\n", 0, m.end()) else m.end()
         if _SPACED_ROW_REVERSED.match(text[end - 1:newline if newline >= 0 else None:-1]) is not None:
-            # keyed by all its words, digits in them as one mark: rows of one shape (the
-            # block model pairs those, claims.numbers.skeleton) have one key
-            words = _ROW_WORD.findall(text, newline + 1, end)
-            yield " ".join(numbers.DIGIT_RUN.sub("#", w.lower()) for w in words), newline
+            yield _row_key(text, newline + 1, end), newline
 
 
 def _repeated_keys(text: str) -> bool:
@@ -738,9 +742,8 @@ def _value_first_keys(text: str) -> Iterator[tuple[str, int]]:
     mark, as _spaced_keys keys a row."""
     for line in _value_first_lines(text):
         end = text.find("\n", line)
-        words = _ROW_WORD.findall(text, line, end if end >= 0 else len(text))
-        if words:
-            yield " ".join(numbers.DIGIT_RUN.sub("#", w.lower()) for w in words), line - 1
+        if key := _row_key(text, line, end if end >= 0 else len(text)):
+            yield key, line - 1
 
 
 def _held_lines(text: str, keys: Iterable[tuple[str, int]], known: dict[int, bool]) -> Iterator[list[int]]:

@@ -21,6 +21,11 @@ from claims.prose import (
 from tests.extractkit import ex, pairs, relative
 
 
+def named_pairs(text: str) -> list[tuple]:
+    """Each claim's measure, baseline, candidate and better direction, in order."""
+    return [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims]
+
+
 @pytest.mark.parametrize(("text", "change"), [
     ("Under load I get a 22 % increase in throughput.", 22.0),
     ("The request rate is about 4 % slower on the small box.", -4.0),
@@ -241,7 +246,7 @@ def test_a_measure_of_something_is_named_by_its_head(text: str, got: list) -> No
     "the slab", which has no direction, and a size without one is a setting. The words
     "of" hangs on are read too, and name the measure when they have a direction; else
     what it is of does ("the number of TLB flushes")."""
-    assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == got
+    assert named_pairs(text) == got
 
 
 def test_sides_named_before_the_numbers() -> None:
@@ -618,7 +623,7 @@ def test_rather_than_names_the_baseline_second() -> None:
 
     text = "Hi,\n\nBoot takes 1.9s rather than 2.4s.\n"
     assert might_have_claims(text)
-    assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == [
+    assert named_pairs(text) == [
         ("time", 2.4, 1.9, "lower")]
     assert pairs("Hi,\n\nCan be combined, probably in a less drastic fashion\n(e.g. 2x rather than 16x).\n") == []
 
@@ -1119,7 +1124,7 @@ def test_what_is_counted_between_a_number_and_its_side(text: str, got: list) -> 
     change avoids or a measure. "3 patches" counts what a change is made of: no measure,
     and no side either (ea90b79's sides named before their numbers had read "I applied 3
     patches before and 2 after" as 2 -> 3)."""
-    assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == got
+    assert named_pairs(text) == got
 
 
 @pytest.mark.parametrize(("text", "name"), [
@@ -1165,7 +1170,7 @@ def test_a_number_set_now_pairs_with_one_set_in_the_past(text: str, got: list) -
     us now" was not read as set now at all. A setting the patch changes ("the timeout was
     5 s ... now 30 s") is no measure, as in the from/to templates (it had been read as a
     time, lower-better: a regression)."""
-    assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == got
+    assert named_pairs(text) == got
 
 
 @pytest.mark.parametrize(("text", "got"), [
@@ -1180,7 +1185,7 @@ def test_a_count_at_two_magnitudes_with_its_word_on_both_sides(text: str, got: l
     after the second number only ("from 1.2M to 310k cycles"), so a word between the first
     number and "to" (or "from") broke them. The same word after both numbers' magnitudes
     is the unit of both."""
-    assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == got
+    assert named_pairs(text) == got
 
 
 @pytest.mark.parametrize(("text", "got"), [
@@ -1208,7 +1213,7 @@ def test_a_verb_its_object_then_to_and_from(text: str, got: list) -> None:
     template wanted the verb right before "to" ("dropped to 38 us from 45 us"). A change
     verb may have its object between (four words at most), which names the measure; a
     setting as the object ("the timeout") is no measure, as in the other templates."""
-    assert [(c.metric, c.baseline.value, c.candidate.value, c.better) for c in ex(text).claims] == got
+    assert named_pairs(text) == got
 
 
 def test_counts_at_a_magnitude_whose_change_is_stated_are_a_pair() -> None:
