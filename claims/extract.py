@@ -32,6 +32,7 @@ from claims.numbers import (
     has_digit,
     is_rate,
     is_unit,
+    stated_tolerance,
     tokens,
     unit_kind,
 )
@@ -314,10 +315,25 @@ def _attach_relative(claims: list[Claim], left: Sequence[Passage]) -> list[Claim
                         and abs(abs(v) - abs(c.change_pct)) <= max(0.6, 0.05 * abs(v))]
             if len(near) == 1:
                 # a change of merit beside a pair whose direction is known: the way it moves
-                near[0].claimed_change_pct = round(as_way(v, near[0].better), 2) if rel.merit else v
+                near[0].claimed_change_pct = round(_merit_as_way(v, near[0]), 2) if rel.merit else v
                 continue
             out.append(rel)
     return out
+
+
+def _merit_as_way(merit: float, pair: Claim) -> float:
+    """A change of merit stated beside `pair` as the way the pair's measure moves. Words
+    of merit under 100% say a factor or a percentage alike ("a 1.5x speedup", "20% faster"
+    of a time: the ratio inverted, -33% and -17%; or the corpus' "5% improvement": -5%), and
+    the reading is not kept with the number; where the pair's printed numbers are the
+    ratio's change and not the percentage's, the ratio is what was said ("1.5x speedup
+    (from 3.0s to 2.0s)" is -33%, not a -50% the numbers contradict)."""
+    way = as_way(merit, pair.better)
+    ratio = as_way(merit, pair.better, factor=True)
+    change = pair.change_pct
+    if change is not None and abs(ratio - change) <= stated_tolerance(ratio) < abs(way - change):
+        return ratio
+    return way
 
 
 def _another_measure(sentence_metric: str, metric: str) -> bool:

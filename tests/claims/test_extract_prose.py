@@ -122,6 +122,22 @@ def test_a_fold_drop_restates_a_pair_only_when_the_factors_agree() -> None:
         ("num_transactions", 0), ("latency_p99", -99.23)]
 
 
+@pytest.mark.parametrize(("said", "before", "after", "change"), [
+    ("a 1.5x speedup", 3.0, 2.0, -33.33),  # a factor: the time divided by it
+    ("a 20% speedup", 100.0, 83.3, -16.67),  # "20% faster" whose numbers are the ratio's
+    ("a 20% speedup", 100.0, 80.0, -20.0),  # ... or the percentage's (the corpus' convention)
+    ("a 2x speedup", 3.0, 1.5, -50.0),
+])
+def test_a_change_of_merit_beside_a_time_is_the_reading_its_numbers_give(
+        said: str, before: float, after: float, change: float) -> None:
+    """A speedup stated beside the times it comes from is the change of those times: a
+    factor of merit inverts the ratio (-33%, where turning a percentage's sign would say a
+    -50% that the printed numbers contradict, and the report would call it wrong)."""
+    claims = ex(f"Subject: t\n\nThis gives {said} (from {before}s to {after}s).\n").claims
+    assert [(c.baseline.value, c.candidate.value, c.claimed_change_pct) for c in claims] == [
+        (before, after, change)]
+
+
 def test_a_wrapped_sentence_is_read_whole() -> None:
     """The mail client broke the sentence inside the template; the passage joins it."""
     text = ("Subject: t\n\nThe rest goes noticeably worse: UDP_RR goes from ~6347\n"
