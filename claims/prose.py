@@ -933,7 +933,7 @@ def _is_change_verb(word: str) -> bool:
     return _STRONG_VERB.fullmatch(word) is not None or _CHANGE_VERB.fullmatch(word) is not None
 
 
-_NUM_UNIT = (r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[KMGk]\s(?=[A-Za-z][\w/]{{0,14}}/s(?:ec)?\b|[tqrk]?[pt]s\b)[\w/]+|"
+_NUM_UNIT = (r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s?(?P<u{0}>[KMGk]\s(?=[A-Za-z][\w/]{{0,14}}/s(?:ec)?\b|(?:[tqrkpo]|io)?[pt]s\b)[\w/]+|"
              + _CLOCK_UNIT.replace("{", "{{").replace("}", "}}") + r"|[A-Za-zµ%/][\w/%]{{0,14}})?"
              r"(?P<ps{0}>(?<=[A-Za-z])\s+per\s+sec(?:ond)?\b)?")  # "123456.79 requests per second"
 _NAMED = r"(?:\s*\((?P<l{0}>[^()\n]{{1,20}})\))?"  # "45us (base) vs 38us (patched)"
@@ -944,6 +944,8 @@ _CAND_WORDS = (r"(?:after|now|with(?:\s+the|\s+this|\s+my)?\s+" + _CHANGE_NOUN
                + r"|with\s+(?:it|them)|patched)")
 # "9.41 Gbits/sec before and 9.39 Gbits/sec after", "14.88 Mpps now, compared to 12.1 Mpps before"
 _WORDS_NAME = r"(?P<w{0}>(?:\s+(?!vs\b|versus\b|and\b|or\b|but\b)[A-Za-z][\w/+-]*){{1,5}})"
+# one note after the pair that names both of its numbers, in their order
+_BOTH_NAMED = re.compile(r"(?i)(?P<a>[^\s/]+(?:\s+[^\s/]+)?)\s+(?:vs\.?|versus)\s+(?P<b>[^\s/]+(?:\s+[^\s/]+)?)")
 _SENTENCE_PAIRS = (
     re.compile(r"(?i)(?<![\w.])" + _NUM_UNIT.format("a") + _NAMED.format("a") + r"\s+\(?(?:vs\.?|versus)\s+~?"
                + _NUM_UNIT.format("b") + _NAMED.format("b")),
@@ -1035,6 +1037,10 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
                 continue  # words between: each side needs its unit to be read as one measure
             name_a = names.get("la") or (names.get("wa") or "").strip() or None
             name_b = names.get("lb") or (names.get("wb") or "").strip() or None
+            if "wa" in names and is_unit(name_a.split()[0]):
+                continue  # "120k pps vs 135k pps": the unit after a scale, read by the first template
+            if name_b and not name_a and (both := _BOTH_NAMED.fullmatch(name_b)) is not None:
+                name_a, name_b = both.group("a"), both.group("b")  # "120k vs 135k pps (baseline vs patched)"
             sa, sb = _side(name_a or ""), _side(name_b or "")
             if not (name_a or name_b):  # "38 Gbps (vs. 33 Gbps on net-next)": the words after the second
                 trailing = _TRAILING.match(text, m.end())

@@ -506,6 +506,23 @@ def test_a_side_named_after_the_second_number_of_a_vs() -> None:
     assert pairs("Subject: t\n\nWe measured 45us vs 61us with the patch.\n") == [(45, 61)]
 
 
+def test_one_note_after_a_vs_names_both_sides_in_order() -> None:
+    """"120k vs 135k pps (baseline vs patched)": the note's two names are the numbers' in
+    their order, so the words, not the order, give the sides."""
+    assert named_pairs("Subject: t\n\nThroughput is 120k vs 135k pps (baseline vs patched).\n") == [
+        ("Throughput", 120.0, 135.0, "higher")]
+    assert named_pairs("Subject: t\n\nThroughput is 120k vs 135k pps (patched vs baseline).\n") == [
+        ("Throughput", 135.0, 120.0, "higher")]
+
+
+def test_a_scale_and_its_unit_apart_are_one_unit() -> None:
+    """"120k pps": the scale glued to the number, the unit a word after it; the unit is no
+    name of a side."""
+    got = ex("Subject: t\n\nThroughput: 120k pps vs 135k pps\n").claims
+    assert [(c.baseline.value, c.candidate.value, c.unit, c.baseline.label) for c in got] == [
+        (120.0, 135.0, "kpps", None)]
+
+
 def test_a_sentence_that_introduces_unnamed_rows_names_their_rate() -> None:
     """"ops/sec of memtier_benchmark client is" over "dim off: 978437.23" / "dim on:
     1143638.28": the rows carry no name or unit; the sentence that introduces them names
