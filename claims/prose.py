@@ -1037,7 +1037,7 @@ def vs_claims(ln: Line | Passage) -> list[Claim]:
                 continue  # words between: each side needs its unit to be read as one measure
             name_a = names.get("la") or (names.get("wa") or "").strip() or None
             name_b = names.get("lb") or (names.get("wb") or "").strip() or None
-            if "wa" in names and is_unit(name_a.split()[0]):
+            if "wa" in names and name_a and is_unit(name_a.split()[0]):
                 continue  # "120k pps vs 135k pps": the unit after a scale, read by the first template
             if name_b and not name_a and (both := _BOTH_NAMED.fullmatch(name_b)) is not None:
                 name_a, name_b = both.group("a"), both.group("b")  # "120k vs 135k pps (baseline vs patched)"
