@@ -188,8 +188,14 @@ def as_way(merit: float, way: str | None, factor: bool | None = None) -> float:
 
 def stated_tolerance(stated: float) -> float:
     """How far a stated change in % may be from the one its printed numbers give and still
-    be that change: rounding, plus 10% of its size (authors round "17.6%" to "18%")."""
-    return max(0.6, 0.1 * abs(stated))
+    be that change: rounding, plus 10% of its size (authors round "17.6%" to "18%"). A
+    whole percent may be cut rather than rounded ("+5%" for 5.7%, "0%" for 0.6%: a table's
+    column of whole percents, virtio_blk's io_poll cover letter), so it stands for anything
+    less than a point away."""
+    return max(WHOLE_PERCENT if stated == int(stated) else 0.6, 0.1 * abs(stated))
+
+
+WHOLE_PERCENT = 0.999  # a point, but for the next whole percent itself
 
 
 # time(1)'s "0m12.345s": what follows the minutes (the gate's number patterns take it as a unit)

@@ -52,6 +52,17 @@ def test_arithmetic_by_hand():
     assert [p.kind for p in check_claim(one)] == ["single-run"]
 
 
+def test_a_whole_percent_is_its_numbers_cut_or_rounded():
+    """"+5%" for 101,796 -> 107,606 (+5.7%) and "0%" for 32,364 -> 32,561 (+0.6%), as a
+    table of whole percents prints them, are no arithmetic slips; "+4%" for +5.7% is."""
+    def kinds(before: float, after: float, stated: float) -> list[str]:
+        return [p.kind for p in check_claim(_claim(baseline=Value(before, runs=5), candidate=Value(after, runs=5),
+                                                    claimed_change_pct=stated))]
+    assert kinds(101796, 107606, 5.0) == [] and kinds(32364, 32561, 0.0) == []
+    assert kinds(101796, 107606, 4.0) == ["percentage"] and kinds(101796, 107606, 5.0 - 0.1) == ["percentage"]
+    assert kinds(76.3, 168.8, 221.0) == ["percentage"]  # vsock sockmap's "+221%" for +121%
+
+
 def test_missing_and_units_by_hand():
     ctx = Context(text="base-commit: abcdef1234567\nXeon 8 cores, ice NIC, sysctl x=1\n"
                   "10 runs, stddev 1%", has_command=True, command_tools={"netperf"},
