@@ -44,16 +44,13 @@ from claims.pairs import (
 from claims.prescan import message_might_have_claims, might_have_claims
 from claims.prose import (
     Passage,
-    arrow_claims,
-    from_to_claims,
     group_claims,
     no_change_claims,
     passages,
     relative_claims,
-    side_claims,
+    sentence_pairs,
     statement_claims,
     variant_groups,
-    vs_claims,
 )
 from claims.tables import TablePasses
 
@@ -207,9 +204,9 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
     hard = set(skip) | found.used | blocks_used
     known = {(c.baseline.value, c.candidate.value): c for c in claims if c.baseline and c.candidate}
     hard_passages = passages(lines, hard)  # read again for "no regression" below
-    sentence_pairs = [c for passage in hard_passages if has_digit(passage.text[:MAX_LINE])
-                      for c in _sentence_pairs(passage)]  # wrapped sentences read whole
-    for c in sentence_pairs + statement_claims(lines, used):
+    stated_pairs = [c for passage in hard_passages if has_digit(passage.text[:MAX_LINE])
+                      for c in sentence_pairs(passage)]  # wrapped sentences read whole
+    for c in stated_pairs + statement_claims(lines, used):
         assert c.baseline is not None and c.candidate is not None
         pair = (c.baseline.value, c.candidate.value)
         if pair not in known:
@@ -249,12 +246,6 @@ def _fill_from(claim: Claim, restated: Claim) -> None:
                 v.unit = restated.unit
     if claim.better is None and restated.better is not None:
         claim.better = restated.better
-
-
-def _sentence_pairs(passage: Passage) -> list[Claim]:
-    """The pairs a passage's sentences state; each pairs two numbers, so a passage without a
-    digit (most of a mail's prose) is not given to them."""
-    return from_to_claims(passage) + arrow_claims(passage) + vs_claims(passage) + side_claims(passage)
 
 
 def _restates(pct: float, pair: Claim) -> bool:

@@ -992,9 +992,35 @@ def _worded_pair(text: str) -> bool:
     only where the extractor's readers of such text find one in the paragraph of the cue:
     the sentence templates (claims.prose: from/to, arrows, vs, sides), statements across
     sentences, "label: value" rows and tables."""
-    positions = itertools.chain(_from_to(text), _sided_numbers(text),
+    positions = itertools.chain(_from_to(text), _sided_numbers(text), _listed_numbers(text),
                                 *((m.start() for m in cue.finditer(text)) for cue in _CUES[_WORDED:]))
     return _in_a_paragraph(text, positions, _pairs_in) or _slash_cells(text)
+
+
+# Numbers listed with slashes under as many names ("p50/p99: 12/45 us before, 11/31 us
+# after"): claims.prose.each_measure reads such a sentence once per measure, so its pair may
+# stand where no cue of the listed text shows one (a number glued to a slash is no side's,
+# _SIDE_NUM). Found from a slash between digits, a literal the engine skips to, and asked of
+# the readers where its paragraph holds what each_measure cuts (prose.may_list_measures).
+_LIST_SLASH = re.compile(r"/(?<=\d/)(?=\d)")
+
+
+def _listed_numbers(text: str) -> Iterator[int]:
+    """Where a list of numbers stands in a paragraph that each_measure may cut, once a
+    paragraph."""
+    from claims.prose import may_list_measures
+
+    tried: set[int] = set()
+    line_end = 0  # the slashes of one line share its paragraph: they come in order
+    for m in _LIST_SLASH.finditer(text, 3):
+        if m.start() < line_end:
+            continue
+        line_end = text.find("\n", m.start()) % (len(text) + 1)  # (none: the text's end)
+        start, raw = _paragraph(text, m.start())
+        if start not in tried:
+            tried.add(start)
+            if may_list_measures(raw):
+                yield m.start()
 
 
 # A cell that holds both sides ("318K/316K") under a name that names them ("IOPS
@@ -1113,19 +1139,16 @@ def _depths_kept(lines: list[Line]) -> bytes:
 def _readers_pair(lines: list[Line]) -> bool:
     """Do the readers of sentences, rows and tables find a pair in `lines`?"""
     from claims.prose import (
-        arrow_claims,
-        from_to_claims,
         group_claims,
         passages,
-        side_claims,
         statement_claims,
+        states_a_pair,
         variant_groups,
-        vs_claims,
     )
     from claims.tables import all_table_claims
 
     for p in passages(lines, set()):
-        if from_to_claims(p) or arrow_claims(p) or vs_claims(p) or side_claims(p):
+        if states_a_pair(p):
             return True
     if statement_claims(lines, set()) or any(group_claims(g) for g in variant_groups(lines, set())):
         return True

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TypeVar
 
@@ -720,46 +721,77 @@ def _per_second(text: str, m: re.Match[str], group: str) -> str | None:
     return u
 
 
-# "12/45 us" or "12/45us": numbers listed with slashes, one per measure a "p50/p99" names
-_SLASHED = re.compile(r"(?P<n>\d[\d.]*(?:/\d[\d.]*)+)(?P<u>[A-Za-zµ%/]*)")
-_SLASHED_NAMES = re.compile(r"(?P<names>[\w.]+(?:/[\w.]+)+)(?P<rest>(?:\s+[A-Za-z][\w-]*){0,2})\s*:?\s*$")
+# "p50/p99: 12/45 us before, 11/31 us after": a sentence about as many measures as one list
+# of names joined by slashes names, each list of as many numbers joined so one value of each
+# measure. Names are words (not a unit's "KB/s", not "I/O"); numbers stand alone.
+_NAME_LIST = re.compile(r"(?<![\w./-])[A-Za-z][\w.-]{0,14}\w(?:/[A-Za-z][\w.-]{0,14}\w){1,7}(?![\w/])")
+_NUMBER_LIST = re.compile(r"(?<![\w./,])\d[\d,]*(?:\.\d+)?(?:/\d[\d,]*(?:\.\d+)?){1,7}(?![\d/]|\.\d)")
 
 
-def _listed_arrow(ln: Line | Passage, toks: Sequence[Token], i: int) -> list[Claim]:
-    """"p50/p99 latency: 12/45 us -> 10/31 us": as many measures as the slashes list on
-    each side of the arrow, named by the slashed names before them, one pair each."""
-    def side(k: int) -> tuple[list[float], str | None, int] | None:
-        if not 0 <= k < len(toks):
-            return None
-        m = _SLASHED.fullmatch(toks[k].text.rstrip(".,;"))
-        if m is None:
-            return None
-        unit = m.group("u") or None
-        if unit is None and k + 1 < len(toks) and k + 1 != i and is_unit(toks[k + 1].text.rstrip(".,;")):
-            unit = toks[k + 1].text.rstrip(".,;")  # "12/45 us"
-        values = [parse_number(x) for x in m.group("n").split("/")]
-        return ([v for v in values if v is not None], unit, k) if all(v is not None for v in values) else None
+_NAME_SLASH = re.compile(r"/(?<=[\w.-]/)(?=[A-Za-z])")  # a slash a list of names holds (a literal first)
 
-    left = side(i - 1) or side(i - 2)
-    right = side(i + 1)
-    if left is None or right is None or len(left[0]) != len(right[0]):
-        return []
-    named = _SLASHED_NAMES.search(ln.text[:toks[left[2]].start])
-    names = named.group("names").split("/") if named is not None else []
-    if len(names) != len(left[0]):
-        return []
-    rest = named.group("rest").strip() if named is not None else ""
-    unit = right[1] or left[1]
-    if unit is not None and not is_unit(unit) or unit is None and not _PERF_WORD.search(ln.text[:toks[right[2]].end + 60]):
-        return []  # as a single arrow: a measure named or a unit ("version 1/2 -> 3/4" is none)
-    first, last = _line_at(ln, toks[left[2]].start), _line_at(ln, toks[right[2]].start)
-    out = []
-    for name, a, b in zip(names, left[0], right[0], strict=True):
-        metric = f"{name} {rest}".strip()
-        out.append(Claim(metric=metric, unit=unit, better=better_for(metric, unit),
-                         baseline=Value(a, unit=unit, line=first), candidate=Value(b, unit=unit, line=last),
-                         lines=(first, last), depth=ln.depth, author=ln.author, message_id=ln.message_id))
+
+def _name_lists(text: str) -> list[re.Match[str]]:
+    return [m for m in _NAME_LIST.finditer(text) if not is_unit(m.group())]
+
+
+def may_list_measures(text: str) -> bool:
+    """Might a passage within `text` be read measure by measure (each_measure): a list of
+    names and two lists of as many numbers stand in it? (claims.prescan asks of a paragraph.)"""
+    if text.count("/") < 3 or _NAME_SLASH.search(text) is None:
+        return False
+    counts = Counter(m.group().count("/") + 1 for m in _NUMBER_LIST.finditer(text))
+    return any(n >= 2 for n in counts.values()) and any(counts[m.group().count("/") + 1] >= 2
+                                                         for m in _name_lists(text))
+
+
+def each_measure(ln: Line | Passage) -> list[tuple[str | None, Line | Passage]]:
+    """The sentence once per measure its slashed lists name, with that measure's name, each
+    list cut to its name or value (right-aligned in the list's place, so every offset stands
+    on the same line); or the sentence alone, no name: "p50/p99: 12/45 us before, 11/31 us
+    after" is "p50: 12 us before, 11 us after" and "p99: 45 us before, 31 us after", read by
+    the same readers."""
+    text = ln.text
+    if text.count("/") < 3:
+        return [(None, ln)]
+    names = _name_lists(text)
+    if len(names) != 1:
+        return [(None, ln)]
+    k = names[0].group().count("/") + 1
+    lists = [m for m in _NUMBER_LIST.finditer(text) if m.group().count("/") + 1 == k]
+    if len(lists) < 2:
+        return [(None, ln)]
+    spans = sorted([names[0], *lists], key=lambda m: m.start())
+    out: list[tuple[str | None, Line | Passage]] = []
+    for i, name in enumerate(names[0].group().split("/")):
+        parts, pos = [], 0
+        for m in spans:
+            parts += [text[pos:m.start()], m.group().split("/")[i].rjust(len(m.group()))]
+            pos = m.end()
+        parts.append(text[pos:])
+        cut = "".join(parts)
+        out.append((name, Passage(ln.lines, cut, ln.starts) if isinstance(ln, Passage) else replace(ln, text=cut)))
     return out
+
+
+def sentence_pairs(ln: Line | Passage) -> list[Claim]:
+    """The pairs a passage's sentences state (from/to, arrows, vs, sides), measure by measure
+    (each_measure): a pair of one measure of a list is named by it where its reader did not
+    ("Latency p50/p99: ..." gives "Latency p50" and "Latency p99")."""
+    out: list[Claim] = []
+    for name, one in each_measure(ln):
+        got = from_to_claims(one) + arrow_claims(one) + vs_claims(one) + side_claims(one)
+        for c in got:
+            if name is not None and name.lower() not in c.metric.lower().split():
+                c.metric = f"{c.metric} {name}"
+        out += got
+    return out
+
+
+def states_a_pair(ln: Line | Passage) -> bool:
+    """Does a sentence of the passage state a pair (sentence_pairs), asked reader by reader?"""
+    return any(from_to_claims(one) or arrow_claims(one) or vs_claims(one) or side_claims(one)
+               for _, one in each_measure(ln))
 
 
 def _baseline_aside(word: str) -> bool:
@@ -775,11 +807,6 @@ def arrow_claims(ln: Line | Passage) -> list[Claim]:
     for i, t in enumerate(toks):
         if t.text not in _ARROWS:
             continue
-        if "/" in ln.text:
-            listed = _listed_arrow(ln, toks, i)
-            if listed:
-                out.extend(listed)
-                continue
         left = next((toks[j] for j in (i - 1, i - 2) if j >= 0 and toks[j].kind == "value"), None)
         if left is None or (i - 2 >= 0 and left is toks[i - 2] and not is_unit(toks[i - 1].text)
                             and not _baseline_aside(toks[i - 1].text)):  # "812K (baseline) -> 905K"

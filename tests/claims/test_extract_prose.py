@@ -1024,6 +1024,24 @@ def test_an_arrow_between_slashed_lists_pairs_each_measure(line: str, got: list)
     assert [(c.metric, c.baseline.value, c.candidate.value, c.unit) for c in ex(line).claims] == got
 
 
+@pytest.mark.parametrize(("line", "got"), [
+    ("Latency p50/p99: 12/45 us before, 11/31 us after.",
+     [("Latency p50", 12, 11, "us"), ("Latency p99", 45, 31, "us")]),
+    ("p50/p99 latency went from 12/45 us to 11/31 us.", [("p50 latency", 12, 11, "us"), ("p99 latency", 45, 31, "us")]),
+    ("Throughput 5.1/6.2 Gbps before and 5.5/6.9 Gbps after for rx/tx.",
+     [("Throughput rx", 5.1, 5.5, "Gbps"), ("Throughput tx", 6.2, 6.9, "Gbps")]),
+    ("Throughput is 5.1/6.2 Gbps vs 5.5/6.9 Gbps with the patch for rx/tx.",
+     [("Throughput rx", 5.1, 5.5, "Gbps"), ("Throughput tx", 6.2, 6.9, "Gbps")]),
+    ("Rates of 5.1/6.2 KB/s before and 5.5/6.9 KB/s after.", []),  # no names: a unit's slash lists none
+])
+def test_a_sentence_about_listed_measures_is_read_once_per_measure(line: str, got: list) -> None:
+    """"Latency p50/p99: 12/45 us before, 11/31 us after" gave nothing: a slashed list is no
+    number. The sentence is read once per measure the names list, by the same templates
+    (the arrow's own reader of such lists is gone into this), and each pair is named by its
+    measure."""
+    assert [(c.metric, c.baseline.value, c.candidate.value, c.unit) for c in ex(line).claims] == got
+
+
 @pytest.mark.parametrize(("text", "got"), [
     ("Before this series: 3.41 Mpps\nAfter this series: 3.87 Mpps", ("packet rate", 3.41, 3.87)),
     ("baseline: 3.41 Mpps, patched: 3.87 Mpps", ("packet rate", 3.41, 3.87)),

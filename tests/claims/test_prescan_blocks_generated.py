@@ -86,7 +86,7 @@ def answered() -> Iterator[str]:
         yield "Hi,\n\n" + body + "\n"
 
 
-def _turned_away(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, list[str]]:
+def turned_away(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, list[str]]:
     """How many texts the extractor finds something in with the gate open, and those of
     them the gate turns away."""
     passed = [might_have_claims(t) for t in texts]
@@ -99,6 +99,6 @@ def _turned_away(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int
 @pytest.mark.parametrize("make", [laid_out, answered], ids=["laid_out", "answered"])
 def test_generated_blocks_lose_nothing(make, monkeypatch: pytest.MonkeyPatch) -> None:
     texts = list(make())
-    read, lost = _turned_away(texts, monkeypatch)
+    read, lost = turned_away(texts, monkeypatch)
     assert read > len(texts) // 2  # most are read: the sweep asks of something
     assert not lost, f"{len(lost)} of {len(texts)} turned away, e.g.:\n{lost[0]}"
