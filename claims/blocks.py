@@ -257,9 +257,7 @@ def interjections(lines: Sequence[Line]) -> set[int]:
     pastes its own numbers there is no interjection. (claims.prescan's walks of blocks
     pass over the same lines: _Lines.past_interjection and interjection_above.)"""
     out: set[int] = set()
-    above: list[tuple[int, int, int]] = []  # (depth, index, lines of output before it) of lines
-    # with text, each deeper than the next
-    outputs = 0  # lines of output so far
+    above: list[tuple[int, int]] = []  # (depth, index) of lines with text, each deeper than the next
     prev = -1  # the last line with text
     for i, ln in enumerate(lines):
         if not ln.text.strip():
@@ -267,12 +265,13 @@ def interjections(lines: Sequence[Line]) -> set[int]:
         while above and above[-1][0] < ln.depth:
             above.pop()
         if above and above[-1][0] == ln.depth:
-            _, anchor, before = above.pop()
-            # words between (the lines with text there are all shallower), none of output
-            if ln.depth and prev != anchor and i - anchor - 1 <= 2 * MAX_INTERJECTION and outputs == before:
+            _, anchor = above.pop()
+            # words between (the lines with text there are all shallower), none of output:
+            # the kinds asked only here, of a few lines (most of a message is never between)
+            if ln.depth and prev != anchor and i - anchor - 1 <= 2 * MAX_INTERJECTION \
+                    and not any(line_kind(lines[k].text) == "data" for k in range(anchor + 1, i)):
                 out.update(range(anchor + 1, i))
-        outputs += line_kind(ln.text) == "data"
-        above.append((ln.depth, i, outputs))
+        above.append((ln.depth, i))
         prev = i
     return out
 
