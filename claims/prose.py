@@ -682,7 +682,11 @@ def _own_clause(text: str, pos: int, ends: list[int]) -> tuple[str, int]:
 
 # what a patch sets, not what a run measures: "the timeout", "the poll interval", "the limit"
 _KNOB = re.compile(r"(?i)\b(?:timeouts?|intervals?|periods?|thresholds?|limits?|budgets?|quotas?|watermarks?|"
+                   r"sizes?|depths?|mtu|"
                    r"weights?|default\s+(?!settings?\b|config\w*\b|kernel\b)[a-z][\w-]*)\b")  # "the default coalescing"
+
+
+_SETTING_NAME = re.compile(r"(?i)\b(?:sizes?|depths?|mtu)$")  # a measure named so is a setting (_KNOB's)
 
 
 def _sets_a_knob(before: str) -> bool:
@@ -1695,6 +1699,8 @@ def relative_claims(ln: Line | Passage, prev: Line | None = None) -> list[Claim]
             and not toks[i - 2].signed and toks[i - 2].value and not said.get(i - 2) else None
         for v in vals:
             metric = _tidy_metric(_relative_metric(text, t, after))
+            if _SETTING_NAME.search(metric):
+                continue  # "Ring size: 256 -> 1024 (+300%)": a setting changed, no measure
             for name, value, merit in _each_measure(metric, v, behind, after, factor=pct is None and not ranged):
                 if lower_end is not None and lower_end.value is not None:
                     out.append(Claim(metric=name, unit="%", claimed_change_pct=math.copysign(lower_end.value, value),

@@ -696,12 +696,23 @@ def test_a_merit_of_a_measure_without_direction_says_so(sentence: str, merit: tu
     "with a 30s timeout instead of 5s",
     "the watchdog threshold is 20s (was 10s)",
     "The timeout is now 30s (was 5s).",
+    "Ring size: 256 -> 1024 (+300%)",
+    "MTU: 1500 -> 9000",
+    "The queue depth is 128 instead of 32.",
 ])
 def test_a_setting_compared_in_words_is_no_measurement(sentence: str) -> None:
     """A setting a patch changes, compared as "vs", "instead of" or "(was X)", is no
     measurement, as from/to and arrows already knew (8f93251): each had been a latency or
-    time claim, which a verdict would have judged against runs."""
-    assert pairs("Hi,\n\n" + sentence + "\n") == []
+    time claim, which a verdict would have judged against runs. A size, a depth or an MTU
+    is such a setting, and so is the change stated beside it ("(+300%)")."""
+    assert ex("Hi,\n\n" + sentence + "\n").claims == []
+
+
+def test_a_measurement_beside_a_changed_size_stays() -> None:
+    assert named_pairs("Hi,\n\nBatch size: 32 -> 64, throughput: 1.2 -> 1.5 Mpps\n") == [
+        ("throughput", 1.2, 1.5, "higher")]
+    assert named_pairs("Hi,\n\nRaising the buffer size from 4KB to 64KB improves throughput from 1.1 to "
+                       "2.3 Gbps.\n") == [("throughput", 1.1, 2.3, "higher")]
 
 
 def test_a_measurement_beside_a_setting_in_another_clause_stays() -> None:
