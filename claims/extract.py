@@ -389,12 +389,16 @@ def _apply_tools(claims: list[Claim], lines: Sequence[Line]) -> None:
 _TEST_NAME = re.compile(r"\b(?:TCP|UDP|SCTP|DCCP)_[A-Z]{2,8}\b|(?<!\S)-t\s+(?P<t>[A-Za-z][\w-]{1,30})")
 
 
+_COPULA_END = re.compile(r"(?i)(?<=\w)\s+(?:is|are|was|were|=)$")
+
+
 def _name_from_context(claims: list[Claim], lines: Sequence[Line]) -> None:
     """A metric written only as its unit ("trans/s"), or named only by the words that
     tell its sides apart ("baseline: 3.41 Mpps"), is named by what it measures and the
     test named just above it: "TCP_RR transaction rate"."""
     index = {ln.number: i for i, ln in enumerate(lines)}
     for c in claims:
+        c.metric = _COPULA_END.sub("", c.metric) or c.metric  # "cpu is 100%": the name is "cpu"
         if c.unit is None and c.baseline is not None and is_unit(c.metric) and c.metric != "%" \
                 and not AGGREGATE_NAME.match(c.metric):  # "Min:" (cyclictest) is a minimum
             c.unit = c.metric  # a table column headed by its unit ("| kernel | Mpps |")
