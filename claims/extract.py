@@ -205,7 +205,7 @@ def _extract_lines(msg: Message, lines: Sequence[Line]) -> Extraction:
     known = {(c.baseline.value, c.candidate.value): c for c in claims if c.baseline and c.candidate}
     hard_passages = passages(lines, hard)  # read again for "no regression" below
     stated_pairs = [c for passage in hard_passages if has_digit(passage.text[:MAX_LINE])
-                      for c in sentence_pairs(passage)]  # wrapped sentences read whole
+                    for c in sentence_pairs(passage)]  # wrapped sentences read whole
     for c in stated_pairs + statement_claims(lines, used):
         assert c.baseline is not None and c.candidate is not None
         pair = (c.baseline.value, c.candidate.value)

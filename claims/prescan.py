@@ -37,7 +37,8 @@ extractor's own reader of that shape asked about the cue's lines only.
   a line of one shape; and two on one line only where a reader pairs two numbers of a line.
 - A pair written in words (from/to either way round, "vs", "compared", "against", "instead of", "rather than",
   "(was X)", numbers with side words: "645 without the patch, ~625 with batch", or set in time:
-  "was 8 ms; now it is 9 ms"; a sentence may wrap anywhere) passes only where the
+  "was 8 ms; now it is 9 ms"; several measures at once, "p50/p99: 12/45 us before, 11/31
+  after"; a sentence may wrap anywhere) passes only where the
   extractor's readers of such text find a pair in the cue's paragraph: the sentence
   templates, statements across sentences, "label: value" rows and tables (`_worded_pair`).
   A claim of no change needs no number, but the extractor reads one only in a message with
