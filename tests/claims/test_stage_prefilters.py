@@ -196,7 +196,7 @@ def _passages_of_mail() -> list[prose.Passage]:
     "ten Gbps vs eleven Gbps", "about a thousand without the patch, more with it",
 ])
 def test_sentence_pairs_need_a_digit(text: str) -> None:
-    assert extract._sentence_pairs(prose.Passage([message_from_text(text).lines[0]])) == []
+    assert prose.sentence_pairs(prose.Passage([message_from_text(text).lines[0]])) == []
 
 
 @needs_mail
@@ -204,7 +204,7 @@ def test_sentence_pairs_of_real_mail_stand_in_passages_with_a_digit() -> None:
     """`extract` gives the sentence templates only passages with a digit: none pairs without."""
     with_pairs = 0
     for p in _passages_of_mail():
-        got = extract._sentence_pairs(p)
+        got = prose.sentence_pairs(p)
         with_pairs += bool(got)
         assert not got or has_digit(p.text[:MAX_LINE]), p.text
     assert with_pairs
