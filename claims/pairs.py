@@ -169,6 +169,8 @@ def metric_name(tokens: list[Token], i: int, label_apart: bool = False) -> str:
     only_unit = not after or (unit is not None and after == [unit])
     if named and only_unit:
         return named  # "avg = 145 nsecs, total: 1455980341 nsecs, count: 9985224"
+    if not after and (share := _share_of(tokens, i)) is not None:
+        return share
     before: list[str] = []
     for j in range(i - 1, max(0, i - 4) - 1, -1):
         t = tokens[j]
@@ -182,6 +184,25 @@ def metric_name(tokens: list[Token], i: int, label_apart: bool = False) -> str:
     if before and (not after or (unit and after[0] == unit and len(after) == 1)):
         return " ".join(before + after)
     return " ".join(after or before)
+
+
+def _share_of(tokens: list[Token], i: int) -> str | None:
+    """The name of a percentage in parentheses after the words that name the value before
+    them ("7.71s user time (  0.13%)", stress-ng: the share of the CPU time available):
+    those words, as a share. None for any other value."""
+    t = tokens[i]
+    if not (t.percent and not t.signed and t.text.endswith(")")):
+        return None
+    j = i - 1 if t.text.startswith("(") else i - 2
+    if j < 0 or not (t.text.startswith("(") or tokens[i - 1].text == "("):
+        return None
+    words: list[str] = []
+    while j >= 0 and tokens[j].kind == "word" and len(words) < 4 and tokens[j].text.strip("()[],;:").isalpha():
+        words.insert(0, tokens[j].text)
+        j -= 1
+    if not words or j < 0 or tokens[j].kind != "value" or tokens[j].percent or is_unit(words[0]):
+        return None
+    return " ".join(words) + " (%)"
 
 
 _GLUED_ITEM = re.compile(r"[A-Za-z]{1,12}[:=]\d")  # a name and its value in one word

@@ -741,3 +741,16 @@ def test_a_reply_written_inside_the_quote_does_not_end_its_blocks() -> None:
     text = "Hi,\n\n> base\n>   Elapsed Time 102.41 (0.62)\n\nCan you share the config?\n\n" \
         "> patched\n>   Elapsed Time 98.77 (0.48)\n"
     assert might_have_claims(text) and (102.41, 98.77) in pairs(text)
+
+
+def test_a_share_in_parentheses_is_named_by_its_value_s_words() -> None:
+    """stress-ng's "7.71s user time   (  0.13%)": the percentage is the share of the time
+    available, named by the words of the value before it ("user time (%)"), not by its unit
+    alone ("%", a claim nobody could tell from another)."""
+    text = ("Subject: t\n\n1) Before:\n\n for a 60.03s run time:\n    5762.40s available CPU time\n"
+            "       7.71s user time   (  0.13%)\n     226.93s system time (  3.94%)\n\n2) After:\n\n"
+            " for a 60.12s run time:\n    5771.95s available CPU time\n       7.44s user time   (  0.13%)\n"
+            "     230.22s system time (  3.99%)\n")
+    got = {c.metric: (c.baseline.value, c.candidate.value, c.unit) for c in ex(text).claims}
+    assert got["user time"] == (7.71, 7.44, "s") and got["system time (%)"] == (3.94, 3.99, "%")
+    assert "%" not in got
