@@ -154,8 +154,7 @@ def compile_bytecode() -> None:
     and unchanged since is left alone)."""
     import compileall
 
-    for package in ("claims",):
-        compileall.compile_dir(os.path.join(ROOT, package), quiet=1)
+    compileall.compile_dir(os.path.join(ROOT, "claims"), quiet=1)
 
 
 def spawn(side: str, path: str, passes: int = 1, limit: int = 0, keys: str = "") -> dict:

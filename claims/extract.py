@@ -398,7 +398,7 @@ def _name_from_context(claims: list[Claim], lines: Sequence[Line]) -> None:
     test named just above it: "TCP_RR transaction rate"."""
     index = {ln.number: i for i, ln in enumerate(lines)}
     for c in claims:
-        c.metric = _COPULA_END.sub("", c.metric) or c.metric  # "cpu is 100%": the name is "cpu"
+        c.metric = _COPULA_END.sub("", c.metric)  # "cpu is 100%": the name is "cpu" (a word stays before)
         if c.unit is None and c.baseline is not None and is_unit(c.metric) and c.metric != "%" \
                 and not AGGREGATE_NAME.match(c.metric):  # "Min:" (cyclictest) is a minimum
             c.unit = c.metric  # a table column headed by its unit ("| kernel | Mpps |")

@@ -12,7 +12,7 @@ import math
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TypeVar
@@ -680,13 +680,13 @@ def _own_clause(text: str, pos: int, ends: list[int]) -> tuple[str, int]:
     return text[start:], pos - start
 
 
-# what a patch sets, not what a run measures: "the timeout", "the poll interval", "the limit"
+# what a patch sets, not what a run measures: "the timeout", "the poll interval", "the limit";
+# a measure named by one of the _SIZED words is a setting too ("Ring size: 256 -> 1024 (+300%)")
+_SIZED = r"sizes?|depths?|mtu"
 _KNOB = re.compile(r"(?i)\b(?:timeouts?|intervals?|periods?|thresholds?|limits?|budgets?|quotas?|watermarks?|"
-                   r"sizes?|depths?|mtu|"
+                   rf"{_SIZED}|"
                    r"weights?|default\s+(?!settings?\b|config\w*\b|kernel\b)[a-z][\w-]*)\b")  # "the default coalescing"
-
-
-_SETTING_NAME = re.compile(r"(?i)\b(?:sizes?|depths?|mtu)$")  # a measure named so is a setting (_KNOB's)
+_SETTING_NAME = re.compile(rf"(?i)\b(?:{_SIZED})$")
 
 
 def _sets_a_knob(before: str) -> bool:
@@ -779,12 +779,12 @@ def each_measure(ln: Line | Passage) -> list[tuple[str | None, Line | Passage]]:
 
 
 def sentence_pairs(ln: Line | Passage) -> list[Claim]:
-    """The pairs a passage's sentences state (from/to, arrows, vs, sides), measure by measure
+    """The pairs a passage's sentences state (_SENTENCE_READERS), measure by measure
     (each_measure): a pair of one measure of a list is named by it where its reader did not
     ("Latency p50/p99: ..." gives "Latency p50" and "Latency p99")."""
     out: list[Claim] = []
     for name, one in each_measure(ln):
-        got = from_to_claims(one) + arrow_claims(one) + vs_claims(one) + side_claims(one)
+        got = [c for read in _SENTENCE_READERS for c in read(one)]
         for c in got:
             if name is not None and name.lower() not in c.metric.lower().split():
                 c.metric = f"{c.metric} {name}"
@@ -794,8 +794,7 @@ def sentence_pairs(ln: Line | Passage) -> list[Claim]:
 
 def states_a_pair(ln: Line | Passage) -> bool:
     """Does a sentence of the passage state a pair (sentence_pairs), asked reader by reader?"""
-    return any(from_to_claims(one) or arrow_claims(one) or vs_claims(one) or side_claims(one)
-               for _, one in each_measure(ln))
+    return any(read(one) for _, one in each_measure(ln) for read in _SENTENCE_READERS)
 
 
 def _baseline_aside(word: str) -> bool:
@@ -2313,3 +2312,9 @@ def _named_after(text: str, pos: int) -> str:
     """The words right after a value that name it ("89.25 ns per packet at" -> "ns per packet")."""
     named = _noun_phrase(re.findall(r"[A-Za-z][\w/.-]*[.,;]?|\S+", text[pos:pos + 60])[1:4])
     return named if named and not any(ch.isdigit() for ch in named) else ""
+
+
+# the readers of a sentence that states a pair, in the order the extractor asks them: the
+# extractor (sentence_pairs) and the gate (states_a_pair) ask the same ones
+_SENTENCE_READERS: tuple[Callable[[Line | Passage], list[Claim]], ...] = (
+    from_to_claims, arrow_claims, vs_claims, side_claims)
