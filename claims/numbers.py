@@ -192,7 +192,7 @@ def stated_tolerance(stated: float) -> float:
     whole percent may be cut rather than rounded ("+5%" for 5.7%, "0%" for 0.6%: a table's
     column of whole percents, virtio_blk's io_poll cover letter), so it stands for anything
     less than a point away."""
-    return max(WHOLE_PERCENT if stated == int(stated) else 0.6, 0.1 * abs(stated))
+    return max(WHOLE_PERCENT if float(stated).is_integer() else 0.6, 0.1 * abs(stated))
 
 
 WHOLE_PERCENT = 0.999  # a point, but for the next whole percent itself

@@ -6,6 +6,7 @@ import argparse
 import yaml
 
 from claims.model import Claim, Command, Extraction, Message, Value
+from claims.numbers import stated_tolerance
 from verifier import cmd_lint
 from verifier.arith import check_claim
 from verifier.lint import Context, ambiguous_units, lint_extraction, missing_for
@@ -61,6 +62,7 @@ def test_a_whole_percent_is_its_numbers_cut_or_rounded():
     assert kinds(101796, 107606, 5.0) == [] and kinds(32364, 32561, 0.0) == []
     assert kinds(101796, 107606, 4.0) == ["percentage"] and kinds(101796, 107606, 5.0 - 0.1) == ["percentage"]
     assert kinds(76.3, 168.8, 221.0) == ["percentage"]  # vsock sockmap's "+221%" for +121%
+    assert stated_tolerance(float("nan")) == 0.6  # a change no number can be: no whole percent, no error
 
 
 def test_missing_and_units_by_hand():
